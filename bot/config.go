@@ -1,0 +1,192 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"sandtable/commands"
+)
+
+// Config is the bot's configuration, read from a TOML file shaped like
+// config.example.toml. The zero value is not valid: start from DefaultConfig.
+type Config struct {
+	Discord DiscordConfig `toml:"discord"`
+	Storage StorageConfig `toml:"storage"`
+	Log     LogConfig     `toml:"log"`
+	Game    GameConfig    `toml:"game"`
+}
+
+// DiscordConfig holds the [discord] table.
+type DiscordConfig struct {
+	// Token is the bot token. DISCORD_TOKEN overrides it. Never logged.
+	Token         Secret `toml:"token"`
+	ApplicationID string `toml:"application_id"`
+	DevGuildID    string `toml:"dev_guild_id"`
+	ShardID       int    `toml:"shard_id"`
+	ShardCount    int    `toml:"shard_count"`
+}
+
+// StorageConfig holds the [storage] table.
+type StorageConfig struct {
+	Path string `toml:"path"`
+}
+
+// LogConfig holds the [log] table.
+type LogConfig struct {
+	Level  string `toml:"level"`
+	Format string `toml:"format"`
+}
+
+// GameConfig holds the [game] table.
+type GameConfig struct {
+	BoardSize    int      `toml:"board_size"`
+	MoveTime     Duration `toml:"move_time"`
+	ChallengeTTL Duration `toml:"challenge_ttl"`
+}
+
+// Secret is a string that never prints its value (so a token cannot reach a
+// log line through %v or slog).
+type Secret string
+
+// String hides the value.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// LogValue hides the value from log/slog.
+func (s Secret) LogValue() string { return s.String() }
+
+// Duration is a time.Duration read from a TOML string such as "24h" or "3d"
+// (see commands.ParseDuration).
+type Duration time.Duration
+
+// UnmarshalText parses a duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := commands.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// DefaultConfig returns the configuration used for keys the file leaves out.
+func DefaultConfig() Config {
+	return Config{
+		Discord: DiscordConfig{ShardCount: 1},
+		Storage: StorageConfig{Path: "sandtable.db"},
+		Log:     LogConfig{Level: "info", Format: "text"},
+		Game: GameConfig{
+			BoardSize:    640,
+			MoveTime:     Duration(24 * time.Hour),
+			ChallengeTTL: Duration(time.Hour),
+		},
+	}
+}
+
+// LoadConfig reads the TOML file at path over DefaultConfig, applies the
+// DISCORD_TOKEN environment variable, and validates the result. An empty path
+// means "no file": defaults plus environment. Errors name the file and the key.
+func LoadConfig(path string, getenv func(string) string) (Config, error) {
+	cfg := DefaultConfig()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+		md, err := toml.Decode(string(data), &cfg)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return cfg, fmt.Errorf("config %s: %s", path, pe.ErrorWithPosition())
+			}
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+		if un := md.Undecoded(); len(un) > 0 {
+			keys := make([]string, len(un))
+			for i, k := range un {
+				keys[i] = k.String()
+			}
+			return cfg, fmt.Errorf("config %s: unknown key %s (see config.example.toml for the keys)", path, strings.Join(keys, ", "))
+		}
+	}
+	if getenv != nil {
+		if tok := getenv("DISCORD_TOKEN"); tok != "" {
+			cfg.Discord.Token = Secret(tok)
+		}
+	}
+	if err := cfg.validate(); err != nil {
+		name := path
+		if name == "" {
+			name = "(defaults)"
+		}
+		return cfg, fmt.Errorf("config %s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+func (c *Config) validate() error {
+	switch {
+	case c.Discord.ShardCount < 1:
+		return fmt.Errorf("discord.shard_count must be at least 1, got %d", c.Discord.ShardCount)
+	case c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount:
+		return fmt.Errorf("discord.shard_id must be between 0 and shard_count-1 (%d), got %d", c.Discord.ShardCount-1, c.Discord.ShardID)
+	case strings.TrimSpace(c.Storage.Path) == "":
+		return errors.New("storage.path must not be empty")
+	case c.Game.BoardSize < 256 || c.Game.BoardSize > 2048:
+		return fmt.Errorf("game.board_size must be between 256 and 2048 pixels, got %d", c.Game.BoardSize)
+	case time.Duration(c.Game.MoveTime) < time.Minute:
+		return fmt.Errorf("game.move_time must be at least 1m, got %s", time.Duration(c.Game.MoveTime))
+	case time.Duration(c.Game.ChallengeTTL) < time.Minute:
+		return fmt.Errorf("game.challenge_ttl must be at least 1m, got %s", time.Duration(c.Game.ChallengeTTL))
+	}
+	for _, id := range []struct{ key, v string }{{"discord.application_id", c.Discord.ApplicationID}, {"discord.dev_guild_id", c.Discord.DevGuildID}} {
+		if id.v != "" && !isSnowflake(id.v) {
+			return fmt.Errorf("%s must be a numeric Discord ID, got %q", id.key, id.v)
+		}
+	}
+	switch strings.ToLower(c.Log.Level) {
+	case "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log.level must be debug, info, warn or error, got %q", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		return fmt.Errorf("log.format must be text or json, got %q", c.Log.Format)
+	}
+	return nil
+}
+
+// RequireToken reports the missing-token error that `sandtable run` gives when
+// it must connect to Discord.
+func (c *Config) RequireToken(path string) error {
+	if c.Discord.Token != "" {
+		return nil
+	}
+	where := "no config file given"
+	if path != "" {
+		where = "config " + path
+	}
+	return fmt.Errorf("%s: discord.token is missing: set the DISCORD_TOKEN environment variable or discord.token in the config file (see config.example.toml and the README's \"Create the Discord application\")", where)
+}
+
+func isSnowflake(s string) bool {
+	if len(s) < 5 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
