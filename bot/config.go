@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -29,6 +30,9 @@ type DiscordConfig struct {
 	DevGuildID    string `toml:"dev_guild_id"`
 	ShardID       int    `toml:"shard_id"`
 	ShardCount    int    `toml:"shard_count"`
+	// APIBase, when set, sends all REST and gateway traffic to this base URL
+	// instead of discord.com (the local playground and tests use it).
+	APIBase string `toml:"api_base"`
 }
 
 // StorageConfig holds the [storage] table.
@@ -147,6 +151,12 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.move_time must be at least 1m, got %s", time.Duration(c.Game.MoveTime))
 	case time.Duration(c.Game.ChallengeTTL) < time.Minute:
 		return fmt.Errorf("game.challenge_ttl must be at least 1m, got %s", time.Duration(c.Game.ChallengeTTL))
+	}
+	if c.Discord.APIBase != "" {
+		u, err := url.Parse(c.Discord.APIBase)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("discord.api_base must be an http(s) URL such as http://127.0.0.1:8081, got %q", c.Discord.APIBase)
+		}
 	}
 	for _, id := range []struct{ key, v string }{{"discord.application_id", c.Discord.ApplicationID}, {"discord.dev_guild_id", c.Discord.DevGuildID}} {
 		if id.v != "" && !isSnowflake(id.v) {

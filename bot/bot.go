@@ -1,0 +1,434 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+
+	"sandtable/commands"
+	"sandtable/storage"
+)
+
+// Options adjust a Bot for tests and the playground. The zero value is the
+// production setting.
+type Options struct {
+	// HTTPClient and Dialer redirect discordgo's REST and gateway traffic
+	// (to a fake Discord in tests).
+	HTTPClient *http.Client
+	Dialer     *websocket.Dialer
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// DeferAfter is how long a handler may run before the bot sends a
+	// deferred response, keeping inside Discord's 3-second window
+	// (default 1.5 s).
+	DeferAfter time.Duration
+	// SweepEvery is how often timers (move time limits, challenge expiry)
+	// are checked (default 5 s).
+	SweepEvery time.Duration
+	// Logger receives structured logs (default: from the config's [log]).
+	Logger *slog.Logger
+}
+
+// Bot is the running Discord bot: one discordgo session (one shard), the
+// command handlers and the database.
+type Bot struct {
+	cfg   Config
+	opts  Options
+	log   *slog.Logger
+	store *storage.Store
+	app   *commands.App
+	sess  *discordgo.Session
+
+	appID    string
+	started  atomic.Bool
+	closing  atomic.Bool
+	inflight sync.WaitGroup
+	stop     chan struct{}
+	loopDone chan struct{}
+	dmChans  sync.Map // user ID -> DM channel ID
+}
+
+// New prepares a bot; Start connects it. The store stays owned by the
+// caller, who closes it after Shutdown.
+func New(cfg Config, store *storage.Store, opts Options) (*Bot, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.DeferAfter <= 0 {
+		opts.DeferAfter = 1500 * time.Millisecond
+	}
+	if opts.SweepEvery <= 0 {
+		opts.SweepEvery = 5 * time.Second
+	}
+	log := opts.Logger
+	if log == nil {
+		log = NewLogger(cfg.Log, os.Stderr)
+	}
+	sess, err := discordgo.New("Bot " + string(cfg.Discord.Token))
+	if err != nil {
+		return nil, fmt.Errorf("discord session: %w", err)
+	}
+	// Slash commands, components and DMs reach a bot through interactions,
+	// which need no gateway intent; Guilds keeps the channel cache useful.
+	sess.Identify.Intents = discordgo.IntentsGuilds
+	sess.ShardID = cfg.Discord.ShardID
+	sess.ShardCount = cfg.Discord.ShardCount
+	sess.LogLevel = discordgo.LogError
+	if opts.HTTPClient == nil && cfg.Discord.APIBase != "" {
+		opts.HTTPClient = redirectClient(cfg.Discord.APIBase)
+	}
+	if opts.HTTPClient != nil {
+		sess.Client = opts.HTTPClient
+		sess.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second}
+	}
+	if opts.Dialer != nil {
+		sess.Dialer = opts.Dialer
+	}
+	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess,
+		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{})}
+	b.app = commands.New(store, (*platform)(b), commands.Settings{
+		BoardSize:    cfg.Game.BoardSize,
+		MoveTime:     time.Duration(cfg.Game.MoveTime),
+		ChallengeTTL: time.Duration(cfg.Game.ChallengeTTL),
+		DevGuildID:   cfg.Discord.DevGuildID,
+	}, log)
+	b.app.Now = opts.Now
+	sess.AddHandler(b.onInteraction)
+	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		log.Info("connected to Discord", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)
+	})
+	return b, nil
+}
+
+// App is the command layer, for tests.
+func (b *Bot) App() *commands.App { return b.app }
+
+// Session is the discordgo session, for tests.
+func (b *Bot) Session() *discordgo.Session { return b.sess }
+
+// Start opens the gateway connection, registers the slash commands and
+// starts the timer loop.
+func (b *Bot) Start() error {
+	if err := b.sess.Open(); err != nil {
+		return fmt.Errorf("connecting to Discord: %w", err)
+	}
+	if b.appID == "" {
+		if r := b.sess.State.Ready; r.Application != nil && r.Application.ID != "" {
+			b.appID = r.Application.ID
+		} else if b.sess.State.User != nil {
+			b.appID = b.sess.State.User.ID
+		}
+	}
+	// Only shard 0 registers: commands are global state of the application.
+	if b.cfg.Discord.ShardID == 0 {
+		defs := b.app.Definitions()
+		if _, err := b.sess.ApplicationCommandBulkOverwrite(b.appID, b.cfg.Discord.DevGuildID, defs); err != nil {
+			b.sess.Close()
+			return fmt.Errorf("registering slash commands: %w", err)
+		}
+		scope := "globally"
+		if b.cfg.Discord.DevGuildID != "" {
+			scope = "in guild " + b.cfg.Discord.DevGuildID
+		}
+		b.log.Info("registered slash commands", "count", len(defs), "scope", scope)
+	}
+	b.started.Store(true)
+	go b.timerLoop()
+	return nil
+}
+
+// Shutdown stops taking interactions, waits for the ones in flight (at most
+// until ctx ends), stops the timer loop and closes the gateway connection.
+func (b *Bot) Shutdown(ctx context.Context) error {
+	if !b.closing.CompareAndSwap(false, true) {
+		return nil
+	}
+	close(b.stop)
+	done := make(chan struct{})
+	go func() {
+		b.inflight.Wait()
+		if b.started.Load() {
+			<-b.loopDone
+		}
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = errors.New("shutdown: interactions still running when the grace period ended")
+	}
+	b.sess.ShouldReconnectOnError = false
+	if cerr := b.sess.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (b *Bot) timerLoop() {
+	defer close(b.loopDone)
+	t := time.NewTicker(b.opts.SweepEvery)
+	defer t.Stop()
+	lastPrune := time.Time{}
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-t.C:
+		}
+		now := b.opts.Now()
+		b.inflight.Add(1)
+		if err := b.app.Sweep(now); err != nil {
+			b.log.Error("timer sweep failed", "err", err)
+		}
+		if now.Sub(lastPrune) > time.Hour {
+			lastPrune = now
+			if err := b.store.Update(func(tx *storage.Tx) error { return tx.PruneInteractions(now.Add(-time.Hour)) }); err != nil {
+				b.log.Error("pruning interactions failed", "err", err)
+			}
+		}
+		b.inflight.Done()
+	}
+}
+
+// redirectClient sends every request to base (scheme and host), keeping the
+// path: discordgo's endpoints are fixed at init, so this is the one place to
+// redirect it.
+func redirectClient(base string) *http.Client {
+	u, _ := url.Parse(base) // validated with the config
+	return &http.Client{Timeout: 20 * time.Second, Transport: redirectTransport{u}}
+}
+
+type redirectTransport struct{ base *url.URL }
+
+func (t redirectTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.URL.Scheme = t.base.Scheme
+	r.URL.Host = t.base.Host
+	r.Host = t.base.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// NewLogger builds the slog logger the [log] table describes.
+func NewLogger(c LogConfig, w interface{ Write([]byte) (int, error) }) *slog.Logger {
+	var level slog.Level
+	switch strings.ToLower(c.Level) {
+	case "debug":
+		level = slog.LevelDebug
+	case "warn":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// result is what a handler produced.
+type result struct {
+	resp *commands.Response
+	err  error
+}
+
+func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	i := ic.Interaction
+	if b.closing.Load() {
+		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+			b.respondNow(i, &commands.Response{Ephemeral: true, Message: commands.Message{
+				Content: "The bot is restarting. Nothing was changed; try again in a minute."}})
+		}
+		return
+	}
+	b.inflight.Add(1)
+	defer b.inflight.Done()
+
+	req, err := decode(i, b.opts.Now())
+	if err != nil {
+		b.log.Warn("ignoring interaction", "id", i.ID, "err", err)
+		return
+	}
+	log := b.log.With("interaction", i.ID, "user", req.User.ID, "command", req.Command, "custom_id", req.CustomID)
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				done <- result{err: fmt.Errorf("panic: %v", p)}
+			}
+		}()
+		resp, err := b.app.Handle(req)
+		done <- result{resp, err}
+	}()
+
+	var r result
+	select {
+	case r = <-done:
+		b.respond(i, b.answer(r, log), false)
+		return
+	case <-time.After(b.opts.DeferAfter):
+	}
+	if req.Type == commands.AutocompleteRequest {
+		r = <-done // autocomplete cannot be deferred; answer late or not at all
+		b.respond(i, b.answer(r, log), false)
+		return
+	}
+	typ := discordgo.InteractionResponseDeferredChannelMessageWithSource
+	if req.Type == commands.ComponentRequest {
+		typ = discordgo.InteractionResponseDeferredMessageUpdate
+	}
+	if err := s.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ}); err != nil {
+		log.Error("deferring failed", "err", err)
+	}
+	r = <-done
+	b.respond(i, b.answer(r, log), true)
+}
+
+// answer turns a handler's result into the response the user sees.
+func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
+	if r.err == nil && r.resp != nil {
+		return r.resp
+	}
+	var ue *commands.UserError
+	if errors.As(r.err, &ue) {
+		return &commands.Response{Ephemeral: true, Message: commands.Message{Content: ue.Msg}}
+	}
+	if r.err == nil {
+		r.err = errors.New("handler returned no response")
+	}
+	ref := fmt.Sprintf("%x", time.Now().UnixNano()&0xffffff)
+	log.Error("interaction failed", "ref", ref, "err", r.err)
+	return &commands.Response{Ephemeral: true, Message: commands.Message{
+		Content: fmt.Sprintf("Sorry, something went wrong on my side (reference %s). If it keeps happening, tell the server's admins.", ref)}}
+}
+
+func (b *Bot) respondNow(i *discordgo.Interaction, r *commands.Response) {
+	b.respond(i, r, false)
+}
+
+// respond sends r as the answer to i: as the initial response, or, when the
+// interaction was deferred, by editing or following up.
+func (b *Bot) respond(i *discordgo.Interaction, r *commands.Response, deferred bool) {
+	var err error
+	switch {
+	case !deferred:
+		err = b.sess.InteractionRespond(i, initialResponse(i, r))
+	case r.Ephemeral:
+		if i.Type != discordgo.InteractionMessageComponent {
+			// The deferral showed a public "thinking" message: replace it
+			// by a private one.
+			_ = b.sess.InteractionResponseDelete(i)
+		}
+		_, err = b.sess.FollowupMessageCreate(i, true, webhookParams(r))
+	case r.Update || i.Type != discordgo.InteractionMessageComponent:
+		_, err = b.sess.InteractionResponseEdit(i, webhookEdit(r))
+	default:
+		_, err = b.sess.FollowupMessageCreate(i, true, webhookParams(r))
+	}
+	if err != nil {
+		b.log.Error("answering interaction failed", "interaction", i.ID, "err", err)
+		return
+	}
+	if r.Posted != nil && !r.Ephemeral && !r.Update {
+		if m, err := b.sess.InteractionResponse(i); err == nil {
+			r.Posted(m.ID)
+		} else {
+			b.log.Warn("reading posted answer failed", "interaction", i.ID, "err", err)
+		}
+	}
+}
+
+func initialResponse(i *discordgo.Interaction, r *commands.Response) *discordgo.InteractionResponse {
+	switch {
+	case i.Type == discordgo.InteractionApplicationCommandAutocomplete:
+		choices := r.Choices
+		if len(choices) > 25 {
+			choices = choices[:25]
+		}
+		if choices == nil {
+			choices = []*discordgo.ApplicationCommandOptionChoice{}
+		}
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: choices}}
+	case r.Modal != nil:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: modalData(r.Modal)}
+	}
+	typ := discordgo.InteractionResponseChannelMessageWithSource
+	if r.Update && (i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit) && !r.Ephemeral {
+		typ = discordgo.InteractionResponseUpdateMessage
+	}
+	data := &discordgo.InteractionResponseData{
+		Content:         r.Content,
+		Embeds:          r.Embeds,
+		Components:      r.Components,
+		Files:           r.Files,
+		AllowedMentions: mentions(),
+	}
+	if typ == discordgo.InteractionResponseUpdateMessage {
+		// Replace the message's old attachments with the new files.
+		data.Attachments = &[]*discordgo.MessageAttachment{}
+	}
+	if r.Ephemeral {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	if data.Components == nil {
+		data.Components = []discordgo.MessageComponent{}
+	}
+	return &discordgo.InteractionResponse{Type: typ, Data: data}
+}
+
+// mentions lets messages ping users only (never @everyone or roles).
+func mentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}}
+}
+
+func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
+	rows := make([]discordgo.MessageComponent, 0, len(m.Inputs))
+	for _, in := range m.Inputs {
+		style := discordgo.TextInputShort
+		if in.Paragraph {
+			style = discordgo.TextInputParagraph
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.TextInput{
+			CustomID: in.CustomID, Label: in.Label, Style: style, Placeholder: in.Placeholder,
+			Value: in.Value, Required: in.Required, MaxLength: in.MaxLength,
+		}}})
+	}
+	return &discordgo.InteractionResponseData{CustomID: m.CustomID, Title: m.Title, Components: rows}
+}
+
+func webhookParams(r *commands.Response) *discordgo.WebhookParams {
+	p := &discordgo.WebhookParams{Content: r.Content, Embeds: r.Embeds, Components: r.Components, Files: r.Files, AllowedMentions: mentions()}
+	if r.Ephemeral {
+		p.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return p
+}
+
+func webhookEdit(r *commands.Response) *discordgo.WebhookEdit {
+	content := r.Content
+	embeds := r.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	comps := r.Components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, Files: r.Files,
+		Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: mentions()}
+}

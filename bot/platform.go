@@ -1,0 +1,92 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/commands"
+)
+
+// platform implements commands.Platform with the bot's discordgo session.
+type platform Bot
+
+func (p *platform) Send(channelID string, m commands.Message) (string, error) {
+	msg, err := p.sess.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.Files, AllowedMentions: mentions(),
+	})
+	if err != nil {
+		return "", err
+	}
+	return msg.ID, nil
+}
+
+func (p *platform) Edit(channelID, messageID string, m commands.Message) error {
+	content := m.Content
+	embeds := m.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	comps := m.Components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &content, Embeds: &embeds,
+		Components: &comps, Files: m.Files, AllowedMentions: mentions()}
+	if len(m.Files) > 0 {
+		edit.Attachments = &[]*discordgo.MessageAttachment{}
+	}
+	_, err := p.sess.ChannelMessageEditComplex(edit)
+	return err
+}
+
+func (p *platform) StartThread(channelID, name string, private bool) (string, error) {
+	typ := discordgo.ChannelTypeGuildPublicThread
+	if private {
+		typ = discordgo.ChannelTypeGuildPrivateThread
+	}
+	if len(name) > 100 {
+		name = name[:100]
+	}
+	ch, err := p.sess.ThreadStartComplex(channelID, &discordgo.ThreadStart{
+		Name: name, AutoArchiveDuration: 10080, Type: typ, Invitable: false,
+	})
+	if err != nil {
+		return "", err
+	}
+	return ch.ID, nil
+}
+
+func (p *platform) AddThreadMember(threadID, userID string) error {
+	return p.sess.ThreadMemberAdd(threadID, userID)
+}
+
+func (p *platform) RemoveThreadMember(threadID, userID string) error {
+	return p.sess.ThreadMemberRemove(threadID, userID)
+}
+
+func (p *platform) DM(userID string, m commands.Message) (string, error) {
+	chID, ok := p.dmChans.Load(userID)
+	if !ok {
+		ch, err := p.sess.UserChannelCreate(userID)
+		if err != nil {
+			return "", dmError(err)
+		}
+		chID = ch.ID
+		p.dmChans.Store(userID, ch.ID)
+	}
+	id, err := p.Send(chID.(string), m)
+	if err != nil {
+		return "", dmError(err)
+	}
+	return id, nil
+}
+
+func dmError(err error) error {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser {
+		return fmt.Errorf("%w: %v", commands.ErrDMClosed, err)
+	}
+	return err
+}

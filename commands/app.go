@@ -1,0 +1,145 @@
+package commands
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"sandtable/storage"
+)
+
+// Platform is what handlers may do on Discord besides answering their own
+// interaction. The bot package implements it with discordgo; every method
+// returns Discord's error unchanged except DM, which wraps a closed DM
+// channel (Discord error 50007) in ErrDMClosed.
+type Platform interface {
+	// Send posts a message in a channel or thread and returns its ID.
+	Send(channelID string, m Message) (string, error)
+	// Edit replaces a message's content, embeds, files and components.
+	Edit(channelID, messageID string, m Message) error
+	// StartThread creates a thread under channelID: public (anyone in the
+	// channel can see it) or private (members only). It returns its ID.
+	StartThread(channelID, name string, private bool) (string, error)
+	// AddThreadMember and RemoveThreadMember change a thread's membership.
+	AddThreadMember(threadID, userID string) error
+	RemoveThreadMember(threadID, userID string) error
+	// DM sends a direct message to a user.
+	DM(userID string, m Message) (string, error)
+}
+
+// ErrDMClosed means the user does not accept direct messages from the bot.
+var ErrDMClosed = errors.New("the user's direct messages are closed")
+
+// Settings are the per-deployment knobs handlers need.
+type Settings struct {
+	BoardSize    int           // 8x8 image edge in pixels
+	MoveTime     time.Duration // default per-move time limit
+	ChallengeTTL time.Duration // how long a challenge stays open
+	// DevGuildID, when set, is the only guild the commands are registered in.
+	DevGuildID string
+}
+
+// App holds what every handler needs. Create it with New.
+type App struct {
+	Store    *storage.Store
+	Platform Platform
+	Settings Settings
+	Log      *slog.Logger
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+
+	locks sync.Map // game or challenge ID -> *sync.Mutex
+	kinds map[string]*Kind
+}
+
+// New builds an App with the standard game kinds registered.
+func New(store *storage.Store, p Platform, s Settings, log *slog.Logger) *App {
+	if log == nil {
+		log = slog.Default()
+	}
+	a := &App{Store: store, Platform: p, Settings: s, Log: log, Now: time.Now, kinds: map[string]*Kind{}}
+	a.registerKinds()
+	return a
+}
+
+// lock serializes every change of one game (or challenge): two simultaneous
+// clicks on the same game run one after the other, and the second sees the
+// first's result.
+func (a *App) lock(id string) func() {
+	m, _ := a.locks.LoadOrStore(id, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// newID returns a random 10-character lower-case base32 identifier.
+func newID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on Linux
+	}
+	for i := range b {
+		b[i] = alphabet[b[i]&31]
+	}
+	return string(b[:])
+}
+
+// CustomID is a component's custom ID: "<scope>:<id>:<action>[:<arg>]".
+// Scope is "c" for challenges and lobbies, "g" for games.
+type CustomID struct {
+	Scope, ID, Action, Arg string
+}
+
+// String encodes the custom ID.
+func (c CustomID) String() string {
+	s := c.Scope + ":" + c.ID + ":" + c.Action
+	if c.Arg != "" {
+		s += ":" + c.Arg
+	}
+	return s
+}
+
+// ParseCustomID validates and decodes a custom ID.
+func ParseCustomID(s string) (CustomID, error) {
+	bad := fmt.Errorf("this button is not one of mine (custom ID %q)", s)
+	if len(s) > 100 {
+		return CustomID{}, bad
+	}
+	parts := strings.SplitN(s, ":", 4)
+	if len(parts) < 3 {
+		return CustomID{}, bad
+	}
+	c := CustomID{Scope: parts[0], ID: parts[1], Action: parts[2]}
+	if len(parts) == 4 {
+		c.Arg = parts[3]
+	}
+	if c.Scope != "c" && c.Scope != "g" {
+		return CustomID{}, bad
+	}
+	if !isID(c.ID) || c.Action == "" {
+		return CustomID{}, bad
+	}
+	for _, r := range c.Action {
+		if (r < 'a' || r > 'z') && r != '-' {
+			return CustomID{}, bad
+		}
+	}
+	return c, nil
+}
+
+func isID(s string) bool {
+	if len(s) < 4 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}

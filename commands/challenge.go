@@ -1,0 +1,222 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/storage"
+)
+
+const challengeNS = "challenges"
+
+// Challenge is an open invitation from one player to another to start a
+// two-player game. It is stored until accepted, declined, cancelled or
+// expired.
+type Challenge struct {
+	ID         string            `json:"id"`
+	Kind       string            `json:"kind"`
+	GuildID    string            `json:"guild_id"`
+	ChannelID  string            `json:"channel_id"`
+	MessageID  string            `json:"message_id,omitempty"`
+	Challenger User              `json:"challenger"`
+	Opponent   User              `json:"opponent"`
+	Options    map[string]string `json:"options,omitempty"`
+	Expires    time.Time         `json:"expires"`
+}
+
+// ChallengeStarter starts the game of an accepted challenge: it creates and
+// saves the game, creates its thread and posts the first board there. It
+// returns the thread's ID.
+type ChallengeStarter func(a *App, req *Request, ch *Challenge) (threadID string, err error)
+
+// openChallenge validates and posts a challenge for kind k. Options are the
+// kind's already validated settings, and describe lines shown in the embed.
+func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[string]string, describe []string) (*Response, error) {
+	if req.GuildID == "" {
+		return nil, Errorf("Challenges are made in a server channel, not in direct messages.")
+	}
+	if opponent == nil {
+		return nil, Errorf("Name the player you challenge in the opponent option.")
+	}
+	if opponent.ID == req.User.ID {
+		return nil, Errorf("You cannot challenge yourself: pick another player as opponent.")
+	}
+	if opponent.Bot {
+		return nil, Errorf("%s is a bot and cannot play: challenge a person.", opponent.Name)
+	}
+	ch := &Challenge{
+		ID:         newID(),
+		Kind:       k.Name,
+		GuildID:    req.GuildID,
+		ChannelID:  req.ChannelID,
+		Challenger: req.User,
+		Opponent:   *opponent,
+		Options:    options,
+		Expires:    req.Now.Add(a.Settings.ChallengeTTL),
+	}
+	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(challengeNS, ch.ID, ch) }); err != nil {
+		return nil, err
+	}
+	desc := fmt.Sprintf("%s challenges %s to a game of **%s**.", ch.Challenger.Mention(), ch.Opponent.Mention(), k.Title)
+	for _, d := range describe {
+		desc += "\n" + d
+	}
+	desc += fmt.Sprintf("\nThe challenge expires <t:%d:R>.", ch.Expires.Unix())
+	id := func(action string) string { return CustomID{Scope: "c", ID: ch.ID, Action: action}.String() }
+	return &Response{Posted: func(mid string) { a.challengePosted(ch.ID, mid) }, Message: Message{
+		Content: ch.Opponent.Mention() + ", you have been challenged!",
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       k.Title + " challenge",
+			Description: desc,
+			Color:       colorChallenge,
+		}},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: id("accept")},
+			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: id("decline")},
+			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: id("cancel")},
+		}}},
+	}}, nil
+}
+
+// challengeHandlers returns the Accept, Decline and Cancel button handlers
+// for a two-player kind whose games start with start.
+func challengeHandlers(start ChallengeStarter) map[string]Handler {
+	return map[string]Handler{
+		"accept":  func(a *App, req *Request) (*Response, error) { return a.answerChallenge(req, "accept", start) },
+		"decline": func(a *App, req *Request) (*Response, error) { return a.answerChallenge(req, "decline", nil) },
+		"cancel":  func(a *App, req *Request) (*Response, error) { return a.answerChallenge(req, "cancel", nil) },
+	}
+}
+
+// answerChallenge runs under the challenge's lock (taken by the router).
+func (a *App) answerChallenge(req *Request, action string, start ChallengeStarter) (*Response, error) {
+	id, err := ParseCustomID(req.CustomID)
+	if err != nil {
+		return nil, err
+	}
+	var ch Challenge
+	if err := a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(challengeNS, id.ID, &ch) }); err != nil {
+		return nil, err
+	}
+	k := a.kinds[ch.Kind]
+	if !req.Now.Before(ch.Expires) {
+		if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(challengeNS, ch.ID) }); err != nil {
+			return nil, err
+		}
+		return closedChallenge(k, &ch, "This challenge expired before it was answered."), nil
+	}
+	switch action {
+	case "cancel":
+		if req.User.ID != ch.Challenger.ID {
+			return nil, Errorf("Only %s, who made this challenge, can cancel it.", ch.Challenger.Name)
+		}
+	case "accept", "decline":
+		if req.User.ID != ch.Opponent.ID {
+			if req.User.ID == ch.Challenger.ID {
+				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", ch.Opponent.Name, action)
+			}
+			return nil, Errorf("This challenge is for %s; only they can %s it.", ch.Opponent.Name, action)
+		}
+	}
+	// Delete first: if starting fails, nothing is left half-done, and a
+	// second click finds the challenge gone.
+	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(challengeNS, ch.ID) }); err != nil {
+		return nil, err
+	}
+	switch action {
+	case "cancel":
+		return closedChallenge(k, &ch, fmt.Sprintf("%s withdrew this challenge.", ch.Challenger.Mention())), nil
+	case "decline":
+		return closedChallenge(k, &ch, fmt.Sprintf("%s declined the challenge.", ch.Opponent.Mention())), nil
+	}
+	threadID, err := start(a, req, &ch)
+	if err != nil {
+		// Put the challenge back so it can be accepted again.
+		if perr := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(challengeNS, ch.ID, &ch) }); perr != nil {
+			a.Log.Error("restoring challenge failed", "challenge", ch.ID, "err", perr)
+		}
+		return nil, err
+	}
+	return closedChallenge(k, &ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID)), nil
+}
+
+func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
+	title := "Challenge"
+	if k != nil {
+		title = k.Title + " challenge"
+	}
+	return &Response{Update: true, Message: Message{
+		Embeds: []*discordgo.MessageEmbed{{
+			Title:       title,
+			Description: fmt.Sprintf("%s challenged %s.\n%s", ch.Challenger.Mention(), ch.Opponent.Mention(), outcome),
+			Color:       colorClosed,
+		}},
+		Components: []discordgo.MessageComponent{},
+	}}
+}
+
+// expireChallenges closes every challenge whose time is up, editing its
+// message when the message ID is known.
+func (a *App) expireChallenges(now time.Time) error {
+	var expired []Challenge
+	if err := a.Store.View(func(tx *storage.Tx) error {
+		return tx.Docs(challengeNS, "", func(_ string, raw []byte) error {
+			var ch Challenge
+			if err := json.Unmarshal(raw, &ch); err != nil {
+				return err
+			}
+			if !now.Before(ch.Expires) {
+				expired = append(expired, ch)
+			}
+			return nil
+		})
+	}); err != nil {
+		return err
+	}
+	for _, ch := range expired {
+		unlock := a.lock(ch.ID)
+		err := a.Store.Update(func(tx *storage.Tx) error {
+			var cur Challenge
+			if err := tx.GetDoc(challengeNS, ch.ID, &cur); err != nil {
+				return err
+			}
+			return tx.DeleteDoc(challengeNS, ch.ID)
+		})
+		unlock()
+		if errors.Is(err, storage.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if ch.MessageID != "" {
+			r := closedChallenge(a.kinds[ch.Kind], &ch, "This challenge expired before it was answered.")
+			if err := a.Platform.Edit(ch.ChannelID, ch.MessageID, r.Message); err != nil {
+				a.Log.Warn("editing expired challenge failed", "challenge", ch.ID, "err", err)
+			}
+		}
+	}
+	return nil
+}
+
+// challengePosted records the message ID of a challenge the bot has just
+// posted, so that its expiry can edit it.
+func (a *App) challengePosted(id, messageID string) {
+	unlock := a.lock(id)
+	defer unlock()
+	err := a.Store.Update(func(tx *storage.Tx) error {
+		var ch Challenge
+		if err := tx.GetDoc(challengeNS, id, &ch); err != nil {
+			return err
+		}
+		ch.MessageID = messageID
+		return tx.PutDoc(challengeNS, id, &ch)
+	})
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.Log.Warn("recording challenge message failed", "challenge", id, "err", err)
+	}
+}

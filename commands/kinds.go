@@ -1,0 +1,5 @@
+package commands
+
+// registerKinds adds every game kind the bot plays.
+func (a *App) registerKinds() {
+}

@@ -1,0 +1,149 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// RequestType is the kind of interaction a Request came from.
+type RequestType int
+
+// The interaction kinds the bot handles.
+const (
+	CommandRequest      RequestType = iota + 1 // a slash command
+	AutocompleteRequest                        // typing in an autocompleted option
+	ComponentRequest                           // a button click or select menu choice
+	ModalRequest                               // a modal form submitted
+)
+
+// User is the person behind an interaction.
+type User struct {
+	ID   string
+	Name string // display name, for messages
+	Bot  bool
+}
+
+// Mention is the Discord mention markup for the user.
+func (u User) Mention() string { return "<@" + u.ID + ">" }
+
+// Request is one decoded interaction. The bot package fills it from
+// discordgo; tests may build one directly.
+type Request struct {
+	Type          RequestType
+	InteractionID string
+	GuildID       string
+	ChannelID     string // channel, thread or DM channel the interaction came from
+	User          User
+	Now           time.Time
+
+	// Commands and autocomplete.
+	Command string            // top-level name, e.g. "survival"
+	Sub     string            // subcommand name, "" when none
+	Options map[string]Option // leaf options by name
+	Focused string            // autocomplete: the option being typed
+
+	// Components and modals.
+	CustomID  string
+	Values    []string          // select menu choices
+	Fields    map[string]string // modal text inputs by custom ID
+	MessageID string            // the message carrying the component
+}
+
+// Option is one slash command option value, typed.
+type Option struct {
+	Type   discordgo.ApplicationCommandOptionType
+	String string // string options, and the raw value of any other type
+	Int    int64
+	Bool   bool
+	User   *User // user options, resolved
+	// AttachmentURL and AttachmentName describe an attachment option.
+	AttachmentURL  string
+	AttachmentName string
+}
+
+// Str returns the string option name, trimmed, or "" when absent.
+func (r *Request) Str(name string) string {
+	o, ok := r.Options[name]
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(o.String)
+}
+
+// UserOpt returns the user option name, or nil when absent.
+func (r *Request) UserOpt(name string) *User {
+	o, ok := r.Options[name]
+	if !ok || o.User == nil {
+		return nil
+	}
+	return o.User
+}
+
+// Message is the content of a message the bot sends or edits. Fields left
+// empty are sent empty.
+type Message struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Files      []*discordgo.File
+	Components []discordgo.MessageComponent
+}
+
+// Response is a handler's answer to its interaction.
+type Response struct {
+	Message
+	// Ephemeral makes the answer visible to the invoking user only.
+	Ephemeral bool
+	// Update edits the message carrying the clicked component instead of
+	// posting a new message (component requests only).
+	Update bool
+	// Choices answers an autocomplete request (at most 25).
+	Choices []*discordgo.ApplicationCommandOptionChoice
+	// Modal opens a form instead of answering.
+	Modal *Modal
+	// Posted, when set, is called with the ID of the message the bot posted
+	// as this answer (public answers only).
+	Posted func(messageID string)
+}
+
+// Modal is a form with text inputs.
+type Modal struct {
+	CustomID string
+	Title    string
+	Inputs   []ModalInput
+}
+
+// ModalInput is one text input of a modal.
+type ModalInput struct {
+	CustomID    string
+	Label       string
+	Placeholder string
+	Value       string
+	Paragraph   bool
+	Required    bool
+	MaxLength   int
+}
+
+// Reply is a public answer with text.
+func Reply(format string, args ...any) *Response {
+	return &Response{Message: Message{Content: fmt.Sprintf(format, args...)}}
+}
+
+// Private is an ephemeral answer with text.
+func Private(format string, args ...any) *Response {
+	return &Response{Ephemeral: true, Message: Message{Content: fmt.Sprintf(format, args...)}}
+}
+
+// UserError is an error whose text is meant for the user who caused it: the
+// bot answers it ephemerally, word for word. Other errors are logged and the
+// user gets a generic apology.
+type UserError struct{ Msg string }
+
+func (e *UserError) Error() string { return e.Msg }
+
+// Errorf builds a UserError.
+func Errorf(format string, args ...any) error {
+	return &UserError{Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,272 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/storage"
+)
+
+// GameHandler handles an interaction aimed at one stored game: a command in
+// the game's thread, its autocomplete, or a component carrying its ID. g is a
+// snapshot read before the handler runs, under the game's lock.
+type GameHandler func(a *App, req *Request, g *storage.Game) (*Response, error)
+
+// Handler handles an interaction not tied to a game (yet).
+type Handler func(a *App, req *Request) (*Response, error)
+
+// Kind plugs one game into the bot. The shared commands (/move, /resign,
+// /draw, /board, /games) reach the kind that owns the thread they are used in,
+// so adding a game changes no other game's code.
+type Kind struct {
+	Name  string // the storage kind, e.g. "survival"
+	Title string // shown to users, e.g. "Survival Chess: Tartan Grid"
+
+	// Definitions are the kind's own top-level commands (e.g. /survival),
+	// handled by TopLevel by command name.
+	Definitions []*discordgo.ApplicationCommand
+	TopLevel    map[string]Handler
+
+	// Thread handles commands used in the kind's game threads, by command
+	// name ("move", "resign", "draw", "board", and kind-specific ones).
+	Thread map[string]GameHandler
+	// Autocomplete handles autocomplete for thread commands, by command name.
+	Autocomplete map[string]GameHandler
+	// Components handles buttons and selects with scope "g", by action;
+	// Modals handles modal submits the same way.
+	Components map[string]GameHandler
+	Modals     map[string]GameHandler
+	// Challenge handles buttons with scope "c" whose challenge or lobby
+	// document is of this kind, by action.
+	Challenge map[string]Handler
+
+	// Timeout is called when a game's deadline has passed (under its lock,
+	// with a fresh snapshot); it ends or advances the game and announces it.
+	Timeout func(a *App, g *storage.Game, now time.Time) error
+	// Summary is one line about a game for /games, e.g. "vs @bob, your move".
+	Summary func(a *App, g *storage.Game, userID string) string
+}
+
+func (a *App) register(k *Kind) {
+	if _, dup := a.kinds[k.Name]; dup {
+		panic("commands: kind registered twice: " + k.Name)
+	}
+	a.kinds[k.Name] = k
+}
+
+// Definitions lists every slash command, for bulk-overwrite registration.
+func (a *App) Definitions() []*discordgo.ApplicationCommand {
+	defs := sharedDefinitions()
+	seen := map[string]bool{}
+	for _, d := range defs {
+		seen[d.Name] = true
+	}
+	names := make([]string, 0, len(a.kinds))
+	for n := range a.kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, d := range a.kinds[n].Definitions {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				defs = append(defs, d)
+			}
+		}
+	}
+	return defs
+}
+
+// Handle routes one interaction to its handler and returns the answer. Errors
+// of type *UserError are meant for the user; others are internal.
+func (a *App) Handle(req *Request) (*Response, error) {
+	if req.Now.IsZero() {
+		req.Now = a.Now()
+	}
+	switch req.Type {
+	case CommandRequest, AutocompleteRequest:
+		return a.handleCommand(req)
+	case ComponentRequest, ModalRequest:
+		return a.handleComponent(req)
+	}
+	return nil, fmt.Errorf("unknown interaction type %d", req.Type)
+}
+
+func (a *App) handleCommand(req *Request) (*Response, error) {
+	for _, k := range a.kinds {
+		if h, ok := k.TopLevel[req.Command]; ok {
+			if req.Type == AutocompleteRequest {
+				return &Response{}, nil
+			}
+			return h(a, req)
+		}
+	}
+	switch req.Command {
+	case "games":
+		return a.listGames(req)
+	}
+	// Everything else is a thread command: find the game the thread belongs to.
+	g, err := a.gameInChannel(req.ChannelID)
+	if err != nil {
+		if req.Type == AutocompleteRequest {
+			return &Response{}, nil
+		}
+		return nil, err
+	}
+	k := a.kinds[g.Kind]
+	if k == nil {
+		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
+	}
+	table := k.Thread
+	if req.Type == AutocompleteRequest {
+		table = k.Autocomplete
+	}
+	h, ok := table[req.Command]
+	if !ok {
+		if req.Type == AutocompleteRequest {
+			return &Response{}, nil
+		}
+		return nil, Errorf("/%s is not used in %s.", req.Command, k.Title)
+	}
+	return a.withGame(g.ID, req, h)
+}
+
+func (a *App) handleComponent(req *Request) (*Response, error) {
+	id, err := ParseCustomID(req.CustomID)
+	if err != nil {
+		return nil, &UserError{Msg: err.Error()}
+	}
+	if id.Scope == "c" {
+		unlock := a.lock(id.ID)
+		defer unlock()
+		var ch Challenge
+		if err := a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(challengeNS, id.ID, &ch) }); err != nil {
+			if errors.Is(err, storage.ErrNotFound) {
+				return nil, Errorf("This challenge is no longer open.")
+			}
+			return nil, err
+		}
+		k := a.kinds[ch.Kind]
+		if k == nil {
+			return nil, fmt.Errorf("challenge %s has unknown kind %q", ch.ID, ch.Kind)
+		}
+		h, ok := k.Challenge[id.Action]
+		if !ok {
+			return nil, Errorf("This button is not one of mine (unknown action %q).", id.Action)
+		}
+		return h(a, req)
+	}
+	var g *storage.Game
+	if err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		g, err = tx.Game(id.ID)
+		return err
+	}); err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil, Errorf("That game no longer exists.")
+		}
+		return nil, err
+	}
+	k := a.kinds[g.Kind]
+	if k == nil {
+		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
+	}
+	table := k.Components
+	if req.Type == ModalRequest {
+		table = k.Modals
+	}
+	h, ok := table[id.Action]
+	if !ok {
+		return nil, Errorf("This button is not one of mine (unknown action %q).", id.Action)
+	}
+	return a.withGame(g.ID, req, h)
+}
+
+// withGame runs h under the game's lock with a fresh snapshot of the game.
+func (a *App) withGame(id string, req *Request, h GameHandler) (*Response, error) {
+	unlock := a.lock(id)
+	defer unlock()
+	var g *storage.Game
+	if err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		g, err = tx.Game(id)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	return h(a, req, g)
+}
+
+func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
+	var g *storage.Game
+	err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		g, err = tx.GameByChannel(channelID)
+		return err
+	})
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, Errorf("There is no game in this channel. Use this command in a game's thread (see /games for yours).")
+	}
+	return g, err
+}
+
+// Sweep runs every timer that is due at now: per-move time limits of games
+// and challenge expiry. The bot calls it periodically; it returns the first
+// error after trying everything.
+func (a *App) Sweep(now time.Time) error {
+	var due []string
+	if err := a.Store.View(func(tx *storage.Tx) error {
+		due = tx.DueGames(now)
+		return nil
+	}); err != nil {
+		return err
+	}
+	var first error
+	for _, id := range due {
+		if err := a.timeoutGame(id, now); err != nil {
+			a.Log.Error("timeout failed", "game", id, "err", err)
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	if err := a.expireChallenges(now); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+func (a *App) timeoutGame(id string, now time.Time) error {
+	unlock := a.lock(id)
+	defer unlock()
+	var g *storage.Game
+	if err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		g, err = tx.Game(id)
+		return err
+	}); err != nil {
+		return err
+	}
+	if !g.Active || g.Deadline.IsZero() || g.Deadline.After(now) {
+		return nil // moved or finished meanwhile
+	}
+	k := a.kinds[g.Kind]
+	if k == nil || k.Timeout == nil {
+		return fmt.Errorf("game %s: kind %q has no timeout handler", g.ID, g.Kind)
+	}
+	return k.Timeout(a, g, now)
+}
+
+// NextDeadline is when Sweep next has work, or the zero time.
+func (a *App) NextDeadline() time.Time {
+	var t time.Time
+	_ = a.Store.View(func(tx *storage.Tx) error {
+		t = tx.NextDeadline()
+		return nil
+	})
+	return t
+}

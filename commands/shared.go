@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/storage"
+)
+
+// Embed colours.
+const (
+	colorChallenge = 0x5865F2
+	colorClosed    = 0x747F8D
+	colorWhite     = 0xF0F0F0
+	colorBlack     = 0x2B2D31
+	colorOver      = 0xFEE75C
+)
+
+var dmPermission = false
+
+// sharedDefinitions are the commands every game uses in its thread, plus
+// /games.
+func sharedDefinitions() []*discordgo.ApplicationCommand {
+	return []*discordgo.ApplicationCommand{
+		{
+			Name:         "move",
+			Description:  "Make your move in this game's thread",
+			DMPermission: &dmPermission,
+			Options: []*discordgo.ApplicationCommandOption{{
+				Type:         discordgo.ApplicationCommandOptionString,
+				Name:         "move",
+				Description:  "Your move (SAN like Nf3 or exd5, or UCI like g1f3; SandTable: see /sandtable rules)",
+				Required:     true,
+				Autocomplete: true,
+				MaxLength:    200,
+			}},
+		},
+		{Name: "resign", Description: "Resign this game", DMPermission: &dmPermission},
+		{
+			Name:         "draw",
+			Description:  "Offer, accept, decline or claim a draw",
+			DMPermission: &dmPermission,
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "offer", Description: "Offer your opponent a draw"},
+				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "accept", Description: "Accept the draw your opponent offered"},
+				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "decline", Description: "Decline the draw your opponent offered"},
+				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "claim", Description: "Claim a draw by threefold repetition or the fifty-move rule"},
+			},
+		},
+		{Name: "board", Description: "Show this game's board again", DMPermission: &dmPermission},
+		{Name: "games", Description: "List your active games with links"},
+	}
+}
+
+// listGames answers /games: the caller's active games, newest first.
+func (a *App) listGames(req *Request) (*Response, error) {
+	var games []*storage.Game
+	if err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		games, err = tx.GamesByUser(req.User.ID)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, g := range games {
+		if !g.Active {
+			continue
+		}
+		k := a.kinds[g.Kind]
+		if k == nil {
+			continue
+		}
+		line := fmt.Sprintf("**%s** in <#%s>", k.Title, g.ThreadID)
+		if k.Summary != nil {
+			if s := k.Summary(a, g, req.User.ID); s != "" {
+				line += ": " + s
+			}
+		}
+		lines = append(lines, "• "+line)
+		if len(lines) == 20 {
+			lines = append(lines, "…and more.")
+			break
+		}
+	}
+	if len(lines) == 0 {
+		return Private("You have no active games. Start one with /survival challenge, /sandtable challenge or /teamchess new."), nil
+	}
+	return &Response{Ephemeral: true, Message: Message{Embeds: []*discordgo.MessageEmbed{{
+		Title:       "Your active games",
+		Description: strings.Join(lines, "\n"),
+		Color:       colorChallenge,
+	}}}}, nil
+}
