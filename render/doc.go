@@ -1,0 +1,21 @@
+// Package render draws board images as PNGs for Discord embeds: 8x8 chess
+// boards (Survival Chess: Tartan Grid, Team Chess, FIDE chess) and 20x20
+// SandTable Chess boards, plus a legend of the SandTable icons.
+//
+// Inputs are plain values (ChessBoard, SandTableBoard) that callers fill
+// from their engine positions; this package imports no rules engine, no
+// Discord and no storage code.
+//
+// Every piece is our own vector drawing, made with gg from code (no image
+// files), with the embedded Go Bold font for coordinates and numbers. The
+// drawings are made once per image size, square background and overlay and
+// kept as sprites in a fixed palette; an image request only copies the
+// cached frame (margins, coordinates, empty squares) and one tile per
+// occupied or highlighted square into a paletted image and encodes it as
+// an 8-bit palette PNG (see the benchmarks in bench_test.go).
+//
+// A Renderer is safe for concurrent use by many goroutines. The public
+// view of a SandTable position is computed from public data only: secrets
+// (unconfirmed deployments, pending Drone orders) are drawn only in a
+// player's private view, and only that player's.
+package render

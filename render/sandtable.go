@@ -1,0 +1,3 @@
+package render
+
+type sandSet struct{}
