@@ -7,44 +7,68 @@ import "sort"
 // sacrifices are counted once each as bare sacrifices (the base rule; the
 // Team Chess layer defines its own counting with the roles).
 func Perft(p *Position, depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	bufs := make([][]Move, depth)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 256)
-	}
-	return perft(p, depth, bufs, false)
+	return newPerfter(depth).run(p, depth, false)
 }
 
 // PerftBulk is Perft with bulk counting: at the last ply it counts the
 // generated moves instead of making them. Same results, faster.
 func PerftBulk(p *Position, depth int) uint64 {
+	return newPerfter(depth).run(p, depth, true)
+}
+
+// perfter holds one move buffer and one child position per ply, so the
+// search allocates nothing after setup (a recursive function's locals
+// whose address is passed down would otherwise escape to the heap).
+type perfter struct {
+	bufs [][]Move
+	pos  []Position
+	bulk bool
+}
+
+func newPerfter(depth int) *perfter {
+	if depth < 1 {
+		depth = 1
+	}
+	pf := &perfter{bufs: make([][]Move, depth+1), pos: make([]Position, depth+1)}
+	for i := range pf.bufs {
+		pf.bufs[i] = make([]Move, 0, 256)
+	}
+	return pf
+}
+
+func (pf *perfter) run(p *Position, depth int, bulk bool) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	bufs := make([][]Move, depth)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 256)
-	}
-	return perft(p, depth, bufs, true)
+	pf.bulk = bulk
+	pf.pos[depth] = *p
+	return pf.perft(depth)
 }
 
-func perft(p *Position, depth int, bufs [][]Move, bulk bool) uint64 {
-	moves := p.AppendLegalMoves(bufs[depth-1][:0])
-	bufs[depth-1] = moves[:0] // keep a grown buffer
-	if depth == 1 && bulk {
-		return uint64(len(moves))
+// perft counts below pf.pos[depth].
+func (pf *perfter) perft(depth int) uint64 {
+	p := &pf.pos[depth]
+	moves := p.AppendLegalMoves(pf.bufs[depth][:0])
+	pf.bufs[depth] = moves[:0] // keep a grown buffer
+	if depth == 1 {
+		if pf.bulk {
+			return uint64(len(moves))
+		}
+		var n uint64
+		q := &pf.pos[0]
+		for _, m := range moves {
+			*q = *p
+			q.play(m)
+			n++
+		}
+		return n
 	}
 	var n uint64
+	q := &pf.pos[depth-1]
 	for _, m := range moves {
-		q := *p
+		*q = *p
 		q.play(m)
-		if depth == 1 {
-			n++
-		} else {
-			n += perft(&q, depth-1, bufs, bulk)
-		}
+		n += pf.perft(depth - 1)
 	}
 	return n
 }
