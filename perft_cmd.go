@@ -1,12 +1,90 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"strconv"
+	"time"
+
+	"sandtable/games/chess"
 )
 
-// perftMain is replaced by the real implementation of the perft subcommand.
+const perftUsage = `usage: sandtable perft -variant chess|survival|teamchess [-fen FEN] -depth N [-divide]
+
+Counts the leaf nodes of the legal move tree (perft) of the given depth.
+With -divide, prints one line "<uci> <count>" per root move, sorted by UCI.
+The last line of standard output is always the total node count alone;
+timings go to standard error. Without -fen the variant's start position is
+used (the Tartan Grid for survival). Survival FENs need no kings and their
+castling field is ignored. Team Chess sacrificial moves are counted once
+each as bare sacrifices (the roles are not expanded).
+
+flags:
+`
+
+// perftMain implements "sandtable perft" (issue 3). Exit codes: 0 success,
+// 2 bad arguments or a malformed FEN (message on standard error).
 func perftMain(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "sandtable perft: not available yet")
-	return 2
+	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	variant := fs.String("variant", "chess", "rule set: chess, survival or teamchess")
+	fen := fs.String("fen", "", "start position as FEN (default: the variant's start position)")
+	depth := fs.Int("depth", -1, "depth in plies, 0 to 20 (required)")
+	divide := fs.Bool("divide", false, "print the count below each root move")
+	printUsage := func(w io.Writer) {
+		fmt.Fprint(w, perftUsage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "sandtable perft: "+format+"\n", a...)
+		fmt.Fprintln(stderr, "run 'sandtable perft -h' for usage")
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return 0
+		}
+		return fail("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q (quote the FEN: -fen \"...\")", fs.Arg(0))
+	}
+	v, err := chess.ParseVariant(*variant)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *depth < 0 {
+		return fail("-depth is required (a number of plies from 0 to 20)")
+	}
+	if *depth > 20 {
+		return fail("-depth %d is too deep (at most 20)", *depth)
+	}
+	start := *fen
+	if start == "" {
+		start = v.StartFEN()
+	}
+	pos, err := chess.ParseFEN(v, start)
+	if err != nil {
+		return fail("%v", err)
+	}
+	t0 := time.Now()
+	var total uint64
+	if *divide && *depth > 0 {
+		for _, e := range chess.PerftDivide(&pos, *depth) {
+			fmt.Fprintf(stdout, "%s %d\n", e.Move.UCI(), e.Nodes)
+			total += e.Nodes
+		}
+	} else {
+		total = chess.PerftBulk(&pos, *depth)
+	}
+	el := time.Since(t0)
+	fmt.Fprintf(stderr, "perft %s depth %d: %d nodes in %v (%.0f nodes/s)\n",
+		v, *depth, total, el.Round(time.Microsecond), float64(total)/max(el.Seconds(), 1e-9))
+	fmt.Fprintln(stdout, strconv.FormatUint(total, 10))
+	return 0
 }
