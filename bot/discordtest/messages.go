@@ -1,0 +1,355 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// msgPatch is a message body as the bot sent it. For edits Discord's rule applies: a key that is
+// present replaces the field (null clears it), a key that is absent keeps it. discordgo's
+// InteractionResponseData always sends "content", "embeds" and "components", so an UPDATE_MESSAGE
+// response replaces all three.
+type msgPatch struct {
+	has        map[string]bool
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+	keep       []string // attachment IDs listed in "attachments"
+	flags      discordgo.MessageFlags
+	files      []File
+	// interaction response data only
+	choices  []*discordgo.ApplicationCommandOptionChoice
+	customID string
+	title    string
+}
+
+func parseMessagePayload(raw []byte, files []File) (*msgPatch, *apiError) {
+	p := &msgPatch{has: map[string]bool{}, files: files}
+	if len(raw) == 0 || string(raw) == "null" {
+		return p, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, errInvalidForm("body is not a JSON object: " + err.Error())
+	}
+	for k, v := range obj {
+		p.has[k] = true
+		var err error
+		switch k {
+		case "content":
+			var c *string
+			err = json.Unmarshal(v, &c)
+			if c != nil {
+				p.content = *c
+			}
+		case "embeds":
+			err = json.Unmarshal(v, &p.embeds)
+		case "components":
+			p.components, err = decodeComponents(v)
+		case "attachments":
+			var atts []struct {
+				ID json.RawMessage `json:"id"`
+			}
+			err = json.Unmarshal(v, &atts)
+			for _, a := range atts {
+				p.keep = append(p.keep, strings.Trim(string(a.ID), `"`))
+			}
+		case "flags":
+			var f *int
+			err = json.Unmarshal(v, &f)
+			if f != nil {
+				p.flags = discordgo.MessageFlags(*f)
+			}
+		case "choices":
+			err = json.Unmarshal(v, &p.choices)
+		case "custom_id":
+			err = json.Unmarshal(v, &p.customID)
+		case "title":
+			err = json.Unmarshal(v, &p.title)
+		}
+		if err != nil {
+			return nil, errInvalidForm(fmt.Sprintf("field %q: %v", k, err))
+		}
+	}
+	return p, nil
+}
+
+// newMessageLocked builds a message from p (not yet stored). flags are the resulting flags.
+func (s *Server) newMessageLocked(c *Channel, author *User, p *msgPatch, typ discordgo.MessageType, flags discordgo.MessageFlags) *Message {
+	m := &Message{ID: s.newID(), ChannelID: c.ID, GuildID: c.GuildID, Author: author, Type: typ,
+		Content: p.content, Embeds: p.embeds, Components: p.components, Flags: flags,
+		Timestamp: time.Now().UTC(), Version: 1}
+	m.Attachments = s.attachmentsLocked(c.ID, p.files)
+	return m
+}
+
+func (s *Server) attachmentsLocked(channelID string, files []File) []*Attachment {
+	var out []*Attachment
+	for _, f := range files {
+		ct := f.ContentType
+		if ct == "" || ct == "application/octet-stream" {
+			if t := mime.TypeByExtension(path.Ext(f.Name)); t != "" {
+				ct = t
+			}
+		}
+		id := s.newID()
+		out = append(out, &Attachment{ID: id, Filename: f.Name, ContentType: ct, Data: f.Data,
+			URL: s.baseURL + "/attachments/" + channelID + "/" + id + "/" + f.Name})
+	}
+	return out
+}
+
+// editedLocked returns a new version of old with p applied. Editing a loading (deferred)
+// message fills it in: the loading flag goes and no edit timestamp is set.
+func (s *Server) editedLocked(old *Message, p *msgPatch) *Message {
+	m := *old
+	m.Version++
+	if old.Loading() {
+		m.Flags &^= discordgo.MessageFlagsLoading
+	} else {
+		now := time.Now().UTC()
+		m.EditedAt = &now
+	}
+	if p.has["content"] {
+		m.Content = p.content
+	}
+	if p.has["embeds"] {
+		m.Embeds = p.embeds
+	}
+	if p.has["components"] {
+		m.Components = p.components
+	}
+	if p.has["flags"] {
+		const editable = discordgo.MessageFlagsSuppressEmbeds
+		m.Flags = m.Flags&^editable | p.flags&editable
+	}
+	if p.has["attachments"] {
+		keep := map[string]bool{}
+		for _, id := range p.keep {
+			keep[id] = true
+		}
+		m.Attachments = nil
+		for _, a := range old.Attachments {
+			if keep[a.ID] {
+				m.Attachments = append(m.Attachments, a)
+			}
+		}
+	} else {
+		m.Attachments = append([]*Attachment(nil), old.Attachments...)
+	}
+	m.Attachments = append(m.Attachments, s.attachmentsLocked(old.ChannelID, p.files)...)
+	return &m
+}
+
+// validateMessage applies Discord's limits to a message about to be stored.
+func validateMessage(m *Message) *apiError {
+	if m.Content == "" && len(m.Embeds) == 0 && len(m.Components) == 0 && len(m.Attachments) == 0 && !m.Loading() {
+		return &apiError{400, discordgo.ErrCodeCannotSendEmptyMessage, "Cannot send an empty message"}
+	}
+	if n := utf8.RuneCountInString(m.Content); n > 2000 {
+		return errInvalidForm(fmt.Sprintf("content: must be 2000 or fewer in length (got %d)", n))
+	}
+	if err := validateEmbeds(m.Embeds); err != nil {
+		return err
+	}
+	if err := validateComponents(m.Components, m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0); err != nil {
+		return err
+	}
+	for _, a := range m.Attachments {
+		if len(a.Data) > 10<<20 {
+			return &apiError{413, discordgo.ErrCodeRequestEntityTooLarge, "Request entity too large"}
+		}
+	}
+	if len(m.Attachments) > 10 {
+		return errInvalidForm("attachments: must be 10 or fewer in length")
+	}
+	return nil
+}
+
+func validateEmbeds(es []*discordgo.MessageEmbed) *apiError {
+	if len(es) > 10 {
+		return errInvalidForm("embeds: must be 10 or fewer in length")
+	}
+	total := 0
+	limit := func(field, v string, max int) *apiError {
+		n := utf8.RuneCountInString(v)
+		total += n
+		if n > max {
+			return errInvalidForm(fmt.Sprintf("%s: must be %d or fewer in length (got %d)", field, max, n))
+		}
+		return nil
+	}
+	for i, e := range es {
+		if e == nil {
+			return errInvalidForm(fmt.Sprintf("embeds[%d]: null", i))
+		}
+		at := fmt.Sprintf("embeds[%d].", i)
+		if err := limit(at+"title", e.Title, 256); err != nil {
+			return err
+		}
+		if err := limit(at+"description", e.Description, 4096); err != nil {
+			return err
+		}
+		if len(e.Fields) > 25 {
+			return errInvalidForm(at + "fields: must be 25 or fewer in length")
+		}
+		for j, f := range e.Fields {
+			fat := fmt.Sprintf("%sfields[%d].", at, j)
+			if f == nil || f.Name == "" || f.Value == "" {
+				return errInvalidForm(fat + "name/value: this field is required")
+			}
+			if err := limit(fat+"name", f.Name, 256); err != nil {
+				return err
+			}
+			if err := limit(fat+"value", f.Value, 1024); err != nil {
+				return err
+			}
+		}
+		if e.Footer != nil {
+			if err := limit(at+"footer.text", e.Footer.Text, 2048); err != nil {
+				return err
+			}
+		}
+		if e.Author != nil {
+			if err := limit(at+"author.name", e.Author.Name, 256); err != nil {
+				return err
+			}
+		}
+	}
+	if total > 6000 {
+		return errInvalidForm(fmt.Sprintf("embeds: total length must be 6000 or fewer (got %d)", total))
+	}
+	return nil
+}
+
+// validateComponents checks classic action rows: at most 5 rows, each with 1 to 5 buttons or
+// exactly one select menu; custom IDs 1 to 100 characters and unique; labels at most 80.
+func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
+	if v2 {
+		return nil // Components V2 layouts are stored as sent.
+	}
+	if len(cs) > 5 {
+		return errInvalidForm(fmt.Sprintf("components: must be 5 or fewer in length (got %d)", len(cs)))
+	}
+	seen := map[string]bool{}
+	checkID := func(at, id string) *apiError {
+		if id == "" || utf8.RuneCountInString(id) > 100 {
+			return errInvalidForm(at + ".custom_id: must be 1 to 100 characters")
+		}
+		if seen[id] {
+			return errInvalidForm(at + ".custom_id: component custom id cannot be duplicated (" + id + ")")
+		}
+		seen[id] = true
+		return nil
+	}
+	for i, c := range cs {
+		at := fmt.Sprintf("components[%d]", i)
+		var row []discordgo.MessageComponent
+		switch r := c.(type) {
+		case *discordgo.ActionsRow:
+			row = r.Components
+		case discordgo.ActionsRow:
+			row = r.Components
+		default:
+			return errInvalidForm(at + ": top-level components must be action rows")
+		}
+		if len(row) == 0 || len(row) > 5 {
+			return errInvalidForm(at + ".components: must be 1 to 5 in length")
+		}
+		for j, item := range row {
+			iat := fmt.Sprintf("%s.components[%d]", at, j)
+			if b := asButton(item); b != nil {
+				if utf8.RuneCountInString(b.Label) > 80 {
+					return errInvalidForm(iat + ".label: must be 80 or fewer in length")
+				}
+				if b.Label == "" && b.Emoji == nil {
+					return errInvalidForm(iat + ": a button needs a label or an emoji")
+				}
+				if b.Style == discordgo.LinkButton {
+					if b.URL == "" || b.CustomID != "" {
+						return errInvalidForm(iat + ": a link button needs a url and no custom_id")
+					}
+					continue
+				}
+				if b.URL != "" {
+					return errInvalidForm(iat + ".url: only link buttons have a url")
+				}
+				if err := checkID(iat, b.CustomID); err != nil {
+					return err
+				}
+				continue
+			}
+			if sm := asSelect(item); sm != nil {
+				if len(row) != 1 {
+					return errInvalidForm(iat + ": a select menu must be alone in its row")
+				}
+				if err := checkID(iat, sm.CustomID); err != nil {
+					return err
+				}
+				if sm.MenuType == 0 || sm.MenuType == discordgo.StringSelectMenu {
+					if len(sm.Options) == 0 || len(sm.Options) > 25 {
+						return errInvalidForm(iat + ".options: must be 1 to 25 in length")
+					}
+					vals := map[string]bool{}
+					for k, o := range sm.Options {
+						if o.Label == "" || utf8.RuneCountInString(o.Label) > 100 || o.Value == "" || utf8.RuneCountInString(o.Value) > 100 {
+							return errInvalidForm(fmt.Sprintf("%s.options[%d]: label and value must be 1 to 100 characters", iat, k))
+						}
+						if vals[o.Value] {
+							return errInvalidForm(fmt.Sprintf("%s.options[%d].value: duplicated", iat, k))
+						}
+						vals[o.Value] = true
+					}
+				}
+				continue
+			}
+			return errInvalidForm(iat + fmt.Sprintf(": component type %d is not allowed in a message row", item.Type()))
+		}
+	}
+	return nil
+}
+
+// validateModal checks a modal response: custom ID, title, 1 to 5 rows of one text input.
+func validateModal(p *msgPatch) *apiError {
+	if p.customID == "" || utf8.RuneCountInString(p.customID) > 100 {
+		return errInvalidForm("data.custom_id: must be 1 to 100 characters")
+	}
+	if p.title == "" || utf8.RuneCountInString(p.title) > 45 {
+		return errInvalidForm("data.title: must be 1 to 45 characters")
+	}
+	if len(p.components) == 0 || len(p.components) > 5 {
+		return errInvalidForm("data.components: must be 1 to 5 in length")
+	}
+	seen := map[string]bool{}
+	for i, c := range p.components {
+		var row []discordgo.MessageComponent
+		switch r := c.(type) {
+		case *discordgo.ActionsRow:
+			row = r.Components
+		default:
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: must be an action row", i))
+		}
+		if len(row) != 1 || asTextInput(row[0]) == nil {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: must hold exactly one text input", i))
+		}
+		ti := asTextInput(row[0])
+		if ti.CustomID == "" || seen[ti.CustomID] {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input custom_id missing or duplicated", i))
+		}
+		seen[ti.CustomID] = true
+		if ti.Label == "" || utf8.RuneCountInString(ti.Label) > 45 {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input label must be 1 to 45 characters", i))
+		}
+		if ti.Style != discordgo.TextInputShort && ti.Style != discordgo.TextInputParagraph {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input style must be 1 or 2", i))
+		}
+	}
+	return nil
+}
