@@ -1,0 +1,32 @@
+// Package sandtable is the rules engine of SandTable Chess
+// (shared/seeds/000: a 20x20 war game of Bases, Tanks, Airplanes, Infantry,
+// Mines, Anti-Air and Drones), with the rulings of docs/rules/sandtable.md.
+// It is pure Go: no Discord, rendering or storage.
+//
+// A Position holds everything, secrets included: pieces with stable IDs
+// (Infantry keep theirs inside Vehicles), crews, the phase (Deployment,
+// PreTurn, Main, PostTurn, Finished), the side to move, pending Drones,
+// Craters and the deployment drafts. View(side) gives the redacted copy a
+// player or the public may see, and every turn log Entry says whether it is
+// public or secret to one side.
+//
+// A game starts with NewGame(seed): both sides edit a Deployment (Place,
+// Move, Remove, Preset, RandomDeployment, ParseLayout) and confirm; then
+// both are revealed and a coin drawn from the seed picks the first player.
+// After that, Apply (or ApplyString with the notation of ParseAction) takes
+// one Main action or one PostTurn hazard use at a time and advances the
+// automatic phases itself, so a position always waits for an action or is
+// finished. Illegal actions return a *RuleError naming the rule and change
+// nothing.
+//
+// LegalNextSteps, VehicleMovesFrom, LegalVehicleMoves and LegalHazardUses
+// give legal actions for autocomplete and computer players. Format and
+// ParsePosition read and write the plain-text position format, which
+// round-trips exactly.
+//
+// Invariants of a Position after every Apply: at most one piece on the
+// ground per square (crew share their Vehicle's square); a Vehicle has 0–4
+// crew, all of one side, and is neutral exactly when it has none; no piece
+// on a Crater; Mines plus Anti-Air of a side placed in play never take it
+// above 40; Craters belong to the side to move.
+package sandtable

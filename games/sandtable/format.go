@@ -1,0 +1,575 @@
+package sandtable
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FormatHeader is the first line of the position text format.
+const FormatHeader = "sandtable-position 1"
+
+// String returns the position in the text format (see Format).
+func (p *Position) String() string { return p.Format() }
+
+// MarshalText implements encoding.TextMarshaler with Format.
+func (p *Position) MarshalText() ([]byte, error) { return []byte(p.Format()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with ParsePosition.
+func (p *Position) UnmarshalText(b []byte) error {
+	q, err := ParsePosition(string(b))
+	if err != nil {
+		return err
+	}
+	*p = *q
+	return nil
+}
+
+func sideWord(s Side) string {
+	switch s {
+	case South:
+		return "south"
+	case North:
+		return "north"
+	}
+	return "none"
+}
+
+// Format returns the position in the canonical text format, documented in
+// docs/rules/sandtable.md: a header line, one "key value" line per
+// setting, then "piece", "drone", "crater" and "draft" lines; lines
+// starting with '#' are comments (Format writes a board diagram as
+// comments). ParsePosition(p.Format()) equals p, and formatting that again
+// gives the same text.
+func (p *Position) Format() string {
+	var b strings.Builder
+	b.WriteString(FormatHeader + "\n")
+	if p.Redacted {
+		fmt.Fprintf(&b, "view %s\n", sideWord(p.Viewer))
+	}
+	fmt.Fprintf(&b, "phase %s\n", p.Phase)
+	fmt.Fprintf(&b, "turn %d\n", p.Turn)
+	fmt.Fprintf(&b, "to-move %s\n", sideWord(p.ToMove))
+	fmt.Fprintf(&b, "first %s\n", sideWord(p.First))
+	fmt.Fprintf(&b, "hazard-uses %d\n", p.HazardUses)
+	fmt.Fprintf(&b, "dead-turns %d\n", p.DeadTurns)
+	fmt.Fprintf(&b, "seed %d\n", p.Seed)
+	if p.Phase != PhaseDeployment {
+		fmt.Fprintf(&b, "next-hazard %s %s %s %s\n",
+			ID{South, Mine, p.NextHazard[South][0]}, ID{South, AntiAir, p.NextHazard[South][1]},
+			ID{North, Mine, p.NextHazard[North][0]}, ID{North, AntiAir, p.NextHazard[North][1]})
+	}
+	if p.Phase == PhaseFinished {
+		fmt.Fprintf(&b, "result %s %s\n", map[bool]string{true: "draw", false: sideWord(p.Result.Winner)}[p.Result.Winner == NoSide], p.Result.Reason)
+	} else {
+		b.WriteString("result none\n")
+	}
+	if p.Phase == PhaseDeployment {
+		for _, s := range []Side{South, North} {
+			fmt.Fprintf(&b, "draft %s", sideWord(s))
+			if p.Drafts[s] == nil {
+				b.WriteString(" hidden")
+			}
+			if p.Confirmed[s] {
+				b.WriteString(" confirmed")
+			}
+			b.WriteByte('\n')
+			if d := p.Drafts[s]; d != nil {
+				b.WriteString(d.Layout())
+			}
+		}
+		return b.String()
+	}
+	p.writeDiagram(&b)
+	for i := range p.pieces {
+		pc := &p.pieces[i]
+		if !pc.Carrier.IsZero() {
+			continue
+		}
+		fmt.Fprintf(&b, "piece %s %s", pc.ID, pc.Square)
+		for _, c := range pc.Crew {
+			b.WriteString(" " + c.String())
+		}
+		b.WriteByte('\n')
+	}
+	for _, d := range p.Drones {
+		if d.Hidden {
+			fmt.Fprintf(&b, "drone %s hidden\n", sideWord(d.Side))
+			continue
+		}
+		fmt.Fprintf(&b, "drone %s %s", d.Spotter, d.Target)
+		if d.Cancelled {
+			b.WriteString(" cancelled")
+		}
+		b.WriteByte('\n')
+	}
+	for _, c := range p.Craters {
+		fmt.Fprintf(&b, "crater %s %s\n", c.Square, sideWord(c.Side))
+	}
+	return b.String()
+}
+
+// Diagram returns the board as text, rank 20 at the top: upper case South,
+// lower case North, & and ^ a neutral Tank and Airplane, * a Crater, '.'
+// empty.
+func (p *Position) Diagram() string {
+	var b strings.Builder
+	b.WriteString("    a b c d e f g h i j k l m n o p q r s t\n")
+	for r := Ranks - 1; r >= 0; r-- {
+		fmt.Fprintf(&b, "%2d ", r+1)
+		for f := range Files {
+			sq := Sq(f, r)
+			c := byte('.')
+			if pc := p.ground(sq); pc != nil {
+				c = pc.ID.Kind.Letter()
+				switch {
+				case pc.Owner == North:
+					c += 'a' - 'A'
+				case pc.Owner == NoSide && pc.ID.Kind == Tank:
+					c = '&'
+				case pc.Owner == NoSide:
+					c = '^'
+				}
+			} else if p.hasCrater(sq) {
+				c = '*'
+			}
+			b.WriteByte(' ')
+			b.WriteByte(c)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (p *Position) writeDiagram(b *strings.Builder) {
+	b.WriteString("# upper case South, lower case North: B Base, T Tank, P Airplane, I Infantry,\n")
+	b.WriteString("# M Mine, A Anti-Air; & neutral Tank, ^ neutral Airplane, * Crater\n")
+	for _, line := range strings.Split(strings.TrimSuffix(p.Diagram(), "\n"), "\n") {
+		b.WriteString("# " + line + "\n")
+	}
+}
+
+type posParser struct {
+	p     *Position
+	line  int
+	seen  map[string]bool
+	draft *Deployment
+	crew  map[ID]ID
+	hasNH bool
+	rows  map[Side]map[int]bool
+}
+
+func (pp *posParser) errf(format string, args ...any) error {
+	return &SyntaxError{What: "position", Line: pp.line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ParsePosition reads a position in the text format (see Format). Keys may
+// come in any order; turn, first, hazard-uses, dead-turns, seed,
+// next-hazard and result may be left out (defaults: 1 outside Deployment
+// or 0, none, 0, 0, 0, one above the highest hazard number in use, none).
+// Errors are *SyntaxError with the line number, for unreadable lines and
+// for positions the rules cannot produce (two pieces on a square, a crew
+// of five, a Drone whose spotter is missing, ...).
+func ParsePosition(text string) (*Position, error) {
+	if len(text) > 1<<20 {
+		return nil, &SyntaxError{What: "position", Msg: "text longer than 1 MiB"}
+	}
+	pp := &posParser{p: &Position{Turn: -1}, seen: map[string]bool{}, crew: map[ID]ID{}, rows: map[Side]map[int]bool{}}
+	p := pp.p
+	p.rebuild()
+	header := false
+	for i, raw := range strings.Split(text, "\n") {
+		pp.line = i + 1
+		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if !header {
+			if line != FormatHeader {
+				return nil, pp.errf("the first line must be %q", FormatHeader)
+			}
+			header = true
+			continue
+		}
+		if err := pp.parseLine(line); err != nil {
+			return nil, err
+		}
+	}
+	pp.line = 0
+	if !header {
+		return nil, pp.errf("empty position: the first line must be %q", FormatHeader)
+	}
+	if err := pp.finish(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (pp *posParser) once(key string) error {
+	if pp.seen[key] {
+		return pp.errf("%q is given twice", key)
+	}
+	pp.seen[key] = true
+	return nil
+}
+
+func (pp *posParser) parseLine(line string) error {
+	p := pp.p
+	if line[0] >= '0' && line[0] <= '9' {
+		if pp.draft == nil {
+			return pp.errf("a layout row must follow a draft line")
+		}
+		if err := pp.draft.parseRow(line, pp.rows[pp.draft.Side]); err != nil {
+			return pp.errf("%v", err)
+		}
+		return nil
+	}
+	f := strings.Fields(line)
+	key, args := f[0], f[1:]
+	if key != "draft" {
+		pp.draft = nil
+	}
+	nargs := func(n int) error {
+		if len(args) != n {
+			return pp.errf("%q takes %d value(s), got %d", key, n, len(args))
+		}
+		return nil
+	}
+	side := func(s string, allowNone bool) (Side, error) {
+		if allowNone && s == "none" {
+			return NoSide, nil
+		}
+		sd, err := ParseSide(s)
+		if err != nil || lower(s) != s || len(s) == 1 {
+			return NoSide, pp.errf("want south or north%s, got %q", map[bool]string{true: " or none", false: ""}[allowNone], s)
+		}
+		return sd, nil
+	}
+	num := func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > 1_000_000 || strconv.Itoa(n) != s {
+			return 0, pp.errf("%s wants a whole number 0–1000000, got %q", key, s)
+		}
+		return n, nil
+	}
+	var err error
+	switch key {
+	case "phase", "turn", "to-move", "first", "hazard-uses", "dead-turns", "seed", "next-hazard", "result", "view":
+		if err := pp.once(key); err != nil {
+			return err
+		}
+	}
+	switch key {
+	case "view":
+		if err := nargs(1); err != nil {
+			return err
+		}
+		p.Redacted = true
+		p.Viewer, err = side(args[0], true)
+	case "phase":
+		if err := nargs(1); err != nil {
+			return err
+		}
+		var ph Phase
+		ph, err = parsePhase(args[0])
+		if err != nil || args[0] != ph.String() {
+			return pp.errf("unknown phase %q (want deployment, preturn, main, postturn or finished)", args[0])
+		}
+		p.Phase = ph
+	case "turn", "hazard-uses", "dead-turns":
+		if err := nargs(1); err != nil {
+			return err
+		}
+		n, err := num(args[0])
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "turn":
+			p.Turn = n
+		case "hazard-uses":
+			p.HazardUses = n
+		default:
+			p.DeadTurns = n
+		}
+	case "to-move", "first":
+		if err := nargs(1); err != nil {
+			return err
+		}
+		var s Side
+		s, err = side(args[0], true)
+		if key == "to-move" {
+			p.ToMove = s
+		} else {
+			p.First = s
+		}
+	case "seed":
+		if err := nargs(1); err != nil {
+			return err
+		}
+		n, err := strconv.ParseUint(args[0], 10, 64)
+		if err != nil || strconv.FormatUint(n, 10) != args[0] {
+			return pp.errf("seed wants a whole number 0–18446744073709551615, got %q", args[0])
+		}
+		p.Seed = n
+	case "next-hazard":
+		if err := nargs(4); err != nil {
+			return err
+		}
+		want := []ID{{South, Mine, 0}, {South, AntiAir, 0}, {North, Mine, 0}, {North, AntiAir, 0}}
+		for i, a := range args {
+			id, err := ParseID(a)
+			if err != nil || id.Side != want[i].Side || id.Kind != want[i].Kind {
+				return pp.errf("next-hazard wants four IDs: South Mine, South Anti-Air, North Mine, North Anti-Air (like SM16 SA16 NM16 NA16), got %q", a)
+			}
+			p.NextHazard[id.Side][i%2] = id.N
+		}
+		pp.hasNH = true
+	case "result":
+		if len(args) == 1 && args[0] == "none" {
+			return nil
+		}
+		if err := nargs(2); err != nil {
+			return pp.errf("result wants none, or the winner (south, north or draw) and a reason")
+		}
+		w := NoSide
+		if args[0] != "draw" {
+			if w, err = side(args[0], false); err != nil {
+				return pp.errf("result winner must be south, north or draw, got %q", args[0])
+			}
+		}
+		r := NoReason
+		for i, n := range reasonNames {
+			if n == args[1] && i > 0 {
+				r = Reason(i)
+			}
+		}
+		draw := r == Agreement || r == Simultaneous || r == Deadlock
+		if r == NoReason || draw != (w == NoSide) {
+			return pp.errf("result %q %q: a win has reason resignation, no-bases, no-infantry, all-tanks or all-airplanes; a draw agreement, simultaneous or deadlock", args[0], args[1])
+		}
+		p.Result = Result{w, r}
+	case "piece":
+		return pp.parsePiece(args)
+	case "drone":
+		return pp.parseDrone(args)
+	case "crater":
+		if err := nargs(2); err != nil {
+			return err
+		}
+		sq, err := ParseSquare(args[0])
+		if err != nil {
+			return pp.errf("%v", err)
+		}
+		s, err := side(args[1], false)
+		if err != nil {
+			return err
+		}
+		if p.hasCrater(sq) {
+			return pp.errf("two Craters on %s", sq)
+		}
+		p.Craters = append(p.Craters, Crater{sq, s})
+	case "draft":
+		if len(args) < 1 || len(args) > 3 {
+			return pp.errf("draft wants a side and optionally hidden and confirmed")
+		}
+		s, err := side(args[0], false)
+		if err != nil {
+			return err
+		}
+		if pp.rows[s] != nil {
+			return pp.errf("two drafts for %s", s)
+		}
+		pp.rows[s] = map[int]bool{}
+		hidden := false
+		for i, a := range args[1:] {
+			switch {
+			case a == "hidden" && i == 0:
+				hidden = true
+			case a == "confirmed" && !p.Confirmed[s]:
+				p.Confirmed[s] = true
+			default:
+				return pp.errf("draft wants a side and optionally hidden and confirmed, got %q", a)
+			}
+		}
+		pp.draft = nil
+		if !hidden {
+			pp.draft = NewDeployment(s)
+			p.Drafts[s] = pp.draft
+		}
+	default:
+		return pp.errf("unknown line %q (want phase, turn, to-move, first, hazard-uses, dead-turns, seed, next-hazard, result, view, piece, drone, crater or draft)", key)
+	}
+	return err
+}
+
+func (pp *posParser) parsePiece(args []string) error {
+	p := pp.p
+	if len(args) < 2 {
+		return pp.errf("piece wants an ID, a square and, for a Vehicle, its crew (like piece ST1 c3 SI4 SI5)")
+	}
+	id, err := ParseID(args[0])
+	if err != nil {
+		return pp.errf("%v", err)
+	}
+	sq, err := ParseSquare(args[1])
+	if err != nil {
+		return pp.errf("%v", err)
+	}
+	if p.index(id) >= 0 || !pp.crew[id].IsZero() {
+		return pp.errf("piece %s is given twice", id)
+	}
+	if o := p.ground(sq); o != nil {
+		return pp.errf("%s and %s are both on %s: one piece per square (crew go on their Vehicle's line)", o.ID, id, sq)
+	}
+	pc := Piece{ID: id, Owner: id.Side, Square: sq}
+	if id.Kind.IsVehicle() {
+		pc.Owner = NoSide
+	}
+	if len(args) > 2 {
+		if !id.Kind.IsVehicle() {
+			return pp.errf("%s is a %s and cannot have crew", id, id.Kind)
+		}
+		if len(args)-2 > MaxCrew {
+			return pp.errf("%s has %d crew; at most 4", id, len(args)-2)
+		}
+		for _, a := range args[2:] {
+			c, err := ParseID(a)
+			if err != nil {
+				return pp.errf("crew of %s: %v", id, err)
+			}
+			if c.Kind != Infantry {
+				return pp.errf("crew of %s: %s is not an Infantry", id, c)
+			}
+			if p.index(c) >= 0 || !pp.crew[c].IsZero() {
+				return pp.errf("piece %s is given twice", c)
+			}
+			if pc.Owner != NoSide && c.Side != pc.Owner {
+				return pp.errf("crew of %s mixes South and North Infantry", id)
+			}
+			pc.Owner = c.Side
+			pp.crew[c] = id
+			pc.Crew = append(pc.Crew, c)
+		}
+	}
+	p.add(pc)
+	for _, c := range pc.Crew {
+		p.add(Piece{ID: c, Owner: c.Side, Square: sq, Carrier: id})
+	}
+	return nil
+}
+
+func (pp *posParser) parseDrone(args []string) error {
+	p := pp.p
+	if len(args) == 2 && args[1] == "hidden" {
+		s, err := ParseSide(args[0])
+		if err != nil || lower(args[0]) != args[0] || len(args[0]) == 1 {
+			return pp.errf("want south or north, got %q", args[0])
+		}
+		p.Drones = append(p.Drones, Drone{Side: s, Target: NoSquare, Hidden: true})
+		return nil
+	}
+	if len(args) < 2 || len(args) > 3 || (len(args) == 3 && args[2] != "cancelled") {
+		return pp.errf("drone wants the spotter's ID, the target square and optionally cancelled (like drone SI12 f6)")
+	}
+	id, err := ParseID(args[0])
+	if err != nil || id.Kind != Infantry {
+		return pp.errf("a Drone's spotter must be an Infantry ID, got %q", args[0])
+	}
+	sq, err := ParseSquare(args[1])
+	if err != nil {
+		return pp.errf("%v", err)
+	}
+	p.Drones = append(p.Drones, Drone{Side: id.Side, Spotter: id, Target: sq, Cancelled: len(args) == 3})
+	return nil
+}
+
+// finish checks what single lines cannot.
+func (pp *posParser) finish() error {
+	p := pp.p
+	if !pp.seen["phase"] {
+		return pp.errf("the phase line is missing")
+	}
+	if p.Turn < 0 {
+		p.Turn = 1
+		if p.Phase == PhaseDeployment {
+			p.Turn = 0
+		}
+	}
+	switch p.Phase {
+	case PhaseDeployment:
+		if len(p.pieces) > 0 || len(p.Drones) > 0 || len(p.Craters) > 0 {
+			return pp.errf("a position in Deployment has no pieces, Drones or Craters yet, only draft lines")
+		}
+		for _, s := range []Side{South, North} {
+			if pp.rows[s] == nil {
+				if p.Redacted {
+					return pp.errf("the draft line for %s is missing", s)
+				}
+				p.Drafts[s] = NewDeployment(s)
+			}
+			if p.Drafts[s] == nil && !p.Redacted {
+				return pp.errf("only a redacted view (view line) may hide a draft")
+			}
+		}
+		if p.ToMove != NoSide || p.Turn != 0 {
+			return pp.errf("in Deployment, to-move is none and turn is 0")
+		}
+		if p.Confirmed[South] && p.Confirmed[North] {
+			return pp.errf("both drafts are confirmed, so the game has begun: a position cannot rest in Deployment with both confirmed")
+		}
+		return nil
+	default:
+		if len(pp.rows) > 0 {
+			return pp.errf("draft lines belong to a position in Deployment only")
+		}
+		if p.ToMove == NoSide && p.Phase != PhaseFinished {
+			return pp.errf("to-move (south or north) is missing")
+		}
+		if p.Turn < 1 {
+			return pp.errf("turn must be 1 or more after Deployment")
+		}
+	}
+	if p.Phase == PhasePostTurn && p.HazardUses > 2 {
+		return pp.errf("hazard-uses is at most 2 (one per Base)")
+	}
+	if p.Phase != PhasePostTurn && p.HazardUses != 0 {
+		return pp.errf("hazard-uses is 0 outside PostTurn")
+	}
+	if (p.Phase == PhaseFinished) != (p.Result.Reason != NoReason) {
+		return pp.errf("a finished position has a result, and only a finished one")
+	}
+	for _, c := range p.Craters {
+		if pc := p.ground(c.Square); pc != nil {
+			return pp.errf("the Crater on %s holds %s: Craters are empty squares", c.Square, pc.ID)
+		}
+	}
+	for _, d := range p.Drones {
+		if d.Hidden {
+			if !p.Redacted || d.Side == p.Viewer {
+				return pp.errf("a hidden Drone appears only in a view of the other side")
+			}
+			continue
+		}
+		if p.Redacted && p.Viewer != d.Side {
+			return pp.errf("a view for %s cannot show %s's Drone orders", sideWord(p.Viewer), d.Side)
+		}
+		if !d.Cancelled {
+			sp := p.get(d.Spotter)
+			if sp == nil {
+				return pp.errf("the spotter %s of a Drone is not on the board (mark the Drone cancelled)", d.Spotter)
+			}
+		}
+	}
+	for s := South; s <= North; s++ {
+		for i, k := range []Kind{Mine, AntiAir} {
+			if next := p.nextFreeNumber(s, k); !pp.hasNH || p.NextHazard[s][i] < next {
+				if pp.hasNH {
+					return pp.errf("next-hazard %s is already in use", ID{s, k, p.NextHazard[s][i]})
+				}
+				p.NextHazard[s][i] = next
+			}
+		}
+	}
+	return nil
+}

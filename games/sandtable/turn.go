@@ -1,0 +1,412 @@
+package sandtable
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+)
+
+// Apply performs one action (see ActionKind) and returns the turn log of
+// everything it caused, including the automatic phases that follow it:
+// after a Main action comes PostTurn; after the last hazard use the turn
+// passes, and the next player's PreTurn Drones resolve; a Main or PostTurn
+// in which the mover can do nothing is skipped and announced. So after
+// Apply the position always waits for an action or is Finished.
+//
+// An illegal action returns a *RuleError naming the rule that forbids it
+// and leaves p unchanged.
+func (p *Position) Apply(a Action) ([]Entry, error) {
+	if p.Redacted {
+		return nil, fmt.Errorf("cannot apply an action to a redacted view")
+	}
+	q := p.Clone()
+	l := &logger{p: q}
+	if err := q.apply(l, a); err != nil {
+		return nil, err
+	}
+	*p = *q
+	return l.entries, nil
+}
+
+// ApplyString parses one action in the notation and applies it.
+func (p *Position) ApplyString(s string) ([]Entry, error) {
+	a, err := ParseAction(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Apply(a)
+}
+
+// Advance completes automatic phases of a position that was set up by hand
+// (for example a file in PreTurn, or a Main phase without legal action),
+// so that it waits for an action or is finished. It is a no-op on a
+// position produced by Apply.
+func (p *Position) Advance() []Entry {
+	if p.Redacted {
+		return nil
+	}
+	l := &logger{p: p}
+	switch p.Phase {
+	case PhasePreTurn:
+		p.preTurn(l)
+	case PhaseMain:
+		if !p.checkVictory(l) {
+			p.enterMain(l)
+		}
+	case PhasePostTurn:
+		if !p.checkVictory(l) && (p.HazardUses <= 0 || p.GroundInfantry(p.ToMove) == 0) {
+			p.startPostTurn(l, false)
+		}
+	}
+	return l.entries
+}
+
+func (p *Position) apply(l *logger, a Action) error {
+	if p.Phase == PhaseFinished {
+		return illegal(RuleGameOver, "the game is over (%s)", p.ResultText())
+	}
+	switch a.Kind {
+	case ActResign:
+		side := a.Side
+		if side == NoSide {
+			side = p.ToMove
+		}
+		if side == NoSide {
+			return illegal(RuleTurn, "say which side resigns during Deployment (S resign or N resign)")
+		}
+		l.addf(Entry{Kind: EntryAction, Side: side, Notation: a.String()}, "%s resigned.", side)
+		p.finish(l, Result{side.Opp(), Resignation})
+		return nil
+	case ActDraw:
+		l.addf(Entry{Kind: EntryAction, Side: NoSide, Notation: a.String()}, "Both players agreed to a draw.")
+		p.finish(l, Result{NoSide, Agreement})
+		return nil
+	}
+	if a.Kind >= ActDeployPlace {
+		if p.Phase != PhaseDeployment {
+			return illegal(RulePhase, "deployment is over; %q is a Deployment action", a.String())
+		}
+		return p.deployAction(l, a)
+	}
+	if p.Phase == PhaseDeployment {
+		return illegal(RulePhase, "the game is still in Deployment; %q can only be played later", a.String())
+	}
+	switch a.Kind {
+	case ActInfantry, ActVehicle:
+		if p.Phase != PhaseMain {
+			return illegal(RulePhase, "it is %s's %s phase; a Main action (%s) is not possible now", p.ToMove, p.Phase.Title(), a.String())
+		}
+		var err error
+		if a.Kind == ActInfantry {
+			if len(a.Steps) == 0 {
+				return illegal(RuleOneKind, "an Infantry action needs at least one step")
+			}
+			err = p.infantryTurn(l, a.Steps)
+		} else {
+			err = p.vehicleMove(l, a)
+		}
+		if err != nil {
+			return err
+		}
+		l.entries = slices.Insert(l.entries, 0, Entry{Kind: EntryAction, Turn: p.Turn, Phase: PhaseMain, Mover: p.ToMove, Side: p.ToMove,
+			Notation: a.String(), Text: p.ToMove.String() + " played " + a.String() + "."})
+		if p.checkVictory(l) {
+			return nil
+		}
+		p.startPostTurn(l, false)
+		return nil
+	case ActMine, ActAntiAir, ActDrone:
+		if p.Phase != PhasePostTurn {
+			return illegal(RulePhase, "it is %s's %s phase; a hazard use (%s) is only possible in PostTurn", p.ToMove, p.Phase.Title(), a.String())
+		}
+		if err := p.hazardUse(l, a); err != nil {
+			return err
+		}
+		p.HazardUses--
+		if p.HazardUses <= 0 {
+			p.endTurn(l, false)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown action kind %d", a.Kind)
+}
+
+// hazardUse performs one PostTurn hazard use (rulings 6 and 7).
+func (p *Position) hazardUse(l *logger, a Action) error {
+	side := p.ToMove
+	if a.Kind == ActDrone {
+		var sp *Piece
+		if !a.Who.IsZero() {
+			sp = p.get(a.Who)
+			if sp == nil || sp.ID.Kind != Infantry || sp.Owner != side {
+				return illegal(RuleDroneSpotter, "%s is not one of %s's Infantry", a.Who, side)
+			}
+			if !sp.Carrier.IsZero() {
+				return illegal(RuleDroneSpotter, "Infantry %s crews a Vehicle and is not on the ground", a.Who)
+			}
+		} else {
+			sp = p.ground(a.From)
+			if sp == nil || sp.ID.Kind != Infantry || sp.Owner != side {
+				return illegal(RuleDroneSpotter, "there is no %s Infantry on the ground on %s", side, a.From)
+			}
+		}
+		if !a.To.Valid() || Dist(sp.Square, a.To) > 2 {
+			return illegal(RuleDroneTarget, "target %s is more than two squares from spotter %s on %s", a.To, sp.ID, sp.Square)
+		}
+		if p.baseSquare(a.To) {
+			return illegal(RuleDroneTarget, "a Drone may not target the Base on %s", a.To)
+		}
+		p.Drones = append(p.Drones, Drone{Side: side, Spotter: sp.ID, Target: a.To})
+		n := p.PendingDrones(side)
+		l.addf(Entry{Kind: EntryAction, Side: side, Secret: side, Notation: a.String()}, "%s played %s.", side, a.String())
+		l.addf(Entry{Kind: EntryDroneDeclared, Side: side, Count: n, Notation: "D"},
+			"%s declared a Drone (%d pending).", side, n)
+		l.addf(Entry{Kind: EntryDroneOrder, Side: side, Secret: side, Piece: sp.ID, From: sp.Square, To: a.To},
+			"Your Drone: spotter %s on %s, target %s; it resolves at the start of your next turn.", sp.ID, sp.Square, a.To)
+		return nil
+	}
+	kind := Mine
+	if a.Kind == ActAntiAir {
+		kind = AntiAir
+	}
+	if p.Hazards(side) >= HazardCap {
+		return illegal(RuleHazardCap, "%s already has %d Mines and Anti-Air on the board; only a Drone can be used", side, p.Hazards(side))
+	}
+	if !a.To.Valid() {
+		return illegal(RuleBoard, "the square is off the board")
+	}
+	if p.hasCrater(a.To) {
+		return illegal(RuleCrater, "no hazard may be placed on the Crater on %s", a.To)
+	}
+	if t := p.ground(a.To); t != nil {
+		return illegal(RuleHazardPlace, "%s is not empty: %s stands there", a.To, describe(t.Owner, t.ID))
+	}
+	ok := false
+	for _, n := range neighbors(a.To) {
+		if t := p.ground(n); t != nil && t.ID.Kind == Infantry && t.Owner == side {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return illegal(RuleHazardPlace, "%s is not adjacent to any %s Infantry on the ground", a.To, side)
+	}
+	ki := 0
+	if kind == AntiAir {
+		ki = 1
+	}
+	n := p.NextHazard[side][ki]
+	if n < 1 {
+		n = p.nextFreeNumber(side, kind)
+	}
+	id := ID{side, kind, n}
+	p.NextHazard[side][ki] = n + 1
+	p.add(Piece{ID: id, Owner: side, Square: a.To})
+	l.addf(Entry{Kind: EntryAction, Side: side, Notation: a.String()}, "%s played %s.", side, a.String())
+	l.addf(Entry{Kind: EntryPlace, Side: side, Piece: id, To: a.To}, "%s placed %s %s on %s.", side, kind, id, a.To)
+	return nil
+}
+
+// nextFreeNumber is one more than the highest number side's pieces of
+// kind use.
+func (p *Position) nextFreeNumber(side Side, kind Kind) int16 {
+	var n int16
+	for i := range p.pieces {
+		if id := p.pieces[i].ID; id.Side == side && id.Kind == kind && id.N > n {
+			n = id.N
+		}
+	}
+	return n + 1
+}
+
+// startPostTurn enters PostTurn with one hazard use per Base (ruling 6), or
+// skips it when the mover has no Infantry on the ground.
+func (p *Position) startPostTurn(l *logger, mainSkipped bool) {
+	p.Phase = PhasePostTurn
+	side := p.ToMove
+	uses := p.Count(side, Base)
+	if uses == 0 || p.GroundInfantry(side) == 0 {
+		p.HazardUses = 0
+		l.addf(Entry{Kind: EntryPostTurnSkipped, Side: side},
+			"%s has no Infantry on the ground, so no hazard can be used: PostTurn is skipped.", side)
+		p.endTurn(l, mainSkipped)
+		return
+	}
+	p.HazardUses = uses
+	l.addf(Entry{Kind: EntryHazardUses, Side: side, Count: uses},
+		"%s's PostTurn: %d hazard %s (one per Base).", side, uses, plural(uses, "use", "uses"))
+}
+
+// endTurn removes the mover's Craters, counts deadlocked turns and starts
+// the opponent's turn.
+func (p *Position) endTurn(l *logger, dead bool) {
+	side := p.ToMove
+	p.Craters = slices.DeleteFunc(p.Craters, func(c Crater) bool {
+		if c.Side == side {
+			l.addf(Entry{Kind: EntryCraterGone, Side: side, To: c.Square}, "The Crater on %s is gone.", c.Square)
+			return true
+		}
+		return false
+	})
+	p.HazardUses = 0
+	if dead {
+		p.DeadTurns++
+	} else {
+		p.DeadTurns = 0
+	}
+	if p.DeadTurns >= DeadlockTurns {
+		l.addf(Entry{Kind: EntryNone, Side: NoSide}, "%d consecutive turns passed without any possible Main action or hazard use.", p.DeadTurns)
+		p.finish(l, Result{NoSide, Deadlock})
+		return
+	}
+	p.ToMove = side.Opp()
+	p.Turn++
+	p.Phase = PhasePreTurn
+	p.preTurn(l)
+}
+
+// preTurn begins the mover's turn: its pending Drones resolve together
+// (ruling 7), then victory is checked and Main begins.
+func (p *Position) preTurn(l *logger) {
+	side := p.ToMove
+	p.Phase = PhasePreTurn
+	l.addf(Entry{Kind: EntryTurn, Side: side}, "Turn %d: %s to move.", p.Turn, side)
+	var mine []Drone
+	p.Drones = slices.DeleteFunc(p.Drones, func(d Drone) bool {
+		if d.Side == side {
+			mine = append(mine, d)
+			return true
+		}
+		return false
+	})
+	done := map[Square]bool{}
+	for _, d := range mine {
+		if d.Cancelled {
+			l.addf(Entry{Kind: EntryDroneCancelled, Side: side, Piece: d.Spotter},
+				"%s's Drone spotted by %s has no effect: its spotter was destroyed.", side, d.Spotter)
+			continue
+		}
+		if done[d.Target] {
+			l.addf(Entry{Kind: EntryDroneResolved, Side: side, Piece: d.Spotter, To: d.Target},
+				"%s's Drone spotted by %s also hit %s.", side, d.Spotter, d.Target)
+			continue
+		}
+		done[d.Target] = true
+		t := p.ground(d.Target)
+		what := "nothing"
+		if t != nil {
+			what = describe(t.Owner, t.ID)
+		}
+		l.addf(Entry{Kind: EntryDroneResolved, Side: side, Piece: d.Spotter, To: d.Target},
+			"%s's Drone spotted by %s hit %s: %s.", side, d.Spotter, d.Target, what)
+		if t != nil {
+			p.destroy(l, t.ID, CauseDrone, ID{})
+		}
+		p.Craters = append(p.Craters, Crater{Square: d.Target, Side: side})
+		l.addf(Entry{Kind: EntryCrater, Side: side, To: d.Target}, "A Crater marks %s until the end of %s's turn.", d.Target, side)
+	}
+	if p.checkVictory(l) {
+		return
+	}
+	p.enterMain(l)
+}
+
+// enterMain starts Main, skipping it when the mover has no legal Main
+// action (ruling 3).
+func (p *Position) enterMain(l *logger) {
+	p.Phase = PhaseMain
+	if !p.HasLegalMain() {
+		l.addf(Entry{Kind: EntryMainSkipped, Side: p.ToMove}, "%s has no legal Main action: Main is skipped.", p.ToMove)
+		p.startPostTurn(l, true)
+	}
+}
+
+// checkVictory applies ruling 9 and finishes the game when a side has won
+// or both meet a condition at once.
+func (p *Position) checkVictory(l *logger) bool {
+	var reasons [3]Reason
+	tanks, planes := 0, 0
+	var tankOwner, planeOwner [3]int
+	for i := range p.pieces {
+		pc := &p.pieces[i]
+		switch pc.ID.Kind {
+		case Tank:
+			tanks++
+			tankOwner[pc.Owner]++
+		case Airplane:
+			planes++
+			planeOwner[pc.Owner]++
+		}
+	}
+	for _, s := range []Side{South, North} {
+		o := s.Opp()
+		switch {
+		case p.Count(o, Base) == 0:
+			reasons[s] = NoBases
+		case p.Count(o, Infantry) == 0:
+			reasons[s] = NoInfantry
+		case tanks > 0 && tankOwner[s] == tanks:
+			reasons[s] = AllTanks
+		case planes > 0 && planeOwner[s] == planes:
+			reasons[s] = AllAirplanes
+		}
+	}
+	switch {
+	case reasons[South] != NoReason && reasons[North] != NoReason:
+		p.finish(l, Result{NoSide, Simultaneous})
+	case reasons[South] != NoReason:
+		p.finish(l, Result{South, reasons[South]})
+	case reasons[North] != NoReason:
+		p.finish(l, Result{North, reasons[North]})
+	default:
+		return false
+	}
+	return true
+}
+
+func (p *Position) finish(l *logger, r Result) {
+	p.Phase = PhaseFinished
+	p.Result = r
+	p.HazardUses = 0
+	l.addf(Entry{Kind: EntryGameOver, Side: r.Winner, Reason: r.Reason}, "Game over: %s.", p.ResultText())
+}
+
+// ResultText describes the result in plain English ("" while playing).
+func (p *Position) ResultText() string {
+	r := p.Result
+	if p.Phase != PhaseFinished {
+		return ""
+	}
+	w, o := r.Winner, r.Winner.Opp()
+	switch r.Reason {
+	case Resignation:
+		return fmt.Sprintf("%s wins, %s resigned", w, o)
+	case NoBases:
+		return fmt.Sprintf("%s wins, %s has no Base left", w, o)
+	case NoInfantry:
+		return fmt.Sprintf("%s wins, %s has no Infantry left", w, o)
+	case AllTanks:
+		return fmt.Sprintf("%s wins, controlling every Tank on the board", w)
+	case AllAirplanes:
+		return fmt.Sprintf("%s wins, controlling every Airplane on the board", w)
+	case Agreement:
+		return "draw by agreement"
+	case Simultaneous:
+		return "draw, both players met a victory condition at once"
+	case Deadlock:
+		return "draw by deadlock, " + strconv.Itoa(DeadlockTurns) + " turns without any possible action"
+	}
+	return "finished"
+}
+
+// coin decides who moves first from the seed (ruling 2: a fair coin).
+func coin(seed uint64) Side {
+	r := rand.New(rand.NewPCG(seed, 0x5a4d7ab1e))
+	if r.IntN(2) == 0 {
+		return South
+	}
+	return North
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,35 @@
+package sandtable
+
+// View returns what viewer may see of the position: viewer is South or
+// North for a player, NoSide for the public (spectators, the game thread).
+// The view is a redacted copy (Redacted set, Viewer = viewer) without the
+// secrets of the rules (rule text, Deployment and Drones):
+//   - during Deployment, every draft but the viewer's own is removed (only
+//     whether it is confirmed remains);
+//   - every Drone order of the other side becomes a hidden Drone: its count
+//     is public, its spotter and target are not;
+//   - the seed that decides the coin is removed.
+//
+// Everything else (all pieces, crews, Craters, counters) is public once the
+// deployments are revealed. A view cannot be played on: Apply and the legal
+// action generators refuse it. Filter the turn log with FilterLog.
+func (p *Position) View(viewer Side) *Position {
+	q := p.Clone()
+	q.Redacted = true
+	q.Viewer = viewer
+	q.Seed = 0
+	for _, s := range []Side{South, North} {
+		if s != viewer {
+			q.Drafts[s] = nil
+		}
+	}
+	if q.Phase != PhaseDeployment {
+		q.Drafts = [3]*Deployment{}
+	}
+	for i, d := range q.Drones {
+		if d.Side != viewer {
+			q.Drones[i] = Drone{Side: d.Side, Target: NoSquare, Hidden: true}
+		}
+	}
+	return q
+}
