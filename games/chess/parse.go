@@ -2,6 +2,7 @@ package chess
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -349,6 +350,7 @@ func (p *Position) explainPattern(in string, pat sanPattern, legal []Move, captu
 		m := pseudo[0]
 		if p.variant == Survival {
 			caps := p.sans(legal) // only captures are legal when any capture is
+			slices.SortFunc(caps, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
 			return moveErr(in, caps, "capture is mandatory: the legal captures are %s", joinList(caps, 12))
 		}
 		return moveErr(in, nil, "%s", p.whyUnsafe(m))
