@@ -94,7 +94,7 @@ type chessSet struct {
 func newChessSet(size int) *chessSet {
 	l := newChessLayout(size)
 	q := newQuantizer(chessPalette())
-	return &chessSet{layout: l, tiles: newSpriteSet(q, chessKeys, func(k int) *image.RGBA { return drawChessTile(l.sq, k) })}
+	return &chessSet{layout: l, tiles: newSpriteSet(q, func(k int) *image.RGBA { return drawChessTile(l.sq, k) })}
 }
 
 func (cs *chessSet) frame(flipped bool) *image.Paletted {
@@ -102,18 +102,7 @@ func (cs *chessSet) frame(flipped bool) *image.Paletted {
 	if flipped {
 		i = 1
 	}
-	if f := cs.frames[i].Load(); f != nil {
-		return f
-	}
-	s := cs.tiles
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := cs.frames[i].Load(); f != nil {
-		return f
-	}
-	f := s.q.paletted(drawChessFrame(cs.layout, flipped))
-	cs.frames[i].Store(f)
-	return f
+	return cs.tiles.once(&cs.frames[i], func() *image.RGBA { return drawChessFrame(cs.layout, flipped) })
 }
 
 // drawChessFrame draws the empty board with its margins and coordinates.

@@ -6,32 +6,57 @@ import (
 	"sync/atomic"
 )
 
-// spriteSet holds the tiles of one board kind at one size. Tiles are drawn
-// with gg the first time they are needed, converted to the fixed palette and
-// kept; afterwards a tile is an atomic load. Safe for concurrent use.
+// spriteSet holds the tiles of one board kind at one size, by integer key.
+// A tile is drawn with gg the first time it is needed, converted to the
+// fixed palette and kept; afterwards it is one lookup in an immutable map
+// (replaced, copied, when a tile is added), with no lock and no
+// allocation. Safe for concurrent use.
 type spriteSet struct {
 	mu    sync.Mutex // serialises drawing and guards q
 	q     *quantizer
-	tiles []atomic.Pointer[image.Paletted]
+	tiles atomic.Pointer[map[int]*image.Paletted]
 	draw  func(key int) *image.RGBA
 }
 
-func newSpriteSet(q *quantizer, n int, draw func(key int) *image.RGBA) *spriteSet {
-	return &spriteSet{q: q, tiles: make([]atomic.Pointer[image.Paletted], n), draw: draw}
+func newSpriteSet(q *quantizer, draw func(key int) *image.RGBA) *spriteSet {
+	s := &spriteSet{q: q, draw: draw}
+	s.tiles.Store(&map[int]*image.Paletted{})
+	return s
 }
 
 func (s *spriteSet) tile(key int) *image.Paletted {
-	if t := s.tiles[key].Load(); t != nil {
+	if t, ok := (*s.tiles.Load())[key]; ok {
 		return t
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if t := s.tiles[key].Load(); t != nil {
+	old := *s.tiles.Load()
+	if t, ok := old[key]; ok {
 		return t
 	}
 	t := s.q.paletted(s.draw(key))
-	s.tiles[key].Store(t)
+	m := make(map[int]*image.Paletted, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[key] = t
+	s.tiles.Store(&m)
 	return t
+}
+
+// once builds a value under the set's lock the first time it is asked for.
+func (s *spriteSet) once(p *atomic.Pointer[image.Paletted], build func() *image.RGBA) *image.Paletted {
+	if f := p.Load(); f != nil {
+		return f
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := p.Load(); f != nil {
+		return f
+	}
+	f := s.q.paletted(build())
+	p.Store(f)
+	return f
 }
 
 // sizeCache keeps the sprite sets of the few sizes in use. Sizes come from

@@ -1,0 +1,295 @@
+package render
+
+import "fmt"
+
+// SandTable board geometry (SandTable rule text, "Getting Started": a 20 by
+// 20 board; engine ruling 1: files a–t, ranks 1–20, South holds ranks 1–10
+// and deploys on 1–9, North holds 11–20 and deploys on 12–20).
+const (
+	SandTableFiles = 20
+	SandTableRanks = 20
+)
+
+// Side is a SandTable player, or Neutral for a Vehicle without crew.
+type Side uint8
+
+const (
+	Neutral Side = iota
+	South
+	North
+)
+
+func (s Side) String() string {
+	switch s {
+	case South:
+		return "South"
+	case North:
+		return "North"
+	case Neutral:
+		return "neutral"
+	}
+	return fmt.Sprintf("Side(%d)", uint8(s))
+}
+
+// SandPieceKind is a SandTable piece kind (rule text: Units are Infantry
+// and the Vehicles Tank and Airplane; Hazard pieces are Mine and Anti-Air;
+// Base).
+type SandPieceKind uint8
+
+const (
+	Infantry SandPieceKind = iota + 1
+	Tank
+	Airplane
+	Mine
+	AntiAir
+	Base
+)
+
+func (k SandPieceKind) String() string {
+	switch k {
+	case Infantry:
+		return "Infantry"
+	case Tank:
+		return "Tank"
+	case Airplane:
+		return "Airplane"
+	case Mine:
+		return "Mine"
+	case AntiAir:
+		return "Anti-Air"
+	case Base:
+		return "Base"
+	}
+	return fmt.Sprintf("SandPieceKind(%d)", uint8(k))
+}
+
+// IsVehicle reports whether k is a Tank or an Airplane.
+func (k SandPieceKind) IsVehicle() bool { return k == Tank || k == Airplane }
+
+// SandPiece is one piece on the SandTable board. Crew is the number of
+// Infantry inside a Vehicle (0–4; the crew are not listed as separate
+// pieces); a Vehicle has Owner Neutral exactly when Crew is 0. Every other
+// kind has an Owner (South or North) and Crew 0.
+type SandPiece struct {
+	Square Square
+	Kind   SandPieceKind
+	Owner  Side
+	Crew   int
+}
+
+// Step is one square-to-square movement of the last turn.
+type Step struct {
+	From, To Square
+}
+
+// DroneOrder is a pending Drone (rule text, "Drones"; engine ruling 7): its
+// Owner, the spotting Infantry's square and the target square. Secret: only
+// its owner's private view shows it.
+type DroneOrder struct {
+	Owner   Side
+	Spotter Square
+	Target  Square
+}
+
+// View selects what a SandTable image shows.
+type View uint8
+
+const (
+	// ViewPublic shows what both players and spectators may see.
+	ViewPublic View = iota
+	// ViewSouth adds South's secrets: its unconfirmed deployment
+	// placements and its pending Drone orders.
+	ViewSouth
+	// ViewNorth adds North's secrets.
+	ViewNorth
+)
+
+func (v View) String() string {
+	switch v {
+	case ViewPublic:
+		return "public"
+	case ViewSouth:
+		return "south"
+	case ViewNorth:
+		return "north"
+	}
+	return fmt.Sprintf("View(%d)", uint8(v))
+}
+
+// side returns the player whose secrets the view shows (Neutral for public).
+func (v View) side() Side {
+	switch v {
+	case ViewSouth:
+		return South
+	case ViewNorth:
+		return North
+	}
+	return Neutral
+}
+
+// SandTableBoard is everything a SandTable image can show, secrets
+// included; the View given to the renderer decides which secrets are drawn.
+// Squares are numbered a1=0 … t1=19, a2=20, … t20=399.
+type SandTableBoard struct {
+	// Pieces on the board (public): at most one per square.
+	Pieces []SandPiece
+	// Craters (public) left by resolved Drones; a Crater square holds no piece.
+	Craters []Square
+	// VehiclePath is the last turn's Vehicle move (public), in order: its
+	// start square, every square passed, and its final square. Empty if the
+	// last Main action was not a Vehicle move.
+	VehiclePath []Square
+	// InfantrySteps are the last turn's Infantry steps (public), including a
+	// crew member's step out of a Vehicle after its move.
+	InfantrySteps []Step
+	// Placements are unconfirmed deployment placements (secret): each
+	// player's pieces placed during Deployment before both confirmed. Only
+	// the owner's private view draws them.
+	Placements []SandPiece
+	// Drones are pending Drone orders (secret), drawn only in their owner's
+	// private view.
+	Drones []DroneOrder
+	// Flipped puts North at the bottom (rank 20 nearest the viewer, files
+	// t…a from left to right). South is at the bottom otherwise.
+	Flipped bool
+}
+
+// SandSquareName names a SandTable square ("a1" … "t20").
+func SandSquareName(s Square) string {
+	if s < 0 || s >= SandTableFiles*SandTableRanks {
+		return fmt.Sprintf("#%d", int(s))
+	}
+	return fmt.Sprintf("%c%d", 'a'+rune(s%SandTableFiles), s/SandTableFiles+1)
+}
+
+func onSandBoard(s Square) bool { return s >= 0 && s < SandTableFiles*SandTableRanks }
+
+func validPiece(p SandPiece) error {
+	if onSandBoard(p.Square) && p.Kind >= Infantry && p.Kind <= Base && p.Owner <= North &&
+		((p.Kind.IsVehicle() && p.Crew >= 0 && p.Crew <= 4 && (p.Crew == 0) == (p.Owner == Neutral)) ||
+			(!p.Kind.IsVehicle() && p.Owner != Neutral && p.Crew == 0)) {
+		return nil
+	}
+	name := SandSquareName(p.Square)
+	if !onSandBoard(p.Square) {
+		return fmt.Errorf("render: %s on square %d is off the 20x20 board (0..399)", p.Kind, p.Square)
+	}
+	if p.Kind < Infantry || p.Kind > Base {
+		return fmt.Errorf("render: %s: unknown piece kind %d", name, uint8(p.Kind))
+	}
+	if p.Owner > North {
+		return fmt.Errorf("render: %s: unknown side %d", name, uint8(p.Owner))
+	}
+	if p.Kind.IsVehicle() {
+		if p.Crew < 0 || p.Crew > 4 {
+			return fmt.Errorf("render: %s on %s has crew %d, want 0..4", p.Kind, name, p.Crew)
+		}
+		if (p.Crew == 0) != (p.Owner == Neutral) {
+			return fmt.Errorf("render: %s on %s: crew %d with owner %s (a Vehicle is neutral exactly when it has no crew)", p.Kind, name, p.Crew, p.Owner)
+		}
+		return nil
+	}
+	if p.Owner == Neutral {
+		return fmt.Errorf("render: %s on %s has no owner (only Vehicles can be neutral)", p.Kind, name)
+	}
+	if p.Crew != 0 {
+		return fmt.Errorf("render: %s on %s has crew %d (only Vehicles carry crew)", p.Kind, name, p.Crew)
+	}
+	return nil
+}
+
+// validate checks the whole board, secrets included, so that an invalid
+// secret is reported the same way whatever the view.
+func (b *SandTableBoard) validate() error {
+	// used[s] is 0 when free, i+1 for Pieces[i], -1 for a Crater.
+	var used [SandTableFiles * SandTableRanks]int16
+	what := func(s Square) string {
+		if i := used[s]; i > 0 {
+			p := b.Pieces[i-1]
+			return "a " + p.Owner.String() + " " + p.Kind.String()
+		}
+		return "a Crater"
+	}
+	if len(b.Pieces) > SandTableFiles*SandTableRanks {
+		return fmt.Errorf("render: %d pieces do not fit on 400 squares", len(b.Pieces))
+	}
+	for i, p := range b.Pieces {
+		if err := validPiece(p); err != nil {
+			return err
+		}
+		if used[p.Square] != 0 {
+			return fmt.Errorf("render: square %s holds both %s and a %s %s", SandSquareName(p.Square), what(p.Square), p.Owner, p.Kind)
+		}
+		used[p.Square] = int16(i + 1)
+	}
+	for _, c := range b.Craters {
+		if !onSandBoard(c) {
+			return fmt.Errorf("render: Crater square %d is off the 20x20 board (0..399)", c)
+		}
+		if used[c] != 0 {
+			return fmt.Errorf("render: square %s holds both %s and a Crater", SandSquareName(c), what(c))
+		}
+		used[c] = -1
+	}
+	var placed [SandTableFiles * SandTableRanks]bool
+	for _, p := range b.Placements {
+		if err := validPiece(p); err != nil {
+			return fmt.Errorf("%w (deployment placement)", err)
+		}
+		if p.Owner == Neutral {
+			return fmt.Errorf("render: deployment placement on %s has no owner", SandSquareName(p.Square))
+		}
+		if used[p.Square] != 0 {
+			return fmt.Errorf("render: deployment placement on %s overlaps %s", SandSquareName(p.Square), what(p.Square))
+		}
+		if placed[p.Square] {
+			return fmt.Errorf("render: two deployment placements on %s", SandSquareName(p.Square))
+		}
+		placed[p.Square] = true
+	}
+	for i, s := range b.VehiclePath {
+		if !onSandBoard(s) {
+			return fmt.Errorf("render: Vehicle path square %d is off the board", s)
+		}
+		if i > 0 {
+			if _, ok := direction(b.VehiclePath[i-1], s); !ok {
+				return fmt.Errorf("render: Vehicle path %s to %s is not one step in a straight line", SandSquareName(b.VehiclePath[i-1]), SandSquareName(s))
+			}
+		}
+	}
+	if len(b.VehiclePath) == 1 {
+		return fmt.Errorf("render: Vehicle path has only its start square %s", SandSquareName(b.VehiclePath[0]))
+	}
+	for _, st := range b.InfantrySteps {
+		if !onSandBoard(st.From) || !onSandBoard(st.To) {
+			return fmt.Errorf("render: Infantry step %d to %d is off the board", st.From, st.To)
+		}
+		if _, ok := direction(st.From, st.To); !ok {
+			return fmt.Errorf("render: Infantry step %s to %s is not one step to an adjacent square", SandSquareName(st.From), SandSquareName(st.To))
+		}
+	}
+	for _, d := range b.Drones {
+		if d.Owner != South && d.Owner != North {
+			return fmt.Errorf("render: Drone order with owner %s (want South or North)", d.Owner)
+		}
+		if !onSandBoard(d.Spotter) || !onSandBoard(d.Target) {
+			return fmt.Errorf("render: Drone order spotter %d target %d is off the board", d.Spotter, d.Target)
+		}
+	}
+	return nil
+}
+
+// direction returns the compass direction (0 N, 1 NE, 2 E, … 7 NW, towards
+// rank 20 as north) of a one-square step from a to b.
+func direction(a, b Square) (int, bool) {
+	df := int(b%SandTableFiles) - int(a%SandTableFiles)
+	dr := int(b/SandTableFiles) - int(a/SandTableFiles)
+	for d, v := range compass {
+		if v == [2]int{df, dr} {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+var compass = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
