@@ -84,7 +84,7 @@ func pieceContent(p SandPiece) int {
 
 type sandKey struct {
 	content, area, shade, hl, target, spotter int
-	flipped                                    bool
+	flipped                                   bool
 }
 
 func (k sandKey) int() int {
