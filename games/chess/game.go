@@ -55,11 +55,12 @@ func (g *Game) Variant() Variant { return g.pos.variant }
 // StartFEN returns the FEN of the start position.
 func (g *Game) StartFEN() string { return g.start.FEN() }
 
-// Start returns the start position.
-func (g *Game) Start() Position { return g.start }
+// Start returns a copy of the start position.
+func (g *Game) Start() *Position { p := g.start; return &p }
 
-// Position returns the current position (a copy).
-func (g *Game) Position() Position { return g.pos }
+// Position returns a copy of the current position; changing it does not
+// change the game.
+func (g *Game) Position() *Position { p := g.pos; return &p }
 
 // Moves returns the moves played (a copy).
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
