@@ -20,9 +20,22 @@ type gateway struct {
 	conns    []*gwConn
 }
 
+// Identify is an IDENTIFY payload as the fake received it. (discordgo.Identify cannot decode its
+// own encoding: its presence activity writes created_at as a time and reads it as an integer.)
+type Identify struct {
+	Token          string                       `json:"token"`
+	Intents        discordgo.Intent             `json:"intents"`
+	Shard          *[2]int                      `json:"shard"`
+	Properties     discordgo.IdentifyProperties `json:"properties"`
+	Compress       bool                         `json:"compress"`
+	LargeThreshold int                          `json:"large_threshold"`
+	// Raw is the whole "d" object.
+	Raw json.RawMessage `json:"-"`
+}
+
 type gwSession struct {
 	id         string
-	identify   discordgo.Identify
+	identify   Identify
 	shard      [2]int
 	seq        int64
 	conn       *gwConn
@@ -174,7 +187,8 @@ func (s *Server) onHeartbeat(c *gwConn) {
 func (s *Server) tokenOK(token string) bool { return trimBot(token) == s.opts.Token }
 
 func (s *Server) onIdentify(c *gwConn, d json.RawMessage) {
-	var id discordgo.Identify
+	var id Identify
+	id.Raw = append(json.RawMessage(nil), d...)
 	if err := json.Unmarshal(d, &id); err != nil {
 		c.closeWith(4002, "Error while decoding payload.")
 		return
@@ -355,7 +369,7 @@ func (s *Server) dispatchMessageLocked(event string, m *Message) {
 // GatewaySession describes one gateway session (one IDENTIFY) as the fake sees it.
 type GatewaySession struct {
 	ID         string
-	Identify   discordgo.Identify // as received, token included
+	Identify   Identify // as received, token included
 	Intents    discordgo.Intent
 	Shard      [2]int // [id, count]; [0, 1] when IDENTIFY had no shard
 	Connected  bool

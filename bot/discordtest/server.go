@@ -294,12 +294,15 @@ func (s *Server) Changed() <-chan struct{} {
 	return s.changed
 }
 
-// WaitFor calls cond after every change until it returns true, and returns nil then. It returns
-// an error wrapping ErrTimeout after timeout, or ErrClosed. cond is called without any lock
-// held, so it may call Server methods.
+// WaitFor calls cond after every change of the server, and every 5 ms for conditions outside it
+// (such as discordgo's state), until it returns true, and returns nil then. It returns an error
+// wrapping ErrTimeout after timeout, or ErrClosed. cond is called without any lock held, so it
+// may call Server methods.
 func (s *Server) WaitFor(timeout time.Duration, cond func() bool) error {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for {
 		s.mu.Lock()
 		ch, closed := s.changed, s.closed
@@ -312,6 +315,7 @@ func (s *Server) WaitFor(timeout time.Duration, cond func() bool) error {
 		}
 		select {
 		case <-ch:
+		case <-tick.C:
 		case <-timer.C:
 			if cond() {
 				return nil
