@@ -77,7 +77,7 @@ func (d *Deployment) Place(k Kind, sq Square) error {
 		return illegal(RuleDeployZone, "%s is outside the deployment zone (%s)", sq, d.zoneText())
 	}
 	if d.cells[sq] != NoKind {
-		return illegal(RuleDeployZone, "%s already holds a %s", sq, d.cells[sq])
+		return illegal(RuleDeployZone, "%s already holds %s", sq, aKind(d.cells[sq]))
 	}
 	if n := d.Count(k); n >= Required[k] {
 		return illegal(RuleDeployCounts, "all %d %s are already placed", Required[k], pluralKind(k))
@@ -96,7 +96,7 @@ func (d *Deployment) Move(from, to Square) error {
 		return illegal(RuleDeployZone, "%s is outside the deployment zone (%s)", to, d.zoneText())
 	}
 	if d.cells[to] != NoKind {
-		return illegal(RuleDeployZone, "%s already holds a %s", to, d.cells[to])
+		return illegal(RuleDeployZone, "%s already holds %s", to, aKind(d.cells[to]))
 	}
 	d.cells[from], d.cells[to] = NoKind, k
 	return nil
@@ -432,7 +432,7 @@ func (p *Position) deployAction(l *logger, a Action) error {
 	switch a.Kind {
 	case ActDeployPlace:
 		if err = d.Place(a.Piece, a.To); err == nil {
-			secret("You placed a %s on %s.", a.Piece, a.To)
+			secret("You placed %s on %s.", aKind(a.Piece), a.To)
 		}
 	case ActDeployMove:
 		if err = d.Move(a.From, a.To); err == nil {

@@ -428,7 +428,7 @@ func (pp *posParser) parsePiece(args []string) error {
 	}
 	if len(args) > 2 {
 		if !id.Kind.IsVehicle() {
-			return pp.errf("%s is a %s and cannot have crew", id, id.Kind)
+			return pp.errf("%s is %s and cannot have crew", id, aKind(id.Kind))
 		}
 		if len(args)-2 > MaxCrew {
 			return pp.errf("%s has %d crew; at most 4", id, len(args)-2)

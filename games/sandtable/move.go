@@ -22,7 +22,7 @@ func (p *Position) resolveStepper(st Step, moved map[ID]bool) (*Piece, error) {
 			return nil, illegal(RulePiece, "there is no piece %s on the board", st.Who)
 		}
 		if pc.ID.Kind != Infantry {
-			return nil, illegal(RulePiece, "%s is a %s, not an Infantry", st.Who, pc.ID.Kind)
+			return nil, illegal(RulePiece, "%s is %s, not an Infantry", st.Who, aKind(pc.ID.Kind))
 		}
 		if pc.Owner != side {
 			return nil, illegal(RulePiece, "%s belongs to %s", st.Who, pc.Owner)
@@ -299,7 +299,7 @@ func (p *Position) vehiclePath(a Action) (*Piece, []Square, error) {
 		return nil, nil, illegal(RulePiece, "there is no piece on %s", a.From)
 	}
 	if v.ID.Kind != a.Vehicle {
-		return nil, nil, illegal(RulePiece, "the piece on %s is a %s, not a %s", a.From, v.ID.Kind, a.Vehicle)
+		return nil, nil, illegal(RulePiece, "the piece on %s is %s, not %s", a.From, aKind(v.ID.Kind), aKind(a.Vehicle))
 	}
 	if v.Owner == NoSide {
 		return nil, nil, illegal(RuleVehicleCrew, "the neutral %s on %s has no crew and cannot move", v.ID.Kind, a.From)

@@ -349,3 +349,12 @@ func lower(s string) string {
 	}
 	return string(b)
 }
+
+// aKind returns the kind with its indefinite article: "a Tank", "an Infantry".
+func aKind(k Kind) string {
+	switch k {
+	case Infantry, Airplane, AntiAir:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
