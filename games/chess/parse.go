@@ -128,8 +128,14 @@ func parsePatterns(in string) ([]sanPattern, error) {
 	case "OOO":
 		return []sanPattern{{castle: CastleLong, fromFile: -1, fromRank: -1}}, nil
 	}
+	var pats []sanPattern
 	if pat, ok := parseUCIPattern(t); ok {
-		return []sanPattern{pat}, nil
+		// "B2d3" is a bishop move in SAN, not the UCI move b2d3: an upper-
+		// case piece letter is tried as SAN first.
+		if san, ok := parseSAN(t, false); ok && t[0] == 'B' {
+			return []sanPattern{san, pat}, nil
+		}
+		pats = append(pats, pat)
 	}
 	// Long algebraic with a piece letter: Ng1f3, Pe2e4.
 	if len(t) >= 5 && roleFromLetter(t[0]) != NoRole && (t[0] < 'a' || t[0] > 'h') {
@@ -139,7 +145,6 @@ func parsePatterns(in string) ([]sanPattern, error) {
 			return []sanPattern{pat}, nil
 		}
 	}
-	var pats []sanPattern
 	if pat, ok := parseSAN(t, false); ok {
 		pats = append(pats, pat)
 	}
