@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func runPerft(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := perftMain(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestPerftCommandTotal(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-depth", "3"}, "8902\n"},
+		{[]string{"-variant", "chess", "-fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "-depth", "2"}, "2039\n"},
+		{[]string{"-variant", "survival", "-depth", "2"}, "400\n"},
+		{[]string{"-variant", "survival", "-fen", "8/8/8/8/8/8/8/k1K5 b KQ - 0 1", "-depth", "2"}, "7\n"},
+		{[]string{"-variant", "teamchess", "-depth", "3"}, "8902\n"},
+		{[]string{"-depth", "0"}, "1\n"},
+	} {
+		out, errOut, code := runPerft(c.args...)
+		if code != 0 || out != c.want {
+			t.Errorf("perft %v: code %d, stdout %q, want %q (stderr %q)", c.args, code, out, c.want, errOut)
+		}
+		if !strings.Contains(errOut, "nodes/s") {
+			t.Errorf("perft %v: timing should go to stderr, got %q", c.args, errOut)
+		}
+	}
+}
+
+func TestPerftCommandDivide(t *testing.T) {
+	out, _, code := runPerft("-variant", "survival", "-depth", "2", "-divide")
+	if code != 0 {
+		t.Fatalf("code %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 21 || lines[20] != "400" {
+		t.Fatalf("divide output: %q", out)
+	}
+	if lines[0] != "a7a8b 20" || lines[4] != "a7a8r 20" || lines[19] != "g7g8r 20" {
+		t.Errorf("divide lines not sorted by UCI: %v", lines[:5])
+	}
+	for _, l := range lines[:20] {
+		if f := strings.Fields(l); len(f) != 2 || f[1] != "20" {
+			t.Errorf("bad divide line %q", l)
+		}
+	}
+}
+
+func TestPerftCommandErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{}, "-depth is required"},
+		{[]string{"-depth", "-1"}, "-depth is required"},
+		{[]string{"-depth", "21"}, "too deep"},
+		{[]string{"-depth", "x"}, "invalid value"},
+		{[]string{"-variant", "xiangqi", "-depth", "1"}, "unknown variant"},
+		{[]string{"-fen", "8/8/8 w - - 0 1", "-depth", "1"}, "expected 8 ranks"},
+		{[]string{"-fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "-depth", "1"}, "quote the FEN"},
+		{[]string{"-depth", "1", "extra"}, "unexpected argument"},
+		{[]string{"-bogus"}, "flag provided but not defined"},
+	} {
+		out, errOut, code := runPerft(c.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.msg) {
+			t.Errorf("perft %v: code %d stdout %q stderr %q, want exit 2 and %q", c.args, code, out, errOut, c.msg)
+		}
+	}
+	out, _, code := runPerft("-h")
+	if code != 0 || !strings.Contains(out, "usage: sandtable perft") {
+		t.Errorf("-h: code %d out %q", code, out)
+	}
+}
