@@ -86,11 +86,15 @@ func matchPattern(pattern, method, path string) bool {
 	return len(ps) == len(xs)
 }
 
-// Calls returns every REST call so far, in order.
+// Calls returns every REST call so far, in order (the last ones only with Options.KeepCalls).
 func (s *Server) Calls() []*Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*Call(nil), s.calls...)
+	calls := s.calls
+	if k := s.opts.KeepCalls; k > 0 && len(calls) > k {
+		calls = calls[len(calls)-k:]
+	}
+	return append([]*Call(nil), calls...)
 }
 
 // CallsTo returns the calls matching pattern (see Call.Is), in order.
@@ -106,12 +110,12 @@ func (s *Server) CallsTo(pattern string) []*Call {
 	return out
 }
 
-// CallCount returns how many calls were recorded; use it as a mark before an action and keep
-// only calls with a greater Seq.
+// CallCount returns how many calls were recorded (the Seq of the last one); use it as a mark
+// before an action and keep only calls with a greater Seq.
 func (s *Server) CallCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.calls)
+	return s.callCount
 }
 
 // WaitCall waits until a recorded call satisfies pred (the earliest one is returned).

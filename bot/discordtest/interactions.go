@@ -3,6 +3,7 @@ package discordtest
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -200,11 +201,7 @@ func (s *Server) Interactions() []*Interaction {
 		out = append(out, in)
 	}
 	// Interaction IDs are increasing snowflakes.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && idLess(out[j].ID, out[j-1].ID); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	sort.Slice(out, func(i, j int) bool { return idLess(out[i].ID, out[j].ID) })
 	return out
 }
 

@@ -152,9 +152,6 @@ func TestSlashRefusesWhatDiscordsClientWould(t *testing.T) {
 	if _, err := e.srv.Slash(e.alice, e.srv.Channel("general").ID, "move", Opt("move", "e4")); err == nil {
 		t.Error("guild command used in another guild")
 	}
-	if got := len(e.srv.Interactions()); got == 0 {
-		return
-	}
 	for _, in := range e.srv.Interactions() {
 		if in.User.ID == e.alice.ID {
 			t.Errorf("a refused injection was sent: %+v", in)

@@ -153,8 +153,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	if rep.err != nil {
 		call.Code, call.Error = rep.err.Code, rep.err.Message
 	}
-	call.Seq = len(s.calls) + 1
+	s.callCount++
+	call.Seq = s.callCount
 	s.calls = append(s.calls, call)
+	if k := s.opts.KeepCalls; k > 0 && len(s.calls) > 2*k {
+		s.calls = append([]*Call(nil), s.calls[len(s.calls)-k:]...)
+	}
 	s.notifyLocked()
 	s.mu.Unlock()
 	s.logf("REST %s", call)

@@ -3,6 +3,7 @@ package discordtest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -514,4 +515,87 @@ func TestExportAndRestoreState(t *testing.T) {
 		t.Error("closed DMs not restored")
 	}
 	e.srv.SetDMsClosed(e.bob, false)
+}
+
+func TestRedirectForAnotherProcess(t *testing.T) {
+	srv := shared.srv
+	s, _ := discordgo.New("Bot " + srv.Token())
+	if err := Redirect(s, srv.URL()); err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.User("@me")
+	if err != nil || u.ID != srv.Bot().ID {
+		t.Fatalf("User(@me) through Redirect = %v, %v", u, err)
+	}
+	for _, bad := range []string{"", "ftp://127.0.0.1:1", "127.0.0.1:80"} {
+		if err := Redirect(s, bad); err == nil {
+			t.Errorf("Redirect(%q) accepted", bad)
+		}
+	}
+	if _, err := New(Options{Addr: "0.0.0.0:0"}); err == nil {
+		t.Error("a non-loopback address was accepted")
+	}
+}
+
+func TestKeepCallsBoundsTheRecord(t *testing.T) {
+	srv := Start(t, Options{KeepCalls: 3})
+	s := srv.NewSession()
+	for range 10 {
+		if _, err := s.User("@me"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := srv.Calls()
+	if len(calls) != 3 || calls[2].Seq != 10 || srv.CallCount() != 10 {
+		t.Errorf("kept %d calls, last seq %d, count %d", len(calls), calls[len(calls)-1].Seq, srv.CallCount())
+	}
+}
+
+// Many users at once: every interaction is answered once, in its own channel. Run with -race.
+func TestConcurrentInteractions(t *testing.T) {
+	e := newEnv(t, simpleCmd("echo", strOpt("text", "text", true)))
+	e.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		text := i.ApplicationCommandData().Options[0].StringValue()
+		respond(e, s, i, &discordgo.InteractionResponse{Type: 4, Data: &discordgo.InteractionResponseData{Content: text}})
+	})
+	const n = 20
+	type sent struct {
+		in   *Interaction
+		text string
+	}
+	ins := make(chan sent, n)
+	errs := make(chan error, n)
+	for k := range n {
+		go func() {
+			u := e.alice
+			if k%2 == 1 {
+				u = e.bob
+			}
+			text := fmt.Sprint("msg ", k)
+			in, err := e.srv.Slash(u, e.ch.ID, "echo", Opt("text", text))
+			if err != nil {
+				errs <- err
+				return
+			}
+			ins <- sent{in, text}
+		}()
+	}
+	for range n {
+		select {
+		case err := <-errs:
+			t.Fatal(err)
+		case x := <-ins:
+			m, err := x.in.WaitMessage(wait, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Content != x.text {
+				t.Errorf("interaction %s answered %q, want %q", x.in.ID, m.Content, x.text)
+			}
+		}
+	}
+	if got := len(e.srv.Messages(e.ch.ID)); got != n {
+		t.Errorf("%d messages, want %d", got, n)
+	}
+	e.noErrors()
 }

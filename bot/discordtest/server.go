@@ -50,6 +50,9 @@ type Options struct {
 	TokenLifetime time.Duration
 	// Logf, when set, receives one line per REST call and gateway event (for example t.Logf).
 	Logf func(format string, args ...any)
+	// KeepCalls, when > 0, keeps only the last KeepCalls recorded REST calls (with their files),
+	// so long benchmarks do not grow without bound; Call.Seq keeps counting. 0 keeps all.
+	KeepCalls int
 	// State, when set, restores a state saved with Server.ExportState instead of creating the
 	// default guild, channels and users.
 	State []byte
@@ -72,8 +75,9 @@ type Server struct {
 	lastID  uint64
 	st      *store
 
-	calls  []*Call
-	faults []*fault
+	calls     []*Call
+	callCount int
+	faults    []*fault
 
 	gw gateway
 }
