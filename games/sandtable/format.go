@@ -526,7 +526,7 @@ func (pp *posParser) finish() error {
 		if p.ToMove == NoSide && p.Phase != PhaseFinished {
 			return pp.errf("to-move (south or north) is missing")
 		}
-		if p.Turn < 1 {
+		if p.Turn < 1 && p.Phase != PhaseFinished {
 			return pp.errf("turn must be 1 or more after Deployment")
 		}
 	}

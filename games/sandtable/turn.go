@@ -368,6 +368,7 @@ func (p *Position) checkVictory(l *logger) bool {
 func (p *Position) finish(l *logger, r Result) {
 	p.Phase = PhaseFinished
 	p.Result = r
+	p.Drafts, p.Confirmed = [3]*Deployment{}, [3]bool{} // a game ended in Deployment reveals nothing
 	p.HazardUses = 0
 	l.addf(Entry{Kind: EntryGameOver, Side: r.Winner, Reason: r.Reason}, "Game over: %s.", p.ResultText())
 }
