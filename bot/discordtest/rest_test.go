@@ -309,6 +309,19 @@ func TestRateLimitThenSuccess(t *testing.T) {
 	if msgs := e.srv.Messages(e.ch.ID); len(msgs) != 1 || msgs[0].ID != m.ID {
 		t.Errorf("messages %v: the rate-limited attempts must not create messages", msgs)
 	}
+
+	// A global 429 (X-RateLimit-Global, X-RateLimit-Reset-After) is waited out as well.
+	e.srv.FailNext("GET /users/*", 1, Fault{Status: 429, RetryAfter: 50 * time.Millisecond, Global: true, Message: "global"})
+	start = time.Now()
+	if _, err := e.sess.User(e.alice.ID); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) < 50*time.Millisecond {
+		t.Errorf("global 429 not waited out (took %v)", time.Since(start))
+	}
+	if c := e.srv.CallsTo("GET /users/*"); c[len(c)-1].Status != 200 || c[len(c)-2].Status != 429 {
+		t.Errorf("global 429 calls: %v", c)
+	}
 }
 
 func TestServerErrorIsReturned(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -68,6 +69,8 @@ type Server struct {
 	baseURL  string
 	bot      *User
 
+	closedFlag atomic.Bool
+
 	mu      sync.Mutex
 	closed  bool
 	version uint64
@@ -87,7 +90,6 @@ type TB interface {
 	Helper()
 	Fatalf(format string, args ...any)
 	Cleanup(func())
-	Logf(format string, args ...any)
 }
 
 // Start starts a Server for a test and closes it in t.Cleanup. It fails the test on error.
@@ -171,6 +173,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.closedFlag.Store(true)
 	conns := s.gw.liveConns()
 	s.notifyLocked()
 	s.mu.Unlock()
@@ -344,7 +347,8 @@ func waitValue[T any](s *Server, timeout time.Duration, get func() (T, bool), de
 }
 
 func (s *Server) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
+	// After Close, a test's t.Logf may no longer be called.
+	if s.opts.Logf != nil && !s.closedFlag.Load() {
 		s.opts.Logf("discordtest: "+format, args...)
 	}
 }
