@@ -310,7 +310,7 @@ func (ss *sandSet) base(flipped bool, v View) *image.Paletted {
 
 // SandTableImage renders the board as seen in view v, as a size x size
 // paletted image (coordinates and margins included). The public view draws
-// only public fields; a private view adds its player's Placements and
+// only public fields; a private view adds its player's Drafts and
 // Drones and frames the board in that player's colour. Errors: size outside
 // MinSandTableSize..MaxSandTableSize, an unknown view, or an invalid board
 // (square off the board, two things on one square, a crew outside 0..4 or
@@ -389,10 +389,8 @@ func (ss *sandSet) compose(img *image.Paletted, b *SandTableBoard, v View) {
 		hl[s] = in[s]*9 + out[s]
 	}
 	if me := v.side(); me != Neutral {
-		for _, p := range b.Placements {
-			if p.Owner == me {
-				content[p.Square] = pieceContent(p)
-			}
+		for _, p := range b.Drafts[me] {
+			content[p.Square] = pieceContent(p)
 		}
 		k := 0
 		for _, d := range b.Drones {

@@ -97,8 +97,8 @@ type View uint8
 const (
 	// ViewPublic shows what both players and spectators may see.
 	ViewPublic View = iota
-	// ViewSouth adds South's secrets: its unconfirmed deployment
-	// placements and its pending Drone orders.
+	// ViewSouth adds South's secrets: its deployment draft and its pending
+	// Drone orders.
 	ViewSouth
 	// ViewNorth adds North's secrets.
 	ViewNorth
@@ -136,16 +136,20 @@ type SandTableBoard struct {
 	// Craters (public) left by resolved Drones; a Crater square holds no piece.
 	Craters []Square
 	// VehiclePath is the last turn's Vehicle move (public), in order: its
-	// start square, every square passed, and its final square. Empty if the
-	// last Main action was not a Vehicle move.
+	// start square, every square passed, and its final square (where it
+	// stopped, or was destroyed), all in one straight line (rule text,
+	// Vehicles: "only move in one direction per turn"). Empty if the last
+	// Main action was not a Vehicle move.
 	VehiclePath []Square
 	// InfantrySteps are the last turn's Infantry steps (public), including a
 	// crew member's step out of a Vehicle after its move.
 	InfantrySteps []Step
-	// Placements are unconfirmed deployment placements (secret): each
-	// player's pieces placed during Deployment before both confirmed. Only
-	// the owner's private view draws them.
-	Placements []SandPiece
+	// Drafts are the unconfirmed deployment placements (secret), by player:
+	// Drafts[South] and Drafts[North] (Drafts[Neutral] must be empty). Only
+	// that player's private view draws them. Vehicles are deployed without
+	// crew (engine ruling 2), so a drafted Vehicle is Neutral with crew 0;
+	// every other drafted piece is owned by the draft's player.
+	Drafts [3][]SandPiece
 	// Drones are pending Drone orders (secret), drawn only in their owner's
 	// private view.
 	Drones []DroneOrder
@@ -231,28 +235,38 @@ func (b *SandTableBoard) validate() error {
 		}
 		used[c] = -1
 	}
-	var placed [SandTableFiles * SandTableRanks]bool
-	for _, p := range b.Placements {
-		if err := validPiece(p); err != nil {
-			return fmt.Errorf("%w (deployment placement)", err)
-		}
-		if p.Owner == Neutral {
-			return fmt.Errorf("render: deployment placement on %s has no owner", SandSquareName(p.Square))
-		}
-		if used[p.Square] != 0 {
-			return fmt.Errorf("render: deployment placement on %s overlaps %s", SandSquareName(p.Square), what(p.Square))
-		}
-		if placed[p.Square] {
-			return fmt.Errorf("render: two deployment placements on %s", SandSquareName(p.Square))
-		}
-		placed[p.Square] = true
+	if len(b.Drafts[Neutral]) > 0 {
+		return fmt.Errorf("render: deployment drafts must belong to South or North")
 	}
+	for _, side := range []Side{South, North} {
+		var placed [SandTableFiles * SandTableRanks]bool
+		for _, p := range b.Drafts[side] {
+			if err := validPiece(p); err != nil {
+				return fmt.Errorf("%w (%s's deployment draft)", err, side)
+			}
+			if p.Kind.IsVehicle() && p.Owner != Neutral || !p.Kind.IsVehicle() && p.Owner != side {
+				return fmt.Errorf("render: %s's deployment draft has a %s %s on %s", side, p.Owner, p.Kind, SandSquareName(p.Square))
+			}
+			if used[p.Square] != 0 {
+				return fmt.Errorf("render: %s's deployment draft places a %s on %s, which holds %s", side, p.Kind, SandSquareName(p.Square), what(p.Square))
+			}
+			if placed[p.Square] {
+				return fmt.Errorf("render: %s's deployment draft places two pieces on %s", side, SandSquareName(p.Square))
+			}
+			placed[p.Square] = true
+		}
+	}
+	first := -1
 	for i, s := range b.VehiclePath {
 		if !onSandBoard(s) {
 			return fmt.Errorf("render: Vehicle path square %d is off the board", s)
 		}
 		if i > 0 {
-			if _, ok := direction(b.VehiclePath[i-1], s); !ok {
+			d, ok := direction(b.VehiclePath[i-1], s)
+			if first < 0 {
+				first = d
+			}
+			if !ok || d != first {
 				return fmt.Errorf("render: Vehicle path %s to %s is not one step in a straight line", SandSquareName(b.VehiclePath[i-1]), SandSquareName(s))
 			}
 		}
