@@ -95,3 +95,21 @@ func TestPaletteKeepsKeyColours(t *testing.T) {
 		}
 	}
 }
+
+func TestSubBytes(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 301} {
+		a := make([]byte, n)
+		b := make([]byte, n)
+		for i := range a {
+			a[i] = byte(i * 37)
+			b[i] = byte(i*91 + 7)
+		}
+		d := make([]byte, n)
+		subBytes(d, a, b)
+		for i := range a {
+			if d[i] != a[i]-b[i] {
+				t.Fatalf("n=%d at %d: %d want %d", n, i, d[i], a[i]-b[i])
+			}
+		}
+	}
+}
