@@ -105,7 +105,8 @@ func TestPerftTeamChessEqualsChess(t *testing.T) {
 		default:
 			continue
 		}
-		if c.nodes > limit || (c.id == "start" && c.depth > 5) {
+		// Black's f-pawn in position 3 reaches f1 at ply 6.
+		if c.nodes > limit || (c.id == "start" && c.depth > 5) || (c.id == "position3" && c.depth > 5) {
 			continue
 		}
 		p, err := ParseFEN(TeamChess, c.fen)
