@@ -6,12 +6,12 @@ import (
 	"sort"
 )
 
-// paletteFrom builds a fixed palette of at most 256 colours: every key colour
+// paletteFrom builds a fixed palette of at most budget (<= 256) colours: every key colour
 // exactly (the flat fills of squares, pieces and text, so flat areas are
 // never dithered or shifted), then median-cut representatives of all other
 // colours found in samples (the anti-aliased edges and gradients). The result
 // depends only on its inputs, so the palette is the same in every process.
-func paletteFrom(keys []color.RGBA, samples []*image.RGBA) color.Palette {
+func paletteFrom(keys []color.RGBA, samples []*image.RGBA, budget int) color.Palette {
 	pal := make(color.Palette, 0, 256)
 	isKey := make(map[color.RGBA]bool, len(keys))
 	for _, k := range keys {
@@ -39,7 +39,7 @@ func paletteFrom(keys []color.RGBA, samples []*image.RGBA) color.Palette {
 		cs = append(cs, weighted{[3]int{int(k >> 16), int(k >> 8 & 255), int(k & 255)}, n})
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].key() < cs[j].key() })
-	for _, c := range medianCut(cs, paletteBudget-len(pal)) {
+	for _, c := range medianCut(cs, min(budget, 256)-len(pal)) {
 		pal = append(pal, c)
 	}
 	return pal
@@ -211,4 +211,3 @@ func mix(a, b color.RGBA, t float64) color.RGBA {
 	return color.RGBA{f(a.R, b.R), f(a.G, b.G), f(a.B, b.B), 255}
 }
 
-var paletteBudget = 64
