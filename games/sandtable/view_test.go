@@ -1,0 +1,145 @@
+package sandtable
+
+import (
+	"strings"
+	"testing"
+)
+
+// secretPosition is North's PostTurn with two pending South Drones (one
+// cancelled); North's hazard use will declare a North Drone.
+const secretPosition = `sandtable-position 1
+phase postturn
+turn 4
+to-move north
+first south
+hazard-uses 1
+seed 987654321
+piece SB1 a1
+piece SI1 d4
+piece SI2 q3
+piece NB1 t20
+piece NI1 t19
+piece NI2 h15
+piece NT9 k20
+piece NP9 l20
+drone SI1 f6
+drone SI2 q5 cancelled
+`
+
+func TestViewRemovesDroneSecrets(t *testing.T) {
+	p, err := ParsePosition(secretPosition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := p.ApplyString("Dh15-j17") // North's Drone, then South's PreTurn
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At South's turn: South's Drones resolved; North's Drone pending.
+	if p.ToMove != South || p.PendingDrones(North) != 1 || p.PendingDrones(South) != 0 {
+		t.Fatalf("unexpected state:\n%s", p)
+	}
+	for _, viewer := range []Side{NoSide, South} {
+		v := p.View(viewer)
+		text := v.Format()
+		if strings.Contains(text, "j17") || strings.Contains(text, "NI2 j17") || strings.Contains(text, "987654321") {
+			t.Errorf("view for %s leaks North's Drone or the seed:\n%s", viewer, text)
+		}
+		if !strings.Contains(text, "drone north hidden") {
+			t.Errorf("view for %s lost the public Drone count", viewer)
+		}
+		// The view equals the full position with the secrets removed by hand.
+		q := p.Clone()
+		q.Drones = []Drone{{Side: North, Target: NoSquare, Hidden: true}}
+		q.Seed, q.Redacted, q.Viewer = 0, true, viewer
+		if q.Format() != text {
+			t.Errorf("view for %s differs from the position minus its secrets:\n%s\n---\n%s", viewer, text, q.Format())
+		}
+		for _, e := range FilterLog(entries, viewer) {
+			if strings.Contains(e.Text, "j17") {
+				t.Errorf("log for %s leaks the target: %s", viewer, e)
+			}
+		}
+		// A view parses back as a view and is refused for play.
+		w, err := ParsePosition(text)
+		if err != nil || w.Format() != text || !w.Redacted {
+			t.Fatalf("view does not round-trip: %v", err)
+		}
+		if _, err := w.ApplyString("d4-d5"); err == nil {
+			t.Errorf("a parsed view accepted an action")
+		}
+		if _, err := w.LegalNextSteps(nil); err == nil {
+			t.Errorf("a view gave legal steps")
+		}
+	}
+	// North's own view keeps its Drone order.
+	if !strings.Contains(p.View(North).Format(), "drone NI2 j17") {
+		t.Errorf("North's view lost North's own Drone")
+	}
+	found := false
+	for _, e := range FilterLog(entries, North) {
+		if e.Kind == EntryDroneOrder && e.To.String() == "j17" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("North's log lacks its own Drone order")
+	}
+}
+
+func TestViewDuringDeployment(t *testing.T) {
+	p := NewGame(5)
+	for _, a := range []string{"S preset phalanx", "N preset skirmish", "N confirm"} {
+		if _, err := p.ApplyString(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pub := p.View(NoSide)
+	if pub.Draft(South) != nil || pub.Draft(North) != nil {
+		t.Fatalf("public view shows a draft")
+	}
+	if !pub.Confirmed[North] || pub.Confirmed[South] {
+		t.Fatalf("public view lost who confirmed")
+	}
+	text := pub.Format()
+	if strings.ContainsAny(strings.Join(rowsOf(text), ""), "BTPIMA") {
+		t.Fatalf("public view text holds layout rows:\n%s", text)
+	}
+	s := p.View(South)
+	if s.Draft(North) != nil || s.Draft(South) == nil || s.Draft(South).Len() != RequiredTotal {
+		t.Fatalf("South's view must show its own draft only")
+	}
+	n := p.View(North).Format()
+	if !strings.Contains(n, "draft south hidden\n") || !strings.Contains(n, "draft north confirmed\n") {
+		t.Fatalf("North's view:\n%s", n)
+	}
+	// After the reveal nothing of the deployment is secret.
+	if _, err := p.ApplyString("S confirm"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(p.View(NoSide).Pieces()), 2*RequiredTotal; got != want {
+		t.Fatalf("public view after reveal has %d pieces, want %d", got, want)
+	}
+}
+
+// rowsOf returns the layout rows (lines starting with a digit or space-digit).
+func rowsOf(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if t := strings.TrimLeft(l, " "); t != "" && t[0] >= '0' && t[0] <= '9' {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestDeploymentLogIsSecret(t *testing.T) {
+	p := NewGame(5)
+	entries, err := p.ApplyString("S place Ia5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(FilterLog(entries, NoSide)) != 0 || len(FilterLog(entries, North)) != 0 || len(FilterLog(entries, South)) != 1 {
+		t.Fatalf("a draft edit must be visible to its side only: %v", entries)
+	}
+}
