@@ -69,12 +69,12 @@ func TestLayoutRoundTripAndLenience(t *testing.T) {
 		t.Fatalf("lenient layout read wrong:\n%s", s.Layout())
 	}
 	for in, want := range map[string]string{
-		"21 ....................":  "rank 21 is not on the board",
-		"9 ...":                    "has 3 cells",
-		"9 ...................X":   "unknown piece",
-		"10 I...................":  "outside the deployment zone",
+		"21 ....................": "rank 21 is not on the board",
+		"9 ...":                   "has 3 cells",
+		"9 ...................X":  "unknown piece",
+		"10 I...................": "outside the deployment zone",
 		"9 ....................\n9 ....................": "given twice",
-		"x9 ....................":  "starts with its rank number",
+		"x9 ....................":                        "starts with its rank number",
 	} {
 		_, err := ParseLayout(South, in)
 		if err == nil || !strings.Contains(err.Error(), want) {
