@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,9 +82,12 @@ type env struct {
 	interactions chan *discordgo.InteractionCreate
 }
 
+var envCount atomic.Int64
+
 func newEnv(t *testing.T, cmds ...*discordgo.ApplicationCommand) *env {
 	t.Helper()
-	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	// Unique per run, so that -count=N starts each run afresh.
+	name := fmt.Sprintf("%s-%d", strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()), envCount.Add(1))
 	srv := shared.srv
 	g := srv.AddGuild(name, "play")
 	e := &env{t: t, srv: srv, sess: shared.sess, guild: g, ch: srv.Channels(g.ID)[0],

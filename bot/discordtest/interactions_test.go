@@ -244,9 +244,11 @@ func TestAutocompleteChoicesAreStored(t *testing.T) {
 	if !strings.Contains(string(in.Payload), `"focused":true,"name":"game","type":4,"value":"1"`) {
 		t.Errorf("payload %s", in.Payload)
 	}
+	if err := e.nextErr(); err != nil {
+		t.Fatal(err)
+	}
 	// Discord allows 25 choices: 26 is a 400 and nothing is stored.
 	in = must[*Interaction](t)(e.srv.Autocomplete(e.alice, e.ch.ID, "move", Focused("move", "many")))
-	e.nextErr()
 	err = e.nextErr()
 	if status, code := restCode(err); status != 400 || code != discordgo.ErrCodeInvalidFormBody {
 		t.Errorf("26 choices: %v", err)
