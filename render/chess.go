@@ -187,7 +187,7 @@ func drawChessSquare(dc *gg.Context, x, y, s float64, dark bool, hl int, mark bo
 		dc.Fill()
 	}
 	if mark {
-		t := s * 0.30
+		t := s * 0.34
 		dc.MoveTo(x, y)
 		dc.LineTo(x+t, y)
 		dc.LineTo(x, y+t)

@@ -192,3 +192,32 @@ func TestGoldenDetectsChange(t *testing.T) {
 		t.Fatalf("moving a pawn changed only %d of %d pixels", n, total)
 	}
 }
+
+// TestDocImages rewrites the SandTable examples in docs/images with -update
+// (the 8x8 examples there are made with the render command; see the
+// README).
+func TestDocImages(t *testing.T) {
+	if !*update {
+		t.Skip("run with -update to rewrite docs/images")
+	}
+	r := New()
+	write := func(name string, b SandTableBoard, v View) {
+		var buf bytes.Buffer
+		if err := r.SandTablePNG(&buf, &b, v, DefaultSandTableSize); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "docs", "images", name), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("sandtable_public.png", midgame(t), ViewPublic)
+	write("sandtable_south_private.png", midgame(t), ViewSouth)
+	write("sandtable_deployment_south.png", drafting(t), ViewSouth)
+	var buf bytes.Buffer
+	if err := LegendPNG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("..", "docs", "images", "sandtable_legend.png"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -335,9 +335,9 @@ func drawTarget(dc *gg.Context, x, y, s float64, n int) {
 	ring(droneHalo, 10)
 	ring(droneInk, 5)
 	if n > 0 {
-		p.rrect(2, 70, 24, 28, 5)
-		p.paint(droneInk, droneHalo, 3)
-		label(dc, p, 14, 84.5, 24, strconv.Itoa(n), droneHalo)
+		p.rrect(1, 64, 32, 35, 6)
+		p.paint(droneInk, droneHalo, 3.5)
+		label(dc, p, 17, 82, 30, strconv.Itoa(n), droneHalo)
 	}
 }
 
@@ -346,17 +346,17 @@ func drawTarget(dc *gg.Context, x, y, s float64, n int) {
 // square's top-left corner.
 func drawSpotter(dc *gg.Context, x, y, s float64, n int) {
 	p := pen{dc, x, y, s / 100}
-	const cx, cy = 19, 19
+	const cx, cy, arm = 23, 23, 14
 	for _, d := range [][2]float64{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
 		p.M(cx, cy)
-		p.L(cx+d[0]*12, cy+d[1]*12)
-		p.line(droneHalo, 9)
-		p.circle(cx+d[0]*12, cy+d[1]*12, 6.5)
-		p.paint(droneInk, droneHalo, 2.5)
+		p.L(cx+d[0]*arm, cy+d[1]*arm)
+		p.line(droneHalo, 10)
+		p.circle(cx+d[0]*arm, cy+d[1]*arm, 7.5)
+		p.paint(droneInk, droneHalo, 3)
 	}
-	p.circle(cx, cy, 12)
-	p.paint(droneInk, droneHalo, 3)
+	p.circle(cx, cy, 14)
+	p.paint(droneInk, droneHalo, 3.5)
 	if n > 0 {
-		label(dc, p, cx, cy+0.5, 18, strconv.Itoa(n), droneHalo)
+		label(dc, p, cx, cy+0.5, 23, strconv.Itoa(n), droneHalo)
 	}
 }
