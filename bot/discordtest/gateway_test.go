@@ -1,6 +1,7 @@
 package discordtest
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -254,5 +255,17 @@ func TestWrongTokenIsRejected(t *testing.T) {
 	}
 	if len(srv.GatewaySessions()) != 0 {
 		t.Error("a session was created for a wrong token")
+	}
+	// With no bot on the gateway, an interaction is lost and the timeout says why.
+	ok := srv.NewSession()
+	if _, err := ok.ApplicationCommandBulkOverwrite(srv.AppID(), "", []*discordgo.ApplicationCommand{simpleCmd("ping")}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := srv.Slash(srv.User("dave"), srv.Channel("general").ID, "ping")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.WaitResponse(20 * time.Millisecond); err == nil || !strings.Contains(err.Error(), "no bot is connected") {
+		t.Errorf("timeout error %v", err)
 	}
 }

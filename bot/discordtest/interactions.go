@@ -187,6 +187,14 @@ func (in *Interaction) describe() string {
 	}
 	what += ")"
 	if r == nil {
+		connected := false
+		for _, g := range in.srv.GatewaySessions() {
+			connected = connected || g.Connected
+		}
+		if !connected {
+			what += " got no response and no bot is connected to the gateway"
+			return what + "; " + in.srv.describeCalls()
+		}
 		return what + " got no response; " + in.srv.describeCalls()
 	}
 	return fmt.Sprintf("%s answered with type %d; %s", what, r.Type, in.srv.describeCalls())
@@ -381,7 +389,8 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 	default:
 		return nil, fmt.Errorf("discordtest: select menu type %d is not supported by the fake", typ)
 	}
-	in := &Interaction{Type: discordgo.InteractionMessageComponent, User: u, CustomID: customID, MessageID: cur.ID, Values: values}
+	in := &Interaction{Type: discordgo.InteractionMessageComponent, User: u, CustomID: customID, MessageID: cur.ID,
+		Values: append([]string(nil), values...)}
 	s.injectLocked(in, c, data, cur)
 	return in, nil
 }
