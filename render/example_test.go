@@ -1,0 +1,57 @@
+package render_test
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+
+	"sandtable/render"
+)
+
+func ExampleRenderer_ChessPNG() {
+	r := render.New() // keep one Renderer: it caches the sprites
+	var b render.ChessBoard
+	b.Squares[4] = render.ChessPiece{Kind: render.King, Colour: render.White}  // e1
+	b.Squares[60] = render.ChessPiece{Kind: render.King, Colour: render.Black} // e8
+	b.Squares[28] = render.ChessPiece{Kind: render.Pawn, Colour: render.White} // e4
+	b.LastMove = []render.Square{12, 28}                                       // e2-e4
+	var buf bytes.Buffer
+	if err := r.ChessPNG(&buf, &b, render.DefaultChessSize); err != nil {
+		fmt.Println(err)
+		return
+	}
+	img, _ := png.Decode(&buf)
+	fmt.Println(img.Bounds().Size())
+	// Output: (640,640)
+}
+
+func ExampleRenderer_SandTablePNG() {
+	r := render.New()
+	b := render.SandTableBoard{
+		Pieces: []render.SandPiece{
+			{Square: 5, Kind: render.Base, Owner: render.South},           // f1
+			{Square: 45, Kind: render.Tank, Owner: render.South, Crew: 2}, // f3
+			{Square: 65, Kind: render.Infantry, Owner: render.South},      // f4
+			{Square: 385, Kind: render.Airplane, Owner: render.Neutral},   // f20
+		},
+		InfantrySteps: []render.Step{{From: 64, To: 65}}, // e4-f4
+		Drones:        []render.DroneOrder{{Owner: render.South, Spotter: 65, Target: 105}},
+	}
+	var pub, south bytes.Buffer
+	if err := r.SandTablePNG(&pub, &b, render.ViewPublic, render.DefaultSandTableSize); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := r.SandTablePNG(&south, &b, render.ViewSouth, render.DefaultSandTableSize); err != nil {
+		fmt.Println(err)
+		return
+	}
+	b.Drones = nil
+	var noDrones bytes.Buffer
+	_ = r.SandTablePNG(&noDrones, &b, render.ViewPublic, render.DefaultSandTableSize)
+	fmt.Println("public image shows the Drone:", !bytes.Equal(pub.Bytes(), noDrones.Bytes()))
+	fmt.Println("South's image shows the Drone:", !bytes.Equal(south.Bytes(), noDrones.Bytes()))
+	// Output:
+	// public image shows the Drone: false
+	// South's image shows the Drone: true
+}
