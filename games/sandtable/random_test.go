@@ -214,6 +214,7 @@ func TestRandomGames(t *testing.T) {
 		games, turns = 6, 120
 	}
 	finished, actions := 0, 0
+	results := map[string]int{}
 	for g := range games {
 		seed := uint64(1000 + g)
 		r := rand.New(rand.NewPCG(seed, 7))
@@ -258,9 +259,10 @@ func TestRandomGames(t *testing.T) {
 		}
 		if p.Phase == PhaseFinished {
 			finished++
+			results[p.Result.Reason.String()]++
 		}
 	}
-	t.Logf("%d games, %d actions, %d finished", games, actions, finished)
+	t.Logf("%d games, %d actions, %d finished: %v", games, actions, finished, results)
 }
 
 func randomJunkAction(r *rand.Rand) string {
