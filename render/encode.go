@@ -55,7 +55,12 @@ func encodePaletted(w io.Writer, img *image.Paletted) error {
 			copy(row[1:], cur)
 		} else {
 			row[0] = 2 // Up: each byte minus the byte above, modulo 256
-			subBytes(row[1:], cur, img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y-1):][:wd])
+			prev := img.Pix[img.PixOffset(b.Min.X, b.Min.Y+y-1):][:wd]
+			if string(cur) == string(prev) {
+				clear(row[1:]) // a repeated row filters to zeros
+			} else {
+				subBytes(row[1:], cur, prev)
+			}
 		}
 		if _, err := e.zw.Write(row); err != nil {
 			return err
