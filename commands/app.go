@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"sandtable/render"
 	"sandtable/storage"
 )
 
@@ -49,6 +50,8 @@ type App struct {
 	Platform Platform
 	Settings Settings
 	Log      *slog.Logger
+	// Render draws board images; it is safe for concurrent use.
+	Render *render.Renderer
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 
@@ -61,7 +64,7 @@ func New(store *storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &App{Store: store, Platform: p, Settings: s, Log: log, Now: time.Now, kinds: map[string]*Kind{}}
+	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, kinds: map[string]*Kind{}}
 	a.registerKinds()
 	return a
 }

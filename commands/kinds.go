@@ -2,4 +2,5 @@ package commands
 
 // registerKinds adds every game kind the bot plays.
 func (a *App) registerKinds() {
+	a.register(a.survivalKind())
 }

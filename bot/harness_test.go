@@ -1,0 +1,159 @@
+package bot_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot"
+	"sandtable/bot/discordtest"
+	"sandtable/storage"
+)
+
+const wait = 10 * time.Second
+
+// clock is a settable test clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// harness is the real bot (real discordgo, real bbolt) connected to a fake
+// Discord on loopback.
+type harness struct {
+	t     *testing.T
+	srv   *discordtest.Server
+	bot   *bot.Bot
+	store *storage.Store
+	clock *clock
+	logs  *syncBuffer
+	gen   *discordtest.Channel
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	srv := discordtest.Start(t, discordtest.Options{})
+	return startBot(t, srv, filepath.Join(t.TempDir(), "bot.db"))
+}
+
+func startBot(t *testing.T, srv *discordtest.Server, dbPath string) *harness {
+	t.Helper()
+	store, err := storage.Open(dbPath, time.Second)
+	require.NoError(t, err)
+	cfg := bot.DefaultConfig()
+	cfg.Discord.Token = bot.Secret(srv.Token())
+	logs := &syncBuffer{}
+	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	b, err := bot.New(cfg, store, bot.Options{
+		HTTPClient: srv.HTTPClient(),
+		Now:        c.Now,
+		SweepEvery: 20 * time.Millisecond,
+		Logger:     slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	require.NoError(t, err)
+	srv.Connect(b.Session())
+	require.NoError(t, b.Start())
+	h := &harness{t: t, srv: srv, bot: b, store: store, clock: c, logs: logs, gen: srv.Channel("general")}
+	t.Cleanup(h.stop)
+	require.NoError(t, srv.WaitCommands(wait, h.gen.ID, "survival", "move"))
+	return h
+}
+
+func (h *harness) stop() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = h.bot.Shutdown(ctx)
+	_ = h.store.Close()
+}
+
+// slash runs a slash command and returns the interaction.
+func (h *harness) slash(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Interaction {
+	h.t.Helper()
+	in, err := h.srv.Slash(u, channelID, command, opts...)
+	require.NoError(h.t, err)
+	return in
+}
+
+// reply runs a slash command and waits for the message it produced.
+func (h *harness) reply(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Message {
+	h.t.Helper()
+	in := h.slash(u, channelID, command, opts...)
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(h.t, err, "no answer to /%s", command)
+	return m
+}
+
+// click clicks a button and waits for the answer.
+func (h *harness) click(u *discordtest.User, m *discordtest.Message, customID string) *discordtest.Interaction {
+	h.t.Helper()
+	in, err := h.srv.Click(u, m, customID)
+	require.NoError(h.t, err)
+	_, err = in.WaitResponse(wait)
+	require.NoError(h.t, err)
+	return in
+}
+
+// buttonID finds the custom ID of the button with the label on m.
+func buttonID(t *testing.T, m *discordtest.Message, label string) string {
+	t.Helper()
+	for _, b := range m.Buttons() {
+		if b.Label == label {
+			return b.CustomID
+		}
+	}
+	t.Fatalf("no %q button on message %q", label, m.Text())
+	return ""
+}
+
+// mustBeEphemeral asserts m is private to u and returns its text.
+func mustBeEphemeral(t *testing.T, m *discordtest.Message, u *discordtest.User) string {
+	t.Helper()
+	require.True(t, m.Ephemeral(), "expected an ephemeral answer, got public %q", m.Text())
+	require.True(t, m.VisibleFor(u.ID))
+	return m.Text()
+}
+
+// respType returns the initial response type of in.
+func respType(t *testing.T, in *discordtest.Interaction) discordgo.InteractionResponseType {
+	t.Helper()
+	r, err := in.WaitResponse(wait)
+	require.NoError(t, err)
+	return r.Type
+}

@@ -1,0 +1,90 @@
+package commands
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/games/chess"
+	"sandtable/render"
+)
+
+// boardView says how to draw an 8x8 position.
+type boardView struct {
+	Flipped bool // Black at the bottom
+	// CaptureMarks marks the side to move's pieces that can capture
+	// (Survival Chess, where capture is mandatory).
+	CaptureMarks bool
+}
+
+// chessBoardFile renders the game's current position as board.png.
+func (a *App) chessBoardFile(g *chess.Game, v boardView) (*discordgo.File, error) {
+	pos := g.Position()
+	var b render.ChessBoard
+	for sq := chess.Square(0); sq < 64; sq++ {
+		p := pos.PieceAt(sq)
+		if p == chess.NoPiece {
+			continue
+		}
+		b.Squares[sq] = render.ChessPiece{Kind: renderKind(p.Role()), Colour: render.Colour(p.Color())}
+	}
+	b.Flipped = v.Flipped
+	if from, to, ok := g.LastMoveSquares(); ok {
+		b.LastMove = []render.Square{render.Square(from), render.Square(to)}
+	}
+	if pos.InCheck() {
+		if k, ok := pos.KingSquare(pos.Turn()); ok {
+			b.Check = []render.Square{render.Square(k)}
+		}
+	}
+	if v.CaptureMarks {
+		for _, sq := range pos.Capturers().Squares() {
+			b.CaptureMarks = append(b.CaptureMarks, render.Square(sq))
+		}
+	}
+	var buf bytes.Buffer
+	if err := a.Render.ChessPNG(&buf, &b, a.Settings.BoardSize); err != nil {
+		return nil, fmt.Errorf("rendering board: %w", err)
+	}
+	return &discordgo.File{Name: "board.png", ContentType: "image/png", Reader: &buf}, nil
+}
+
+func renderKind(r chess.Role) render.ChessPieceKind {
+	switch r {
+	case chess.Pawn:
+		return render.Pawn
+	case chess.Knight:
+		return render.Knight
+	case chess.Bishop:
+		return render.Bishop
+	case chess.Rook:
+		return render.Rook
+	case chess.Queen:
+		return render.Queen
+	case chess.King:
+		return render.King
+	}
+	return render.NoPiece
+}
+
+// moveNumberText writes the last move as "12. Nf3" or "12... exd5".
+func moveNumberText(g *chess.Game) string {
+	sans := g.SANs()
+	if len(sans) == 0 {
+		return ""
+	}
+	start := g.Start()
+	ply := len(sans) - 1
+	// Full move number of the last move, counting from the start position.
+	whiteFirst := start.Turn() == chess.White
+	idx := ply
+	if !whiteFirst {
+		idx++
+	}
+	num := start.FullmoveNumber() + idx/2
+	if idx%2 == 0 {
+		return fmt.Sprintf("%d. %s", num, sans[ply])
+	}
+	return fmt.Sprintf("%d... %s", num, sans[ply])
+}

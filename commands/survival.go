@@ -1,0 +1,612 @@
+package commands
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/games/chess"
+	"sandtable/storage"
+)
+
+// Survival Chess: Tartan Grid in Discord (shared/seeds/001, issue 2 point 6,
+// rulings in docs/rules/survival.md). The rules are decided by games/chess;
+// this file only runs the game flow.
+
+const kindSurvival = "survival"
+
+// survivalState is the stored state of one Survival game: the start position
+// and every move, so any position can be replayed.
+type survivalState struct {
+	StartFEN  string        `json:"start_fen"`
+	Moves     []string      `json:"moves"` // UCI
+	White     User          `json:"white"`
+	Black     User          `json:"black"`
+	MoveTime  time.Duration `json:"move_time"`
+	DrawOffer string        `json:"draw_offer,omitempty"` // user ID with a standing offer
+	Result    string        `json:"result,omitempty"`     // PGN result once over
+	Reason    string        `json:"reason,omitempty"`     // why it ended, for people
+	Started   time.Time     `json:"started"`
+}
+
+func (a *App) survivalKind() *Kind {
+	return &Kind{
+		Name:  kindSurvival,
+		Title: "Survival Chess: Tartan Grid",
+		Definitions: []*discordgo.ApplicationCommand{{
+			Name:         "survival",
+			Description:  "Survival Chess: Tartan Grid (capture is mandatory, the king is an ordinary piece)",
+			DMPermission: &dmPermission,
+			Options: []*discordgo.ApplicationCommandOption{{
+				Type:        discordgo.ApplicationCommandOptionSubCommand,
+				Name:        "challenge",
+				Description: "Challenge someone to a game of Survival Chess",
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
+					{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "Your colour (default: random)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
+					{Type: discordgo.ApplicationCommandOptionString, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+				},
+			}},
+		}},
+		TopLevel: map[string]Handler{"survival": survivalCommand},
+		Thread: map[string]GameHandler{
+			"move":   survivalMove,
+			"resign": survivalResign,
+			"draw":   survivalDraw,
+			"board":  survivalBoard,
+		},
+		Autocomplete: map[string]GameHandler{"move": survivalAutocomplete},
+		Components: map[string]GameHandler{
+			"flip":         survivalFlip,
+			"draw-accept":  survivalDrawButton,
+			"draw-decline": survivalDrawButton,
+		},
+		Challenge: challengeHandlers(startSurvival),
+		Timeout:   survivalTimeout,
+		Summary:   survivalSummary,
+	}
+}
+
+func survivalCommand(a *App, req *Request) (*Response, error) {
+	if req.Sub != "challenge" {
+		return nil, Errorf("Unknown subcommand /survival %s.", req.Sub)
+	}
+	color := strings.ToLower(req.Str("color"))
+	switch color {
+	case "":
+		color = "random"
+	case "white", "black", "random":
+	default:
+		return nil, Errorf("color must be white, black or random, not %q.", color)
+	}
+	moveTime, err := a.moveTimeOption(req, "move_time")
+	if err != nil {
+		return nil, err
+	}
+	k := a.kinds[kindSurvival]
+	desc := []string{
+		fmt.Sprintf("Colour of %s: %s.", req.User.Mention(), color),
+		fmt.Sprintf("Time for each move: %s.", FormatDuration(moveTime)),
+	}
+	return a.openChallenge(req, k, req.UserOpt("opponent"), map[string]string{
+		"color": color, "move_time": moveTime.String(),
+	}, desc)
+}
+
+// moveTimeOption reads an optional per-move time limit, defaulting to the
+// configured one; limits outside 1 minute to 30 days are refused.
+func (a *App) moveTimeOption(req *Request, name string) (time.Duration, error) {
+	s := req.Str(name)
+	if s == "" {
+		return a.Settings.MoveTime, nil
+	}
+	d, err := ParseDuration(s)
+	if err != nil {
+		return 0, Errorf("%s: %v.", name, err)
+	}
+	if d < time.Minute || d > 30*24*time.Hour {
+		return 0, Errorf("%s must be between 1m and 30d, not %s.", name, s)
+	}
+	return d, nil
+}
+
+func startSurvival(a *App, req *Request, ch *Challenge) (string, error) {
+	moveTime, err := time.ParseDuration(ch.Options["move_time"])
+	if err != nil {
+		return "", fmt.Errorf("challenge %s: bad move_time: %w", ch.ID, err)
+	}
+	white, black := ch.Challenger, ch.Opponent
+	switch ch.Options["color"] {
+	case "black":
+		white, black = black, white
+	case "white":
+	default:
+		var b [1]byte
+		_, _ = rand.Read(b[:])
+		if b[0]&1 == 1 {
+			white, black = black, white
+		}
+	}
+	game := chess.NewGame(chess.Survival)
+	st := &survivalState{StartFEN: game.StartFEN(), Moves: []string{}, White: white, Black: black, MoveTime: moveTime, Started: req.Now}
+	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("Survival · %s vs %s", white.Name, black.Name), false)
+	if err != nil {
+		return "", fmt.Errorf("creating the game thread: %w", err)
+	}
+	g := &storage.Game{
+		ID: newID(), Kind: kindSurvival, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
+		Players: []string{white.ID, black.ID}, Active: true, Deadline: req.Now.Add(moveTime),
+	}
+	if err := a.saveSurvival(g, st, req.Now, ""); err != nil {
+		return "", err
+	}
+	for _, u := range []User{white, black} {
+		if err := a.Platform.AddThreadMember(threadID, u.ID); err != nil {
+			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
+		}
+	}
+	msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s (White) vs %s (Black). White moves first: the first move must be a promotion.", white.Mention(), black.Mention()))
+	if err != nil {
+		return "", err
+	}
+	if _, err := a.Platform.Send(threadID, msg); err != nil {
+		return "", fmt.Errorf("posting the first board: %w", err)
+	}
+	return threadID, nil
+}
+
+// loadSurvival decodes a stored game and replays its moves.
+func loadSurvival(g *storage.Game) (*survivalState, *chess.Game, error) {
+	var st survivalState
+	if err := json.Unmarshal(g.State, &st); err != nil {
+		return nil, nil, fmt.Errorf("game %s: corrupt state: %w", g.ID, err)
+	}
+	game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: replay: %w", g.ID, err)
+	}
+	return &st, game, nil
+}
+
+// saveSurvival writes the game in one transaction; when interactionID is
+// set, it also marks it applied, and refuses a second application.
+func (a *App) saveSurvival(g *storage.Game, st *survivalState, now time.Time, interactionID string) error {
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	g.State = raw
+	return a.Store.Update(func(tx *storage.Tx) error {
+		if interactionID != "" {
+			seen, err := tx.MarkInteraction(interactionID, now)
+			if err != nil {
+				return err
+			}
+			if seen {
+				return errAlreadyApplied
+			}
+		}
+		return tx.PutGame(g, now)
+	})
+}
+
+var errAlreadyApplied = &UserError{Msg: "This action was already applied once; it was not applied again."}
+
+func (st *survivalState) player(c chess.Color) User {
+	if c == chess.White {
+		return st.White
+	}
+	return st.Black
+}
+
+// colorOf returns the user's colour; ok is false for non-players.
+func (st *survivalState) colorOf(userID string) (chess.Color, bool) {
+	switch userID {
+	case st.White.ID:
+		return chess.White, true
+	case st.Black.ID:
+		return chess.Black, true
+	}
+	return chess.White, false
+}
+
+func (st *survivalState) describe(c chess.Color) string {
+	return fmt.Sprintf("%s (%s)", st.player(c).Mention(), c.Title())
+}
+
+// finish ends the game with a PGN result and a reason.
+func (st *survivalState) finish(g *storage.Game, result chess.Result, reason string) {
+	st.Result = result.String()
+	st.Reason = reason
+	st.DrawOffer = ""
+	g.Active = false
+	g.Deadline = time.Time{}
+}
+
+// resultLine says how the game ended, for people.
+func (st *survivalState) resultLine() string {
+	switch st.Result {
+	case "1-0":
+		return fmt.Sprintf("%s wins by %s.", st.describe(chess.White), st.Reason)
+	case "0-1":
+		return fmt.Sprintf("%s wins by %s.", st.describe(chess.Black), st.Reason)
+	case "1/2-1/2":
+		return fmt.Sprintf("Draw by %s.", st.Reason)
+	}
+	return ""
+}
+
+// survivalMessage is the board post: embed, image, Flip button, and at the
+// end the result and the PGN record.
+func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Game, note string) (Message, error) {
+	pos := game.Position()
+	file, err := a.chessBoardFile(game, boardView{Flipped: pos.Turn() == chess.Black, CaptureMarks: g.Active})
+	if err != nil {
+		return Message{}, err
+	}
+	e := &discordgo.MessageEmbed{
+		Title: "Survival Chess: Tartan Grid",
+		Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: "White", Value: st.White.Mention(), Inline: true},
+			{Name: "Black", Value: st.Black.Mention(), Inline: true},
+		},
+		Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID},
+	}
+	if last := moveNumberText(game); last != "" {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Last move", Value: last, Inline: true})
+	}
+	files := []*discordgo.File{file}
+	var comps []discordgo.MessageComponent
+	if g.Active {
+		turn := pos.Turn()
+		e.Color = colorWhite
+		if turn == chess.Black {
+			e.Color = colorBlack
+		}
+		toMove := fmt.Sprintf("%s, move %d", st.describe(turn), pos.FullmoveNumber())
+		if !g.Deadline.IsZero() {
+			toMove += fmt.Sprintf("\nTime runs out <t:%d:R>", g.Deadline.Unix())
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "To move", Value: toMove})
+		if caps := pos.Captures(); len(caps) > 0 {
+			sans := make([]string, 0, len(caps))
+			for _, m := range caps {
+				sans = append(sans, pos.SAN(m))
+			}
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+				Name:  "Capture is mandatory",
+				Value: fmt.Sprintf("%s available: %s", plural(len(caps), "capture", "captures"), listAtMost(sans, 10)),
+			})
+		}
+		if claims := game.Claims(); len(claims) > 0 {
+			names := make([]string, len(claims))
+			for i, c := range claims {
+				names[i] = c.String()
+			}
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+				Name:  "Draw claimable",
+				Value: fmt.Sprintf("%s may claim a draw by %s with /draw claim.", st.describe(turn), strings.Join(names, " or ")),
+			})
+		}
+		if st.DrawOffer != "" {
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", st.DrawOffer)})
+		}
+		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Flip board", Style: discordgo.SecondaryButton, CustomID: CustomID{Scope: "g", ID: g.ID, Action: "flip"}.String()},
+		}}}
+	} else {
+		e.Color = colorOver
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.Result + ": " + st.resultLine()})
+		pgn := game.PGN([]chess.Tag{
+			{Name: "Event", Value: "SandTable Bot Survival Chess"},
+			{Name: "Site", Value: "Discord"},
+			{Name: "Date", Value: st.Started.UTC().Format("2006.01.02")},
+			{Name: "White", Value: st.White.Name},
+			{Name: "Black", Value: st.Black.Name},
+			{Name: "Termination", Value: st.Reason},
+		}, st.Result)
+		files = append(files, &discordgo.File{Name: "survival-" + g.ID + ".pgn", ContentType: "application/x-chess-pgn", Reader: strings.NewReader(pgn)})
+	}
+	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Files: files, Components: comps}, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func listAtMost(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:max], ", ") + fmt.Sprintf(" and %d more", len(items)-max)
+}
+
+// survivalTurnCheck refuses actions by non-players and, when needTurn, by the
+// player not to move.
+func survivalTurnCheck(g *storage.Game, st *survivalState, game *chess.Game, user User, needTurn bool) (chess.Color, error) {
+	if !g.Active {
+		return chess.White, Errorf("This game is over: %s", st.resultLine())
+	}
+	c, ok := st.colorOf(user.ID)
+	if !ok {
+		return c, Errorf("You are not playing in this game; only %s and %s are.", st.White.Mention(), st.Black.Mention())
+	}
+	if needTurn && game.Position().Turn() != c {
+		turn := game.Position().Turn()
+		return c, Errorf("It is not your turn: %s is to move.", st.describe(turn))
+	}
+	return c, nil
+}
+
+func survivalMove(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := survivalTurnCheck(g, st, game, req.User, true); err != nil {
+		return nil, err
+	}
+	text := req.Str("move")
+	if text == "" {
+		return nil, Errorf("Write your move in the move option, e.g. `e8=Q` or `e7e8q`.")
+	}
+	m, san, err := game.PlayText(text)
+	if err != nil {
+		var me *chess.MoveError
+		if errors.As(err, &me) {
+			return nil, Errorf("`%s` is not a legal move: %s", text, me.Reason)
+		}
+		return nil, err
+	}
+	st.Moves = append(st.Moves, m.UCI())
+	st.DrawOffer = ""
+	status := game.Status()
+	if status.Over() {
+		st.finish(g, status.Result, status.Reason.String())
+	} else {
+		g.Deadline = req.Now.Add(st.MoveTime)
+	}
+	if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("%s played **%s**.", req.User.Mention(), san)
+	if !g.Active {
+		note += " " + st.resultLine()
+	} else {
+		note += fmt.Sprintf(" %s, your move.", st.player(game.Position().Turn()).Mention())
+	}
+	msg, err := a.survivalMessage(g, st, game, note)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Message: msg}, nil
+}
+
+func survivalAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, game, err := loadSurvival(g)
+	if err != nil || !g.Active {
+		return &Response{}, err
+	}
+	_ = st
+	typed := strings.ToLower(strings.TrimSpace(req.Str("move")))
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, mt := range game.Position().LegalMoveTexts() {
+		if typed != "" && !strings.HasPrefix(strings.ToLower(mt.SAN), typed) && !strings.HasPrefix(mt.UCI, typed) {
+			continue
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: mt.SAN + " (" + mt.UCI + ")", Value: mt.UCI})
+		if len(choices) == 25 {
+			break
+		}
+	}
+	return &Response{Choices: choices}, nil
+}
+
+func survivalResign(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return nil, err
+	}
+	c, err := survivalTurnCheck(g, st, game, req.User, false)
+	if err != nil {
+		return nil, err
+	}
+	winner := chess.WhiteWins
+	if c == chess.White {
+		winner = chess.BlackWins
+	}
+	st.finish(g, winner, "resignation")
+	if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s resigned. %s", req.User.Mention(), st.resultLine()))
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Message: msg}, nil
+}
+
+func survivalBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := a.survivalMessage(g, st, game, "")
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Message: msg}, nil
+}
+
+// survivalFlip shows the clicker the board from the other side, privately.
+func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
+	_, game, err := loadSurvival(g)
+	if err != nil {
+		return nil, err
+	}
+	flipped := game.Position().Turn() != chess.Black
+	file, err := a.chessBoardFile(game, boardView{Flipped: flipped, CaptureMarks: g.Active})
+	if err != nil {
+		return nil, err
+	}
+	side := "White"
+	if flipped {
+		side = "Black"
+	}
+	return &Response{Ephemeral: true, Message: Message{Content: "The board from " + side + "'s side:", Files: []*discordgo.File{file}}}, nil
+}
+
+func survivalDraw(a *App, req *Request, g *storage.Game) (*Response, error) {
+	return survivalDrawAction(a, req, g, req.Sub)
+}
+
+func survivalDrawButton(a *App, req *Request, g *storage.Game) (*Response, error) {
+	id, _ := ParseCustomID(req.CustomID)
+	return survivalDrawAction(a, req, g, strings.TrimPrefix(id.Action, "draw-"))
+}
+
+func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return nil, err
+	}
+	c, err := survivalTurnCheck(g, st, game, req.User, false)
+	if err != nil {
+		return nil, err
+	}
+	opp := st.player(c.Other())
+	switch action {
+	case "offer":
+		if st.DrawOffer == req.User.ID {
+			return nil, Errorf("You have already offered a draw; %s can accept or decline it.", opp.Mention())
+		}
+		if st.DrawOffer == opp.ID {
+			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", opp.Mention())
+		}
+		st.DrawOffer = req.User.ID
+		if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+			return nil, err
+		}
+		return &Response{Message: Message{
+			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? (The offer lapses with the next move.)", req.User.Mention(), opp.Mention()),
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: "Accept draw", Style: discordgo.SuccessButton, CustomID: CustomID{Scope: "g", ID: g.ID, Action: "draw-accept"}.String()},
+				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Scope: "g", ID: g.ID, Action: "draw-decline"}.String()},
+			}}},
+		}}, nil
+	case "accept", "decline":
+		if st.DrawOffer == "" {
+			return nil, Errorf("There is no draw offer to %s (offers lapse when a move is made).", action)
+		}
+		if st.DrawOffer == req.User.ID {
+			return nil, Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
+		}
+		if action == "decline" {
+			st.DrawOffer = ""
+			if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+				return nil, err
+			}
+			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
+		}
+		st.finish(g, chess.Draw, "agreement")
+		if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+			return nil, err
+		}
+		msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", req.User.Mention()))
+		if err != nil {
+			return nil, err
+		}
+		return &Response{Message: msg}, nil
+	case "claim":
+		if game.Position().Turn() != c {
+			return nil, Errorf("Only the player to move can claim a draw (FIDE 9.2 and 9.3): wait for your turn.")
+		}
+		claims := game.Claims()
+		var withMove string
+		if text := req.Str("move"); text != "" {
+			m, err := game.Position().ParseMove(text)
+			if err != nil {
+				return nil, Errorf("`%s` is not a legal move: %s", text, err)
+			}
+			claims = game.ClaimsWithMove(m)
+			if len(claims) == 0 {
+				return nil, Errorf("Playing %s would not allow a draw claim (no threefold repetition and fewer than 50 moves without a capture or pawn move); nothing was played.", game.Position().SAN(m))
+			}
+			san := game.Position().SAN(m)
+			if err := game.Play(m); err != nil {
+				return nil, err
+			}
+			st.Moves = append(st.Moves, m.UCI())
+			withMove = " with the move " + san
+		}
+		if len(claims) == 0 {
+			return nil, Errorf("No draw can be claimed now: the position has not occurred three times (it has occurred %s) and the fifty-move count is %d of 50 moves.",
+				plural(game.RepetitionCount(), "time", "times"), game.Position().HalfmoveClock()/2)
+		}
+		st.finish(g, chess.Draw, claims[0].String()+" (claimed)")
+		if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+			return nil, err
+		}
+		msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s claimed a draw by %s%s.", req.User.Mention(), claims[0], withMove))
+		if err != nil {
+			return nil, err
+		}
+		return &Response{Message: msg}, nil
+	}
+	return nil, Errorf("Unknown draw action %q: use offer, accept, decline or claim.", action)
+}
+
+// survivalTimeout: the side to move ran out of time and loses (the rules
+// follow FIDE, and no Survival position with pieces on both sides is one
+// where the opponent cannot win, except dead positions, which end at once).
+func survivalTimeout(a *App, g *storage.Game, now time.Time) error {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return err
+	}
+	loser := game.Position().Turn()
+	winner := chess.WhiteWins
+	if loser == chess.White {
+		winner = chess.BlackWins
+	}
+	st.finish(g, winner, "time (the per-move limit ran out)")
+	if err := a.saveSurvival(g, st, now, ""); err != nil {
+		return err
+	}
+	msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s ran out of time. %s", st.describe(loser), st.resultLine()))
+	if err != nil {
+		return err
+	}
+	_, err = a.Platform.Send(g.ThreadID, msg)
+	return err
+}
+
+func survivalSummary(a *App, g *storage.Game, userID string) string {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return ""
+	}
+	c, ok := st.colorOf(userID)
+	if !ok {
+		return ""
+	}
+	opp := st.player(c.Other())
+	s := fmt.Sprintf("vs %s, you play %s", opp.Mention(), c)
+	if game.Position().Turn() == c {
+		s += ", **your move**"
+		if !g.Deadline.IsZero() {
+			s += fmt.Sprintf(" (time runs out <t:%d:R>)", g.Deadline.Unix())
+		}
+	}
+	return s
+}
