@@ -166,7 +166,8 @@ func (pp *posParser) errf(format string, args ...any) error {
 // ParsePosition reads a position in the text format (see Format). Keys may
 // come in any order; turn, first, hazard-uses, dead-turns, seed,
 // next-hazard and result may be left out (defaults: 1 outside Deployment
-// or 0, none, 0, 0, 0, one above the highest hazard number in use, none).
+// or 0, none, one per Base of the side to move in PostTurn or 0, 0, 0, one
+// above the highest hazard number in use, none).
 // Errors are *SyntaxError with the line number, for unreadable lines and
 // for positions the rules cannot produce (two pieces on a square, a crew
 // of five, a Drone whose spotter is missing, ...).
@@ -277,6 +278,7 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		p.Phase = ph
 	case "turn", "hazard-uses", "dead-turns":
+		pp.seen[key] = true
 		if err := nargs(1); err != nil {
 			return err
 		}
@@ -529,6 +531,9 @@ func (pp *posParser) finish() error {
 		if p.Turn < 1 && p.Phase != PhaseFinished {
 			return pp.errf("turn must be 1 or more after Deployment")
 		}
+	}
+	if p.Phase == PhasePostTurn && !pp.seen["hazard-uses"] {
+		p.HazardUses = p.Count(p.ToMove, Base) // PostTurn just begun: one use per Base
 	}
 	if p.Phase == PhasePostTurn && p.HazardUses > 2 {
 		return pp.errf("hazard-uses is at most 2 (one per Base)")

@@ -55,8 +55,12 @@ func (p *Position) Advance() []Entry {
 			p.enterMain(l)
 		}
 	case PhasePostTurn:
-		if !p.checkVictory(l) && (p.HazardUses <= 0 || p.GroundInfantry(p.ToMove) == 0) {
-			p.startPostTurn(l, false)
+		switch {
+		case p.checkVictory(l):
+		case p.GroundInfantry(p.ToMove) == 0:
+			p.startPostTurn(l, false) // announces the skip and ends the turn
+		case p.HazardUses <= 0:
+			p.endTurn(l, false)
 		}
 	}
 	return l.entries
