@@ -326,3 +326,45 @@ func (p *Position) placeAt(id ID, sq Square) {
 		p.get(c).Square = sq
 	}
 }
+
+// SideCounts summarises one side's material for status displays. For
+// NoSide it counts the neutral Vehicles (the other fields are 0).
+type SideCounts struct {
+	GroundInfantry, CrewInfantry int
+	Tanks, Airplanes             int // Vehicles the side controls
+	Bases, Mines, AntiAir        int
+	Hazards                      int // Mines + Anti-Air, against HazardCap
+	PendingDrones                int // public count, cancelled ones included
+}
+
+// Counts returns side's SideCounts.
+func (p *Position) Counts(side Side) SideCounts {
+	var c SideCounts
+	for i := range p.pieces {
+		pc := &p.pieces[i]
+		if pc.Owner != side {
+			continue
+		}
+		switch pc.ID.Kind {
+		case Infantry:
+			if pc.Carrier.IsZero() {
+				c.GroundInfantry++
+			} else {
+				c.CrewInfantry++
+			}
+		case Tank:
+			c.Tanks++
+		case Airplane:
+			c.Airplanes++
+		case Base:
+			c.Bases++
+		case Mine:
+			c.Mines++
+		case AntiAir:
+			c.AntiAir++
+		}
+	}
+	c.Hazards = c.Mines + c.AntiAir
+	c.PendingDrones = p.PendingDrones(side)
+	return c
+}

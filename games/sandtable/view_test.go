@@ -143,3 +143,34 @@ func TestDeploymentLogIsSecret(t *testing.T) {
 		t.Fatalf("a draft edit must be visible to its side only: %v", entries)
 	}
 }
+
+func TestCounts(t *testing.T) {
+	p, err := ParsePosition(`sandtable-position 1
+phase main
+turn 2
+to-move north
+piece SB1 a1
+piece SI1 d4
+piece ST1 c3 SI2 SI3
+piece SM1 e5
+piece SA1 e6
+piece NT1 h8
+piece NP1 h9 NI1
+piece NB1 t20
+drone SI1 f6
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Counts(South)
+	want := SideCounts{GroundInfantry: 1, CrewInfantry: 2, Tanks: 1, Bases: 1, Mines: 1, AntiAir: 1, Hazards: 2, PendingDrones: 1}
+	if s != want {
+		t.Errorf("South %+v, want %+v", s, want)
+	}
+	if n := p.Counts(NoSide); n.Tanks != 1 || n.Airplanes != 0 {
+		t.Errorf("neutral %+v", n)
+	}
+	if n := p.Counts(North); n.Airplanes != 1 || n.CrewInfantry != 1 || n.Bases != 1 {
+		t.Errorf("North %+v", n)
+	}
+}
