@@ -75,18 +75,22 @@ func newHarness(t *testing.T) *harness {
 
 func startBot(t *testing.T, srv *discordtest.Server, dbPath string) *harness {
 	t.Helper()
+	return startBotWith(t, srv, dbPath, bot.Options{})
+}
+
+func startBotWith(t *testing.T, srv *discordtest.Server, dbPath string, opts bot.Options) *harness {
+	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
 	cfg := bot.DefaultConfig()
 	cfg.Discord.Token = bot.Secret(srv.Token())
 	logs := &syncBuffer{}
 	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	b, err := bot.New(cfg, store, bot.Options{
-		HTTPClient: srv.HTTPClient(),
-		Now:        c.Now,
-		SweepEvery: 20 * time.Millisecond,
-		Logger:     slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	opts.HTTPClient = srv.HTTPClient()
+	opts.Now = c.Now
+	opts.SweepEvery = 20 * time.Millisecond
+	opts.Logger = slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	b, err := bot.New(cfg, store, opts)
 	require.NoError(t, err)
 	srv.Connect(b.Session())
 	require.NoError(t, b.Start())
@@ -156,4 +160,12 @@ func respType(t *testing.T, in *discordtest.Interaction) discordgo.InteractionRe
 	r, err := in.WaitResponse(wait)
 	require.NoError(t, err)
 	return r.Type
+}
+
+// newDeferringHarness is a harness whose bot defers every interaction at
+// once, so the deferred paths (edit @original, follow-ups) carry every answer.
+func newDeferringHarness(t *testing.T) *harness {
+	t.Helper()
+	srv := discordtest.Start(t, discordtest.Options{})
+	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: time.Nanosecond})
 }

@@ -26,7 +26,7 @@ func (h *harness) survivalGame(alice, bob *discordtest.User, opts ...discordtest
 	require.False(h.t, ch.Ephemeral(), "a challenge is public")
 	require.Contains(h.t, ch.Content, bob.Mention())
 	in := h.click(bob, ch, buttonID(h.t, ch, "Accept"))
-	require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, respType(h.t, in))
+	require.Contains(h.t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate}, respType(h.t, in))
 	updated, err := in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(h.t, err)
 	require.Empty(h.t, updated.Buttons(), "an accepted challenge has no buttons left")
@@ -346,4 +346,36 @@ func TestTokenNotInLogs(t *testing.T) {
 	if os.Getenv("SHOW_LOGS") != "" {
 		t.Log(h.logs.String())
 	}
+}
+
+// TestDeferredAnswers runs a game with every interaction deferred: public
+// answers fill the deferred message, private ones replace it, button
+// updates edit the component's message.
+func TestDeferredAnswers(t *testing.T) {
+	h := newDeferringHarness(t)
+	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
+	thread := h.survivalGame(alice, bob)
+
+	in := h.slash(alice, thread.ID, "move", discordtest.Opt("move", "g7g8q"))
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, respType(t, in))
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.False(t, m.Ephemeral())
+	require.NotNil(t, m.Attachment("board.png"))
+	require.Contains(t, m.Text(), "1. g8=Q")
+
+	in = h.slash(carol, thread.ID, "move", discordtest.Opt("move", "a2a1q"))
+	f, err := in.WaitFollowup(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, f, carol), "You are not playing")
+	require.Nil(t, in.Message(), "the public placeholder is deleted")
+	for _, vm := range h.srv.VisibleMessages(alice, thread.ID) {
+		require.NotContains(t, vm.Text(), "You are not playing", "a private answer leaked to another user")
+	}
+
+	flip := h.click(carol, m, buttonID(t, m, "Flip board"))
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, respType(t, flip))
+	f, err = flip.WaitFollowup(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, f, carol), "The board from White's side")
 }
