@@ -21,9 +21,9 @@ func legendRows() []legendRow {
 	}
 	return []legendRow{
 		{[]sandKey{{content: pc(Infantry, South, 0)}, {content: pc(Infantry, North, 0), area: 2}}, "Infantry: South blue, North orange"},
-		{[]sandKey{{content: pc(Tank, South, 2)}, {content: pc(Tank, North, 4), area: 2}}, "Tank, pointing at the enemy; the disc is its crew (1-4)"},
-		{[]sandKey{{content: pc(Airplane, South, 1)}, {content: pc(Airplane, North, 3), area: 2}}, "Airplane, pointing at the enemy; the disc is its crew"},
-		{[]sandKey{{content: pc(Tank, Neutral, 0), area: 1}, {content: pc(Airplane, Neutral, 0), area: 1}}, "Vehicle without crew: neutral, grey, sideways"},
+		{[]sandKey{{content: pc(Tank, South, 2)}, {content: pc(Tank, North, 4), area: 2}}, "Tank, pointing at the enemy; the number is its crew (1-4)"},
+		{[]sandKey{{content: pc(Airplane, South, 1)}, {content: pc(Airplane, North, 3), area: 2}}, "Airplane, pointing at the enemy; the number is its crew"},
+		{[]sandKey{{content: pc(Tank, Neutral, 0), area: 1}, {content: pc(Airplane, Neutral, 0), area: 1}}, "Vehicle without crew (0): neutral, grey, sideways"},
 		{[]sandKey{{content: pc(Mine, South, 0)}, {content: pc(Mine, North, 0), area: 2}}, "Mine"},
 		{[]sandKey{{content: pc(AntiAir, South, 0)}, {content: pc(AntiAir, North, 0), area: 2}}, "Anti-Air"},
 		{[]sandKey{{content: pc(Base, South, 0)}, {content: pc(Base, North, 0), area: 2}}, "Base"},
@@ -88,7 +88,7 @@ func LegendPNG(w io.Writer) error {
 const LegendText = `**SandTable board images**
 South is blue (dark pieces with white marks), North orange (light pieces with dark marks).
 - **Infantry**: round token with a helmeted soldier.
-- **Tank** (tracks and turret seen from above) and **Airplane**: they point at the enemy's side; the white disc is the crew (1-4). A grey Vehicle pointing sideways with 0 has no crew and is neutral.
+- **Tank** (tracks and turret seen from above) and **Airplane**: they point at the enemy's side, and the number on them is their crew (1-4). A grey Vehicle pointing sideways with 0 has no crew and is neutral.
 - **Mine**: spiked disc. **Anti-Air**: missile on a launcher. **Base**: square with a star.
 - **Crater**: dark hole; no Unit may enter it until the end of its side's turn.
 - **Last turn**: yellow squares with a line; a dot where a move started, arrows along the route, the strongest yellow where it ended.

@@ -121,12 +121,11 @@ func drawSandPiece(dc *gg.Context, kind SandPieceKind, owner Side, crew int, x, 
 		p.M(50, 60)
 		p.L(50, 6.5)
 		p.line(st.fill, 5.5)
-		p.circle(50, 62, 19)
-		p.paint(st.fill, st.line, w)
-		p.circle(50, 62, 6)
-		dc.SetColor(st.detail)
-		dc.Fill()
 		dc.Pop()
+		// The turret carries the crew count, upright whatever the heading:
+		// the turret centre (50, 62) turned about (50, 48).
+		sin, cos := math.Sincos(forward)
+		badge(dc, p, 50-14*sin, 48+14*cos, 21, strconv.Itoa(crew))
 	case Airplane:
 		dc.Push()
 		dc.RotateAbout(forward, x+s/2, y+s/2)
@@ -151,10 +150,11 @@ func drawSandPiece(dc *gg.Context, kind SandPieceKind, owner Side, crew int, x, 
 		p.C(43, 16, 45, 8, 50, 6)
 		p.Z()
 		p.paint(st.fill, st.line, w)
-		p.ellipse(50, 24, 3.6, 8)
+		p.ellipse(50, 22, 3.6, 7)
 		dc.SetColor(st.detail)
 		dc.Fill()
 		dc.Pop()
+		badge(dc, p, 50, 52, 19, strconv.Itoa(crew))
 	case Mine:
 		for i := 0; i < 8; i++ {
 			a := float64(i) * math.Pi / 4
@@ -213,9 +213,6 @@ func drawSandPiece(dc *gg.Context, kind SandPieceKind, owner Side, crew int, x, 
 		dc.SetColor(st.detail)
 		dc.Fill()
 	}
-	if kind.IsVehicle() {
-		badge(dc, p, 80, 20, 19, strconv.Itoa(crew))
-	}
 }
 
 // star adds a five-pointed star path centred at (cx, cy).
@@ -241,7 +238,7 @@ func star(p pen, cx, cy, ro, ri float64) {
 func badge(dc *gg.Context, p pen, cx, cy, r float64, text string) {
 	p.circle(cx, cy, r)
 	p.paint(badgeFill, badgeLine, 3.2)
-	label(dc, p, cx, cy, r*1.6, text, badgeLine)
+	label(dc, p, cx, cy, r*1.65, text, badgeLine)
 }
 
 // label draws text centred at (cx, cy) with an em size of px design units.
