@@ -157,8 +157,17 @@ func FuzzParsePosition(f *testing.F) {
 		if q.Format() != text {
 			t.Fatalf("format not stable:\n%s\n---\n%s", text, q.Format())
 		}
-		// Advancing or acting on a parsed position never panics.
+		// Advancing or acting on a parsed position never panics, and a
+		// refused action changes nothing.
 		q.Advance()
 		q.LegalActions()
+		for _, a := range []string{"d4-d5", "c3-c4 d4-d5", "SI1-d5", "Tc3-c8/d9", "Pa1-h8", "Mf5", "Af5", "Dd4-f6",
+			"S place Ia5", "S confirm", "N preset fortress", "resign", "draw"} {
+			r := q.Clone()
+			before := r.Format()
+			if _, err := r.ApplyString(a); err != nil && r.Format() != before {
+				t.Fatalf("refused %q changed the position", a)
+			}
+		}
 	})
 }
