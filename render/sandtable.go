@@ -388,8 +388,13 @@ func (ss *sandSet) compose(img *image.Paletted, b *SandTableBoard, v View) {
 	}
 	for i := 1; i < len(b.VehiclePath); i++ {
 		a, c := b.VehiclePath[i-1], b.VehiclePath[i]
-		out[a] = sdir(a, c)
-		in[c] = sdir(a, c)
+		d, n, _ := line(a, c)
+		step := Square(compass[d][0] + SandTableFiles*compass[d][1])
+		for j := 0; j < n; j++ {
+			out[a] = sdir(a, a+step)
+			in[a+step] = sdir(a, a+step)
+			a += step
+		}
 	}
 	for s := range hl {
 		hl[s] = in[s]*9 + out[s]

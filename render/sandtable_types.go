@@ -135,11 +135,12 @@ type SandTableBoard struct {
 	Pieces []SandPiece
 	// Craters (public) left by resolved Drones; a Crater square holds no piece.
 	Craters []Square
-	// VehiclePath is the last turn's Vehicle move (public), in order: its
-	// start square, every square passed, and its final square (where it
-	// stopped, or was destroyed), all in one straight line (rule text,
-	// Vehicles: "only move in one direction per turn"). Empty if the last
-	// Main action was not a Vehicle move.
+	// VehiclePath is the last turn's Vehicle move (public): its start
+	// square, then its final square (where it stopped, or was destroyed);
+	// every square in between is drawn as passed. Squares passed may be
+	// listed too, but all must lie on one straight line in one direction
+	// (rule text, Vehicles: "can only move in one direction per turn").
+	// Empty if the last Main action was not a Vehicle move.
 	VehiclePath []Square
 	// InfantrySteps are the last turn's Infantry steps (public), including a
 	// crew member's step out of a Vehicle after its move.
@@ -262,12 +263,13 @@ func (b *SandTableBoard) validate() error {
 			return fmt.Errorf("render: Vehicle path square %d is off the board", s)
 		}
 		if i > 0 {
-			d, ok := direction(b.VehiclePath[i-1], s)
+			a := b.VehiclePath[i-1]
+			d, _, ok := line(a, s)
 			if first < 0 {
 				first = d
 			}
 			if !ok || d != first {
-				return fmt.Errorf("render: Vehicle path %s to %s is not one step in a straight line", SandSquareName(b.VehiclePath[i-1]), SandSquareName(s))
+				return fmt.Errorf("render: Vehicle path %s to %s does not go on in one straight line (orthogonal or diagonal, one direction)", SandSquareName(a), SandSquareName(s))
 			}
 		}
 	}
@@ -296,14 +298,32 @@ func (b *SandTableBoard) validate() error {
 // direction returns the compass direction (0 N, 1 NE, 2 E, … 7 NW, towards
 // rank 20 as north) of a one-square step from a to b.
 func direction(a, b Square) (int, bool) {
+	d, n, ok := line(a, b)
+	return d, ok && n == 1
+}
+
+// line returns the compass direction and length (in steps) of a straight
+// orthogonal or diagonal line from a to b.
+func line(a, b Square) (dir, n int, ok bool) {
 	df := int(b%SandTableFiles) - int(a%SandTableFiles)
 	dr := int(b/SandTableFiles) - int(a/SandTableFiles)
+	n = max(abs(df), abs(dr))
+	if n == 0 || (df != 0 && dr != 0 && abs(df) != abs(dr)) {
+		return 0, 0, false
+	}
 	for d, v := range compass {
-		if v == [2]int{df, dr} {
-			return d, true
+		if v == [2]int{df / n, dr / n} {
+			return d, n, true
 		}
 	}
-	return 0, false
+	return 0, 0, false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 var compass = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}

@@ -67,8 +67,10 @@ func TestSandBadInput(t *testing.T) {
 		{"crewed mine", SandTableBoard{Pieces: []SandPiece{pc(20, Mine, South, 1)}}, ViewPublic, 600, "only Vehicles carry crew"},
 		{"unknown kind", SandTableBoard{Pieces: []SandPiece{pc(20, 0, South, 0)}}, ViewPublic, 600, "unknown piece kind 0"},
 		{"crater on piece", SandTableBoard{Pieces: []SandPiece{pc(30, Base, South, 0)}, Craters: []Square{30}}, ViewPublic, 600, "k2 holds both a South Base and a Crater"},
-		{"crooked path", SandTableBoard{VehiclePath: []Square{0, 1, 22}}, ViewPublic, 600, "b1 to c2 is not one step in a straight line"},
-		{"jump path", SandTableBoard{VehiclePath: []Square{0, 2}}, ViewPublic, 600, "a1 to c1 is not one step"},
+		{"crooked path", SandTableBoard{VehiclePath: []Square{0, 1, 22}}, ViewPublic, 600, "b1 to c2 does not go on in one straight line"},
+		{"knight-like path", SandTableBoard{VehiclePath: []Square{0, 21 + 20}}, ViewPublic, 600, "a1 to b3 does not go on in one straight line"},
+		{"path turning back", SandTableBoard{VehiclePath: []Square{0, 5, 2}}, ViewPublic, 600, "f1 to c1 does not go on"},
+		{"path standing still", SandTableBoard{VehiclePath: []Square{7, 7}}, ViewPublic, 600, "h1 to h1 does not go on"},
 		{"one-square path", SandTableBoard{VehiclePath: []Square{0}}, ViewPublic, 600, "only its start square"},
 		{"long step", SandTableBoard{InfantrySteps: []Step{{0, 40}}}, ViewPublic, 600, "a1 to a3 is not one step"},
 		{"drone owner", SandTableBoard{Drones: []DroneOrder{{Neutral, 0, 1}}}, ViewPublic, 600, "Drone order with owner neutral"},
@@ -87,5 +89,29 @@ func TestSandBadInput(t *testing.T) {
 				t.Error("an image came back with the error")
 			}
 		})
+	}
+}
+
+// TestVehiclePathEndpoints: a path given as start and end squares draws
+// the same as the same path listing every square.
+func TestVehiclePathEndpoints(t *testing.T) {
+	r := New()
+	full := SandTableBoard{VehiclePath: []Square{sq(t, "e4", 20), sq(t, "f5", 20), sq(t, "g6", 20), sq(t, "h7", 20)}}
+	ends := SandTableBoard{VehiclePath: []Square{sq(t, "e4", 20), sq(t, "h7", 20)}}
+	a, err := r.SandTableImage(&full, ViewPublic, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.SandTableImage(&ends, ViewPublic, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := differingPixels(a, b, 0); n != 0 {
+		t.Errorf("%d pixels differ", n)
+	}
+	var none SandTableBoard
+	c, _ := r.SandTableImage(&none, ViewPublic, 500)
+	if n, _ := differingPixels(a, c, 0); n == 0 {
+		t.Error("the path is not drawn")
 	}
 }
