@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot/discordtest"
+)
+
+// TestMain lets a test run the real `sandtable` entry point in a child
+// process: with SANDTABLE_MAIN_ARGS set, the test binary is sandtable.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("SANDTABLE_MAIN_ARGS"); args != "" {
+		os.Exit(dispatch(strings.Fields(args), os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// child is `sandtable run` in another process (bbolt's file lock forbids a
+// second open in one process, and a kill must be a real kill).
+type child struct {
+	cmd  *exec.Cmd
+	logs *strings.Builder
+}
+
+func startChild(t *testing.T, config string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SANDTABLE_MAIN_ARGS=run -config "+config)
+	logs := &strings.Builder{}
+	cmd.Stdout = logs
+	cmd.Stderr = logs
+	require.NoError(t, cmd.Start())
+	c := &child{cmd: cmd, logs: logs}
+	t.Cleanup(func() { c.kill() })
+	return c
+}
+
+func (c *child) kill() {
+	if c.cmd.ProcessState == nil {
+		_ = c.cmd.Process.Kill()
+		_ = c.cmd.Wait()
+	}
+}
+
+// TestRestartMidGame kills the bot (SIGKILL, no graceful shutdown) in the
+// middle of a Survival game, starts it again on the same database, and
+// finishes the game: nothing is lost and no move is applied twice.
+func TestRestartMidGame(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{})
+	dir := t.TempDir()
+	config := filepath.Join(dir, "bot.toml")
+	require.NoError(t, os.WriteFile(config, []byte(fmt.Sprintf(`
+[discord]
+token = %q
+api_base = %q
+[storage]
+path = %q
+[log]
+level = "debug"
+`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
+
+	const wait = 20 * time.Second
+	bot := startChild(t, config)
+	gen := srv.Channel("general")
+	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "move"), "child log:\n%s", bot.logs)
+	_, err := srv.WaitConnected(wait)
+	require.NoError(t, err)
+
+	alice, bob := srv.User("alice"), srv.User("bob")
+	answer := func(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Message {
+		t.Helper()
+		in, err := srv.Slash(u, channelID, command, opts...)
+		require.NoError(t, err)
+		m, err := in.WaitMessage(wait, nil)
+		require.NoError(t, err, "child log:\n%s", bot.logs)
+		return m
+	}
+	ch := answer(alice, gen.ID, "survival challenge", discordtest.Opt("opponent", bob), discordtest.Opt("color", "white"))
+	var accept string
+	for _, b := range ch.Buttons() {
+		if b.Label == "Accept" {
+			accept = b.CustomID
+		}
+	}
+	in, err := srv.Click(bob, ch, accept)
+	require.NoError(t, err)
+	_, err = in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	threads := srv.Threads(gen.ID)
+	require.Len(t, threads, 1)
+	thread := threads[0]
+
+	moves := []string{"g7g8q", "e2e1k", "g8g6", "f7g6", "c7c8q", "e1f2"}
+	players := []*discordtest.User{alice, bob}
+	for i, mv := range moves[:3] {
+		m := answer(players[i%2], thread.ID, "move", discordtest.Opt("move", mv))
+		require.False(t, m.Ephemeral(), m.Text())
+	}
+
+	// Kill the bot while a move is in flight: it is either applied (and
+	// answered or not) or not applied at all, but never twice.
+	inFlight, err := srv.Slash(bob, thread.ID, "move", discordtest.Opt("move", moves[3]))
+	require.NoError(t, err)
+	bot.kill()
+
+	// A move sent while the bot is down gets no answer.
+	down, err := srv.Slash(alice, thread.ID, "board")
+	require.NoError(t, err)
+	_, err = down.WaitResponse(500 * time.Millisecond)
+	require.ErrorIs(t, err, discordtest.ErrTimeout)
+
+	bot = startChild(t, config)
+	require.NoError(t, srv.WaitFor(wait, func() bool {
+		for _, s := range srv.GatewaySessions() {
+			if s.Connected {
+				return true
+			}
+		}
+		return false
+	}))
+	if r := inFlight.Response(); r != nil {
+		t.Logf("the in-flight move was answered before the kill")
+	}
+
+	// Resend the in-flight move: applied now if it was lost, refused
+	// clearly if it had been applied before the kill.
+	m := answer(bob, thread.ID, "move", discordtest.Opt("move", moves[3]))
+	if m.Ephemeral() {
+		require.Contains(t, m.Text(), "It is not your turn", "the refused resend must say why")
+	}
+	board := answer(alice, thread.ID, "board")
+	require.Contains(t, board.Text(), "2... fxg6", "every move before the restart is still there, once")
+
+	for i, mv := range moves[4:] {
+		m := answer(players[i%2], thread.ID, "move", discordtest.Opt("move", mv))
+		require.False(t, m.Ephemeral(), m.Text())
+	}
+	board = answer(bob, thread.ID, "board")
+	require.Contains(t, board.Text(), "3... Kxf2")
+	require.Contains(t, board.Text(), "move 4", "White to play move 4: six plies applied exactly once")
+}
