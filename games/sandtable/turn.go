@@ -41,7 +41,9 @@ func (p *Position) ApplyString(s string) ([]Entry, error) {
 // Advance completes automatic phases of a position that was set up by hand
 // (for example a file in PreTurn, or a Main phase without legal action),
 // so that it waits for an action or is finished. It is a no-op on a
-// position produced by Apply.
+// position produced by Apply. Victory is not checked on loading (ruling 9
+// checks it after actions and phases): PreTurn resolution checks it, else
+// the next action does.
 func (p *Position) Advance() []Entry {
 	if p.Redacted {
 		return nil
@@ -51,12 +53,9 @@ func (p *Position) Advance() []Entry {
 	case PhasePreTurn:
 		p.preTurn(l)
 	case PhaseMain:
-		if !p.checkVictory(l) {
-			p.enterMain(l)
-		}
+		p.enterMain(l)
 	case PhasePostTurn:
 		switch {
-		case p.checkVictory(l):
 		case p.GroundInfantry(p.ToMove) == 0:
 			p.startPostTurn(l, false) // announces the skip and ends the turn
 		case p.HazardUses <= 0:
