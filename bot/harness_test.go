@@ -41,7 +41,7 @@ func (c *clock) Advance(d time.Duration) {
 // harness is the real bot (real discordgo, real bbolt) connected to a fake
 // Discord on loopback.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *discordtest.Server
 	bot   *bot.Bot
 	store *storage.Store
@@ -67,18 +67,18 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	srv := discordtest.Start(t, discordtest.Options{})
 	return startBot(t, srv, filepath.Join(t.TempDir(), "bot.db"))
 }
 
-func startBot(t *testing.T, srv *discordtest.Server, dbPath string) *harness {
+func startBot(t testing.TB, srv *discordtest.Server, dbPath string) *harness {
 	t.Helper()
 	return startBotWith(t, srv, dbPath, bot.Options{})
 }
 
-func startBotWith(t *testing.T, srv *discordtest.Server, dbPath string, opts bot.Options) *harness {
+func startBotWith(t testing.TB, srv *discordtest.Server, dbPath string, opts bot.Options) *harness {
 	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
@@ -135,7 +135,7 @@ func (h *harness) click(u *discordtest.User, m *discordtest.Message, customID st
 }
 
 // buttonID finds the custom ID of the button with the label on m.
-func buttonID(t *testing.T, m *discordtest.Message, label string) string {
+func buttonID(t testing.TB, m *discordtest.Message, label string) string {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if b.Label == label {
@@ -147,7 +147,7 @@ func buttonID(t *testing.T, m *discordtest.Message, label string) string {
 }
 
 // mustBeEphemeral asserts m is private to u and returns its text.
-func mustBeEphemeral(t *testing.T, m *discordtest.Message, u *discordtest.User) string {
+func mustBeEphemeral(t testing.TB, m *discordtest.Message, u *discordtest.User) string {
 	t.Helper()
 	require.True(t, m.Ephemeral(), "expected an ephemeral answer, got public %q", m.Text())
 	require.True(t, m.VisibleFor(u.ID))
@@ -155,7 +155,7 @@ func mustBeEphemeral(t *testing.T, m *discordtest.Message, u *discordtest.User) 
 }
 
 // respType returns the initial response type of in.
-func respType(t *testing.T, in *discordtest.Interaction) discordgo.InteractionResponseType {
+func respType(t testing.TB, in *discordtest.Interaction) discordgo.InteractionResponseType {
 	t.Helper()
 	r, err := in.WaitResponse(wait)
 	require.NoError(t, err)
@@ -164,7 +164,7 @@ func respType(t *testing.T, in *discordtest.Interaction) discordgo.InteractionRe
 
 // newDeferringHarness is a harness whose bot defers every interaction at
 // once, so the deferred paths (edit @original, follow-ups) carry every answer.
-func newDeferringHarness(t *testing.T) *harness {
+func newDeferringHarness(t testing.TB) *harness {
 	t.Helper()
 	srv := discordtest.Start(t, discordtest.Options{})
 	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: time.Nanosecond})
