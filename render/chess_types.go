@@ -10,6 +10,7 @@ type Square int
 // ChessPieceKind is the kind of an 8x8 chess piece; NoPiece is an empty square.
 type ChessPieceKind uint8
 
+// The piece kinds, in the engine's order (pawn 1 … king 6).
 const (
 	NoPiece ChessPieceKind = iota
 	Pawn
@@ -23,6 +24,7 @@ const (
 // Colour is the side a chess piece belongs to.
 type Colour uint8
 
+// The two colours.
 const (
 	White Colour = iota
 	Black

@@ -13,12 +13,14 @@ const (
 // Side is a SandTable player, or Neutral for a Vehicle without crew.
 type Side uint8
 
+// The sides; Neutral is the zero value.
 const (
 	Neutral Side = iota
 	South
 	North
 )
 
+// String returns "South", "North" or "neutral".
 func (s Side) String() string {
 	switch s {
 	case South:
@@ -36,6 +38,7 @@ func (s Side) String() string {
 // Base).
 type SandPieceKind uint8
 
+// The piece kinds (the zero value is not a kind).
 const (
 	Infantry SandPieceKind = iota + 1
 	Tank
@@ -45,6 +48,7 @@ const (
 	Base
 )
 
+// String returns the rule text's name of the kind ("Anti-Air").
 func (k SandPieceKind) String() string {
 	switch k {
 	case Infantry:
@@ -104,6 +108,7 @@ const (
 	ViewNorth
 )
 
+// String returns "public", "south" or "north" (the -view names).
 func (v View) String() string {
 	switch v {
 	case ViewPublic:
