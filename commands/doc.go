@@ -1,0 +1,42 @@
+// Package commands defines the bot's slash commands and runs the game flow
+// behind them: challenges, game threads, moves, results, timers. Rules are
+// decided by the engines in games/; images come from render/; state is kept
+// in storage/. Discord I/O stays at the edge: handlers are functions from a
+// decoded Request (and a stored game) to a Response value, and anything else
+// they do on Discord goes through the small Platform interface, which the
+// bot package implements with discordgo and tests replace with a fake.
+//
+// # Plugging in a game
+//
+// Each game is a Kind (see router.go), registered in kinds.go:
+//
+//   - Definitions and TopLevel: the kind's own commands (/survival ...).
+//   - Thread: the shared commands used inside a game thread (/move, /resign,
+//     /draw, /board) and kind-specific ones; the router finds the game that
+//     owns the thread (storage channel index) and calls the kind's handler
+//     under that game's lock, with a fresh snapshot of the stored game.
+//   - Autocomplete, Components, Modals: the same, by command name or by the
+//     action of a custom ID.
+//   - Challenge: buttons on a challenge or lobby message (scope "c").
+//   - Timeout: called by Sweep when a game's deadline has passed.
+//   - Summary: one line for /games.
+//
+// Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
+// scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
+// else is refused before a handler runs.
+//
+// # Invariants
+//
+//   - Every change of a game is one storage transaction (App.Store.Update
+//     with Tx.PutGame), which also marks the interaction applied
+//     (Tx.MarkInteraction): a transition is saved whole or not at all, and
+//     the same interaction is never applied twice.
+//   - A handler returns a *UserError for anything the user did wrong; its
+//     text is shown to them privately, word for word, and nothing changed.
+//     Any other error is logged and the user gets a generic apology.
+//   - Handlers build public messages only from public information. Private
+//     answers are ephemeral (Response.Ephemeral) or sent by direct message.
+//
+// Survival Chess (survival.go) is the reference two-player kind: its state
+// is the start FEN plus the UCI moves, replayed on every load.
+package commands
