@@ -15,6 +15,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/bot/discordtest"
+	"sandtable/commands"
 	"sandtable/storage"
 )
 
@@ -78,7 +79,7 @@ func startBot(t testing.TB, srv *discordtest.Server, dbPath string) *harness {
 	return startBotWith(t, srv, dbPath, bot.Options{})
 }
 
-func startBotWith(t testing.TB, srv *discordtest.Server, dbPath string, opts bot.Options) *harness {
+func startBotWith(t testing.TB, srv *discordtest.Server, dbPath string, opts bot.Options, extra ...*commands.Kind) *harness {
 	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
@@ -92,6 +93,9 @@ func startBotWith(t testing.TB, srv *discordtest.Server, dbPath string, opts bot
 	opts.Logger = slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b, err := bot.New(cfg, store, opts)
 	require.NoError(t, err)
+	for _, k := range extra {
+		b.App().Register(k)
+	}
 	srv.Connect(b.Session())
 	require.NoError(t, b.Start())
 	h := &harness{t: t, srv: srv, bot: b, store: store, clock: c, logs: logs, gen: srv.Channel("general")}
@@ -168,4 +172,12 @@ func newDeferringHarness(t testing.TB) *harness {
 	t.Helper()
 	srv := discordtest.Start(t, discordtest.Options{})
 	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: time.Nanosecond})
+}
+
+func openStore(t testing.TB) *storage.Store {
+	t.Helper()
+	s, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), time.Second)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
 }

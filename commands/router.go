@@ -51,7 +51,10 @@ type Kind struct {
 	Summary func(a *App, g *storage.Game, userID string) string
 }
 
-func (a *App) register(k *Kind) {
+// Register adds a game kind. Call it before the bot starts (Definitions
+// are registered with Discord at start); registering a name twice is a
+// programming error and panics at start-up.
+func (a *App) Register(k *Kind) {
 	if _, dup := a.kinds[k.Name]; dup {
 		panic("commands: kind registered twice: " + k.Name)
 	}
@@ -270,3 +273,5 @@ func (a *App) NextDeadline() time.Time {
 	})
 	return t
 }
+
+func (a *App) register(k *Kind) { a.Register(k) }
