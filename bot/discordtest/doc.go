@@ -1,4 +1,4 @@
-// Package discordtest is a fake Discord for end-to-end tests (and, later, the local playground):
+// Package discordtest is a fake Discord for end-to-end tests and the local playground:
 // an HTTP server and a websocket gateway on 127.0.0.1 that a real discordgo.Session connects
 // to. Nothing of discordgo is mocked; its REST client and gateway dialer are pointed at the fake.
 //
@@ -64,7 +64,10 @@
 //
 // VisibleChannels, VisibleMessages, CommandsIn and OpenModal give what one user's client
 // shows; the injection methods act as that user; Changed and Version support long polling;
-// ExportState and Options.State persist the model across restarts.
+// ExportState and Options.State persist the model across restarts. ExportStateSplit and
+// Options.Files do the same with the attachments' bytes apart, so a frequent saver writes each
+// file once. Message.Interaction says who used which command, for the line a client shows
+// above an answer. The local playground (package playground) runs the fake as its Discord.
 //
 // # Usage
 //

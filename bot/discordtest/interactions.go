@@ -200,6 +200,10 @@ func (in *Interaction) describe() string {
 	return fmt.Sprintf("%s answered with type %d; %s", what, r.Type, in.srv.describeCalls())
 }
 
+func (in *Interaction) metadata() *MessageInteraction {
+	return &MessageInteraction{ID: in.ID, Type: in.Type, UserID: in.User.ID, Command: in.Command}
+}
+
 // Interactions returns every injected interaction in order.
 func (s *Server) Interactions() []*Interaction {
 	s.mu.Lock()
@@ -570,6 +574,7 @@ func (s *Server) callbackLocked(id, token string, req *request) reply {
 		}
 		m := s.newMessageLocked(c, s.bot, p, msgType, flags)
 		m.InteractionID = in.ID
+		m.Interaction = in.metadata()
 		if m.Ephemeral() {
 			m.VisibleTo = in.User.ID
 		}
@@ -736,6 +741,7 @@ func (s *Server) followupLocked(in *Interaction, req *request) reply {
 			discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2)
 		m = s.newMessageLocked(c, s.bot, p, discordgo.MessageTypeDefault, flags)
 		m.InteractionID = in.ID
+		m.Interaction = in.metadata()
 		if m.Ephemeral() {
 			m.VisibleTo = in.User.ID
 		}

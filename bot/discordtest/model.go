@@ -106,12 +106,25 @@ type Message struct {
 	VisibleTo string `json:"visible_to,omitempty"`
 	// InteractionID is the interaction this message answers (original response or follow-up), if any.
 	InteractionID string `json:"interaction_id,omitempty"`
+	// Interaction describes that interaction (who used which command), as a client shows it
+	// above the answer ("alice used /move"). Unlike the Interaction handles, it is kept by
+	// ExportState.
+	Interaction *MessageInteraction `json:"interaction,omitempty"`
 	// ThreadID is the thread started from this message, if any (it has the message's ID).
 	ThreadID  string     `json:"thread_id,omitempty"`
 	Timestamp time.Time  `json:"timestamp"`
 	EditedAt  *time.Time `json:"edited_at,omitempty"`
 	// Version counts edits: 1 when created.
 	Version int `json:"version"`
+}
+
+// MessageInteraction is what a message says of the interaction it answers.
+type MessageInteraction struct {
+	ID     string                    `json:"id"`
+	Type   discordgo.InteractionType `json:"type"`
+	UserID string                    `json:"user_id"`
+	// Command is the command path for a chat command ("survival challenge"), else "".
+	Command string `json:"command,omitempty"`
 }
 
 // Ephemeral reports whether only one user (VisibleTo) can see the message.

@@ -57,6 +57,9 @@ type Options struct {
 	// State, when set, restores a state saved with Server.ExportState instead of creating the
 	// default guild, channels and users.
 	State []byte
+	// Files, with State, gives the bytes of attachments that State lists without data (as
+	// ExportStateSplit writes it), by attachment ID. An attachment found in neither is an error.
+	Files map[string][]byte
 }
 
 // Server is a fake Discord: REST API under /api/v9, a websocket gateway at /gateway, and a CDN
@@ -139,7 +142,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, changed: make(chan struct{}), st: newStore()}
 	s.gw.sessions = map[string]*gwSession{}
 	if opts.State != nil {
-		if err := s.importState(opts.State); err != nil {
+		if err := s.importState(opts.State, opts.Files); err != nil {
 			return nil, fmt.Errorf("restore state: %w", err)
 		}
 	} else {

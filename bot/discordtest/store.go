@@ -445,6 +445,38 @@ type State struct {
 func (s *Server) ExportState() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return json.Marshal(s.stateLocked())
+}
+
+// ExportStateSplit is ExportState with the attachments' bytes apart: state lists every
+// attachment without its data, and files maps each attachment ID to its bytes (shared, treat as
+// read-only). Attachments never change, so a caller saving often writes each file once and only
+// the small state each time. Restore with Options.State and Options.Files.
+func (s *Server) ExportStateSplit() (state []byte, files map[string][]byte, err error) {
+	s.mu.Lock()
+	st := s.stateLocked()
+	s.mu.Unlock()
+	files = map[string][]byte{}
+	for i, m := range st.Messages {
+		if len(m.Attachments) == 0 {
+			continue
+		}
+		cp := *m
+		cp.Attachments = make([]*Attachment, len(m.Attachments))
+		for j, a := range m.Attachments {
+			files[a.ID] = a.Data
+			ac := *a
+			ac.Data = nil
+			cp.Attachments[j] = &ac
+		}
+		st.Messages[i] = &cp
+	}
+	state, err = json.Marshal(st)
+	return state, files, err
+}
+
+// stateLocked collects the persistent state. Messages are immutable, so sharing them is safe.
+func (s *Server) stateLocked() State {
 	st := State{Bot: s.bot, Commands: s.st.commands, CmdIDs: s.st.cmdIDs, LastID: strconv.FormatUint(s.lastID, 10)}
 	for _, id := range s.st.userOrder {
 		if id != s.bot.ID {
@@ -466,10 +498,22 @@ func (s *Server) ExportState() ([]byte, error) {
 		}
 	}
 	sort.Strings(st.Closed)
-	return json.Marshal(st)
+	// Copy what later changes under the lock (command lists, ID map, channels).
+	st.Commands = make(map[string][]*discordgo.ApplicationCommand, len(s.st.commands))
+	for k, v := range s.st.commands {
+		st.Commands[k] = append([]*discordgo.ApplicationCommand(nil), v...)
+	}
+	st.CmdIDs = make(map[string]string, len(s.st.cmdIDs))
+	for k, v := range s.st.cmdIDs {
+		st.CmdIDs[k] = v
+	}
+	for i, c := range st.Channels {
+		st.Channels[i] = c.clone()
+	}
+	return st
 }
 
-func (s *Server) importState(data []byte) error {
+func (s *Server) importState(data []byte, files map[string][]byte) error {
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
 		return err
@@ -488,6 +532,15 @@ func (s *Server) importState(data []byte) error {
 		s.st.addChannel(c)
 	}
 	for _, m := range st.Messages {
+		for _, a := range m.Attachments {
+			if a.Data == nil {
+				d, ok := files[a.ID]
+				if !ok {
+					return fmt.Errorf("attachment %s (%s) of message %s has no data", a.ID, a.Filename, m.ID)
+				}
+				a.Data = d
+			}
+		}
 		if m.Author != nil {
 			if u := s.st.users[m.Author.ID]; u != nil {
 				m.Author = u
