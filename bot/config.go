@@ -3,8 +3,10 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -20,6 +22,9 @@ type Config struct {
 	Storage StorageConfig `toml:"storage"`
 	Log     LogConfig     `toml:"log"`
 	Game    GameConfig    `toml:"game"`
+	// Playground configures the local playground (package playground) that
+	// `sandtable run` starts when no token is configured.
+	Playground PlaygroundConfig `toml:"playground"`
 }
 
 // DiscordConfig holds the [discord] table.
@@ -51,6 +56,27 @@ type GameConfig struct {
 	BoardSize    int      `toml:"board_size"`
 	MoveTime     Duration `toml:"move_time"`
 	ChallengeTTL Duration `toml:"challenge_ttl"`
+}
+
+// PlaygroundConfig holds the [playground] table: the web page, the local
+// Discord stand-in and the database of the playground.
+type PlaygroundConfig struct {
+	// Address is the IP address the web page listens on; loopback by default.
+	// Any other address is reachable from other machines and is warned about.
+	Address string `toml:"address"`
+	// Port is the web page's TCP port; 0 picks a free one. When the port is
+	// taken, the playground picks a free one and says so.
+	Port int `toml:"port"`
+	// Database is the bbolt file of the playground's games and of its Discord
+	// stand-in (users, channels, threads, messages, attachments). It is kept
+	// apart from storage.path so playground games never reach a real bot.
+	Database string `toml:"database"`
+	// ServerName, Channels and Users shape a new playground: the Discord
+	// server's name, its text channels and the local people one can act as.
+	// Names added later are added to an existing playground; none is removed.
+	ServerName string   `toml:"server_name"`
+	Channels   []string `toml:"channels"`
+	Users      []string `toml:"users"`
 }
 
 // Secret is a string that never prints its value (so a token cannot reach a
@@ -92,6 +118,14 @@ func DefaultConfig() Config {
 			BoardSize:    640,
 			MoveTime:     Duration(24 * time.Hour),
 			ChallengeTTL: Duration(time.Hour),
+		},
+		Playground: PlaygroundConfig{
+			Address:    "127.0.0.1",
+			Port:       8765,
+			Database:   "playground.db",
+			ServerName: "SandTable Playground",
+			Channels:   []string{"general", "survival-chess", "sandtable", "team-chess"},
+			Users:      []string{"alice", "bob", "carol", "dave"},
 		},
 	}
 }
@@ -163,6 +197,9 @@ func (c *Config) validate() error {
 			return fmt.Errorf("%s must be a numeric Discord ID, got %q", id.key, id.v)
 		}
 	}
+	if err := c.Playground.validate(); err != nil {
+		return err
+	}
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
@@ -174,6 +211,62 @@ func (c *Config) validate() error {
 		return fmt.Errorf("log.format must be text or json, got %q", c.Log.Format)
 	}
 	return nil
+}
+
+var (
+	playgroundUser    = regexp.MustCompile(`^[a-z0-9_.]{2,32}$`)
+	playgroundChannel = regexp.MustCompile(`^[a-z0-9_-]{1,100}$`)
+)
+
+func (p *PlaygroundConfig) validate() error {
+	if p.Address != "localhost" && net.ParseIP(p.Address) == nil {
+		return fmt.Errorf("playground.address must be an IP address such as 127.0.0.1 (or localhost), got %q", p.Address)
+	}
+	if p.Port < 0 || p.Port > 65535 {
+		return fmt.Errorf("playground.port must be between 0 (any free port) and 65535, got %d", p.Port)
+	}
+	if strings.TrimSpace(p.Database) == "" {
+		return errors.New("playground.database must not be empty")
+	}
+	if n := len([]rune(p.ServerName)); n < 2 || n > 100 {
+		return fmt.Errorf("playground.server_name must be 2 to 100 characters, got %q", p.ServerName)
+	}
+	if len(p.Channels) < 1 || len(p.Channels) > 20 {
+		return fmt.Errorf("playground.channels must list 1 to 20 channel names, got %d", len(p.Channels))
+	}
+	seen := map[string]bool{}
+	for _, c := range p.Channels {
+		if !playgroundChannel.MatchString(c) {
+			return fmt.Errorf("playground.channels: %q is not a channel name (1 to 100 lower-case letters, digits, - or _)", c)
+		}
+		if seen["#"+c] {
+			return fmt.Errorf("playground.channels: %q is listed twice", c)
+		}
+		seen["#"+c] = true
+	}
+	if len(p.Users) < 2 || len(p.Users) > 25 {
+		return fmt.Errorf("playground.users must list 2 to 25 user names, got %d", len(p.Users))
+	}
+	for _, u := range p.Users {
+		if !playgroundUser.MatchString(u) {
+			return fmt.Errorf("playground.users: %q is not a user name (2 to 32 lower-case letters, digits, _ or .)", u)
+		}
+		if seen["@"+u] {
+			return fmt.Errorf("playground.users: %q is listed twice", u)
+		}
+		seen["@"+u] = true
+	}
+	return nil
+}
+
+// IsLoopback reports whether the playground's address is a loopback address
+// (reachable from this machine only).
+func (p *PlaygroundConfig) IsLoopback() bool {
+	if p.Address == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(p.Address)
+	return ip != nil && ip.IsLoopback()
 }
 
 // RequireToken reports the missing-token error that `sandtable run` gives when

@@ -104,3 +104,42 @@ func TestTokenNeverPrints(t *testing.T) {
 		require.NotContains(t, s, "sekrit-token")
 	}
 }
+
+func TestPlaygroundConfig(t *testing.T) {
+	p := writeConfig(t, `
+[playground]
+address = "0.0.0.0"
+port = 0
+database = "pg.db"
+server_name = "Chess Club"
+channels = ["lobby", "games"]
+users = ["ann", "ben", "cy"]
+`)
+	cfg, err := LoadConfig(p, noEnv)
+	require.NoError(t, err)
+	require.Equal(t, PlaygroundConfig{Address: "0.0.0.0", Port: 0, Database: "pg.db", ServerName: "Chess Club",
+		Channels: []string{"lobby", "games"}, Users: []string{"ann", "ben", "cy"}}, cfg.Playground)
+	require.False(t, cfg.Playground.IsLoopback())
+	def := DefaultConfig().Playground
+	require.True(t, def.IsLoopback(), "the playground listens on loopback by default")
+	require.GreaterOrEqual(t, len(def.Users), 4, "four or more local users by default")
+
+	for _, c := range []struct{ body, want string }{
+		{`address = "example.org"`, "playground.address must be an IP address"},
+		{`port = 70000`, "playground.port must be between 0"},
+		{`database = " "`, "playground.database must not be empty"},
+		{`server_name = "x"`, "playground.server_name must be 2 to 100 characters"},
+		{`channels = []`, "playground.channels must list 1 to 20"},
+		{`channels = ["General"]`, `"General" is not a channel name`},
+		{`channels = ["a", "a"]`, `"a" is listed twice`},
+		{`users = ["ann"]`, "playground.users must list 2 to 25"},
+		{`users = ["ann", "Bob Smith"]`, `"Bob Smith" is not a user name`},
+		{`users = ["ann", "ann"]`, `"ann" is listed twice`},
+		{`colour = "red"`, "unknown key playground.colour"},
+		{`port = "8080"`, "playground.port"},
+	} {
+		_, err := LoadConfig(writeConfig(t, "[playground]\n"+c.body+"\n"), noEnv)
+		require.Error(t, err, c.body)
+		require.Contains(t, err.Error(), c.want, c.body)
+	}
+}
