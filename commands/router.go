@@ -163,12 +163,8 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 		}
 		return h(a, req)
 	}
-	var g *storage.Game
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		var err error
-		g, err = tx.Game(id.ID)
-		return err
-	}); err != nil {
+	g, err := a.snapshot(id.ID)
+	if err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return nil, Errorf("That game no longer exists.")
 		}
@@ -193,15 +189,22 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 func (a *App) withGame(id string, req *Request, h GameHandler) (*Response, error) {
 	unlock := a.lock(id)
 	defer unlock()
-	var g *storage.Game
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		var err error
-		g, err = tx.Game(id)
-		return err
-	}); err != nil {
+	g, err := a.snapshot(id)
+	if err != nil {
 		return nil, err
 	}
 	return h(a, req, g)
+}
+
+// snapshot reads the stored game id.
+func (a *App) snapshot(id string) (*storage.Game, error) {
+	var g *storage.Game
+	err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		g, err = tx.Game(id)
+		return err
+	})
+	return g, err
 }
 
 func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
@@ -246,12 +249,8 @@ func (a *App) Sweep(now time.Time) error {
 func (a *App) timeoutGame(id string, now time.Time) error {
 	unlock := a.lock(id)
 	defer unlock()
-	var g *storage.Game
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		var err error
-		g, err = tx.Game(id)
-		return err
-	}); err != nil {
+	g, err := a.snapshot(id)
+	if err != nil {
 		return err
 	}
 	if !g.Active || g.Deadline.IsZero() || g.Deadline.After(now) {

@@ -196,6 +196,19 @@ func (a *App) saveSurvival(g *storage.Game, st *survivalState, now time.Time, in
 	})
 }
 
+// commitSurvival saves a transition made by req and answers with the public
+// board message carrying note.
+func (a *App) commitSurvival(req *Request, g *storage.Game, st *survivalState, game *chess.Game, note string) (*Response, error) {
+	if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	msg, err := a.survivalMessage(g, st, game, note)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Message: msg}, nil
+}
+
 var errAlreadyApplied = &UserError{Msg: "This action was already applied once; it was not applied again."}
 
 func (st *survivalState) player(c chess.Color) User {
@@ -376,20 +389,13 @@ func survivalMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	} else {
 		g.Deadline = req.Now.Add(st.MoveTime)
 	}
-	if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
-		return nil, err
-	}
 	note := fmt.Sprintf("%s played **%s**.", req.User.Mention(), san)
 	if !g.Active {
 		note += " " + st.resultLine()
 	} else {
 		note += fmt.Sprintf(" %s, your move.", st.player(game.Position().Turn()).Mention())
 	}
-	msg, err := a.survivalMessage(g, st, game, note)
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return a.commitSurvival(req, g, st, game, note)
 }
 
 func survivalAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
@@ -426,14 +432,7 @@ func survivalResign(a *App, req *Request, g *storage.Game) (*Response, error) {
 		winner = chess.BlackWins
 	}
 	st.finish(g, winner, "resignation")
-	if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
-		return nil, err
-	}
-	msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s resigned. %s", req.User.Mention(), st.resultLine()))
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return a.commitSurvival(req, g, st, game, fmt.Sprintf("%s resigned. %s", req.User.Mention(), st.resultLine()))
 }
 
 func survivalBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
@@ -442,10 +441,7 @@ func survivalBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, err
 	}
 	msg, err := a.survivalMessage(g, st, game, "")
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return &Response{Message: msg}, err
 }
 
 // survivalFlip shows the clicker the board from the other side, privately.
@@ -519,14 +515,7 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
 		}
 		st.finish(g, chess.Draw, "agreement")
-		if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
-			return nil, err
-		}
-		msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", req.User.Mention()))
-		if err != nil {
-			return nil, err
-		}
-		return &Response{Message: msg}, nil
+		return a.commitSurvival(req, g, st, game, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", req.User.Mention()))
 	case "claim":
 		if game.Position().Turn() != c {
 			return nil, Errorf("Only the player to move can claim a draw (FIDE 9.2 and 9.3): wait for your turn.")
@@ -554,14 +543,7 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 				plural(game.RepetitionCount(), "time", "times"), game.Position().HalfmoveClock()/2)
 		}
 		st.finish(g, chess.Draw, claims[0].String()+" (claimed)")
-		if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
-			return nil, err
-		}
-		msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s claimed a draw by %s%s.", req.User.Mention(), claims[0], withMove))
-		if err != nil {
-			return nil, err
-		}
-		return &Response{Message: msg}, nil
+		return a.commitSurvival(req, g, st, game, fmt.Sprintf("%s claimed a draw by %s%s.", req.User.Mention(), claims[0], withMove))
 	}
 	return nil, Errorf("Unknown draw action %q: use offer, accept, decline or claim.", action)
 }
