@@ -278,24 +278,43 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	var r result
 	select {
 	case r = <-done:
-		b.respond(i, b.answer(r, log), false)
+		b.respond(i, b.answer(r, log))
 		return
 	case <-time.After(b.opts.DeferAfter):
 	}
 	if req.Type == commands.AutocompleteRequest {
 		r = <-done // autocomplete cannot be deferred; answer late or not at all
-		b.respond(i, b.answer(r, log), false)
+		b.respond(i, b.answer(r, log))
 		return
 	}
-	typ := discordgo.InteractionResponseDeferredChannelMessageWithSource
-	if req.Type == commands.ComponentRequest {
-		typ = discordgo.InteractionResponseDeferredMessageUpdate
+	// A component (or a modal submitted from one) defers an update of its
+	// message, which shows nothing. A command defers with a "thinking"
+	// message, public unless the kind declares the answer private: a public
+	// one would show the command and its options to everyone.
+	defer_ := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+	private := false
+	switch {
+	case updatesMessage(i):
+		defer_.Type = discordgo.InteractionResponseDeferredMessageUpdate
+	case b.app.AnswersPrivately(req):
+		private = true
+		defer_.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	if err := s.InteractionRespond(i, &discordgo.InteractionResponse{Type: typ}); err != nil {
+	if err := s.InteractionRespond(i, defer_); err != nil {
 		log.Error("deferring failed", "err", err)
 	}
 	r = <-done
-	b.respond(i, b.answer(r, log), true)
+	ans := b.answer(r, log)
+	if private && !ans.Ephemeral {
+		log.Warn("a private answer was not ephemeral; it fills the ephemeral deferral")
+	}
+	b.respondDeferred(i, ans, private)
+}
+
+// updatesMessage reports whether the interaction came from a message's
+// component: a click, a select, or a modal opened by one.
+func updatesMessage(i *discordgo.Interaction) bool {
+	return i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit && i.Message != nil
 }
 
 // answer turns a handler's result into the response the user sees.
@@ -317,28 +336,39 @@ func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
 }
 
 func (b *Bot) respondNow(i *discordgo.Interaction, r *commands.Response) {
-	b.respond(i, r, false)
+	b.respond(i, r)
 }
 
-// respond sends r as the answer to i: as the initial response, or, when the
-// interaction was deferred, by editing or following up.
-func (b *Bot) respond(i *discordgo.Interaction, r *commands.Response, deferred bool) {
+// respond sends r as the initial response to i.
+func (b *Bot) respond(i *discordgo.Interaction, r *commands.Response) {
+	b.send(i, r, b.sess.InteractionRespond(i, initialResponse(i, r)))
+}
+
+// respondDeferred answers a deferred interaction by editing or following up.
+// privateDefer says the deferral was an ephemeral "thinking" message, which
+// the answer fills.
+func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, privateDefer bool) {
 	var err error
 	switch {
-	case !deferred:
-		err = b.sess.InteractionRespond(i, initialResponse(i, r))
+	case privateDefer:
+		_, err = b.sess.InteractionResponseEdit(i, webhookEdit(r))
 	case r.Ephemeral:
-		if i.Type != discordgo.InteractionMessageComponent {
+		if !updatesMessage(i) {
 			// The deferral showed a public "thinking" message: replace it
 			// by a private one.
 			_ = b.sess.InteractionResponseDelete(i)
 		}
 		_, err = b.sess.FollowupMessageCreate(i, true, webhookParams(r))
-	case r.Update || i.Type != discordgo.InteractionMessageComponent:
+	case r.Update || !updatesMessage(i):
 		_, err = b.sess.InteractionResponseEdit(i, webhookEdit(r))
 	default:
 		_, err = b.sess.FollowupMessageCreate(i, true, webhookParams(r))
 	}
+	b.send(i, r, err)
+}
+
+// send finishes an answer: it logs a failure or reports the posted message.
+func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 	if err != nil {
 		b.log.Error("answering interaction failed", "interaction", i.ID, "err", err)
 		return

@@ -3,6 +3,8 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -89,4 +91,28 @@ func dmError(err error) error {
 		return fmt.Errorf("%w: %v", commands.ErrDMClosed, err)
 	}
 	return err
+}
+
+// Download fetches url with the session's HTTP client (so tests through the
+// fake Discord reach its attachment server), reading at most maxBytes.
+func (p *platform) Download(url string, maxBytes int64) ([]byte, error) {
+	resp, err := p.sess.Client.Get(url)
+	if err != nil {
+		return nil, fmt.Errorf("downloading the attachment: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("downloading the attachment: %s", resp.Status)
+	}
+	if resp.ContentLength > maxBytes {
+		return nil, fmt.Errorf("%w: %d bytes, at most %d", commands.ErrTooLarge, resp.ContentLength, maxBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("downloading the attachment: %w", err)
+	}
+	if int64(len(b)) > maxBytes {
+		return nil, fmt.Errorf("%w: more than %d bytes", commands.ErrTooLarge, maxBytes)
+	}
+	return b, nil
 }

@@ -30,7 +30,14 @@ type Platform interface {
 	RemoveThreadMember(threadID, userID string) error
 	// DM sends a direct message to a user.
 	DM(userID string, m Message) (string, error)
+	// Download fetches a file a user attached to a command (an attachment
+	// option's URL) and returns its bytes. A file larger than maxBytes is
+	// an error (ErrTooLarge), and so is any answer but 200 OK.
+	Download(url string, maxBytes int64) ([]byte, error)
 }
+
+// ErrTooLarge means a downloaded file is larger than the caller allows.
+var ErrTooLarge = errors.New("the file is too large")
 
 // ErrDMClosed means the user does not accept direct messages from the bot.
 var ErrDMClosed = errors.New("the user's direct messages are closed")

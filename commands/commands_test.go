@@ -23,6 +23,7 @@ type fakePlatform struct {
 	members map[string][]string
 	dms     map[string][]Message
 	closed  map[string]bool
+	files   map[string][]byte // Download: URL -> bytes
 	next    int
 }
 
@@ -32,7 +33,7 @@ type sent struct {
 }
 
 func newFakePlatform() *fakePlatform {
-	return &fakePlatform{members: map[string][]string{}, dms: map[string][]Message{}, closed: map[string]bool{}}
+	return &fakePlatform{members: map[string][]string{}, dms: map[string][]Message{}, closed: map[string]bool{}, files: map[string][]byte{}}
 }
 
 func (p *fakePlatform) id() string { p.next++; return fmt.Sprintf("%d", 1000+p.next) }
@@ -72,6 +73,20 @@ func (p *fakePlatform) RemoveThreadMember(threadID, userID string) error {
 		}
 	}
 	return nil
+}
+
+// Download serves the files put in p.files by URL.
+func (p *fakePlatform) Download(url string, maxBytes int64) ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, ok := p.files[url]
+	if !ok {
+		return nil, fmt.Errorf("GET %s: 404 Not Found", url)
+	}
+	if int64(len(b)) > maxBytes {
+		return nil, ErrTooLarge
+	}
+	return b, nil
 }
 
 func (p *fakePlatform) DM(userID string, m Message) (string, error) {

@@ -49,6 +49,24 @@ type Kind struct {
 	Timeout func(a *App, g *storage.Game, now time.Time) error
 	// Summary is one line about a game for /games, e.g. "vs @bob, your move".
 	Summary func(a *App, g *storage.Game, userID string) string
+
+	// Private reports whether the answer to req (a command or modal of this
+	// kind) is private: ephemeral or by direct message, with nothing shown
+	// in public, not even the command and its options. The bot then defers
+	// such an interaction ephemerally when its handler is slow. Nil: never.
+	// It must decide from req alone (no storage), quickly.
+	Private func(req *Request) bool
+}
+
+// AnswersPrivately reports whether some kind declares req's answer private
+// (see Kind.Private), so that a deferred answer must be ephemeral.
+func (a *App) AnswersPrivately(req *Request) bool {
+	for _, k := range a.kinds {
+		if k.Private != nil && k.Private(req) {
+			return true
+		}
+	}
+	return false
 }
 
 // Register adds a game kind. Call it before the bot starts (Definitions

@@ -348,17 +348,20 @@ type Option struct {
 // Opt is option name with value. The value is converted to the registered option type:
 // string for String; int, int64 or a whole float64 for Integer; int or float64 for Number;
 // bool for Boolean; *User (or a user ID string) for User and Mentionable; *Channel (or a
-// channel ID string) for Channel.
+// channel ID string) for Channel; File (Name and Data) for Attachment: the file is uploaded
+// as Discord's client does, listed in data.resolved.attachments and served at its URL.
 func Opt(name string, value any) Option { return Option{Name: name, Value: value} }
 
 // Focused is the option being typed in an autocomplete interaction, with the text typed so
 // far. Discord sends it as a string whatever the option's type.
 func Focused(name, typed string) Option { return Option{Name: name, Value: typed, Focused: true} }
 
-// resolvedSet collects users referenced by options, for data.resolved.
+// resolvedSet collects users, channels and uploaded files referenced by options, for
+// data.resolved.
 type resolvedSet struct {
-	users    map[string]*User
-	channels map[string]*Channel
+	users       map[string]*User
+	channels    map[string]*Channel
+	attachments map[string]*Attachment
 }
 
 // buildOptionsLocked resolves a command path ("survival challenge") against the commands usable
@@ -390,7 +393,7 @@ func (s *Server) buildOptionsLocked(c *Channel, path string, opts []Option, auto
 	if !allowedIn(cmd, c) {
 		return nil, nil, nil, fmt.Errorf("command /%s cannot be used in this kind of channel", words[0])
 	}
-	res := &resolvedSet{users: map[string]*User{}, channels: map[string]*Channel{}}
+	res := &resolvedSet{users: map[string]*User{}, channels: map[string]*Channel{}, attachments: map[string]*Attachment{}}
 	level := cmd.Options
 	var chain []*discordgo.ApplicationCommandOption
 	for _, w := range words[1:] {
@@ -533,6 +536,23 @@ func (s *Server) coerceOptionLocked(def *discordgo.ApplicationCommandOption, v a
 		}
 		res.channels[c.ID] = c
 		out = c.ID
+	case discordgo.ApplicationCommandOptionAttachment:
+		var f File
+		switch x := v.(type) {
+		case File:
+			f = x
+		case *File:
+			f = *x
+		default:
+			return nil, fmt.Errorf("want a discordtest.File, got %T", v)
+		}
+		if f.Name == "" {
+			return nil, fmt.Errorf("an uploaded file needs a name")
+		}
+		a := s.attachmentsLocked("uploads", []File{f})[0]
+		s.st.uploads[a.ID] = a
+		res.attachments[a.ID] = a
+		out = a.ID
 	default:
 		return nil, fmt.Errorf("option type %v is not supported by the fake", def.Type)
 	}

@@ -272,8 +272,15 @@ func (s *Server) command(u *User, channelID, command string, opts []Option, auto
 	if cmd.GuildID != "" {
 		data["guild_id"] = cmd.GuildID
 	}
-	if len(res.users) > 0 || len(res.channels) > 0 {
+	if len(res.users) > 0 || len(res.channels) > 0 || len(res.attachments) > 0 {
 		r := map[string]any{}
+		if len(res.attachments) > 0 {
+			atts := map[string]any{}
+			for id, a := range res.attachments {
+				atts[id] = attachmentJSON(a)
+			}
+			r["attachments"] = atts
+		}
 		if len(res.users) > 0 {
 			users, members := map[string]any{}, map[string]any{}
 			for id, ru := range res.users {

@@ -67,7 +67,7 @@ func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	var found *Attachment
+	found := s.st.uploads[parts[1]]
 	for _, mid := range s.st.channelMsgs[parts[0]] {
 		for _, a := range s.st.messages[mid].Attachments {
 			if a.ID == parts[1] {

@@ -35,6 +35,8 @@ type store struct {
 	interactions map[string]*Interaction // by ID
 	byToken      map[string]*Interaction
 	modals       map[string]*Modal // user ID -> open modal
+	// uploads are files attached to command options (not part of any message, not exported).
+	uploads map[string]*Attachment
 }
 
 func newStore() *store {
@@ -44,7 +46,7 @@ func newStore() *store {
 		messages: map[string]*Message{}, channelMsgs: map[string][]string{},
 		commands: map[string][]*discordgo.ApplicationCommand{}, cmdIDs: map[string]string{},
 		dmsClosed: map[string]bool{}, interactions: map[string]*Interaction{}, byToken: map[string]*Interaction{},
-		modals: map[string]*Modal{},
+		modals: map[string]*Modal{}, uploads: map[string]*Attachment{},
 	}
 }
 

@@ -1,0 +1,28 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+)
+
+// DMClosedNote starts a private answer shown in a channel because the user's
+// direct messages are closed.
+const DMClosedNote = "_Your direct messages are closed to me, so I show this here instead: only you can see it._"
+
+// SendPrivately delivers m to the user who made req so that nobody else
+// sees it. It sends m by direct message and answers req with dmNote, a short
+// private pointer such as "I sent your panel by direct message."; when the
+// user's direct messages are closed (ErrDMClosed), it answers req with m
+// itself, ephemerally, prefixed with DMClosedNote saying why. Other errors
+// from the DM are returned. The answer is always ephemeral.
+func (a *App) SendPrivately(req *Request, m Message, dmNote string) (*Response, error) {
+	_, err := a.Platform.DM(req.User.ID, m)
+	switch {
+	case err == nil:
+		return &Response{Ephemeral: true, Message: Message{Content: dmNote}}, nil
+	case errors.Is(err, ErrDMClosed):
+		m.Content = DMClosedNote + "\n" + m.Content
+		return &Response{Ephemeral: true, Message: m}, nil
+	}
+	return nil, fmt.Errorf("direct message to %s: %w", req.User.ID, err)
+}
