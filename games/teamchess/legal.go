@@ -18,11 +18,19 @@ import (
 // Agent once, Saboteur once per legal reply of the opponent (with the
 // reply's own choices). A sacrifice is legal only when the mover's king is
 // not in check after the whole sacrifice. The order is unspecified.
+//
+// The list grows with the product of the replies along chains of Saboteurs
+// forcing Saboteurs: with several pawns of each side on the verge of the
+// last rank it can be huge. CountLegalMoves counts without building it and
+// Complete lists only what a typed prefix needs.
 func LegalMoves(p *chess.Position) []Move {
-	return appendLegal(p, make([]Move, 0, 48))
+	return appendLegal(p, make([]Move, 0, 48), true)
 }
 
-func appendLegal(p *chess.Position, dst []Move) []Move {
+// appendLegal appends the legal moves; with expand false a Saboteur appears
+// once, as a head without its forced reply (Forced nil), when the opponent
+// would have a legal reply.
+func appendLegal(p *chess.Position, dst []Move, expand bool) []Move {
 	var buf [256]chess.Move
 	for _, m := range p.AppendLegalMoves(buf[:0]) {
 		if !m.IsSacrifice() {
@@ -31,7 +39,7 @@ func appendLegal(p *chess.Position, dst []Move) []Move {
 	}
 	var cb [32]chess.Move
 	for _, c := range p.SacrificeCandidates(cb[:0]) {
-		dst = appendSacrifices(p, c, dst)
+		dst = appendSacrifices(p, c, dst, expand)
 	}
 	return dst
 }
@@ -53,7 +61,7 @@ func assassinTargets(p *chess.Position, bare chess.Move) chess.Bitboard {
 }
 
 // appendSacrifices appends the legal role forms of the bare sacrifice.
-func appendSacrifices(p *chess.Position, bare chess.Move, dst []Move) []Move {
+func appendSacrifices(p *chess.Position, bare chess.Move, dst []Move, expand bool) []Move {
 	if queenCaptured(p) {
 		if m := sacrifice(bare, RoyalGuard, 0); p.IsLegal(m) {
 			dst = append(dst, Move{Board: m})
@@ -72,6 +80,12 @@ func appendSacrifices(p *chess.Position, bare chess.Move, dst []Move) []Move {
 	dst = append(dst, Move{Board: agent})
 	sab := sacrifice(bare, Saboteur, 0)
 	after, _ := p.Play(sab)
+	if !expand {
+		if HasLegalMove(&after) {
+			dst = append(dst, Move{Board: sab})
+		}
+		return dst
+	}
 	for _, r := range LegalMoves(&after) {
 		r := r
 		dst = append(dst, Move{Board: sab, Forced: &r})
@@ -111,6 +125,8 @@ func HasLegalMove(p *chess.Position) bool {
 }
 
 // CountLegalMoves returns len(LegalMoves(p)) without building the moves.
+// Its work grows with the number of sacrifice chains, not with their
+// replies, so it stays cheap where LegalMoves would be huge.
 func CountLegalMoves(p *chess.Position) uint64 {
 	var n uint64
 	var buf [256]chess.Move

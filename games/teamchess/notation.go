@@ -178,14 +178,9 @@ func (c *completer) walk(p *chess.Position, outer []Move, sanHead, uciHead []byt
 		sab      bool
 	}
 	var items []item
-	seenSab := map[chess.Move]bool{}
-	for _, m := range LegalMoves(p) {
+	for _, m := range appendLegal(p, nil, false) {
 		if m.Role() == Saboteur {
-			if seenSab[m.Board] {
-				continue
-			}
-			seenSab[m.Board] = true
-			head := Move{Board: m.Board}
+			head := m
 			s := string(appendSAN(nil, p, head)) + ":"
 			u := string(head.appendUCI(nil)) + ":"
 			it := item{m: head, san: s, uciText: u, sab: true}
@@ -265,7 +260,7 @@ func ParseMove(p *chess.Position, s string) (Move, error) {
 	return parseMove(p, s, 0)
 }
 
-const maxMoveText = 80
+const maxMoveText = 512
 
 func parseMove(p *chess.Position, s string, depth int) (Move, error) {
 	in := strings.TrimSpace(s)
@@ -616,18 +611,24 @@ func exampleTarget(p *chess.Position, bare chess.Move) string {
 	return "<square>"
 }
 
-// exampleReply names one legal reply (for a Saboteur's forced move).
+// exampleReply names one legal reply (for a Saboteur's forced move),
+// preferring an ordinary move; it never expands Saboteur chains.
 func exampleReply(p *chess.Position) string {
-	ts := MoveTexts(p)
-	if len(ts) == 0 {
+	ms := appendLegal(p, nil, false)
+	if len(ms) == 0 {
 		return "<move>"
 	}
-	for _, t := range ts {
-		if !t.Move.IsSacrifice() {
-			return t.SAN
+	for _, m := range ms {
+		if !m.IsSacrifice() {
+			return SAN(p, m)
 		}
 	}
-	return ts[0].SAN
+	m := ms[0]
+	if m.Role() == Saboteur {
+		after, _ := p.Play(m.Board)
+		return string(appendSAN(nil, p, m)) + ":" + exampleReply(&after)
+	}
+	return SAN(p, m)
 }
 
 // impossibleText says which roles are impossible and why, one sentence per

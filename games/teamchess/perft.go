@@ -22,7 +22,7 @@ func Perft(p *chess.Position, depth int) uint64 {
 		return CountLegalMoves(p)
 	}
 	var n uint64
-	for _, m := range appendLegal(p, make([]Move, 0, 48)) {
+	for _, m := range appendLegal(p, make([]Move, 0, 48), true) {
 		n += perftMove(p, m, depth)
 	}
 	return n

@@ -1,0 +1,5 @@
+//go:build race
+
+package teamchess
+
+const raceEnabled = true
