@@ -185,7 +185,7 @@ func RoleOptions(p *chess.Position, bare chess.Move) []RoleOption {
 		rg := RoleOption{Role: RoyalGuard, Legal: p.IsLegal(sacrifice(bare, RoyalGuard, 0)), Choices: 1}
 		if !rg.Legal {
 			rg.Choices = 0
-			rg.Reason = fmt.Sprintf("your Queen has been captured, so the pawn must be a Royal Guard (rule 3.1), and a Queen placed on %s would leave your king in check", sq)
+			rg.Reason = fmt.Sprintf("a Queen placed on %s would leave your king in check, and with your Queen captured no other role is allowed (rule 3.1)", sq)
 		}
 		out = append(out, rg)
 		for _, r := range Roles[1:] {

@@ -102,7 +102,8 @@ var roleNames = []struct {
 // ParseRole reads a role name leniently: the full name in any case with or
 // without spaces, underscores or hyphens ("Royal Guard", "political_agent"),
 // the letters g/q, a, s, p, the aliases guard, queen, agent, pa, rg, or any
-// unambiguous prefix of a full name ("assa", "sab", "pol").
+// unambiguous prefix of two letters or more of a full name ("assa",
+// "sab", "pol").
 func ParseRole(s string) (Role, bool) {
 	k := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "", "\t", "").Replace(s))
 	if k == "" {
@@ -110,6 +111,9 @@ func ParseRole(s string) (Role, bool) {
 	}
 	if r, ok := roleAliases[k]; ok {
 		return r, true
+	}
+	if len(k) < 2 {
+		return NoRole, false // single letters only as aliases (r, n, b are not roles)
 	}
 	found := NoRole
 	for _, n := range roleNames {
