@@ -34,19 +34,6 @@ func TestEverySubcommandHasHelp(t *testing.T) {
 	}
 }
 
-func TestRunWithoutTokenSaysWhatIsMissing(t *testing.T) {
-	t.Setenv("DISCORD_TOKEN", "")
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "c.toml")
-	require.NoError(t, os.WriteFile(cfg, []byte("[storage]\npath = \""+filepath.Join(dir, "x.db")+"\"\n"), 0o600))
-	code, _, errOut := run("run", "-config", cfg)
-	require.Equal(t, 2, code)
-	require.Contains(t, errOut, "discord.token is missing")
-	require.Contains(t, errOut, "DISCORD_TOKEN")
-	_, err := os.Stat(filepath.Join(dir, "x.db"))
-	require.True(t, os.IsNotExist(err), "no database is created when the bot cannot start")
-}
-
 func TestRunRejectsBadConfig(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "c.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte("[discord]\ntokn = \"x\"\n"), 0o600))

@@ -12,18 +12,35 @@ import (
 	"time"
 
 	"sandtable/bot"
+	"sandtable/playground"
 	"sandtable/storage"
 )
 
-// runMain is `sandtable run [-config FILE]`: it connects the bot to Discord
-// and serves until SIGINT or SIGTERM, then shuts down gracefully (stops
-// taking interactions, finishes those in flight, closes the database).
+// runMain is `sandtable run [-config FILE] [-playground]`: it connects the
+// bot to Discord, or, with no token configured or with -playground, starts the
+// local playground (package playground) instead. It serves until SIGINT or
+// SIGTERM, then shuts down gracefully (stops taking interactions, finishes
+// those in flight, closes the database).
 func runMain(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runWith(ctx, args, stdout, stderr, nil)
+}
+
+// runWith is runMain until ctx ends. holdBot, when not nil, holds the
+// playground's bot back until it is closed (tests).
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, holdBot <-chan struct{}) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "configuration file (TOML, see config.example.toml); default: config.toml if it exists")
+	forcePlayground := fs.Bool("playground", false, "start the local playground even when a token is configured")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sandtable run [-config FILE]\n\nConnects the bot to Discord. The token comes from DISCORD_TOKEN or discord.token in the config file.")
+		fmt.Fprintln(fs.Output(), `usage: sandtable run [-config FILE] [-playground]
+
+Connects the bot to Discord. The token comes from DISCORD_TOKEN or
+discord.token in the config file. With no token (or with -playground) it
+starts the local playground instead: the bot against a Discord stand-in on
+127.0.0.1 and a web page to play in, at the URL it prints.`)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,9 +64,11 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 2
 	}
-	if err := cfg.RequireToken(path); err != nil {
-		fmt.Fprintln(stderr, "sandtable run:", err)
-		return 2
+	if *forcePlayground || cfg.Discord.Token == "" {
+		if !*forcePlayground {
+			fmt.Fprintln(stderr, "sandtable run: no Discord token configured (DISCORD_TOKEN or discord.token), so starting the local playground. To connect to Discord, see the README's \"Create the Discord application\".")
+		}
+		return runPlayground(ctx, cfg, stdout, stderr, holdBot)
 	}
 	log := bot.NewLogger(cfg.Log, stderr)
 	store, err := storage.Open(cfg.Storage.Path, 2*time.Second)
@@ -67,8 +86,6 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	<-ctx.Done()
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -78,5 +95,32 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log.Info("stopped")
+	return 0
+}
+
+// runPlayground serves the local playground until ctx ends.
+func runPlayground(ctx context.Context, cfg bot.Config, stdout, stderr io.Writer, holdBot <-chan struct{}) int {
+	log := bot.NewLogger(cfg.Log, stderr)
+	store, err := storage.Open(cfg.Playground.Database, 2*time.Second)
+	if err != nil {
+		fmt.Fprintln(stderr, "sandtable run: playground:", err)
+		return 1
+	}
+	defer store.Close()
+	pg, err := playground.Start(playground.Options{Config: cfg, Store: store, Stdout: stdout, Stderr: stderr,
+		Logger: log, HoldBot: holdBot})
+	if err != nil {
+		fmt.Fprintln(stderr, "sandtable run:", err)
+		return 1
+	}
+	<-ctx.Done()
+	log.Info("shutting down the playground")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := pg.Shutdown(sctx); err != nil {
+		log.Error("shutdown", "err", err)
+		return 1
+	}
+	log.Info("stopped; the playground is saved", "database", cfg.Playground.Database)
 	return 0
 }

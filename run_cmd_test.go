@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var urlLine = regexp.MustCompile(`http://127\.0\.0\.1:(\d+)/`)
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader in two goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// readURL reads lines from r until one holds the playground's URL.
+func readURL(t *testing.T, r io.Reader, timeout time.Duration) string {
+	t.Helper()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			if m := urlLine.FindString(sc.Text()); m != "" {
+				found <- m
+				io.Copy(io.Discard, r)
+				return
+			}
+		}
+		close(found)
+	}()
+	select {
+	case u, ok := <-found:
+		require.True(t, ok, "standard output ended without a URL")
+		return u
+	case <-time.After(timeout):
+		t.Fatalf("no URL on standard output after %v", timeout)
+		return ""
+	}
+}
+
+func botState(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "api/status")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var st struct {
+		Bot struct{ State string } `json:"bot"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	return st.Bot.State
+}
+
+func waitBotState(t *testing.T, base, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for botState(t, base) != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("bot state is %q, want %q", botState(t, base), want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[storage]\npath = %q\n[playground]\nport = 0\ndatabase = %q\n",
+		filepath.Join(dir, "bot.db"), filepath.Join(dir, "pg.db"))), 0o600))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hold := make(chan struct{})
+	outR, outW := io.Pipe()
+	errOut := &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, []string{"-config", cfg}, outW, errOut, hold)
+		outW.Close()
+	}()
+	base := readURL(t, outR, 20*time.Second)
+
+	// The page is served while the bot has not even started connecting.
+	resp, err := http.Get(base)
+	require.NoError(t, err)
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode)
+	require.Contains(t, string(page), "<title>SandTable Playground</title>")
+	require.Equal(t, "connecting", botState(t, base))
+	require.Contains(t, errOut.String(), "no Discord token configured")
+	require.Contains(t, errOut.String(), "starting the local playground")
+
+	close(hold)
+	waitBotState(t, base, "ready")
+
+	cancel()
+	select {
+	case c := <-code:
+		require.Equal(t, 0, c, "stderr:\n%s", errOut)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the playground did not stop")
+	}
+	_, err = os.Stat(filepath.Join(dir, "pg.db"))
+	require.NoError(t, err, "the playground database is created")
+	_, err = os.Stat(filepath.Join(dir, "bot.db"))
+	require.True(t, os.IsNotExist(err), "the playground never opens storage.path, the database of the bot on Discord")
+}
+
+func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"real-token\"\n[playground]\nport = 0\ndatabase = %q\n",
+		filepath.Join(dir, "pg.db"))), 0o600))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	errOut := &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, []string{"-config", cfg, "-playground"}, outW, errOut, nil)
+		outW.Close()
+	}()
+	base := readURL(t, outR, 20*time.Second)
+	waitBotState(t, base, "ready")
+	require.NotContains(t, errOut.String(), "no Discord token", "with -playground there is nothing to explain")
+	cancel()
+	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
+}
+
+// TestGoRunStartsThePlayground runs the real entry point as `go run .` does, in a directory
+// with no config file and no token: it prints the URL, serves the page, picks another port
+// when the default one is taken, and stops cleanly on Ctrl-C (SIGINT).
+func TestGoRunStartsThePlayground(t *testing.T) {
+	dir := t.TempDir()
+	// Hold the default port, so the playground must pick another and say so.
+	if ln, err := net.Listen("tcp", "127.0.0.1:8765"); err == nil {
+		defer ln.Close()
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Dir = dir
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISCORD_TOKEN=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "SANDTABLE_MAIN_ARGS=run")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	start := time.Now()
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	base := readURL(t, stdout, 30*time.Second)
+	t.Logf("URL printed %v after the process started", time.Since(start).Round(time.Millisecond))
+	resp, err := http.Get(base)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode)
+	require.NotEqual(t, "http://127.0.0.1:8765/", base, "the default port is taken")
+	require.Contains(t, stderr.String(), "Port 8765 is in use; the playground uses port")
+	waitBotState(t, base, "ready")
+
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		require.NoError(t, err, "a clean exit on Ctrl-C; stderr:\n%s", stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no exit 30 s after SIGINT; stderr:\n%s", stderr)
+	}
+	require.Contains(t, stderr.String(), "the playground is saved")
+	_, err = os.Stat(filepath.Join(dir, "playground.db"))
+	require.NoError(t, err, "the default playground database is in the working directory")
+}
