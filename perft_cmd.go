@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandtable/games/chess"
+	"sandtable/games/teamchess"
 )
 
 const perftUsage = `usage: sandtable perft -variant chess|survival|teamchess [-fen FEN] -depth N [-divide]
@@ -18,13 +19,22 @@ With -divide, prints one line "<uci> <count>" per root move, sorted by UCI.
 The last line of standard output is always the total node count alone;
 timings go to standard error. Without -fen the variant's start position is
 used (the Tartan Grid for survival). Survival FENs need no kings and their
-castling field is ignored. Team Chess sacrificial moves are counted once
-each as bare sacrifices (the roles are not expanded).
+castling field is ignored.
+
+Team Chess counts each 8th-rank sacrifice once per distinct choice (issue
+6): Royal Guard 1, Assassin one per removable piece, Political Agent 1,
+Saboteur one per legal forced reply, after which the opponent has exactly
+that one move. In -divide a sacrifice is written in UCI style: the pawn's
+squares, the role letter (g Royal Guard, a Assassin, s Saboteur,
+p Political Agent), then ":" and the Assassin's target square or the
+Saboteur's forced reply in the same form: e7e8g, e7d8a:d4, e7e8p,
+e7e8s:g8f6, e7e8s:d2d1s:g1f3 (docs/rules/teamchess.md).
 
 flags:
 `
 
-// perftMain implements "sandtable perft" (issue 3). Exit codes: 0 success,
+// perftMain implements "sandtable perft" (issue 3; Team Chess counting,
+// issue 6). Exit codes: 0 success,
 // 2 bad arguments or a malformed FEN (message on standard error).
 func perftMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
@@ -74,12 +84,20 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 	}
 	t0 := time.Now()
 	var total uint64
-	if *divide && *depth > 0 {
+	switch {
+	case v == chess.TeamChess && *divide && *depth > 0:
+		for _, e := range teamchess.PerftDivide(&pos, *depth) {
+			fmt.Fprintf(stdout, "%s %d\n", e.UCI, e.Nodes)
+			total += e.Nodes
+		}
+	case v == chess.TeamChess:
+		total = teamchess.Perft(&pos, *depth)
+	case *divide && *depth > 0:
 		for _, e := range chess.PerftDivide(&pos, *depth) {
 			fmt.Fprintf(stdout, "%s %d\n", e.Move.UCI(), e.Nodes)
 			total += e.Nodes
 		}
-	} else {
+	default:
 		total = chess.PerftBulk(&pos, *depth)
 	}
 	el := time.Since(t0)

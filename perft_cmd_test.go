@@ -22,6 +22,9 @@ func TestPerftCommandTotal(t *testing.T) {
 		{[]string{"-variant", "survival", "-depth", "2"}, "400\n"},
 		{[]string{"-variant", "survival", "-fen", "8/8/8/8/8/8/8/k1K5 b KQ - 0 1", "-depth", "2"}, "7\n"},
 		{[]string{"-variant", "teamchess", "-depth", "3"}, "8902\n"},
+		// Team Chess sacrifices, counted per role choice (games/teamchess/testdata/teamchess.perft).
+		{[]string{"-variant", "teamchess", "-fen", "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", "-depth", "2"}, "90\n"},
+		{[]string{"-variant", "teamchess", "-fen", "4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1", "-depth", "1"}, "72\n"},
 		{[]string{"-depth", "0"}, "1\n"},
 	} {
 		out, errOut, code := runPerft(c.args...)
@@ -50,6 +53,35 @@ func TestPerftCommandDivide(t *testing.T) {
 		if f := strings.Fields(l); len(f) != 2 || f[1] != "20" {
 			t.Errorf("bad divide line %q", l)
 		}
+	}
+}
+
+// TestPerftCommandTeamChessDivide: hand count in the comments of
+// games/teamchess/testdata/teamchess.perft ("assassin-agent-saboteur"):
+// king 5 + Queen 15 + a8: Assassin xh8 1, Political Agent 1, Saboteur 14.
+func TestPerftCommandTeamChessDivide(t *testing.T) {
+	out, _, code := runPerft("-variant", "teamchess", "-fen", "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", "-depth", "1", "-divide")
+	if code != 0 {
+		t.Fatalf("code %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 37 || lines[36] != "36" {
+		t.Fatalf("divide output: %q", out)
+	}
+	want := []string{"a1a2 1", "a1a3 1", "a1a4 1", "a1a5 1", "a1a6 1", "a1b1 1", "a1b2 1", "a1c1 1",
+		"a1c3 1", "a1d1 1", "a1d4 1", "a1e5 1", "a1f6 1", "a1g7 1", "a1h8 1",
+		"a7a8a:h8 1", "a7a8p 1",
+		"a7a8s:e8d7 1", "a7a8s:e8d8 1", "a7a8s:e8e7 1", "a7a8s:e8f7 1", "a7a8s:e8f8 1",
+		"a7a8s:h8f8 1", "a7a8s:h8g8 1", "a7a8s:h8h1 1", "a7a8s:h8h2 1", "a7a8s:h8h3 1",
+		"a7a8s:h8h4 1", "a7a8s:h8h5 1", "a7a8s:h8h6 1", "a7a8s:h8h7 1",
+		"e1d1 1", "e1d2 1", "e1e2 1", "e1f1 1", "e1f2 1"}
+	if strings.Join(lines[:36], ",") != strings.Join(want, ",") {
+		t.Errorf("divide lines:\n%s", strings.Join(lines[:36], "\n"))
+	}
+	// Depth 2: a Saboteur has exactly its forced reply below it.
+	out, _, _ = runPerft("-variant", "teamchess", "-fen", "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", "-depth", "2", "-divide")
+	if !strings.Contains(out, "\na7a8s:h8h1 1\n") || !strings.Contains(out, "\na7a8p 14\n") || !strings.HasSuffix(out, "\n266\n") {
+		t.Errorf("depth 2 divide: %q", out)
 	}
 }
 
