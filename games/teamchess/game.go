@@ -63,6 +63,7 @@ type Game struct {
 	result     Result
 	events     []Event
 	actions    []Action
+	last       *Move // the latest move played
 }
 
 // NewGame starts a game. Errors: an invalid FEN (*chess.FENError, Team
@@ -96,6 +97,32 @@ func NewGame(s Setup) (*Game, error) {
 		g.pass()
 	}
 	return g, nil
+}
+
+// Setup returns the game's setup (start FEN, queues), as copies.
+func (g *Game) Setup() Setup {
+	return Setup{FEN: g.setup.FEN, White: append([]Member(nil), g.setup.White...), Black: append([]Member(nil), g.setup.Black...)}
+}
+
+// LastMove returns the latest move played (for highlighting its squares:
+// Board.From() and Board.To()); ok is false before the first move.
+func (g *Game) LastMove() (m Move, ok bool) {
+	if g.last == nil {
+		return Move{}, false
+	}
+	return *g.last, true
+}
+
+// CountLegalMoves returns len(LegalMoves()) cheaply (see the package
+// function CountLegalMoves).
+func (g *Game) CountLegalMoves() int {
+	switch {
+	case g.phase != Playing:
+		return 0
+	case g.forced != nil:
+		return 1
+	}
+	return int(CountLegalMoves(&g.pos))
 }
 
 // Position returns a copy of the current board.
@@ -241,7 +268,8 @@ func (g *Game) ThreadMembers(side chess.Color) []Member {
 
 // LegalMoves returns the legal moves now: none unless Playing; only the
 // forced move when a Saboteur forced one; else every legal move with its
-// sacrifice roles (see the package function LegalMoves).
+// sacrifice roles (see the package function LegalMoves, which can be long;
+// Complete is the cheap listing for autocomplete).
 func (g *Game) LegalMoves() []Move {
 	if g.phase != Playing {
 		return nil
@@ -516,6 +544,7 @@ func (g *Game) move(side chess.Color, m Move) {
 	dishonour := m.IsSacrifice() || g.lastSac[side] || wasForced
 	san := SAN(&g.pos, m)
 	g.pos, _ = g.pos.Play(m.Board)
+	g.last = &m
 	g.lastSac[side] = m.IsSacrifice()
 	g.forced = nil
 	if m.Role() == Saboteur {

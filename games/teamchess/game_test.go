@@ -143,6 +143,15 @@ func TestStateRoundTrip(t *testing.T) {
 	if string(data) != want {
 		t.Errorf("state JSON\n%s\nwant\n%s", data, want)
 	}
+	if m, ok := g.LastMove(); !ok || m.UCI() != "e1d2" {
+		t.Errorf("LastMove = %v, %v", m, ok)
+	}
+	if n := g.CountLegalMoves(); n != len(g.LegalMoves()) || n == 0 {
+		t.Errorf("CountLegalMoves = %d, LegalMoves %d", n, len(g.LegalMoves()))
+	}
+	if s := g.Setup(); s.FEN != "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1" || len(s.White) != 2 {
+		t.Errorf("Setup = %+v", s)
+	}
 	h, err := Load(data)
 	if err != nil {
 		t.Fatal(err)
