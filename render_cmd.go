@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"sandtable/commands"
 	"sandtable/games/chess"
 	"sandtable/games/sandtable"
 	"sandtable/render"
@@ -99,7 +100,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail("%s: %v", *posFile, err)
 		}
-		b, err := sandTableBoard(p)
+		b, err := commands.SandTableBoard(p)
 		if err != nil {
 			return fail("%s: %v", *posFile, err)
 		}
@@ -183,68 +184,4 @@ func chessBoard(p *chess.Position) render.ChessBoard {
 var chessKinds = map[chess.Role]render.ChessPieceKind{
 	chess.Pawn: render.Pawn, chess.Knight: render.Knight, chess.Bishop: render.Bishop,
 	chess.Rook: render.Rook, chess.Queen: render.Queen, chess.King: render.King,
-}
-
-var sandKinds = map[sandtable.Kind]render.SandPieceKind{
-	sandtable.Infantry: render.Infantry, sandtable.Tank: render.Tank, sandtable.Airplane: render.Airplane,
-	sandtable.Mine: render.Mine, sandtable.AntiAir: render.AntiAir, sandtable.Base: render.Base,
-}
-
-var sandSides = map[sandtable.Side]render.Side{
-	sandtable.NoSide: render.Neutral, sandtable.South: render.South, sandtable.North: render.North,
-}
-
-// sandTableBoard converts an engine position (full, or a redacted view)
-// into the renderer's input, secrets included: the renderer's View decides
-// which of them are drawn. Pieces on the ground are listed with their
-// crew counts (crew themselves stand inside their Vehicle); Drones that are
-// hidden (another side's, in a redacted view) or cancelled are left out; a
-// Drone's spotter square is where its Infantry stands (a Vehicle's square
-// when it has boarded one). The position format has no record of the last
-// turn's moves, so none are highlighted.
-func sandTableBoard(p *sandtable.Position) (render.SandTableBoard, error) {
-	var b render.SandTableBoard
-	for _, pc := range p.Pieces() {
-		if !pc.Carrier.IsZero() {
-			continue
-		}
-		k, ok := sandKinds[pc.Kind()]
-		if !ok {
-			return b, fmt.Errorf("piece %s has unknown kind %s", pc.ID, pc.Kind())
-		}
-		b.Pieces = append(b.Pieces, render.SandPiece{Square: render.Square(pc.Square), Kind: k, Owner: sandSides[pc.Owner], Crew: len(pc.Crew)})
-	}
-	for _, c := range p.Craters {
-		b.Craters = append(b.Craters, render.Square(c.Square))
-	}
-	for _, d := range p.Drones {
-		if d.Hidden || d.Cancelled {
-			continue
-		}
-		spotter, ok := p.Piece(d.Spotter)
-		if !ok {
-			continue // a destroyed spotter cancels its Drone (ruling 7)
-		}
-		b.Drones = append(b.Drones, render.DroneOrder{Owner: sandSides[d.Side], Spotter: render.Square(spotter.Square), Target: render.Square(d.Target)})
-	}
-	if p.Phase == sandtable.PhaseDeployment {
-		for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
-			d := p.Drafts[side]
-			if d == nil {
-				continue
-			}
-			for sq := sandtable.Square(0); sq < sandtable.NumSquares; sq++ {
-				k := d.At(sq)
-				if k == sandtable.NoKind {
-					continue
-				}
-				owner := sandSides[side]
-				if k.IsVehicle() {
-					owner = render.Neutral // deployed without crew (ruling 2)
-				}
-				b.Drafts[sandSides[side]] = append(b.Drafts[sandSides[side]], render.SandPiece{Square: render.Square(sq), Kind: sandKinds[k], Owner: owner})
-			}
-		}
-	}
-	return b, nil
 }

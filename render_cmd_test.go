@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"sandtable/commands"
 	"sandtable/games/sandtable"
 	"sandtable/render"
 )
@@ -274,7 +275,7 @@ func TestRenderSandTableCLI(t *testing.T) {
 // into the renderer's input against the position's own counts.
 func TestSandTableBoardConversion(t *testing.T) {
 	p := sandGame(t)
-	b, err := sandTableBoard(p)
+	b, err := commands.SandTableBoard(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +308,7 @@ func TestSandTableBoardConversion(t *testing.T) {
 	if _, err := q.ApplyString("S preset " + sandtable.PresetNames()[0]); err != nil {
 		t.Fatal(err)
 	}
-	b, err = sandTableBoard(q)
+	b, err = commands.SandTableBoard(q)
 	if err != nil {
 		t.Fatal(err)
 	}

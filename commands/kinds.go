@@ -3,4 +3,5 @@ package commands
 // registerKinds adds every game kind the bot plays.
 func (a *App) registerKinds() {
 	a.register(a.survivalKind())
+	a.register(a.sandTableKind())
 }

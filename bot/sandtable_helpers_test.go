@@ -1,0 +1,164 @@
+package bot_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot/discordtest"
+	"sandtable/commands"
+	"sandtable/games/sandtable"
+	"sandtable/storage"
+)
+
+// sandGame is a SandTable game being played through the fake Discord.
+type sandGame struct {
+	h            *harness
+	south, north *discordtest.User
+	thread       *discordtest.Channel
+	id           string
+	status       *discordtest.Message // the public deployment status message
+}
+
+// sandStart challenges north as south and accepts: the game thread with
+// its deployment status message.
+func (h *harness) sandStart(south, north *discordtest.User, opts ...discordtest.Option) *sandGame {
+	h.t.Helper()
+	opts = append([]discordtest.Option{discordtest.Opt("opponent", north)}, opts...)
+	ch := h.reply(south, h.gen.ID, "sandtable challenge", opts...)
+	require.False(h.t, ch.Ephemeral(), "a challenge is public: %s", ch.Text())
+	require.Contains(h.t, ch.Text(), "SandTable Chess")
+	in := h.click(north, ch, buttonID(h.t, ch, "Accept"))
+	updated, err := in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(h.t, err)
+	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(updated.Text())
+	require.NotNil(h.t, link, "the accepted challenge links the game thread")
+	thread := h.srv.ChannelByID(link[1])
+	require.NotNil(h.t, thread)
+	require.Equal(h.t, "SandTable · "+south.Name+" vs "+north.Name, thread.Name)
+	require.True(h.t, thread.HasMember(south.ID) && thread.HasMember(north.ID))
+	status, err := h.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		return m.ChannelID == thread.ID && strings.Contains(m.Text(), "SandTable Chess: Deployment")
+	})
+	require.NoError(h.t, err)
+	g := &sandGame{h: h, south: south, north: north, thread: thread, status: status, id: gameIDFromFooter(h.t, status)}
+	return g
+}
+
+func gameIDFromFooter(t testing.TB, m *discordtest.Message) string {
+	t.Helper()
+	for _, e := range m.Embeds {
+		if e.Footer != nil {
+			if f := regexp.MustCompile(`Game ([a-z2-7]+)`).FindStringSubmatch(e.Footer.Text); f != nil {
+				return f[1]
+			}
+		}
+	}
+	t.Fatalf("no game ID in %q", m.Text())
+	return ""
+}
+
+// user returns the player of side.
+func (g *sandGame) user(side sandtable.Side) *discordtest.User {
+	if side == sandtable.North {
+		return g.north
+	}
+	return g.south
+}
+
+// state reads the stored game: full position and recent log.
+func (g *sandGame) state() (*storage.Game, *sandtable.Position, []sandtable.Entry) {
+	g.h.t.Helper()
+	var sg *storage.Game
+	require.NoError(g.h.t, g.h.store.View(func(tx *storage.Tx) error {
+		var err error
+		sg, err = tx.Game(g.id)
+		return err
+	}))
+	pos, log, err := commands.LoadSandTable(sg)
+	require.NoError(g.h.t, err)
+	return sg, pos, log
+}
+
+func (g *sandGame) pos() *sandtable.Position {
+	_, p, _ := g.state()
+	return p
+}
+
+// panel waits for u's newest deployment panel in their DMs.
+func (g *sandGame) dmPanel(u *discordtest.User) *discordtest.Message {
+	g.h.t.Helper()
+	dm := g.h.srv.DM(u)
+	var panel *discordtest.Message
+	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool {
+		for _, m := range g.h.srv.VisibleMessages(u, dm.ID) {
+			if strings.Contains(m.Text(), "Your secret deployment") && strings.Contains(m.Text(), "Game "+g.id) {
+				panel = m
+			}
+		}
+		return panel != nil
+	}), "no deployment panel for %s", u.Name)
+	return panel
+}
+
+// press clicks a button of m by label and returns the interaction's answer:
+// the updated message, or a new (ephemeral or public) message.
+func (g *sandGame) press(u *discordtest.User, m *discordtest.Message, label string) (*discordtest.Interaction, *discordtest.Message) {
+	g.h.t.Helper()
+	in := g.h.click(u, m, buttonID(g.h.t, m, label))
+	return in, g.h.answerOf(in, m.Version)
+}
+
+// answerOf is what an interaction produced: its message (an update of the
+// component's message, or a new one), or its first follow-up. version is
+// the component message's version when it was used (0 for commands).
+func (h *harness) answerOf(in *discordtest.Interaction, version int) *discordtest.Message {
+	h.t.Helper()
+	r, err := in.WaitResponse(wait)
+	require.NoError(h.t, err)
+	var m *discordtest.Message
+	require.NoError(h.t, h.srv.WaitFor(wait, func() bool {
+		if fs := in.Followups(); len(fs) > 0 {
+			m = fs[0]
+			return true
+		}
+		m = in.Message()
+		if r.Type == 6 {
+			// A deferred update: the answer is an edit or a follow-up.
+			return m != nil && m.Version > version
+		}
+		return m != nil && !m.Loading()
+	}))
+	return m
+}
+
+// dump writes m's text and images under SANDTABLE_DUMP (for looking at
+// what players see), when that variable is set.
+func dump(t testing.TB, name string, m *discordtest.Message) {
+	dir := os.Getenv("SANDTABLE_DUMP")
+	if dir == "" || m == nil {
+		return
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	vis := "public"
+	if m.Ephemeral() {
+		vis = "ephemeral"
+	}
+	text := fmt.Sprintf("[%s] %s\n", vis, m.Text())
+	for _, b := range m.Buttons() {
+		text += fmt.Sprintf("  [button %s]\n", b.Label)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".txt"), []byte(text), 0o644))
+	for _, a := range m.Attachments {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+"-"+a.Filename), a.Data, 0o644))
+	}
+}
+
+type dtMessage = discordtest.Message
+
+func optMove(s string) discordtest.Option { return discordtest.Opt("move", s) }

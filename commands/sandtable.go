@@ -1,0 +1,934 @@
+package commands
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/games/sandtable"
+	"sandtable/render"
+	"sandtable/storage"
+)
+
+// SandTable Chess in Discord (shared/seeds/000, issue 7; rulings in
+// docs/rules/sandtable.md, the Discord ones in its last section). The rules,
+// and what is secret, are decided by games/sandtable; this file runs the
+// game flow:
+//
+//   - the game thread shows only public information: the engine's public
+//     view and its public log entries;
+//   - secrets (a deployment before both confirm, a Drone order before it
+//     resolves) go to their owner only: by direct message, or, when the
+//     owner's direct messages are closed, in ephemeral answers started from
+//     a button in the thread (SendPrivately);
+//   - every transition is one storage transaction that also marks the
+//     interaction applied; the whole state (the full position with drafts
+//     and Drone orders, private step drafts, pending Drone confirmations)
+//     is in the stored game, so a restart loses nothing.
+//
+// Files: sandtable.go (state, challenge, shared commands, timeout),
+// sandtable_deploy.go (secret deployment), sandtable_play.go (/move,
+// /step, autocomplete, Drones, private view), sandtable_board.go (images,
+// log, counts).
+
+const kindSandTable = "sandtable"
+
+// sandLogNS holds each finished turn's log of a SandTable game, keyed
+// "<game ID>/<000001>", for the game record at the end.
+const sandLogNS = "sandtable_log"
+
+// sandState is the stored state of one SandTable game.
+type sandState struct {
+	// Position is the full position in the engine's text format, secrets
+	// included (deployment drafts, Drone orders, the coin's seed).
+	Position string        `json:"position"`
+	South    User          `json:"south"`
+	North    User          `json:"north"`
+	TurnTime time.Duration `json:"turn_time"`
+	Started  time.Time     `json:"started"`
+	// Prev is the previous turn's log, Cur the current turn's so far (from
+	// its "Turn N" entry); older turns are archived in sandLogNS. All
+	// entries are kept, secret ones too; readers filter them.
+	Prev   []sandtable.Entry `json:"prev,omitempty"`
+	Cur    []sandtable.Entry `json:"cur,omitempty"`
+	LogSeq int               `json:"log_seq,omitempty"` // turns archived so far
+	// DrawOffer is the user ID with a standing draw offer.
+	DrawOffer string `json:"draw_offer,omitempty"`
+	// Steps is each side's private Infantry draft for its current Main
+	// (canonical steps, e.g. "d4-d5"), by side (index 1 South, 2 North).
+	Steps [3][]string `json:"steps"`
+	// Drone is each side's Drone order awaiting its owner's confirmation, in
+	// the notation (e.g. "DSI3-f6").
+	Drone [3]string `json:"drone"`
+	// Outcome is set when the bot, not the rules, ended the game (time).
+	Outcome *sandOutcome `json:"outcome,omitempty"`
+	// StatusMsg is the deployment status message in the game thread.
+	StatusMsg string `json:"status_msg,omitempty"`
+	// DMClosed records that a direct message to the side failed because
+	// its direct messages are closed.
+	DMClosed [3]bool `json:"dm_closed"`
+
+	archive [][]sandtable.Entry // turns to archive with the next save
+}
+
+// sandOutcome is an end decided by the bot: Reason "time" (Winner won on
+// time) or "cancelled" (nobody deployed in time, no winner).
+type sandOutcome struct {
+	Winner sandtable.Side `json:"winner"`
+	Reason string         `json:"reason"`
+	Turn   int            `json:"turn"`
+}
+
+func (a *App) sandTableKind() *Kind {
+	presets := []*discordgo.ApplicationCommandOptionChoice{}
+	for _, n := range sandtable.PresetNames() {
+		presets = append(presets, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+	}
+	gameOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "game",
+		Description: "The game ID (in the thread's footer); needed in direct messages when you deploy in several games", MaxLength: 20}
+	dmOK := true
+	return &Kind{
+		Name:  kindSandTable,
+		Title: "SandTable Chess",
+		Definitions: []*discordgo.ApplicationCommand{{
+			Name:         "sandtable",
+			Description:  "SandTable Chess: a 20x20 war game with secret deployment and Drones",
+			DMPermission: &dmOK,
+			Options: []*discordgo.ApplicationCommandOption{
+				{
+					Type: discordgo.ApplicationCommandOptionSubCommand, Name: "challenge", Description: "Challenge someone to a game of SandTable Chess",
+					Options: []*discordgo.ApplicationCommandOption{
+						{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
+						{Type: discordgo.ApplicationCommandOptionString, Name: "turn_time", Description: "Time for each turn (and for deployment), e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+					},
+				},
+				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "rules", Description: "A short summary of the rules, the board's icons and the notation"},
+				{
+					Type: discordgo.ApplicationCommandOptionSubCommand, Name: "deploy", Description: "Your secret deployment (private): show it, or change it with one option",
+					Options: []*discordgo.ApplicationCommandOption{
+						{Type: discordgo.ApplicationCommandOptionAttachment, Name: "file", Description: "A layout file in the text format (see /sandtable rules)"},
+						{Type: discordgo.ApplicationCommandOptionString, Name: "preset", Description: "Start from a preset", Choices: presets},
+						{Type: discordgo.ApplicationCommandOptionBoolean, Name: "random", Description: "A random valid deployment"},
+						{Type: discordgo.ApplicationCommandOptionString, Name: "edit", Description: "Changes separated by ';', e.g. place T c3; move c3-d3; remove d3", MaxLength: 1000},
+						gameOpt,
+					},
+				},
+			},
+		}, {
+			Name:         "step",
+			Description:  "SandTable: add Infantry steps to your private draft for this turn, then Commit",
+			DMPermission: &dmPermission,
+			Options: []*discordgo.ApplicationCommandOption{{
+				Type: discordgo.ApplicationCommandOptionString, Name: "step", Description: "One or more Infantry steps, e.g. d4-d5 (added after your draft's steps)",
+				Required: true, Autocomplete: true, MaxLength: 200,
+			}},
+		}},
+		TopLevel: map[string]Handler{"sandtable": sandCommand},
+		Thread: map[string]GameHandler{
+			"move":   sandMove,
+			"step":   sandStep,
+			"resign": sandResign,
+			"draw":   sandDraw,
+			"board":  sandBoard,
+		},
+		Autocomplete: map[string]GameHandler{"move": sandMoveAutocomplete, "step": sandStepAutocomplete},
+		Components: map[string]GameHandler{
+			"dep-open":      sandDeployOpen,
+			"dep-preset":    sandDeployButton,
+			"dep-random":    sandDeployButton,
+			"dep-clear":     sandDeployButton,
+			"dep-confirm":   sandDeployButton,
+			"dep-unconfirm": sandDeployButton,
+			"dep-paste":     sandDeployPaste,
+			"dep-edit":      sandDeployEdit,
+			"dep-text":      sandDeployText,
+			"drone":         sandDroneButton,
+			"drone-confirm": sandDroneConfirm,
+			"drone-cancel":  sandDroneCancel,
+			"step-commit":   sandStepCommit,
+			"step-undo":     sandStepUndo,
+			"step-discard":  sandStepDiscard,
+			"private":       sandPrivateView,
+			"draw-accept":   sandDrawButton,
+			"draw-decline":  sandDrawButton,
+		},
+		Modals: map[string]GameHandler{
+			"dep-layout":  sandDeployLayout,
+			"dep-edits":   sandDeployEdits,
+			"drone-order": sandDroneOrder,
+		},
+		Challenge: challengeHandlers(startSandTable),
+		Timeout:   sandTimeout,
+		Summary:   sandSummary,
+		Private:   sandPrivate,
+	}
+}
+
+// sandPrivate: answers that may carry a secret, or a private draft, are
+// private from the first byte (see Kind.Private).
+func sandPrivate(req *Request) bool {
+	switch req.Type {
+	case CommandRequest:
+		switch req.Command {
+		case "sandtable":
+			return req.Sub == "deploy" || req.Sub == "rules"
+		case "step":
+			return true
+		case "move":
+			return strings.HasPrefix(req.Str("move"), "D")
+		}
+	case ModalRequest:
+		id, err := ParseCustomID(req.CustomID)
+		return err == nil && (strings.HasPrefix(id.Action, "dep-") || strings.HasPrefix(id.Action, "drone-"))
+	}
+	return false
+}
+
+func sandCommand(a *App, req *Request) (*Response, error) {
+	switch req.Sub {
+	case "challenge":
+		return sandChallenge(a, req)
+	case "rules":
+		return a.sandRules()
+	case "deploy":
+		return sandDeployCommand(a, req)
+	}
+	return nil, Errorf("Unknown subcommand /sandtable %s.", req.Sub)
+}
+
+func sandChallenge(a *App, req *Request) (*Response, error) {
+	turnTime, err := a.moveTimeOption(req, "turn_time")
+	if err != nil {
+		return nil, err
+	}
+	opp := req.UserOpt("opponent")
+	if opp == nil {
+		return nil, Errorf("Name the player you challenge in the opponent option.")
+	}
+	k := a.kinds[kindSandTable]
+	desc := []string{
+		fmt.Sprintf("%s plays South, %s North; a coin decides who moves first once both have deployed in secret.", req.User.Mention(), opp.Mention()),
+		fmt.Sprintf("Time for the deployment and for each turn: %s.", FormatDuration(turnTime)),
+	}
+	return a.openChallenge(req, k, opp, map[string]string{"turn_time": turnTime.String()}, desc)
+}
+
+func randomUint64() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on Linux
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// startSandTable starts an accepted challenge: the challenger plays South,
+// the opponent North. It creates the thread, posts the public deployment
+// status and sends each player the private deployment panel.
+func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
+	turnTime, err := time.ParseDuration(ch.Options["turn_time"])
+	if err != nil {
+		return "", fmt.Errorf("challenge %s: bad turn_time: %w", ch.ID, err)
+	}
+	pos := sandtable.NewGame(randomUint64())
+	st := &sandState{South: ch.Challenger, North: ch.Opponent, TurnTime: turnTime, Started: req.Now}
+	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("SandTable · %s vs %s", st.South.Name, st.North.Name), false)
+	if err != nil {
+		return "", fmt.Errorf("creating the game thread: %w", err)
+	}
+	g := &storage.Game{
+		ID: newID(), Kind: kindSandTable, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
+		Players: []string{st.South.ID, st.North.ID}, Active: true, Deadline: req.Now.Add(turnTime),
+	}
+	unlock := a.lock(g.ID)
+	defer unlock()
+	if err := a.sandSave(g, st, pos, req.Now, ""); err != nil {
+		return "", err
+	}
+	for _, u := range []User{st.South, st.North} {
+		if err := a.Platform.AddThreadMember(threadID, u.ID); err != nil {
+			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
+		}
+	}
+	mid, err := a.Platform.Send(threadID, a.sandStatusMessage(g, st, pos, fmt.Sprintf("%s (South) vs %s (North): deploy your pieces in secret.", st.South.Mention(), st.North.Mention())))
+	if err != nil {
+		return "", fmt.Errorf("posting the deployment status: %w", err)
+	}
+	st.StatusMsg = mid
+	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
+		panel, err := a.deployPanel(g, st, pos, side, "The game has begun: deploy your pieces here, in secret.")
+		if err != nil {
+			return "", err
+		}
+		if _, err := a.Platform.DM(st.player(side).ID, panel); err != nil {
+			if !errors.Is(err, ErrDMClosed) {
+				a.Log.Warn("sending the deployment panel failed", "game", g.ID, "user", st.player(side).ID, "err", err)
+			}
+			st.DMClosed[side] = true
+			if _, err := a.Platform.Send(threadID, Message{Content: fmt.Sprintf("%s, I cannot send you direct messages (they are closed to me), so your deployment runs here, in private: press **Deploy (private)** on the message above. Only you will see it.", st.player(side).Mention())}); err != nil {
+				a.Log.Warn("posting the DM notice failed", "game", g.ID, "err", err)
+			}
+		}
+	}
+	if err := a.sandSave(g, st, pos, req.Now, ""); err != nil {
+		return "", err
+	}
+	return threadID, nil
+}
+
+// loadSand decodes a stored SandTable game.
+func loadSand(g *storage.Game) (*sandState, *sandtable.Position, error) {
+	var st sandState
+	if err := json.Unmarshal(g.State, &st); err != nil {
+		return nil, nil, fmt.Errorf("game %s: corrupt state: %w", g.ID, err)
+	}
+	pos, err := sandtable.ParsePosition(st.Position)
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: stored position: %w", g.ID, err)
+	}
+	return &st, pos, nil
+}
+
+// LoadSandTable decodes a stored SandTable game: its full position
+// (secrets included) and the log of its previous and current turn, oldest
+// first (secret entries included; filter with sandtable.FilterLog). For
+// tests and tools; the game thread shows SandTablePublicBoard of these.
+func LoadSandTable(g *storage.Game) (*sandtable.Position, []sandtable.Entry, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pos, append(append([]sandtable.Entry{}, st.Prev...), st.Cur...), nil
+}
+
+// sandSave writes the game, and the turns to archive, in one transaction;
+// when interactionID is set, it also marks it applied and refuses a second
+// application.
+func (a *App) sandSave(g *storage.Game, st *sandState, pos *sandtable.Position, now time.Time, interactionID string) error {
+	st.Position = pos.Format()
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	g.State = raw
+	err = a.Store.Update(func(tx *storage.Tx) error {
+		if interactionID != "" {
+			seen, err := tx.MarkInteraction(interactionID, now)
+			if err != nil {
+				return err
+			}
+			if seen {
+				return errAlreadyApplied
+			}
+		}
+		for i, turn := range st.archive {
+			if err := tx.PutDoc(sandLogNS, fmt.Sprintf("%s/%06d", g.ID, st.LogSeq-len(st.archive)+i+1), turn); err != nil {
+				return err
+			}
+		}
+		return tx.PutGame(g, now)
+	})
+	if err == nil {
+		st.archive = nil
+	}
+	return err
+}
+
+// record adds an action's log entries: a "Turn N" entry starts a new
+// current turn, and the previous one is archived.
+func (st *sandState) record(entries []sandtable.Entry) {
+	for _, e := range entries {
+		if e.Kind == sandtable.EntryDraft {
+			continue
+		}
+		if e.Kind == sandtable.EntryTurn && len(st.Cur) > 0 {
+			if len(st.Prev) > 0 {
+				st.archive = append(st.archive, st.Prev)
+				st.LogSeq++
+			}
+			st.Prev, st.Cur = st.Cur, nil
+		}
+		st.Cur = append(st.Cur, e)
+	}
+}
+
+// sandMark is what a transition compares to see whether the turn passed.
+type sandMark struct {
+	turn  int
+	phase sandtable.Phase
+	side  sandtable.Side
+}
+
+func markOf(p *sandtable.Position) sandMark { return sandMark{p.Turn, p.Phase, p.ToMove} }
+
+// sandApply applies one action for the game and records its log. After it:
+// a finished game is inactive; a new turn (or the reveal) restarts the
+// clock, and drops draw offers, step drafts and unconfirmed Drone orders.
+func (a *App) sandApply(g *storage.Game, st *sandState, pos *sandtable.Position, act sandtable.Action, now time.Time) ([]sandtable.Entry, error) {
+	before := markOf(pos)
+	entries, err := pos.Apply(act)
+	if err != nil {
+		return nil, err
+	}
+	st.record(entries)
+	st.afterTransition(g, pos, before, now)
+	return entries, nil
+}
+
+func (st *sandState) afterTransition(g *storage.Game, pos *sandtable.Position, before sandMark, now time.Time) {
+	if pos.Phase == sandtable.PhaseFinished {
+		st.DrawOffer = ""
+		st.Steps, st.Drone = [3][]string{}, [3]string{}
+		g.Active = false
+		g.Deadline = time.Time{}
+		return
+	}
+	after := markOf(pos)
+	if after.turn != before.turn || after.side != before.side {
+		g.Deadline = now.Add(st.TurnTime)
+		st.DrawOffer = ""
+		st.Steps, st.Drone = [3][]string{}, [3]string{}
+	}
+	if before.phase == sandtable.PhaseMain && after.phase != sandtable.PhaseMain {
+		st.Steps = [3][]string{}
+	}
+}
+
+func (st *sandState) player(side sandtable.Side) User {
+	if side == sandtable.North {
+		return st.North
+	}
+	return st.South
+}
+
+// sideOf returns the user's side; ok is false for non-players.
+func (st *sandState) sideOf(userID string) (sandtable.Side, bool) {
+	switch userID {
+	case st.South.ID:
+		return sandtable.South, true
+	case st.North.ID:
+		return sandtable.North, true
+	}
+	return sandtable.NoSide, false
+}
+
+// describe is "<@id> (South)".
+func (st *sandState) describe(side sandtable.Side) string {
+	if side != sandtable.South && side != sandtable.North {
+		return "nobody"
+	}
+	return fmt.Sprintf("%s (%s)", st.player(side).Mention(), side)
+}
+
+// over reports whether the game has ended, by the rules or by the bot.
+func (st *sandState) over(pos *sandtable.Position) bool {
+	return st.Outcome != nil || pos.Phase == sandtable.PhaseFinished
+}
+
+// resultLine says how the game ended, for people.
+func (st *sandState) resultLine(pos *sandtable.Position) string {
+	if o := st.Outcome; o != nil {
+		switch {
+		case o.Reason == "cancelled":
+			return "Neither player confirmed a deployment in time: the game is cancelled, without a result."
+		case o.Turn == 0:
+			return fmt.Sprintf("%s wins on time: %s did not confirm a deployment in time.", st.describe(o.Winner), st.describe(o.Winner.Opp()))
+		default:
+			return fmt.Sprintf("%s wins on time: %s did not finish turn %d in time.", st.describe(o.Winner), st.describe(o.Winner.Opp()), o.Turn)
+		}
+	}
+	if pos.Phase != sandtable.PhaseFinished {
+		return ""
+	}
+	r := pos.Result
+	if r.Winner == sandtable.NoSide {
+		return "The game is drawn: " + pos.ResultText() + "."
+	}
+	return fmt.Sprintf("%s wins: %s.", st.describe(r.Winner), strings.TrimPrefix(pos.ResultText(), r.Winner.String()+" wins, "))
+}
+
+// sandCheck refuses actions by non-players and in finished games, and,
+// when needTurn, by the player not to move. It returns the player's side.
+func sandCheck(g *storage.Game, st *sandState, pos *sandtable.Position, user User, needTurn bool) (sandtable.Side, error) {
+	if !g.Active || st.over(pos) {
+		return sandtable.NoSide, Errorf("This game is over. %s", st.resultLine(pos))
+	}
+	side, ok := st.sideOf(user.ID)
+	if !ok {
+		return side, Errorf("You are not playing in this game; only %s and %s are.", st.South.Mention(), st.North.Mention())
+	}
+	if needTurn {
+		if pos.Phase == sandtable.PhaseDeployment {
+			return side, Errorf("The game is still in Deployment: deploy in your private panel (press **Deploy (private)** in the game thread, or use /sandtable deploy).")
+		}
+		if pos.ToMove != side {
+			return side, Errorf("It is not your turn: %s is to move (%s).", st.describe(pos.ToMove), pos.Phase.Title())
+		}
+	}
+	return side, nil
+}
+
+// sandRuleError turns an engine error into the message for the player.
+func sandRuleError(what string, err error) error {
+	var re *sandtable.RuleError
+	var se *sandtable.SyntaxError
+	switch {
+	case errors.As(err, &re):
+		return Errorf("%s is not allowed: %s. Nothing changed.", what, re.Error())
+	case errors.As(err, &se):
+		return Errorf("%s cannot be read: %s. Nothing changed.", what, se.Msg)
+	}
+	return err
+}
+
+// sandCommit saves a transition made by req and answers with the public
+// board carrying note.
+func (a *App) sandCommit(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, note string) (*Response, error) {
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	msg, err := a.sandMessage(g, st, pos, note)
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Message: msg}, nil
+}
+
+// sandMessage is the public message of the game: the deployment status
+// during Deployment, else the board.
+func (a *App) sandMessage(g *storage.Game, st *sandState, pos *sandtable.Position, note string) (Message, error) {
+	if pos.Phase == sandtable.PhaseDeployment || pos.Turn == 0 {
+		return a.sandStatusMessage(g, st, pos, note), nil
+	}
+	return a.sandBoardMessage(g, st, pos, note)
+}
+
+func gameButton(g *storage.Game, action, label string, style discordgo.ButtonStyle) discordgo.Button {
+	return discordgo.Button{Label: label, Style: style, CustomID: CustomID{Scope: "g", ID: g.ID, Action: action}.String()}
+}
+
+const (
+	colorSouth = 0x2F6FD6
+	colorNorth = 0xE8892B
+)
+
+// sandStatusMessage is the public Deployment message: who has confirmed,
+// the time left, and the button that opens a private deployment panel.
+func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.Position, note string) Message {
+	state := func(side sandtable.Side) string {
+		switch {
+		case pos.Turn > 0 || pos.Confirmed[side]:
+			return st.player(side).Mention() + ": **confirmed** ✅"
+		case st.over(pos):
+			return st.player(side).Mention() + ": not confirmed"
+		}
+		return st.player(side).Mention() + ": deploying…"
+	}
+	e := &discordgo.MessageEmbed{
+		Title: "SandTable Chess: Deployment",
+		Description: "Each player places 2 Bases, 4 Tanks, 2 Airplanes, 30 Infantry, 15 Mines and 15 Anti-Air in secret " +
+			"(South on ranks 1–9, North on 12–20). Your deployment panel comes by direct message; **Deploy (private)** below opens it again. " +
+			"Nothing of a deployment is shown here until both are confirmed; then both are revealed together and a coin decides who moves first.",
+		Color: colorChallenge,
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: "South", Value: state(sandtable.South), Inline: true},
+			{Name: "North", Value: state(sandtable.North), Inline: true},
+		},
+		Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID + " · /sandtable rules · /resign"},
+	}
+	switch {
+	case pos.Turn > 0:
+		e.Description = "Each player placed their pieces in secret; no deployment was shown here before both were confirmed."
+	case st.over(pos):
+		e.Description = "The game ended during Deployment: no deployment is revealed."
+	}
+	var comps []discordgo.MessageComponent
+	switch {
+	case st.over(pos):
+		e.Color = colorOver
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.resultLine(pos)})
+	case pos.Phase == sandtable.PhaseDeployment:
+		if !g.Deadline.IsZero() {
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Time", Value: fmt.Sprintf(
+				"Deployment time runs out <t:%d:R>. Then a player who has not confirmed loses on time (if neither has, the game is cancelled).", g.Deadline.Unix())})
+		}
+		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			gameButton(g, "dep-open", "Deploy (private)", discordgo.PrimaryButton),
+		}}}
+	default:
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Deployment over", Value: "Both deployments were revealed: see the board below."})
+	}
+	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Components: comps}
+}
+
+// sandBoardMessage is the public board after Deployment: the image of the
+// public view, whose turn and phase it is, each side's counts and the
+// public log of the last turn (issue 7 point 3).
+func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Position, note string) (Message, error) {
+	log := append(append([]sandtable.Entry{}, st.Prev...), st.Cur...)
+	file, err := a.sandPublicFile(pos, log)
+	if err != nil {
+		return Message{}, err
+	}
+	name := func(s sandtable.Side) string { return st.describe(s) }
+	lines := sandLogLines(sandtable.FilterLog(log, sandtable.NoSide), name)
+	title := fmt.Sprintf("SandTable Chess · turn %d", pos.Turn)
+	e := &discordgo.MessageEmbed{
+		Title:       title,
+		Description: clipLines(lines, 3500),
+		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: "South: " + st.South.Name, Value: sandCountsText(pos.Counts(sandtable.South)), Inline: true},
+			{Name: "North: " + st.North.Name, Value: sandCountsText(pos.Counts(sandtable.North)), Inline: true},
+		},
+	}
+	if n := pos.Counts(sandtable.NoSide); n.Tanks+n.Airplanes > 0 {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Neutral Vehicles (no crew)", Value: plural(n.Tanks, "Tank", "Tanks") + ", " + plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
+	}
+	bottom := "South"
+	if pos.ToMove == sandtable.North {
+		bottom = "North"
+	}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · /move in this thread · /sandtable rules", g.ID, bottom)}
+	files := []*discordgo.File{file}
+	var comps []discordgo.MessageComponent
+	if !st.over(pos) {
+		e.Color = colorSouth
+		if pos.ToMove == sandtable.North {
+			e.Color = colorNorth
+		}
+		var toMove string
+		switch pos.Phase {
+		case sandtable.PhaseMain:
+			toMove = fmt.Sprintf("%s · **Main**: move one Vehicle, or any number of Infantry one step each (/move, or /step to build a private draft).", st.describe(pos.ToMove))
+		case sandtable.PhasePostTurn:
+			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). Place a Mine or an Anti-Air next to one of your Infantry on the ground (/move Mf5, /move Af5), or order a Drone in secret with **Order a Drone**.",
+				st.describe(pos.ToMove), plural(pos.HazardUses, "hazard use", "hazard uses"))
+		}
+		if !g.Deadline.IsZero() {
+			toMove += fmt.Sprintf("\nTime for this turn runs out <t:%d:R>.", g.Deadline.Unix())
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "To move", Value: toMove})
+		if st.DrawOffer != "" {
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw (/draw accept or /draw decline).", st.DrawOffer)})
+		}
+		row := []discordgo.MessageComponent{}
+		if pos.Phase == sandtable.PhasePostTurn {
+			row = append(row, gameButton(g, "drone", "Order a Drone (private)", discordgo.PrimaryButton))
+		}
+		row = append(row, gameButton(g, "private", "My private view", discordgo.SecondaryButton))
+		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+	} else {
+		e.Color = colorOver
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.resultLine(pos)})
+		record, err := a.sandRecord(g, st, pos)
+		if err != nil {
+			return Message{}, err
+		}
+		files = append(files, &discordgo.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Reader: strings.NewReader(record)})
+	}
+	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Files: files, Components: comps}, nil
+}
+
+// sandRecord is the public record of a finished game: every public log
+// entry, then the final position's public view in the engine's format.
+func (a *App) sandRecord(g *storage.Game, st *sandState, pos *sandtable.Position) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# SandTable Chess, game %s\n# South: %s\n# North: %s\n# Started: %s\n# Result: %s\n\n",
+		g.ID, st.South.Name, st.North.Name, st.Started.UTC().Format(time.RFC3339), stripMentions(st, st.resultLine(pos)))
+	write := func(entries []sandtable.Entry) {
+		for _, e := range sandtable.FilterLog(entries, sandtable.NoSide) {
+			b.WriteString(e.String())
+			b.WriteByte('\n')
+		}
+	}
+	err := a.Store.View(func(tx *storage.Tx) error {
+		return tx.Docs(sandLogNS, g.ID+"/", func(_ string, raw []byte) error {
+			var turn []sandtable.Entry
+			if err := json.Unmarshal(raw, &turn); err != nil {
+				return err
+			}
+			write(turn)
+			return nil
+		})
+	})
+	if err != nil {
+		return "", err
+	}
+	write(st.archiveTail())
+	b.WriteString("\n")
+	b.WriteString(pos.View(sandtable.NoSide).Format())
+	return b.String(), nil
+}
+
+// archiveTail is the log not yet in the archive documents.
+func (st *sandState) archiveTail() []sandtable.Entry {
+	var out []sandtable.Entry
+	for _, t := range st.archive {
+		out = append(out, t...)
+	}
+	out = append(out, st.Prev...)
+	return append(out, st.Cur...)
+}
+
+// stripMentions replaces the players' mentions by their names, for text
+// files.
+func stripMentions(st *sandState, s string) string {
+	return strings.NewReplacer(st.South.Mention(), st.South.Name, st.North.Mention(), st.North.Name).Replace(s)
+}
+
+func sandBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := a.sandMessage(g, st, pos, "")
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Message: msg}, nil
+}
+
+func sandResign(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, false)
+	if err != nil {
+		return nil, err
+	}
+	wasDeploying := pos.Phase == sandtable.PhaseDeployment
+	if _, err := a.sandApply(g, st, pos, sandtable.Action{Kind: sandtable.ActResign, Side: side}, req.Now); err != nil {
+		return nil, sandRuleError("Resigning", err)
+	}
+	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s resigned. %s", req.User.Mention(), st.resultLine(pos)))
+	if err == nil && wasDeploying {
+		a.sandStatusEdit(g, st, pos)
+	}
+	return resp, err
+}
+
+func sandDraw(a *App, req *Request, g *storage.Game) (*Response, error) {
+	return sandDrawAction(a, req, g, req.Sub)
+}
+
+func sandDrawButton(a *App, req *Request, g *storage.Game) (*Response, error) {
+	id, _ := ParseCustomID(req.CustomID)
+	return sandDrawAction(a, req, g, strings.TrimPrefix(id.Action, "draw-"))
+}
+
+// sandDrawAction: a draw is agreed (offer, then accept or decline); the
+// offer lapses when the turn passes. SandTable has no draw claims.
+func sandDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {
+	if action == "claim" {
+		return nil, Errorf("SandTable Chess has no draw claims: a game is drawn only by agreement (/draw offer), when one action makes both players meet a victory condition, or after %d turns in a row in which nobody could act (ruling 9).", sandtable.DeadlockTurns)
+	}
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, false)
+	if err != nil {
+		return nil, err
+	}
+	opp := st.player(side.Opp())
+	switch action {
+	case "offer":
+		if st.DrawOffer == req.User.ID {
+			return nil, Errorf("You have already offered a draw; %s can accept or decline it.", opp.Mention())
+		}
+		if st.DrawOffer == opp.ID {
+			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", opp.Mention())
+		}
+		st.DrawOffer = req.User.ID
+		if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+			return nil, err
+		}
+		return &Response{Message: Message{
+			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? (The offer lapses when the turn passes.)", req.User.Mention(), opp.Mention()),
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				gameButton(g, "draw-accept", "Accept draw", discordgo.SuccessButton),
+				gameButton(g, "draw-decline", "Decline", discordgo.DangerButton),
+			}}},
+		}}, nil
+	case "accept", "decline":
+		if st.DrawOffer == "" {
+			return nil, Errorf("There is no draw offer to %s (offers lapse when the turn passes).", action)
+		}
+		if st.DrawOffer == req.User.ID {
+			return nil, Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
+		}
+		if action == "decline" {
+			st.DrawOffer = ""
+			if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+				return nil, err
+			}
+			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
+		}
+		wasDeploying := pos.Phase == sandtable.PhaseDeployment
+		if _, err := a.sandApply(g, st, pos, sandtable.Action{Kind: sandtable.ActDraw}, req.Now); err != nil {
+			return nil, sandRuleError("A draw", err)
+		}
+		resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s accepted the draw offer. %s", req.User.Mention(), st.resultLine(pos)))
+		if err == nil && wasDeploying {
+			a.sandStatusEdit(g, st, pos)
+		}
+		return resp, err
+	}
+	return nil, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
+}
+
+// sandStatusEdit brings the thread's deployment status message up to date
+// (best effort: the message may have been deleted).
+func (a *App) sandStatusEdit(g *storage.Game, st *sandState, pos *sandtable.Position) {
+	if st.StatusMsg == "" {
+		return
+	}
+	if err := a.Platform.Edit(g.ThreadID, st.StatusMsg, a.sandStatusMessage(g, st, pos, "")); err != nil {
+		a.Log.Warn("editing the deployment status failed", "game", g.ID, "err", err)
+	}
+}
+
+// sandTimeout ends a game whose time ran out (rulings in
+// docs/rules/sandtable.md, "In Discord"): in play the side to move loses on
+// time, whatever its phase; in Deployment a player who has not confirmed
+// loses to one who has, and if neither has the game is cancelled.
+func sandTimeout(a *App, g *storage.Game, now time.Time) error {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return err
+	}
+	if st.over(pos) {
+		g.Active, g.Deadline = false, time.Time{}
+		return a.sandSave(g, st, pos, now, "")
+	}
+	o := &sandOutcome{Reason: "time", Turn: pos.Turn}
+	var note string
+	if pos.Phase == sandtable.PhaseDeployment {
+		switch {
+		case pos.Confirmed[sandtable.South] && !pos.Confirmed[sandtable.North]:
+			o.Winner = sandtable.South
+		case pos.Confirmed[sandtable.North] && !pos.Confirmed[sandtable.South]:
+			o.Winner = sandtable.North
+		default:
+			o.Reason = "cancelled"
+		}
+		note = "The deployment time ran out."
+	} else {
+		o.Winner = pos.ToMove.Opp()
+		note = fmt.Sprintf("%s ran out of time.", st.describe(pos.ToMove))
+	}
+	st.Outcome = o
+	st.DrawOffer = ""
+	st.Steps, st.Drone = [3][]string{}, [3]string{}
+	g.Active, g.Deadline = false, time.Time{}
+	if err := a.sandSave(g, st, pos, now, ""); err != nil {
+		return err
+	}
+	if pos.Phase == sandtable.PhaseDeployment {
+		a.sandStatusEdit(g, st, pos)
+	}
+	msg, err := a.sandMessage(g, st, pos, note+" "+st.resultLine(pos))
+	if err != nil {
+		return err
+	}
+	_, err = a.Platform.Send(g.ThreadID, msg)
+	return err
+}
+
+func sandSummary(a *App, g *storage.Game, userID string) string {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return ""
+	}
+	side, ok := st.sideOf(userID)
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("vs %s, you play %s", st.player(side.Opp()).Mention(), side)
+	switch {
+	case pos.Phase == sandtable.PhaseDeployment && !pos.Confirmed[side]:
+		s += ", **deploy and confirm**"
+	case pos.Phase == sandtable.PhaseDeployment:
+		s += ", deployment confirmed, waiting for your opponent"
+	case pos.ToMove == side:
+		s += fmt.Sprintf(", **your turn** (turn %d, %s)", pos.Turn, pos.Phase.Title())
+	default:
+		return s
+	}
+	if !g.Deadline.IsZero() {
+		s += fmt.Sprintf(", time runs out <t:%d:R>", g.Deadline.Unix())
+	}
+	return s
+}
+
+// LoadSandTablePosition replaces the position of the active SandTable game
+// gameID with text, a position in the engine's format (automatic phases are
+// advanced as on loading; see docs/rules/sandtable.md), for tests and the
+// playground. Players, thread and clock stay; drafts, offers and the logs
+// are cleared; the new board is posted in the game thread.
+func (a *App) LoadSandTablePosition(gameID, text string) error {
+	unlock := a.lock(gameID)
+	defer unlock()
+	g, err := a.snapshot(gameID)
+	if err != nil {
+		return err
+	}
+	if g.Kind != kindSandTable || !g.Active {
+		return fmt.Errorf("game %s is not an active SandTable game", gameID)
+	}
+	st, _, err := loadSand(g)
+	if err != nil {
+		return err
+	}
+	pos, err := sandtable.ParsePosition(text)
+	if err != nil {
+		return err
+	}
+	now := a.Now()
+	st.Prev, st.Cur = nil, nil
+	st.record(pos.Advance())
+	st.DrawOffer, st.Steps, st.Drone = "", [3][]string{}, [3]string{}
+	st.afterTransition(g, pos, sandMark{turn: -1}, now)
+	if err := a.sandSave(g, st, pos, now, ""); err != nil {
+		return err
+	}
+	msg, err := a.sandMessage(g, st, pos, "The position was set up by an operator.")
+	if err != nil {
+		return err
+	}
+	_, err = a.Platform.Send(g.ThreadID, msg)
+	return err
+}
+
+// sandRulesText is /sandtable rules: the rules in short, the notation and
+// where the rulings are (shared/seeds/000 and docs/rules/sandtable.md).
+const sandRulesText = `**SandTable Chess**: a 20x20 war game for two (South, ranks 1–10, against North, ranks 11–20).
+**Deployment**: each side places 2 Bases, 4 Tanks, 2 Airplanes, 30 Infantry, 15 Mines and 15 Anti-Air in secret on its ranks (South 1–9, North 12–20), every Mine and Anti-Air next to one of its Infantry. Vehicles start without crew (neutral). Both deployments are revealed together; a coin decides who moves first.
+**A turn**: PreTurn (your pending Drones strike), **Main** (one Vehicle, or any number of Infantry one step each; no passing), **PostTurn** (one hazard use per Base you have: a Mine or an Anti-Air next to your Infantry on the ground, or a secret Drone).
+**Infantry** step in 8 directions; entering an enemy piece destroys it, entering a Vehicle crews it (up to 4), entering an enemy Vehicle captures it. **Vehicles** need crew: Tanks move straight orthogonally, Airplanes straight in any direction; after a move one crew member may step out.
+**Hazards**: a Mine destroys a Tank entering it, an Anti-Air an Airplane. A **Drone** (spotter: your Infantry; target: within 2 squares, not a Base) destroys whatever stands there at the start of your next turn, unless its spotter is destroyed first; it leaves a Crater for that turn.
+**You win** when the enemy has no Base or no Infantry left, or you control every Tank or every Airplane on the board. Draws by agreement only (/draw offer). The side to move loses when its turn's time runs out.
+**Notation** (/move): ` + "`d4-d5 e4-e5`" + ` Infantry steps · ` + "`Tc3-c8`" + ` Tank · ` + "`Pa1-h8/d9`" + ` Airplane, a crew member steps out to d9 · ` + "`Mf5` `Af5`" + ` Mine, Anti-Air. /step builds an Infantry turn privately. Drones: **Order a Drone (private)** on the board.
+**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G20 and the Discord rulings D1–D8).`
+
+func (a *App) sandRules() (*Response, error) {
+	var buf bytes.Buffer
+	if err := render.LegendPNG(&buf); err != nil {
+		return nil, err
+	}
+	return &Response{Ephemeral: true, Message: Message{
+		Embeds: []*discordgo.MessageEmbed{
+			{Title: "SandTable Chess: the rules in short", Description: sandRulesText, Color: colorChallenge},
+			{Title: "What the board shows", Description: render.LegendText, Color: colorChallenge, Image: &discordgo.MessageEmbedImage{URL: "attachment://legend.png"}},
+		},
+		Files: []*discordgo.File{{Name: "legend.png", ContentType: "image/png", Reader: &buf}},
+	}}, nil
+}

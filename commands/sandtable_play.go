@@ -1,0 +1,721 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/games/sandtable"
+	"sandtable/storage"
+)
+
+// Turns (issue 7 point 3): /move takes Main actions and Mine or Anti-Air
+// placements in the engine's notation, with autocomplete from the engine's
+// legal generators; /step builds an Infantry turn as a private draft with a
+// Commit button; Drone orders are given in a private form and confirmed
+// privately with an image of spotter and target.
+
+const droneSecretMsg = "Drone orders are secret, so they are never typed in the thread: press **Order a Drone (private)** on the board message during your PostTurn."
+
+func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
+	text := req.Str("move")
+	if strings.HasPrefix(text, "D") {
+		return nil, Errorf("%s", droneSecretMsg)
+	}
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, true)
+	if err != nil {
+		return nil, err
+	}
+	if text == "" {
+		return nil, Errorf("Write your action in the move option, e.g. `d4-d5 e4-e5` (Infantry), `Tc3-c8` (Tank), `Pa1-h8/d9` (Airplane, crew steps out to d9), `Mf5` or `Af5` (PostTurn).")
+	}
+	act, err := sandtable.ParseAction(text)
+	if err != nil {
+		return nil, sandRuleError(fmt.Sprintf("`%s`", text), err)
+	}
+	switch act.Kind {
+	case sandtable.ActInfantry, sandtable.ActVehicle, sandtable.ActMine, sandtable.ActAntiAir:
+	case sandtable.ActResign:
+		return nil, Errorf("To resign, use /resign.")
+	case sandtable.ActDraw:
+		return nil, Errorf("A draw is agreed with /draw offer and /draw accept.")
+	case sandtable.ActDrone:
+		return nil, Errorf("%s", droneSecretMsg)
+	default:
+		return nil, Errorf("`%s` is a deployment change: deployment is done in your private panel.", text)
+	}
+	entries, err := a.sandApply(g, st, pos, act, req.Now)
+	if err != nil {
+		return nil, sandRuleError(fmt.Sprintf("`%s`", text), err)
+	}
+	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s played **%s**. %s", req.User.Mention(), act.String(), st.nextPrompt(pos, side)))
+	if err != nil {
+		return nil, err
+	}
+	a.sandNotices(g, st, entries)
+	return resp, nil
+}
+
+// nextPrompt says what happens next after side acted.
+func (st *sandState) nextPrompt(pos *sandtable.Position, side sandtable.Side) string {
+	switch {
+	case st.over(pos):
+		return st.resultLine(pos)
+	case pos.ToMove == side && pos.Phase == sandtable.PhasePostTurn:
+		return fmt.Sprintf("PostTurn: %s left.", plural(pos.HazardUses, "hazard use", "hazard uses"))
+	case pos.ToMove != side:
+		return fmt.Sprintf("%s, your turn.", st.player(pos.ToMove).Mention())
+	}
+	return ""
+}
+
+// sandNotices tells each player, privately, the secret news of entries
+// that only they may know: their Drones cancelled by the loss of a spotter
+// (the public learns which spotter was lost, never the target). Best effort.
+func (a *App) sandNotices(g *storage.Game, st *sandState, entries []sandtable.Entry) {
+	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
+		var lines []string
+		for _, e := range entries {
+			if e.Secret == side && e.Kind == sandtable.EntryDroneCancelled {
+				lines = append(lines, "• "+e.Text)
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		m := Message{Content: fmt.Sprintf("In <#%s> (private):\n%s", g.ThreadID, strings.Join(lines, "\n"))}
+		if _, err := a.Platform.DM(st.player(side).ID, m); err != nil && !errors.Is(err, ErrDMClosed) {
+			a.Log.Warn("private notice failed", "game", g.ID, "err", err)
+		}
+	}
+}
+
+// previewClone is a copy of pos to try side's action on, privately: the
+// other side's Drone orders are removed, so that a simulated end of turn
+// cannot resolve them and show their secret targets.
+func previewClone(pos *sandtable.Position, side sandtable.Side) *sandtable.Position {
+	c := pos.Clone()
+	var own []sandtable.Drone
+	for _, d := range c.Drones {
+		if d.Side == side {
+			own = append(own, d)
+		}
+	}
+	c.Drones = own
+	return c
+}
+
+// ---- autocomplete ----
+
+func choice(name, value string) *discordgo.ApplicationCommandOptionChoice {
+	if len(name) > 100 {
+		name = name[:99] + "…"
+	}
+	return &discordgo.ApplicationCommandOptionChoice{Name: name, Value: value}
+}
+
+// sandMoveAutocomplete offers legal actions for what the player to move
+// has typed (nothing for anybody else): the acting pieces, then their
+// destinations; for Infantry, the legal next steps after those typed.
+func sandMoveAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil || !g.Active || st.over(pos) {
+		return &Response{}, err
+	}
+	side, ok := st.sideOf(req.User.ID)
+	if !ok || pos.ToMove != side {
+		return &Response{}, nil
+	}
+	typed := req.Options["move"].String
+	switch pos.Phase {
+	case sandtable.PhaseMain:
+		return &Response{Choices: mainChoices(pos, nil, typed, true)}, nil
+	case sandtable.PhasePostTurn:
+		return &Response{Choices: hazardChoices(pos, typed)}, nil
+	}
+	return &Response{}, nil
+}
+
+// mainChoices lists Main actions completing typed. draft steps are played
+// before typed (for /step); withVehicles offers Vehicle moves too.
+func mainChoices(pos *sandtable.Position, draft []sandtable.Step, typed string, withVehicles bool) []*discordgo.ApplicationCommandOptionChoice {
+	t := strings.TrimLeft(strings.NewReplacer(",", " ", "x", "-").Replace(typed), " ")
+	if t != "" && (t[0] == 'T' || t[0] == 'P') {
+		if !withVehicles {
+			return nil
+		}
+		return vehicleChoices(pos, strings.TrimSpace(t))
+	}
+	if t != "" && strings.IndexByte("DMA", t[0]) >= 0 {
+		return nil
+	}
+	toks := strings.Fields(t)
+	complete, partial := toks, ""
+	if len(toks) > 0 && !strings.HasSuffix(t, " ") {
+		complete, partial = toks[:len(toks)-1], toks[len(toks)-1]
+	}
+	var prefix []sandtable.Step
+	if len(complete) > 0 {
+		act, err := sandtable.ParseAction(strings.Join(complete, " "))
+		if err != nil || act.Kind != sandtable.ActInfantry {
+			return nil
+		}
+		prefix = act.Steps
+	}
+	next, err := pos.LegalNextSteps(append(append([]sandtable.Step{}, draft...), prefix...))
+	if err != nil {
+		var re *sandtable.RuleError
+		if errors.As(err, &re) && len(strings.TrimSpace(t)) <= 100 {
+			return []*discordgo.ApplicationCommandOptionChoice{choice("Not legal: "+re.Msg, strings.TrimSpace(t))}
+		}
+		return nil
+	}
+	base := strings.Join(complete, " ")
+	join := func(s string) string {
+		if base == "" {
+			return s
+		}
+		return base + " " + s
+	}
+	var out []*discordgo.ApplicationCommandOptionChoice
+	add := func(c *discordgo.ApplicationCommandOptionChoice) bool {
+		if v, _ := c.Value.(string); len(v) > 100 {
+			return true
+		}
+		out = append(out, c)
+		return len(out) < 25
+	}
+	if base != "" && partial == "" {
+		add(choice(base+" (play these steps)", base))
+	}
+	if base == "" && partial == "" && len(draft) == 0 {
+		// Nothing typed: the pieces that can act, Vehicles first.
+		if withVehicles {
+			seen := map[sandtable.Square]bool{}
+			moves, _ := pos.LegalVehicleMoves()
+			for _, m := range moves {
+				if seen[m.From] {
+					continue
+				}
+				seen[m.From] = true
+				v, _ := pos.At(m.From)
+				if !add(choice(fmt.Sprintf("%s %s on %s (crew %d): %c%s-…", v.Kind(), v.ID, m.From, len(v.Crew), m.Vehicle.Letter(), m.From), fmt.Sprintf("%c%s-", m.Vehicle.Letter(), m.From))) {
+					return out
+				}
+			}
+		}
+		seen := map[sandtable.Square]bool{}
+		for _, s := range next {
+			if seen[s.From] {
+				continue
+			}
+			seen[s.From] = true
+			if !add(choice(fmt.Sprintf("%s on %s: %s-…", stepActor(pos, s.From), s.From, s.From), s.From.String()+"-")) {
+				return out
+			}
+		}
+		return out
+	}
+	for _, s := range next {
+		ss := s.String()
+		if partial != "" && !strings.HasPrefix(ss, partial) {
+			continue
+		}
+		name := join(ss)
+		if len(prefix) == 0 && len(draft) == 0 {
+			name += " · " + stepActor(pos, s.From)
+		}
+		if !add(choice(name, join(ss))) {
+			break
+		}
+	}
+	return out
+}
+
+// stepActor names who steps from sq: an Infantry, or a Vehicle's crew.
+func stepActor(pos *sandtable.Position, sq sandtable.Square) string {
+	p, ok := pos.At(sq)
+	switch {
+	case !ok:
+		return "Infantry"
+	case p.Kind().IsVehicle():
+		return fmt.Sprintf("crew of %s %s", p.Kind(), p.ID)
+	}
+	return "Infantry " + p.ID.String()
+}
+
+// vehicleChoices lists the legal Vehicle moves starting with t ("T",
+// "Tc3", "Tc3-c", ...): the Vehicles while no '-' is typed, then the moves.
+func vehicleChoices(pos *sandtable.Position, t string) []*discordgo.ApplicationCommandOptionChoice {
+	moves, err := pos.LegalVehicleMoves()
+	if err != nil {
+		return nil
+	}
+	var out []*discordgo.ApplicationCommandOptionChoice
+	seen := map[sandtable.Square]bool{}
+	for _, m := range moves {
+		s := m.String()
+		if !strings.HasPrefix(s, t) {
+			continue
+		}
+		v, _ := pos.At(m.From)
+		if !strings.Contains(t, "-") {
+			if seen[m.From] {
+				continue
+			}
+			seen[m.From] = true
+			out = append(out, choice(fmt.Sprintf("%s %s on %s (crew %d): %c%s-…", v.Kind(), v.ID, m.From, len(v.Crew), m.Vehicle.Letter(), m.From), fmt.Sprintf("%c%s-", m.Vehicle.Letter(), m.From)))
+		} else {
+			name := s + " · " + v.Kind().String() + " " + v.ID.String()
+			if t, ok := pos.At(m.To); ok && t.Owner != v.Owner && t.Owner != sandtable.NoSide {
+				name += fmt.Sprintf(", lands on %s %s %s", t.Owner, t.Kind(), t.ID)
+			}
+			if m.Dismount != nil {
+				name += ", a crew member steps out to " + m.Dismount.To.String()
+			}
+			out = append(out, choice(name, s))
+		}
+		if len(out) == 25 {
+			break
+		}
+	}
+	return out
+}
+
+// hazardChoices lists legal Mine and Anti-Air placements starting with
+// typed (never Drones: those are secret).
+func hazardChoices(pos *sandtable.Position, typed string) []*discordgo.ApplicationCommandOptionChoice {
+	t := strings.TrimSpace(typed)
+	if t != "" && (t[0] == 'm' || t[0] == 'a') {
+		t = strings.ToUpper(t[:1]) + t[1:]
+	}
+	uses, err := pos.LegalHazardUses()
+	if err != nil {
+		return nil
+	}
+	var mines, aa []sandtable.Action
+	for _, u := range uses {
+		if !strings.HasPrefix(u.String(), t) {
+			continue
+		}
+		switch u.Kind {
+		case sandtable.ActMine:
+			mines = append(mines, u)
+		case sandtable.ActAntiAir:
+			aa = append(aa, u)
+		}
+	}
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for i := 0; len(out) < 25 && (i < len(mines) || i < len(aa)); i++ {
+		if i < len(mines) {
+			out = append(out, choice(fmt.Sprintf("%s · place a Mine on %s", mines[i], mines[i].To), mines[i].String()))
+		}
+		if i < len(aa) && len(out) < 25 {
+			out = append(out, choice(fmt.Sprintf("%s · place an Anti-Air on %s", aa[i], aa[i].To), aa[i].String()))
+		}
+	}
+	return out
+}
+
+// ---- /step: a private Infantry draft ----
+
+func (st *sandState) draftSteps(side sandtable.Side) []sandtable.Step {
+	if len(st.Steps[side]) == 0 {
+		return nil
+	}
+	act, err := sandtable.ParseAction(strings.Join(st.Steps[side], " "))
+	if err != nil {
+		return nil
+	}
+	return act.Steps
+}
+
+func sandStepAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil || !g.Active || st.over(pos) {
+		return &Response{}, err
+	}
+	side, ok := st.sideOf(req.User.ID)
+	if !ok || pos.ToMove != side || pos.Phase != sandtable.PhaseMain {
+		return &Response{}, nil
+	}
+	return &Response{Choices: mainChoices(pos, st.draftSteps(side), req.Options["step"].String, false)}, nil
+}
+
+// sandStep adds Infantry steps to the player's private draft.
+func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, true)
+	if err != nil {
+		return nil, err
+	}
+	if pos.Phase != sandtable.PhaseMain {
+		return nil, Errorf("A draft is for the Infantry of your Main phase; it is your %s now.", pos.Phase.Title())
+	}
+	text := req.Str("step")
+	act, err := sandtable.ParseAction(text)
+	if err != nil {
+		return nil, sandRuleError(fmt.Sprintf("`%s`", text), err)
+	}
+	if act.Kind != sandtable.ActInfantry {
+		return nil, Errorf("A draft holds Infantry steps only (like `d4-d5`); a Vehicle move or a hazard is one /move.")
+	}
+	all := append(st.draftSteps(side), act.Steps...)
+	if _, err := pos.LegalNextSteps(all); err != nil {
+		return nil, sandRuleError(fmt.Sprintf("Adding `%s`", text), err)
+	}
+	st.Steps[side] = nil
+	for _, s := range all {
+		st.Steps[side] = append(st.Steps[side], s.String())
+	}
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	return a.sandDraftAnswer(g, st, pos, side, fmt.Sprintf("Added %s.", act.String()), false)
+}
+
+// sandDraftAnswer shows side's draft privately: the steps, a preview image
+// of the board after them, and Commit, Undo and Discard.
+func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, note string, update bool) (*Response, error) {
+	steps := st.Steps[side]
+	if len(steps) == 0 {
+		return &Response{Update: update, Ephemeral: !update, Message: Message{
+			Content: note + " Your draft is empty. Add Infantry steps with /step, or play a whole action with /move.", Components: []discordgo.MessageComponent{}}}, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n**Your Infantry draft for turn %d** (private, not played yet):\n", note, pos.Turn)
+	for i, s := range steps {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
+	}
+	b.WriteString("Add steps with /step. **Commit** plays them all as your Main action; the image shows the board after them.")
+	c := previewClone(pos, side)
+	entries, err := c.Apply(sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)})
+	if err != nil {
+		return nil, sandRuleError("Your draft", err)
+	}
+	file, err := a.sandPrivateFile(c, entries, side, "draft.png")
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Update: update, Ephemeral: !update, Message: Message{
+		Embeds: []*discordgo.MessageEmbed{{Description: b.String(), Image: &discordgo.MessageEmbedImage{URL: "attachment://draft.png"},
+			Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID + " · private draft"}}},
+		Files: []*discordgo.File{file},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			gameButton(g, "step-commit", "Commit", discordgo.SuccessButton),
+			gameButton(g, "step-undo", "Undo last step", discordgo.SecondaryButton),
+			gameButton(g, "step-discard", "Discard", discordgo.DangerButton),
+		}}},
+	}}, nil
+}
+
+func sandStepLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, true)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if pos.Phase != sandtable.PhaseMain || len(st.Steps[side]) == 0 {
+		return nil, nil, 0, Errorf("You have no Infantry draft for this Main phase (a draft lapses when your Main action is played).")
+	}
+	return st, pos, side, nil
+}
+
+// sandStepCommit plays the draft as the Main action: a public board.
+func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, side, err := sandStepLoad(g, req)
+	if err != nil {
+		return nil, err
+	}
+	act := sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)}
+	entries, err := a.sandApply(g, st, pos, act, req.Now)
+	if err != nil {
+		return nil, sandRuleError("Your draft", err)
+	}
+	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s played **%s**. %s", req.User.Mention(), act.String(), st.nextPrompt(pos, side)))
+	if err != nil {
+		return nil, err
+	}
+	a.sandNotices(g, st, entries)
+	return resp, nil
+}
+
+func sandStepUndo(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, side, err := sandStepLoad(g, req)
+	if err != nil {
+		return nil, err
+	}
+	last := st.Steps[side][len(st.Steps[side])-1]
+	st.Steps[side] = st.Steps[side][:len(st.Steps[side])-1]
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	return a.sandDraftAnswer(g, st, pos, side, fmt.Sprintf("Took back %s.", last), true)
+}
+
+func sandStepDiscard(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, side, err := sandStepLoad(g, req)
+	if err != nil {
+		return nil, err
+	}
+	st.Steps[side] = nil
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	return a.sandDraftAnswer(g, st, pos, side, "Draft discarded.", true)
+}
+
+// ---- Drones ----
+
+func sandPostTurnLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, true)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if pos.Phase != sandtable.PhasePostTurn {
+		return nil, nil, 0, Errorf("Drones are ordered in your PostTurn, after your Main action; it is your %s now.", pos.Phase.Title())
+	}
+	return st, pos, side, nil
+}
+
+// sandDroneButton opens the private Drone order form.
+func sandDroneButton(a *App, req *Request, g *storage.Game) (*Response, error) {
+	if _, _, _, err := sandPostTurnLoad(g, req); err != nil {
+		return nil, err
+	}
+	return &Response{Modal: &Modal{
+		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "drone-order"}.String(),
+		Title:    "Order a Drone (secret)",
+		Inputs: []ModalInput{
+			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8},
+			{CustomID: "target", Label: "Target square (within 2 of the spotter)", Placeholder: "f6", Required: true, MaxLength: 4},
+		},
+	}}, nil
+}
+
+// droneNotation reads the form's spotter (a square or an ID, any case)
+// and target into the notation "Dd4-f6" / "DSI12-f6".
+func droneNotation(spotter, target string) string {
+	sp := strings.TrimSpace(spotter)
+	if _, err := sandtable.ParseID(strings.ToUpper(sp)); err == nil {
+		sp = strings.ToUpper(sp)
+	} else {
+		sp = strings.ToLower(sp)
+	}
+	return "D" + sp + "-" + strings.ToLower(strings.TrimSpace(target))
+}
+
+// sandDroneOrder checks a Drone order from the form and asks its owner to
+// confirm it privately, with an image of spotter and target.
+func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, side, err := sandPostTurnLoad(g, req)
+	if err != nil {
+		return nil, err
+	}
+	text := droneNotation(req.Fields["spotter"], req.Fields["target"])
+	act, err := sandtable.ParseAction(text)
+	if err != nil || act.Kind != sandtable.ActDrone {
+		return nil, Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed.")
+	}
+	c := previewClone(pos, side)
+	entries, err := c.Apply(act)
+	if err != nil {
+		return nil, sandRuleError("This Drone order", err)
+	}
+	st.Drone[side] = act.String()
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	var order sandtable.Entry
+	for _, e := range entries {
+		if e.Kind == sandtable.EntryDroneOrder {
+			order = e
+		}
+	}
+	on := fmt.Sprintf("%s is empty now.", order.To)
+	if t, ok := pos.At(order.To); ok {
+		on = fmt.Sprintf("%s holds %s %s %s now.", order.To, ownerName(t.Owner), t.Kind(), t.ID)
+	}
+	desc := fmt.Sprintf("**Drone order, not given yet**: spotter %s on %s, target **%s**. %s\n"+
+		"At the start of your next turn it destroys whatever stands on %s (not a Base), unless %s is destroyed first. "+
+		"**Confirm** uses one of your %s; the thread learns only that you declared a Drone.",
+		order.Piece, order.From, order.To, on, order.To, order.Piece, plural(pos.HazardUses, "hazard use", "hazard uses"))
+	file, err := a.sandPrivateFile(c, nil, side, "drone.png")
+	if err != nil {
+		return nil, err
+	}
+	msg := Message{
+		Embeds: []*discordgo.MessageEmbed{{Title: "Your Drone order (secret)", Description: desc, Color: sideColor(side),
+			Image:  &discordgo.MessageEmbedImage{URL: "attachment://drone.png"},
+			Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn)}}},
+		Files: []*discordgo.File{file},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			gameButton(g, "drone-confirm", "Confirm Drone", discordgo.SuccessButton),
+			gameButton(g, "drone-cancel", "Cancel", discordgo.DangerButton),
+		}}},
+	}
+	return a.SendPrivately(req, msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
+}
+
+func ownerName(s sandtable.Side) string {
+	if s == sandtable.NoSide {
+		return "a neutral"
+	}
+	return s.String() + "'s"
+}
+
+func sideColor(side sandtable.Side) int {
+	if side == sandtable.North {
+		return colorNorth
+	}
+	return colorSouth
+}
+
+// sandDroneConfirm gives the confirmed order: the thread learns that a
+// Drone was declared; the owner's message shows the order.
+func sandDroneConfirm(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, side, err := sandPostTurnLoad(g, req)
+	if err != nil {
+		return nil, err
+	}
+	if st.Drone[side] == "" {
+		return nil, Errorf("No Drone order is waiting for your confirmation (an order lapses when the turn passes). Press **Order a Drone (private)** to give one.")
+	}
+	act, err := sandtable.ParseAction(st.Drone[side])
+	if err != nil {
+		return nil, err
+	}
+	st.Drone[side] = ""
+	entries, err := a.sandApply(g, st, pos, act, req.Now)
+	if err != nil {
+		return nil, sandRuleError("This Drone order", err)
+	}
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	n := 0
+	var order sandtable.Entry
+	for _, e := range entries {
+		switch e.Kind {
+		case sandtable.EntryDroneDeclared:
+			n = e.Count
+		case sandtable.EntryDroneOrder:
+			order = e
+		}
+	}
+	pub, err := a.sandBoardMessage(g, st, pos, fmt.Sprintf("%s declared a Drone (%d pending). %s", req.User.Mention(), n, st.nextPrompt(pos, side)))
+	if err != nil {
+		return nil, err
+	}
+	a.sandPublic(g, pub)
+	a.sandNotices(g, st, entries)
+	file, err := a.sandPrivateFile(pos, nil, side, "drone.png")
+	if err != nil {
+		return nil, err
+	}
+	return &Response{Update: true, Message: Message{
+		Embeds: []*discordgo.MessageEmbed{{Title: "Your Drone order (secret)", Color: sideColor(side),
+			Description: fmt.Sprintf("**Drone ordered** ✅: spotter %s on %s, target **%s**. It strikes at the start of your next turn, unless %s is destroyed first. The thread was told only that you declared a Drone.",
+				order.Piece, order.From, order.To, order.Piece),
+			Image:  &discordgo.MessageEmbedImage{URL: "attachment://drone.png"},
+			Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · turn %d · private", g.ID, order.Turn)}}},
+		Files:      []*discordgo.File{file},
+		Components: []discordgo.MessageComponent{},
+	}}, nil
+}
+
+func sandDroneCancel(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, false)
+	if err != nil {
+		return nil, err
+	}
+	st.Drone[side] = ""
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	return &Response{Update: true, Message: Message{Content: "Drone order discarded: nothing was used and nothing was shown.", Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}}, nil
+}
+
+// sandPrivateView sends the clicker their private view: the board with
+// their pending Drones (spotters and targets), their unconfirmed order and
+// draft, and the secret lines of the recent log. In Deployment it is their
+// deployment panel.
+func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, err
+	}
+	side, err := sandCheck(g, st, pos, req.User, false)
+	if err != nil {
+		return nil, err
+	}
+	if pos.Phase == sandtable.PhaseDeployment {
+		return sandDeployOpen(a, req, g)
+	}
+	var b strings.Builder
+	n := 0
+	for _, d := range pos.Drones {
+		if d.Side != side {
+			continue
+		}
+		if d.Cancelled {
+			fmt.Fprintf(&b, "• Cancelled: the Drone on %s (spotter %s was destroyed).\n", d.Target, d.Spotter)
+			continue
+		}
+		n++
+		sq := "?"
+		if p, ok := pos.Piece(d.Spotter); ok {
+			sq = p.Square.String()
+		}
+		fmt.Fprintf(&b, "• Drone %d: spotter %s on %s, target **%s**.\n", n, d.Spotter, sq, d.Target)
+	}
+	if b.Len() == 0 {
+		b.WriteString("You have no pending Drones.\n")
+	} else {
+		b.WriteString("They strike at the start of your next turn.\n")
+	}
+	if st.Drone[side] != "" {
+		fmt.Fprintf(&b, "Unconfirmed Drone order: %s.\n", st.Drone[side])
+	}
+	if len(st.Steps[side]) > 0 {
+		fmt.Fprintf(&b, "Infantry draft: %s.\n", strings.Join(st.Steps[side], " "))
+	}
+	var secret []string
+	for _, e := range append(append([]sandtable.Entry{}, st.Prev...), st.Cur...) {
+		if e.Secret == side {
+			secret = append(secret, "• "+e.Text)
+		}
+	}
+	if len(secret) > 0 {
+		b.WriteString("\n**Your secret log, last turns**\n" + clipLines(secret, 1500))
+	}
+	file, err := a.sandPrivateFile(pos, append(append([]sandtable.Entry{}, st.Prev...), st.Cur...), side, "private.png")
+	if err != nil {
+		return nil, err
+	}
+	msg := Message{Embeds: []*discordgo.MessageEmbed{{Title: fmt.Sprintf("Your private view: %s, turn %d", side, pos.Turn), Description: b.String(),
+		Color: sideColor(side), Image: &discordgo.MessageEmbedImage{URL: "attachment://private.png"},
+		Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side)}}},
+		Files: []*discordgo.File{file}}
+	return a.SendPrivately(req, msg, "I sent your private view to you by direct message.")
+}
