@@ -68,9 +68,11 @@ type Game struct {
 
 // NewGame starts a game. Errors: an invalid FEN (*chess.FENError, Team
 // Chess rules: exactly one king each, no pawn on the first or last rank),
-// a start position that is already checkmate, or invalid queues (see
-// newTeams: empty side, a member on both sides, a second command that does
-// not balance the teams). A start position in which the side to move is
+// a start position that is already checkmate, or invalid queues (ruling 1,
+// docs/rules/teamchess.md A1): a side without commanders, an empty ID, a
+// member on both sides, a member listed more than twice, more than one
+// member of a team with a second command, or a second command that does not
+// balance a smaller team. A start position in which the side to move is
 // besieged begins with its pass (ruling 4).
 func NewGame(s Setup) (*Game, error) {
 	fen := strings.TrimSpace(s.FEN)

@@ -131,15 +131,16 @@ func MoveTexts(p *chess.Position) []MoveText {
 
 // Complete returns at most limit legal moves of p whose SAN or UCI-style
 // text starts with prefix (compared ignoring case, spaces and the marks +
-// and #), sorted by SAN with UCI matches after SAN ones. It expands a
+// and #), in case-insensitive SAN order, then any further matches of the
+// UCI-style form in its order. It expands a
 // Saboteur's forced replies only as far as the prefix and the limit need,
 // so it stays cheap for autocomplete (Discord shows at most 25 choices).
 // limit <= 0 means no limit.
 func Complete(p *chess.Position, prefix string, limit int) []MoveText {
 	c := completer{want: normPrefix(prefix), limit: limit}
 	c.walk(p, nil, nil, nil, c.want, false)
-	if c.full() {
-		return c.out
+	if c.full() || len(c.want) < 3 || !isFile(c.want[0]) || !isRank(c.want[1]) {
+		return c.out // not the start of a UCI-style text (from square first)
 	}
 	c.walk(p, nil, nil, nil, c.want, true)
 	return c.out
@@ -167,9 +168,9 @@ func compatible(text, want string) bool {
 	return strings.HasPrefix(want, text)
 }
 
-// walk lists p's moves in order; chain holds the moves and texts above p
-// (Saboteur heads), rest is the part of the prefix still to match, uci
-// selects which form is matched.
+// walk lists p's moves in order. outer holds the Saboteur heads above p
+// and sanHead/uciHead their texts; rest is the part of the prefix still to
+// match; uci selects which form is matched.
 func (c *completer) walk(p *chess.Position, outer []Move, sanHead, uciHead []byte, rest string, uci bool) {
 	type item struct {
 		m        Move
