@@ -147,7 +147,8 @@ func Start(opts Options) (*Playground, error) {
 		fmt.Fprintln(opts.Stderr, note)
 	}
 	if !pc.IsLoopback() {
-		fmt.Fprintf(opts.Stderr, "WARNING: the playground listens on %s, not on loopback: anyone who can reach this machine can open it and act as any playground user. It has no login. Use address = \"127.0.0.1\" in [playground] unless you mean it.\n", ln.Addr())
+		fmt.Fprintf(opts.Stderr, "WARNING: the playground listens on %s, not on loopback: anyone who can reach this machine can open it and act as any playground user. It has no login. Use address = \"127.0.0.1\" in [playground] unless you mean it.\n",
+			net.JoinHostPort(pc.Address, strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)))
 	}
 	p.web = &http.Server{Handler: p.handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		MaxHeaderBytes: 16 << 10, ErrorLog: slog.NewLogLogger(p.log.Handler(), slog.LevelWarn)}

@@ -1,0 +1,330 @@
+package playground
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot"
+	"sandtable/storage"
+)
+
+const wait = 15 * time.Second
+
+// syncBuffer collects output written from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testPlayground is a playground on a free loopback port with its own database.
+type testPlayground struct {
+	t       testing.TB
+	p       *Playground
+	store   *storage.Store
+	dbPath  string
+	stdout  *syncBuffer
+	stderr  *syncBuffer
+	stopped bool
+}
+
+func testConfig() bot.Config {
+	cfg := bot.DefaultConfig()
+	cfg.Playground.Port = 0
+	return cfg
+}
+
+// startPlayground starts a playground on dbPath ("" for a new one) and waits for the bot.
+func startPlayground(t testing.TB, dbPath string, cfg bot.Config) *testPlayground {
+	t.Helper()
+	tp := startPlaygroundNoWait(t, dbPath, cfg, nil)
+	require.NoError(t, tp.p.WaitReady(wait), "stderr:\n%s", tp.stderr)
+	return tp
+}
+
+func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-chan struct{}) *testPlayground {
+	t.Helper()
+	if dbPath == "" {
+		dbPath = filepath.Join(t.TempDir(), "playground.db")
+	}
+	store, err := storage.Open(dbPath, time.Second)
+	require.NoError(t, err)
+	tp := &testPlayground{t: t, store: store, dbPath: dbPath, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	p, err := Start(Options{Config: cfg, Store: store, Stdout: tp.stdout, Stderr: tp.stderr, HoldBot: hold,
+		SaveDelay: 20 * time.Millisecond, Logger: bot.NewLogger(bot.LogConfig{Level: "warn", Format: "text"}, tp.stderr)})
+	require.NoError(t, err)
+	tp.p = p
+	t.Cleanup(tp.stop)
+	return tp
+}
+
+// stop shuts the playground down and closes its database.
+func (tp *testPlayground) stop() {
+	if tp.stopped {
+		return
+	}
+	tp.stopped = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(tp.t, tp.p.Shutdown(ctx))
+	require.NoError(tp.t, tp.store.Close())
+}
+
+// base is the page's URL without the trailing slash.
+func (tp *testPlayground) base() string { return strings.TrimSuffix(tp.p.URL(), "/") }
+
+// resp is an API answer.
+type resp struct {
+	status int
+	body   []byte
+	header http.Header
+}
+
+func (r resp) json(t testing.TB) map[string]any {
+	t.Helper()
+	var v map[string]any
+	require.NoError(t, json.Unmarshal(r.body, &v), "body %s", r.body)
+	return v
+}
+
+func (r resp) errorText(t testing.TB) string {
+	t.Helper()
+	v := r.json(t)
+	msg, ok := v["error"].(string)
+	require.True(t, ok, "no error message in %s", r.body)
+	require.EqualValues(t, r.status, v["status"])
+	return msg
+}
+
+func (tp *testPlayground) request(method, path, contentType string, body io.Reader, header map[string]string) resp {
+	tp.t.Helper()
+	req, err := http.NewRequest(method, tp.base()+path, body)
+	require.NoError(tp.t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(tp.t, err)
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	require.NoError(tp.t, err)
+	return resp{res.StatusCode, data, res.Header}
+}
+
+func (tp *testPlayground) get(path string) resp {
+	tp.t.Helper()
+	return tp.request("GET", path, "", nil, nil)
+}
+
+func (tp *testPlayground) post(path string, body any) resp {
+	tp.t.Helper()
+	data, err := json.Marshal(body)
+	require.NoError(tp.t, err)
+	return tp.request("POST", path, "application/json", bytes.NewReader(data), nil)
+}
+
+// ok posts and requires 200, returning the decoded answer.
+func (tp *testPlayground) ok(path string, body any) map[string]any {
+	tp.t.Helper()
+	r := tp.post(path, body)
+	require.Equal(tp.t, 200, r.status, "POST %s: %s", path, r.body)
+	return r.json(tp.t)
+}
+
+// view is /api/view decoded.
+type view struct {
+	Version  uint64        `json:"version"`
+	Status   BotStatus     `json:"status"`
+	Me       userOut       `json:"me"`
+	Users    []userOut     `json:"users"`
+	Guild    userOut       `json:"guild"`
+	Channels []channelOut  `json:"channels"`
+	DM       *channelOut   `json:"dm"`
+	Channel  channelOut    `json:"channel"`
+	Messages []messageView `json:"messages"`
+	Commands []struct {
+		Name    string `json:"name"`
+		Options []struct {
+			Name         string `json:"name"`
+			Type         int    `json:"type"`
+			Autocomplete bool   `json:"autocomplete"`
+			Options      []struct {
+				Name         string `json:"name"`
+				Type         int    `json:"type"`
+				Autocomplete bool   `json:"autocomplete"`
+				Choices      []struct {
+					Name  string `json:"name"`
+					Value any    `json:"value"`
+				} `json:"choices"`
+			} `json:"options"`
+		} `json:"options"`
+	} `json:"commands"`
+	Modal *modalOut `json:"modal"`
+}
+
+type messageView struct {
+	ID      string  `json:"id"`
+	Author  userOut `json:"author"`
+	Content string  `json:"content"`
+	Embeds  []struct {
+		Title  string `json:"title"`
+		Fields []struct {
+			Name  string `json:"name"`
+			Value string `json:"value"`
+		} `json:"fields"`
+		Image *struct {
+			URL string `json:"url"`
+		} `json:"image"`
+	} `json:"embeds"`
+	Components []struct {
+		Components []struct {
+			Type     int    `json:"type"`
+			Label    string `json:"label"`
+			CustomID string `json:"custom_id"`
+		} `json:"components"`
+	} `json:"components"`
+	Attachments []attachmentOut `json:"attachments"`
+	Ephemeral   bool            `json:"ephemeral"`
+	Interaction *interactionOut `json:"interaction"`
+}
+
+// text is everything a reader sees as text in the message.
+func (m messageView) text() string {
+	parts := []string{m.Content}
+	for _, e := range m.Embeds {
+		parts = append(parts, e.Title)
+		for _, f := range e.Fields {
+			parts = append(parts, f.Name, f.Value)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (m messageView) button(label string) string {
+	for _, r := range m.Components {
+		for _, c := range r.Components {
+			if c.Label == label {
+				return c.CustomID
+			}
+		}
+	}
+	return ""
+}
+
+func (tp *testPlayground) view(as, channel string) view {
+	tp.t.Helper()
+	r := tp.get("/api/view?as=" + as + "&channel=" + channel)
+	require.Equal(tp.t, 200, r.status, "view: %s", r.body)
+	var v view
+	require.NoError(tp.t, json.Unmarshal(r.body, &v))
+	return v
+}
+
+func (tp *testPlayground) userID(name string) string {
+	tp.t.Helper()
+	for _, u := range tp.p.Fake().Users() {
+		if u.Name == name {
+			return u.ID
+		}
+	}
+	tp.t.Fatalf("no user %q", name)
+	return ""
+}
+
+func (tp *testPlayground) channelID(name string) string {
+	tp.t.Helper()
+	return tp.p.Fake().Channel(name).ID
+}
+
+// waitView polls the view until cond holds.
+func (tp *testPlayground) waitView(as, channel string, what string, cond func(view) bool) view {
+	tp.t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		v := tp.view(as, channel)
+		if cond(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			tp.t.Fatalf("timed out waiting for %s; last view has %d messages: %s", what, len(v.Messages), lastText(v))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func lastText(v view) string {
+	if len(v.Messages) == 0 {
+		return "(none)"
+	}
+	return fmt.Sprintf("%q", v.Messages[len(v.Messages)-1].text())
+}
+
+func opt(name string, value any) map[string]any { return map[string]any{"name": name, "value": value} }
+
+// command runs a slash command through the API and requires that the bot answered.
+func (tp *testPlayground) command(as, channel, path string, opts ...map[string]any) map[string]any {
+	tp.t.Helper()
+	if opts == nil {
+		opts = []map[string]any{}
+	}
+	out := tp.ok("/api/commands", map[string]any{"as": as, "channel_id": channel, "command": path, "options": opts})
+	require.Equal(tp.t, true, out["responded"], "/%s: %v", path, out)
+	return out
+}
+
+// survivalThread plays a challenge from alice (White) to bob and bob's accept through the
+// API, and returns the game thread's ID.
+func (tp *testPlayground) survivalThread() string {
+	tp.t.Helper()
+	alice, bob, general := tp.userID("alice"), tp.userID("bob"), tp.channelID("general")
+	tp.command(alice, general, "survival challenge", opt("opponent", bob), opt("color", "white"))
+	v := tp.waitView(bob, general, "the challenge", func(v view) bool {
+		return len(v.Messages) > 0 && v.Messages[len(v.Messages)-1].button("Accept") != ""
+	})
+	ch := v.Messages[len(v.Messages)-1]
+	out := tp.ok("/api/click", map[string]any{"as": bob, "message_id": ch.ID, "custom_id": ch.button("Accept")})
+	require.Equal(tp.t, true, out["responded"])
+	v = tp.waitView(alice, general, "the game thread", func(v view) bool {
+		for _, c := range v.Channels {
+			if c.Kind == "public_thread" && c.MessageCount > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	for _, c := range v.Channels {
+		if c.Kind == "public_thread" {
+			return c.ID
+		}
+	}
+	return ""
+}
