@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot/discordtest"
@@ -162,3 +163,112 @@ func dump(t testing.TB, name string, m *discordtest.Message) {
 type dtMessage = discordtest.Message
 
 func optMove(s string) discordtest.Option { return discordtest.Opt("move", s) }
+
+// board returns the newest public board message in the game thread.
+func (g *sandGame) board() *discordtest.Message {
+	g.h.t.Helper()
+	var last *discordtest.Message
+	for _, m := range g.h.srv.Messages(g.thread.ID) {
+		if !m.Ephemeral() && m.Attachment("board.png") != nil {
+			last = m
+		}
+	}
+	require.NotNil(g.h.t, last, "no board in the thread")
+	return last
+}
+
+// move plays text as u with /move and returns the public answer.
+func (g *sandGame) move(u *discordtest.User, text string) *discordtest.Message {
+	g.h.t.Helper()
+	m := g.h.reply(u, g.thread.ID, "move", optMove(text))
+	require.False(g.h.t, m.Ephemeral(), "/move %s by %s refused: %s", text, u.Name, m.Text())
+	require.NotNil(g.h.t, m.Attachment("board.png"))
+	return m
+}
+
+// refused runs /move text as u and returns the private refusal.
+func (g *sandGame) refused(u *discordtest.User, text string) string {
+	g.h.t.Helper()
+	m := g.h.reply(u, g.thread.ID, "move", optMove(text))
+	return mustBeEphemeral(g.h.t, m, u)
+}
+
+// mine places a Mine for the side to move on the first legal square that
+// ok accepts.
+func (g *sandGame) mine(ok func(sandtable.Square) bool) *discordtest.Message {
+	g.h.t.Helper()
+	p := g.pos()
+	require.Equal(g.h.t, sandtable.PhasePostTurn, p.Phase)
+	uses, err := p.LegalHazardUses()
+	require.NoError(g.h.t, err)
+	for _, u := range uses {
+		if u.Kind == sandtable.ActMine && ok(u.To) {
+			return g.move(g.user(p.ToMove), u.String())
+		}
+	}
+	g.h.t.Fatalf("no Mine square for %s", p.ToMove)
+	return nil
+}
+
+// openModal presses label on m as u and returns the modal it opened.
+func (g *sandGame) openModal(u *discordtest.User, m *discordtest.Message, label string) *discordtest.Modal {
+	g.h.t.Helper()
+	in := g.h.click(u, m, buttonID(g.h.t, m, label))
+	r, err := in.WaitResponse(wait)
+	require.NoError(g.h.t, err)
+	require.Equal(g.h.t, discordgo.InteractionResponseModal, r.Type, "%s did not open a form", label)
+	md := g.h.srv.OpenModal(u)
+	require.NotNil(g.h.t, md)
+	return md
+}
+
+// submit submits u's open modal and returns the answer (the updated
+// message, or a new private one).
+func (g *sandGame) submit(u *discordtest.User, values map[string]string) *discordtest.Message {
+	g.h.t.Helper()
+	md := g.h.srv.OpenModal(u)
+	require.NotNil(g.h.t, md)
+	version := 0
+	if md.From != nil && md.From.MessageID != "" {
+		version = g.h.srv.Message(md.From.MessageID).Version
+	}
+	in, err := g.h.srv.SubmitModal(u, values)
+	require.NoError(g.h.t, err)
+	return g.h.answerOf(in, version)
+}
+
+// drone orders a Drone as u through the board's button and the form, and
+// confirms it where the order was sent (the DM, or the ephemeral answer
+// when u's DMs are closed). It returns the confirmed private message.
+func (g *sandGame) drone(u *discordtest.User, spotter, target string) *discordtest.Message {
+	g.h.t.Helper()
+	g.openModal(u, g.board(), "Order a Drone (private)")
+	ans := g.submit(u, map[string]string{"spotter": spotter, "target": target})
+	require.True(g.h.t, ans.Ephemeral(), "the answer to a Drone order is private: %s", ans.Text())
+	preview := ans
+	if ans.Attachment("drone.png") == nil {
+		require.Contains(g.h.t, ans.Text(), "direct message")
+		preview = g.lastDM(u, "Your Drone order")
+	}
+	require.Contains(g.h.t, preview.Text(), "target **"+target+"**")
+	require.NotNil(g.h.t, preview.Attachment("drone.png"))
+	_, done := g.press(u, preview, "Confirm Drone")
+	require.Contains(g.h.t, done.Text(), "Drone ordered")
+	return done
+}
+
+// lastDM waits for the newest DM to u containing text.
+func (g *sandGame) lastDM(u *discordtest.User, text string) *discordtest.Message {
+	g.h.t.Helper()
+	dm := g.h.srv.DM(u)
+	var found *discordtest.Message
+	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool {
+		for _, m := range g.h.srv.VisibleMessages(u, dm.ID) {
+			if strings.Contains(m.Text(), text) {
+				found = m
+			}
+		}
+		return found != nil
+	}), "no DM to %s with %q", u.Name, text)
+	return found
+}
