@@ -36,7 +36,7 @@ import (
 type leakScan struct {
 	g       *sandGame
 	next    int
-	public  map[string]bool // tokens (squares, IDs) the public log has named
+	public  map[string]bool           // tokens (squares, IDs) the public log has named
 	forever map[string]sandtable.Side // cancelled Drones' targets, by owner
 	// counts, for the test's own sanity checks
 	publicTexts, publicImages, privateCalls, autocompletes int
