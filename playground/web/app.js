@@ -86,6 +86,28 @@
     return a;
   }
 
+  // Small line icons (no emoji font needed).
+  const ICONS = {
+    thread: '<path d="M5 4h14a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H10l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/><path d="M8 9h8M8 12h5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+    lock: '<rect x="5" y="10.5" width="14" height="10" rx="2" fill="currentColor"/><path d="M8 10.5V8a4 4 0 0 1 8 0v2.5" fill="none" stroke="currentColor" stroke-width="2.2"/>',
+    eye: '<path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" fill="none" stroke="currentColor" stroke-width="2"/><circle cx="12" cy="12" r="3" fill="currentColor"/>',
+    hash: '<path d="M9 3 7 21M17 3l-2 18M4 8.5h17M3 15.5h17" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+    at: '<circle cx="12" cy="12" r="4" fill="none" stroke="currentColor" stroke-width="2"/><path d="M16 8v5a3 3 0 0 0 6 0v-1a10 10 0 1 0-4 8" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+  };
+  function icon(name, size) {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("width", size || 20);
+    svg.setAttribute("height", size || 20);
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("class", "svg-icon icon-" + name);
+    svg.innerHTML = ICONS[name];
+    return svg;
+  }
+  function channelIcon(kind, size) {
+    return icon(kind === "private_thread" ? "lock" : kind === "public_thread" ? "thread" : kind === "dm" ? "at" : "hash", size);
+  }
+
   // Snowflakes compare as numbers; they are decimal strings of growing length.
   function idAfter(a, b) {
     if (!b) return !!a;
@@ -157,8 +179,9 @@
         }, "@" + (u ? u.name : "unknown-user")));
       } else if (m[10]) {
         const c = channelByID(m[10]);
-        const name = c ? (c.kind === "dm" ? "@" + c.name : (c.kind.endsWith("thread") ? "🧵 " : "#") + c.name) : "#No Access";
-        out.push(el("span", { class: "mention channel-mention", dataset: { channel: m[10] }, onclick: () => { if (c) openChannel(c.id); } }, name));
+        const name = c ? (c.kind === "dm" ? "@" + c.name : (c.kind.endsWith("thread") ? "" : "#") + c.name) : "#No Access";
+        out.push(el("span", { class: "mention channel-mention", dataset: { channel: m[10] }, title: c ? "Open " + c.name : "You cannot see this channel", onclick: () => { if (c) openChannel(c.id); } },
+          c && c.kind.endsWith("thread") ? channelIcon(c.kind, 14) : null, name));
       } else if (m[11]) out.push(el("span", { class: "mention" }, "@role"));
       else if (m[12]) {
         const sec = parseInt(m[12], 10);
@@ -404,12 +427,12 @@
     if (msg.thread) {
       const t = msg.thread;
       m.append(el("div", { class: "file thread-preview", onclick: () => openChannel(t.id) },
-        el("span", { class: "icon" }, "🧵"), el("div", { class: "file-meta" }, el("span", { class: "file-name" }, t.name), el("span", { class: "file-size" }, t.message_count + " messages"))));
+        channelIcon(t.kind, 22), el("div", { class: "file-meta" }, el("span", { class: "file-name" }, t.name), el("span", { class: "file-size" }, t.message_count + " messages"))));
     }
     if (msg.ephemeral) {
       const dismiss = el("a", { class: "dismiss" }, "Dismiss message");
       dismiss.addEventListener("click", () => { S.dismissed.add(msg.id); renderMessages(); });
-      m.append(el("div", { class: "ephemeral-note" }, el("span", { class: "eye" }, "👁"), "Only you can see this • ", dismiss));
+      m.append(el("div", { class: "ephemeral-note" }, icon("eye", 14), "Only you can see this • ", dismiss));
     }
     return m;
   }
@@ -463,10 +486,10 @@
       e = el("div", { class: "welcome" }, avatar(S.view.bot), el("h1", null, BOTNAME()),
         el("p", null, "This is the beginning of your direct message history with ", el("strong", null, BOTNAME()), ". Private game messages, such as your SandTable deployment, arrive here."));
     } else if (c.kind.endsWith("thread")) {
-      e = el("div", { class: "welcome" }, el("div", { class: "big" }, "🧵"), el("h1", null, c.name),
+      e = el("div", { class: "welcome" }, el("div", { class: "big" }, channelIcon(c.kind, 40)), el("h1", null, c.name),
         el("p", null, c.kind === "private_thread" ? "A private thread: only its members can see it." : "A public thread: everyone in the server can see it."));
     } else {
-      e = el("div", { class: "welcome" }, el("div", { class: "big" }, "#"), el("h1", null, "Welcome to #" + c.name + "!"),
+      e = el("div", { class: "welcome" }, el("div", { class: "big" }, icon("hash", 42)), el("h1", null, "Welcome to #" + c.name + "!"),
         el("p", null, "This is the start of the #" + c.name + " channel. Type / to see the bot's commands."));
     }
     welcomeCache = { key, el: e };
@@ -505,9 +528,9 @@
     const nodes = [el("div", { class: "category" }, "Text channels")];
     const texts = v.channels.filter((c) => c.kind === "text");
     for (const c of texts) {
-      nodes.push(item(c, el("span", { class: "icon" }, "#"), "text"));
+      nodes.push(item(c, el("span", { class: "icon" }, icon("hash", 20)), "text"));
       for (const t of v.channels.filter((x) => x.parent_id === c.id)) {
-        nodes.push(item(t, el("span", { class: "icon", title: t.kind === "private_thread" ? "Private thread" : "Thread" }, t.kind === "private_thread" ? "🔒" : "🧵"), "thread " + t.kind));
+        nodes.push(item(t, el("span", { class: "icon", title: t.kind === "private_thread" ? "Private thread" : "Thread" }, channelIcon(t.kind, 16)), "thread " + t.kind));
       }
     }
     nodes.push(el("div", { class: "category" }, "Direct messages"));
@@ -522,16 +545,15 @@
 
   function renderHeader() {
     const c = S.view.channel;
-    const icon = $("#chat-icon");
+    const iconEl = $("#chat-icon");
     const title = $("#chat-title");
     const topic = $("#chat-topic");
     title.replaceChildren();
+    iconEl.replaceChildren(channelIcon(c.kind, 24));
     if (c.kind === "dm") {
-      icon.textContent = "@";
       title.append(c.name);
       topic.textContent = "Direct messages with the bot";
     } else if (c.kind.endsWith("thread")) {
-      icon.textContent = c.kind === "private_thread" ? "🔒" : "🧵";
       const parent = channelByID(c.parent_id);
       if (parent) {
         const crumb = el("span", { class: "crumb" }, "#" + parent.name + "  ›  ");
@@ -541,7 +563,6 @@
       title.append(c.name);
       topic.textContent = (c.kind === "private_thread" ? "Private thread · " : "Thread · ") + (c.members || []).length + " members";
     } else {
-      icon.textContent = "#";
       title.append(c.name);
       topic.textContent = "Game commands: type / in the box below";
     }
@@ -798,6 +819,7 @@
     const d = o.def;
     const typed = (o.text || "").toLowerCase();
     const pick = (it) => {
+      S.acSeq++; // drop suggestions still on their way
       o.value = it.value; o.display = it.main; o.text = it.main;
       const inp = pillInput(i);
       inp.value = it.main;
@@ -825,7 +847,7 @@
         options.push({ name: d.name, value: o.text || "", focused: true });
         try {
           const r = await api("POST", "/api/autocomplete", { as: S.me, channel_id: S.channel, command: S.cmd.path, options });
-          if (seq !== S.acSeq || !S.cmd || S.focusOpt !== i) return;
+          if (seq !== S.acSeq || !S.cmd || S.focusOpt !== i || o.value !== undefined) return;
           showPopup(d.name, r.choices.map((c) => ({ main: c.name, value: c.value })), pick, "No suggestion for what you typed.", BOTNAME() + " suggests");
         } catch (e) {
           if (seq === S.acSeq) showPopup(d.name, [], pick, e.message);
@@ -1078,7 +1100,15 @@
       if (u && u !== S.me) switchUser(u);
       if (c && c !== S.channel) openChannel(c);
     });
-    $("#messages").addEventListener("scroll", () => { stick = atBottom(); });
+    // Scrolling up unsticks from the bottom; scrolling (back) to the bottom sticks again. Our
+    // own scrolling only goes down, so an image loading meanwhile cannot unstick.
+    let lastTop = 0;
+    $("#messages").addEventListener("scroll", () => {
+      const box = $("#messages");
+      if (box.scrollTop < lastTop - 4) stick = atBottom();
+      else if (atBottom()) stick = true;
+      lastTop = box.scrollTop;
+    });
     refresh().then(pollLoop);
   }
 
