@@ -127,7 +127,7 @@ func (b *browser) switchTo(name string) {
 	}
 	b.do(chromedp.Click(chromedp.ID("switch-user")))
 	b.waitJS(`!document.querySelector("#user-menu").hidden`, "the user menu")
-	b.do(chromedp.Click(chromedp.CSS(`.user-item[data-name="`+name+`"]`)))
+	b.do(chromedp.Click(chromedp.CSS(`.user-item[data-name="` + name + `"]`)))
 	b.waitJS(`document.body.dataset.me === `+strconv.Quote(name), "acting as "+name)
 }
 
