@@ -24,12 +24,14 @@ type sandGame struct {
 	thread       *discordtest.Channel
 	id           string
 	status       *discordtest.Message // the public deployment status message
+	firstCall    int                  // the first REST call of this game's challenge
 }
 
 // sandStart challenges north as south and accepts: the game thread with
 // its deployment status message.
 func (h *harness) sandStart(south, north *discordtest.User, opts ...discordtest.Option) *sandGame {
 	h.t.Helper()
+	first := len(h.srv.Calls())
 	opts = append([]discordtest.Option{discordtest.Opt("opponent", north)}, opts...)
 	ch := h.reply(south, h.gen.ID, "sandtable challenge", opts...)
 	require.False(h.t, ch.Ephemeral(), "a challenge is public: %s", ch.Text())
@@ -47,7 +49,7 @@ func (h *harness) sandStart(south, north *discordtest.User, opts ...discordtest.
 		return m.ChannelID == thread.ID && strings.Contains(m.Text(), "SandTable Chess: Deployment")
 	})
 	require.NoError(h.t, err)
-	g := &sandGame{h: h, south: south, north: north, thread: thread, status: status, id: gameIDFromFooter(h.t, status)}
+	g := &sandGame{h: h, south: south, north: north, thread: thread, status: status, id: gameIDFromFooter(h.t, status), firstCall: first}
 	return g
 }
 

@@ -44,7 +44,7 @@ type leakScan struct {
 }
 
 func newLeakScan(g *sandGame) *leakScan {
-	return &leakScan{g: g, public: map[string]bool{}, forever: map[string]sandtable.Side{}, rnd: render.New()}
+	return &leakScan{g: g, next: g.firstCall, public: map[string]bool{}, forever: map[string]sandtable.Side{}, rnd: render.New()}
 }
 
 var (

@@ -373,6 +373,13 @@ func (p *Position) finish(l *logger, r Result) {
 	p.Result = r
 	p.Drafts, p.Confirmed = [3]*Deployment{}, [3]bool{} // a game ended in Deployment reveals nothing
 	p.HazardUses = 0
+	for _, s := range []Side{South, North} {
+		for i := range p.NextHazard[s] {
+			if p.NextHazard[s][i] < 1 {
+				p.NextHazard[s][i] = 1 // ended in Deployment: no hazard numbered yet (G12), and IDs start at 1
+			}
+		}
+	}
 	l.addf(Entry{Kind: EntryGameOver, Side: r.Winner, Reason: r.Reason}, "Game over: %s.", p.ResultText())
 }
 
