@@ -102,6 +102,10 @@ starts the local playground instead: the bot against a Discord stand-in on
 func runPlayground(ctx context.Context, cfg bot.Config, stdout, stderr io.Writer, holdBot <-chan struct{}) int {
 	log := bot.NewLogger(cfg.Log, stderr)
 	store, err := storage.Open(cfg.Playground.Database, 2*time.Second)
+	if errors.Is(err, storage.ErrLocked) {
+		fmt.Fprintf(stderr, "sandtable run: another playground is running on %s: use its page (the URL it printed), stop it, or set database in [playground] to run a second one\n", cfg.Playground.Database)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sandtable run: playground:", err)
 		return 1

@@ -210,3 +210,29 @@ func TestGoRunStartsThePlayground(t *testing.T) {
 	_, err = os.Stat(filepath.Join(dir, "playground.db"))
 	require.NoError(t, err, "the default playground database is in the working directory")
 }
+
+func TestASecondPlaygroundOnTheSameDatabaseSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[playground]\nport = 0\ndatabase = %q\n", filepath.Join(dir, "pg.db"))), 0o600))
+	t.Setenv("DISCORD_TOKEN", "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, []string{"-config", cfg}, outW, io.Discard, nil)
+		outW.Close()
+	}()
+	readURL(t, outR, 20*time.Second)
+
+	// The second one runs in another process (bbolt locks the file per process).
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SANDTABLE_MAIN_ARGS=run -config "+cfg)
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err)
+	require.Equal(t, 1, cmd.ProcessState.ExitCode())
+	require.Contains(t, string(out), "another playground is running on "+filepath.Join(dir, "pg.db"))
+	cancel()
+	require.Equal(t, 0, <-code)
+}
