@@ -195,26 +195,26 @@ func sandDeployButton(a *App, req *Request, g *storage.Game) (*Response, error) 
 		act.Kind = sandtable.ActDeployUnconfirm
 		note = "Confirmation withdrawn: you can change your deployment again."
 	}
-	return a.sandDeployApply(req, g, st, pos, side, []sandtable.Action{act}, note, true)
+	return a.sandDeployApply(req, g, st, pos, side, []deployEdit{{act: act}}, note, true)
 }
 
 // sandDeployApply applies deployment actions (all or nothing), saves, makes
 // the public announcements (a confirmation, the reveal) and answers with
 // the updated panel: in place when update, else as a new private message.
-func (a *App) sandDeployApply(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, acts []sandtable.Action, note string, update bool) (*Response, error) {
+func (a *App) sandDeployApply(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, acts []deployEdit, note string, update bool) (*Response, error) {
 	work := pos.Clone()
 	wst := *st
-	for i, act := range acts {
-		if _, err := a.sandApply(g, &wst, work, act, req.Now); err != nil {
+	for _, e := range acts {
+		if _, err := a.sandApply(g, &wst, work, e.act, req.Now); err != nil {
 			what := "This change"
 			switch {
-			case act.Kind == sandtable.ActDeployConfirm:
+			case e.act.Kind == sandtable.ActDeployConfirm:
 				var re *sandtable.RuleError
 				if errors.As(err, &re) {
 					return nil, Errorf("You cannot confirm yet: %s. Nothing changed.", re.Msg)
 				}
-			case len(acts) > 1:
-				what = fmt.Sprintf("Change %d (%s)", i+1, strings.TrimPrefix(act.String(), string(side.Letter())+" "))
+			case e.label != "":
+				what = e.label
 			}
 			return nil, sandRuleError(what, err)
 		}
@@ -223,7 +223,7 @@ func (a *App) sandDeployApply(req *Request, g *storage.Game, st *sandState, pos 
 	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
 		return nil, err
 	}
-	last := acts[len(acts)-1].Kind
+	last := acts[len(acts)-1].act.Kind
 	switch {
 	case pos.Phase != sandtable.PhaseDeployment:
 		a.sandRevealed(g, st, pos, side)
@@ -344,20 +344,29 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 	return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", plural(len(acts), "change", "changes")), true)
 }
 
+// deployEdit is one deployment action and, for typed edits, the line it
+// came from, to name in an error.
+type deployEdit struct {
+	act   sandtable.Action
+	label string
+}
+
 // parseDeployEdits reads deployment edits, one per line or separated by
 // ';': "place K sq [sq...]" (also "place Ksq"), "move a-b" (or "move a b"),
 // "remove sq [sq...]", "clear". Piece letters and squares may be in either
 // case. Errors name the line.
-func parseDeployEdits(side sandtable.Side, text string) ([]sandtable.Action, error) {
-	var acts []sandtable.Action
+func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
+	var edits []deployEdit
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' })
 	for n, line := range lines {
+		var acts []sandtable.Action
 		toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
 		if len(toks) == 0 {
 			continue
 		}
+		label := fmt.Sprintf("Line %d (`%s`)", n+1, strings.TrimSpace(line))
 		bad := func(format string, args ...any) error {
-			return Errorf("Change %d (`%s`): %s. Nothing changed.", n+1, strings.TrimSpace(line), fmt.Sprintf(format, args...))
+			return Errorf("%s: %s. Nothing changed.", label, fmt.Sprintf(format, args...))
 		}
 		if len(toks) > 1 && isDeployWord(toks[1]) {
 			// The engine's notation names the side first: "S place Ia5".
@@ -439,14 +448,18 @@ func parseDeployEdits(side sandtable.Side, text string) ([]sandtable.Action, err
 		default:
 			return nil, bad("unknown change %q: use place, move, remove or clear", cmd)
 		}
+		for _, a := range acts {
+			edits = append(edits, deployEdit{act: a, label: label})
+		}
 	}
+	acts := edits
 	if len(acts) == 0 {
 		return nil, Errorf("No change given: write lines like `place T c3`, `move c3-d3`, `remove d3`.")
 	}
 	if len(acts) > 200 {
 		return nil, Errorf("At most 200 changes at once, got %d.", len(acts))
 	}
-	return acts, nil
+	return edits, nil
 }
 
 func isDeployWord(s string) bool {
@@ -503,10 +516,10 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 			}
 			return a.sandDeployLayoutText(req, g, string(data), false)
 		case req.Str("preset") != "":
-			return a.sandDeployApply(req, g, st, pos, side, []sandtable.Action{{Kind: sandtable.ActDeployPreset, Side: side, Name: req.Str("preset")}},
+			return a.sandDeployApply(req, g, st, pos, side, []deployEdit{{act: sandtable.Action{Kind: sandtable.ActDeployPreset, Side: side, Name: req.Str("preset")}}},
 				fmt.Sprintf("Preset **%s** loaded.", req.Str("preset")), false)
 		case req.Options["random"].Bool:
-			return a.sandDeployApply(req, g, st, pos, side, []sandtable.Action{{Kind: sandtable.ActDeployRandom, Side: side, Seed: randomUint64()}},
+			return a.sandDeployApply(req, g, st, pos, side, []deployEdit{{act: sandtable.Action{Kind: sandtable.ActDeployRandom, Side: side, Seed: randomUint64()}}},
 				"A random valid deployment.", false)
 		case req.Str("edit") != "":
 			acts, err := parseDeployEdits(side, req.Str("edit"))
