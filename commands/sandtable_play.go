@@ -272,6 +272,11 @@ func vehicleChoices(pos *sandtable.Position, t string) []*discordgo.ApplicationC
 			seen[m.From] = true
 			out = append(out, choice(fmt.Sprintf("%s %s on %s (crew %d): %c%s-…", v.Kind(), v.ID, m.From, len(v.Crew), m.Vehicle.Letter(), m.From), fmt.Sprintf("%c%s-", m.Vehicle.Letter(), m.From)))
 		} else {
+			// Dismounts only once the destination is typed: "Tc3-c8" shows
+			// Tc3-c8 and Tc3-c8/d9..., "Tc3-c" only the destinations.
+			if base, _, _ := strings.Cut(s, "/"); m.Dismount != nil && !strings.HasPrefix(t, base) {
+				continue
+			}
 			name := s + " · " + v.Kind().String() + " " + v.ID.String()
 			if t, ok := pos.At(m.To); ok && t.Owner != v.Owner && t.Owner != sandtable.NoSide {
 				name += fmt.Sprintf(", lands on %s %s %s", t.Owner, t.Kind(), t.ID)

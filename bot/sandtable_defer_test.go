@@ -1,0 +1,75 @@
+package bot_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot"
+	"sandtable/bot/discordtest"
+	"sandtable/commands"
+	"sandtable/storage"
+)
+
+// slowFormKind is a test kind whose form submits are slow, to check the
+// deferred paths that private flows (SandTable's deployment panel and
+// Drone orders) rely on: a form submitted from a message is deferred as an
+// update of that message, so its answer edits the message (Update) or
+// follows up (ephemeral) without ever showing a public "thinking" message.
+func slowFormKind() *commands.Kind {
+	return &commands.Kind{
+		Name: "slowform", Title: "Slow form",
+		Definitions: []*discordgo.ApplicationCommand{{Name: "slowform", Description: "A form test"}},
+		TopLevel: map[string]commands.Handler{"slowform": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
+			g := &storage.Game{ID: "slowform" + req.InteractionID[len(req.InteractionID)-6:], Kind: "slowform", ThreadID: "x" + req.InteractionID, Players: []string{req.User.ID}, Active: true}
+			if err := a.Store.Update(func(tx *storage.Tx) error { return tx.PutGame(g, req.Now) }); err != nil {
+				return nil, err
+			}
+			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "panel v1", Components: []discordgo.MessageComponent{
+				discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "Form", Style: discordgo.PrimaryButton,
+					CustomID: commands.CustomID{Scope: "g", ID: g.ID, Action: "open"}.String()}}}}}}, nil
+		}},
+		Components: map[string]commands.GameHandler{"open": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
+			return &commands.Response{Modal: &commands.Modal{CustomID: commands.CustomID{Scope: "g", ID: g.ID, Action: "submit"}.String(), Title: "Form",
+				Inputs: []commands.ModalInput{{CustomID: "how", Label: "update or private", Required: true}}}}, nil
+		}},
+		Modals: map[string]commands.GameHandler{"submit": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
+			time.Sleep(300 * time.Millisecond)
+			if req.Fields["how"] == "update" {
+				return &commands.Response{Update: true, Message: commands.Message{Content: "panel v2"}}, nil
+			}
+			return commands.Private("a private answer"), nil
+		}},
+	}
+}
+
+func TestSandTableDeferredFormSubmits(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{})
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 100 * time.Millisecond}, slowFormKind())
+	alice, carol := srv.User("alice"), srv.User("carol")
+	panel := h.reply(alice, h.gen.ID, "slowform")
+	require.True(t, panel.Ephemeral())
+	for _, how := range []string{"private", "update"} {
+		in := h.click(alice, panel, buttonID(t, panel, "Form"))
+		require.Equal(t, discordgo.InteractionResponseModal, respType(t, in))
+		sub, err := srv.SubmitModal(alice, map[string]string{"how": how})
+		require.NoError(t, err)
+		require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, respType(t, sub), "a form from a message defers as an update")
+		if how == "update" {
+			require.NoError(t, srv.WaitFor(wait, func() bool { return srv.Message(panel.ID).Content == "panel v2" }))
+			require.True(t, srv.Message(panel.ID).Ephemeral(), "the ephemeral panel was edited in place")
+		} else {
+			f, err := sub.WaitFollowup(wait, nil)
+			require.NoError(t, err)
+			require.Contains(t, mustBeEphemeral(t, f, alice), "a private answer")
+			require.NotNil(t, srv.Message(panel.ID), "the panel is still there")
+		}
+	}
+	for _, m := range srv.VisibleMessages(carol, h.gen.ID) {
+		require.False(t, strings.Contains(m.Text(), "panel") || strings.Contains(m.Text(), "private"), "public: %q", m.Text())
+	}
+}

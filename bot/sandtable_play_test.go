@@ -1,0 +1,183 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot/discordtest"
+)
+
+const draftPosition = `sandtable-position 1
+phase main
+to-move south
+piece SB1 a1
+piece ST1 c3 SI1
+piece SI2 e4
+piece SI3 f4
+piece NB1 t20
+piece NI1 t19
+piece NI2 g5
+piece NT9 k20
+piece NP9 l20
+`
+
+// choices runs an autocomplete of command's option as u and returns the
+// suggestions as "name => value".
+func (g *sandGame) choices(u *discordtest.User, command, option, typed string) []string {
+	g.h.t.Helper()
+	in, err := g.h.srv.Autocomplete(u, g.thread.ID, command, discordtest.Focused(option, typed))
+	require.NoError(g.h.t, err)
+	cs, err := in.WaitChoices(wait)
+	require.NoError(g.h.t, err)
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name+" => "+c.Value.(string))
+	}
+	return out
+}
+
+// TestSandTableAutocompleteAndDraft: /move suggests the acting pieces,
+// then their destinations, then an Infantry's legal next steps after the
+// ones typed; /step builds a private draft that Commit plays.
+func TestSandTableAutocompleteAndDraft(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g, scan := h.sandSetup(alice, bob, draftPosition)
+
+	all := g.choices(alice, "move", "move", "")
+	require.Equal(t, "Tank ST1 on c3 (crew 1): Tc3-… => Tc3-", all[0])
+	require.Contains(t, all, "Infantry SI2 on e4: e4-… => e4-")
+	require.Contains(t, all, "crew of Tank ST1 on c3: c3-… => c3-")
+	require.Empty(t, g.choices(bob, "move", "move", ""), "nothing for the player not to move")
+
+	tank := g.choices(alice, "move", "move", "Tc3-c")
+	require.Contains(t, tank, "Tc3-c8 · Tank ST1 => Tc3-c8")
+	require.NotContains(t, strings.Join(tank, "\n"), "/", "dismounts only once the destination is typed")
+	tank4 := g.choices(alice, "move", "move", "Tc3-c4")
+	require.Contains(t, tank4, "Tc3-c4 · Tank ST1 => Tc3-c4")
+	require.Contains(t, tank4, "Tc3-c4/d5 · Tank ST1, a crew member steps out to d5 => Tc3-c4/d5")
+	for _, c := range append(tank, tank4...) {
+		require.True(t, strings.HasSuffix(c, "=> "+c[:strings.Index(c, " ")]), "value is the action: %s", c)
+	}
+	steps := g.choices(alice, "move", "move", "e4")
+	require.Contains(t, steps, "e4-e5 · Infantry SI2 => e4-e5")
+	require.NotContains(t, steps, "e4-f4 · Infantry SI2 => e4-f4", "f4 holds a friendly Infantry")
+	next := g.choices(alice, "move", "move", "e4-e5 ")
+	require.Equal(t, "e4-e5 (play these steps) => e4-e5", next[0])
+	require.Contains(t, next, "e4-e5 f4-g5 => e4-e5 f4-g5", "f4 may capture on g5 after e4-e5")
+	require.Contains(t, next, "e4-e5 f4-e4 => e4-e5 f4-e4", "the square e4 left this turn may be entered")
+	for _, c := range next {
+		require.NotContains(t, c, "=> e4-e5 e5-", "SI2 has moved")
+	}
+	bad := g.choices(alice, "move", "move", "e4-e5 e4-e3 ")
+	require.Len(t, bad, 1)
+	require.Contains(t, bad[0], "Not legal: step 2 (e4-e3): there is no piece on e4")
+	scan.check()
+
+	// A private draft: /step, the preview, Undo, Commit.
+	d := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e4-e5"))
+	require.Contains(t, mustBeEphemeral(t, d, alice), "1. e4-e5")
+	require.NotNil(t, d.Attachment("draft.png"))
+	dump(t, "draft", d)
+	require.Contains(t, g.choices(alice, "step", "step", "f4"), "f4-e4 => f4-e4")
+	r := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e5-e6"))
+	require.Contains(t, mustBeEphemeral(t, r, alice), "Infantry SI2 has already moved this turn")
+	d = h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "f4-f5"))
+	require.Contains(t, d.Text(), "2. f4-f5")
+	_, d = g.press(alice, d, "Undo last step")
+	require.Contains(t, d.Text(), "Took back f4-f5")
+	require.NotContains(t, d.Text(), "2. f4-f5")
+	d = h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "f4-g5"))
+	r = h.reply(bob, g.thread.ID, "step", discordtest.Opt("step", "t19-t18"))
+	require.Contains(t, mustBeEphemeral(t, r, bob), "It is not your turn")
+	scan.check()
+	_, pub := g.press(alice, d, "Commit")
+	require.False(t, pub.Ephemeral())
+	require.Contains(t, pub.Text(), "played **e4-e5 f4-g5**")
+	require.Contains(t, pub.Text(), "North Infantry NI2 on g5 was destroyed by Infantry SI3.")
+	scan.check()
+	_, r = g.press(alice, d, "Commit")
+	require.Contains(t, mustBeEphemeral(t, r, alice), "You have no Infantry draft")
+
+	// PostTurn: Mines and Anti-Air are suggested, Drones never.
+	hz := g.choices(alice, "move", "move", "mf")
+	require.NotEmpty(t, hz)
+	for _, c := range hz {
+		require.True(t, strings.HasPrefix(c, "Mf"), c)
+	}
+	require.Empty(t, g.choices(alice, "move", "move", "De5-"))
+	require.Contains(t, g.refused(alice, "Tc3-c8"), "a Main action (Tc3-c8) is not possible now")
+	require.Contains(t, g.refused(alice, "Mt20"), "t20 is not empty")
+	require.Contains(t, g.refused(alice, "hello"), "`hello` cannot be read")
+	scan.check()
+}
+
+// TestSandTableDeferredAnswers: with every interaction deferred, private
+// answers stay private (commands defer ephemerally, forms from a message
+// defer as updates of it) and land where they belong.
+func TestSandTableDeferredAnswers(t *testing.T) {
+	h := newDeferringHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	h.srv.SetDMsClosed(bob, true)
+	g := h.sandStart(alice, bob)
+	scan := newLeakScan(g)
+
+	in := h.click(bob, g.status, buttonID(t, g.status, "Deploy (private)"))
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, respType(t, in))
+	panel, err := in.WaitFollowup(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, panel, bob), "Your secret deployment: North")
+	require.NotContains(t, h.srv.Message(g.status.ID).Text(), "secret deployment", "the status message is untouched")
+	scan.check()
+
+	// A private command deferred in the thread: the "thinking" message is
+	// ephemeral, and the answer fills it.
+	in = h.slash(bob, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", "phalanx"))
+	r, err := in.WaitResponse(wait)
+	require.NoError(t, err)
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, r.Type)
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, m, bob), "Preset **phalanx** loaded")
+	scan.check()
+	in = h.slash(alice, g.thread.ID, "move", optMove("Dd4-f6"))
+	m, err = in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, m, alice), "Drone orders are secret")
+	scan.check()
+	for _, v := range h.srv.VisibleMessages(h.srv.User("carol"), g.thread.ID) {
+		require.NotContains(t, v.Text(), "Preset")
+		require.NotContains(t, v.Text(), "Drone orders are secret")
+	}
+}
+
+// TestSandTableRulesAndGames: /sandtable rules answers privately with the
+// summary, the legend image and where the rulings are; /games lists the
+// game with what the player has to do.
+func TestSandTableRulesAndGames(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	rules := h.reply(alice, h.gen.ID, "sandtable rules")
+	text := mustBeEphemeral(t, rules, alice)
+	for _, want := range []string{"SandTable Chess", "Deployment", "PostTurn", "Drone", "You win", "docs/rules/sandtable.md", "SandTable board images", "Crater"} {
+		require.Contains(t, text, want)
+	}
+	require.NotNil(t, rules.Attachment("legend.png"))
+	dump(t, "rules", rules)
+
+	g := h.sandStart(alice, bob)
+	games := h.reply(alice, h.gen.ID, "games")
+	require.Contains(t, mustBeEphemeral(t, games, alice), "<#"+g.thread.ID+">")
+	require.Contains(t, games.Text(), "vs "+bob.Mention()+", you play South, **deploy and confirm**")
+	require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
+	games = h.reply(alice, h.gen.ID, "games")
+	require.Contains(t, games.Text(), "**your turn** (turn 1, Main)")
+	games = h.reply(bob, h.gen.ID, "games")
+	require.Contains(t, games.Text(), "vs "+alice.Mention()+", you play North")
+	require.NotContains(t, games.Text(), "your turn")
+	m := h.reply(alice, g.thread.ID, "board")
+	require.NotNil(t, m.Attachment("board.png"))
+}
