@@ -81,9 +81,19 @@ func newBrowser(t *testing.T, tp *testPlayground) *browser {
 
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, wait)
-	defer cancel()
-	require.NoError(b.t, chromedp.Do(ctx, actions...))
+	for _, a := range actions {
+		// A live page may replace a node between the query and the click: query again.
+		var err error
+		for try := 0; try < 3; try++ {
+			ctx, cancel := context.WithTimeout(b.ctx, wait)
+			err = chromedp.Do(ctx, a)
+			cancel()
+			if err == nil || !strings.Contains(err.Error(), "Could not find node with given id") {
+				break
+			}
+		}
+		require.NoError(b.t, err)
+	}
 }
 
 // js evaluates an expression and returns its value decoded as T.

@@ -509,13 +509,18 @@
     }
   }
 
+  let sidebarKey = "";
   function renderSidebar() {
     const v = S.view;
+    // Re-render only on a change, so that the items stay put under the mouse.
+    const read = lastRead();
+    const key = JSON.stringify([S.me, v.guild.name, v.channel.id, v.channels, v.dm, read]);
+    if (key === sidebarKey) return;
+    sidebarKey = key;
     $("#server-name").textContent = v.guild.name;
     $("#server-initials").textContent = v.guild.name.split(/\s+/).map((w) => w[0]).join("").slice(0, 3);
     $("#rail-server").title = v.guild.name;
     const list = $("#channel-list");
-    const read = lastRead();
     const item = (c, icon, cls, onClick) => {
       const unread = c.id !== v.channel.id && idAfter(c.last_message_id, read[c.id]);
       const e = el("div", {
@@ -569,9 +574,13 @@
     document.title = (c.kind === "dm" ? "@" : "#") + c.name + " · " + S.view.guild.name;
   }
 
+  let membersKey = "";
   function renderMembers() {
     const v = S.view;
     const c = v.channel;
+    const key = JSON.stringify([S.me, c.id, c.members, v.users]);
+    if (key === membersKey) return;
+    membersKey = key;
     let people = v.users;
     let title = "Members — " + people.length;
     if (c.kind.endsWith("thread")) {
