@@ -1,0 +1,412 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"sandtable/games/sandtable"
+	"sandtable/render"
+	"sandtable/storage"
+)
+
+// putSandTable stores a SandTable game in thread "th1" with alice South and
+// bob North, in the position text, with a one-hour turn.
+func putSandTable(t *testing.T, a *App, text string) *storage.Game {
+	t.Helper()
+	pos, err := sandtable.ParsePosition(text)
+	require.NoError(t, err)
+	st := &sandState{South: alice, North: bob, TurnTime: time.Hour, Started: t0}
+	st.record(pos.Advance())
+	g := &storage.Game{ID: "sand1", Kind: kindSandTable, GuildID: "g", ChannelID: "general", ThreadID: "th1",
+		Players: []string{alice.ID, bob.ID}, Active: true, Deadline: t0.Add(time.Hour)}
+	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	return g
+}
+
+func sandGame(t *testing.T, a *App) (*storage.Game, *sandState, *sandtable.Position) {
+	t.Helper()
+	g, err := a.snapshot("sand1")
+	require.NoError(t, err)
+	st, pos, err := loadSand(g)
+	require.NoError(t, err)
+	return g, st, pos
+}
+
+const mainPos = `sandtable-position 1
+phase main
+to-move south
+piece SB1 a1
+piece ST1 c3 SI1
+piece SI2 e4
+piece SI3 f4
+piece NB1 t20
+piece NI1 t19
+piece NI2 g5
+piece NT9 k20
+piece NP9 l20
+`
+
+func TestParseDeployEdits(t *testing.T) {
+	good := []struct {
+		in   string
+		want []string
+	}{
+		{"place T c3", []string{"S place Tc3"}},
+		{"PLACE tc3", []string{"S place Tc3"}},
+		{"place I a5 b5, c5", []string{"S place Ia5", "S place Ib5", "S place Ic5"}},
+		{"place Ia5 Mb5", []string{"S place Ia5", "S place Mb5"}},
+		{"move c3-d3; move d3 e3", []string{"S move c3-d3", "S move d3-e3"}},
+		{"remove a1 b1\n\nclear", []string{"S remove a1", "S remove b1", "S clear"}},
+		{"S place Ia5", []string{"S place Ia5"}},
+		{"south remove a5", []string{"S remove a5"}},
+	}
+	for _, c := range good {
+		edits, err := parseDeployEdits(sandtable.South, c.in)
+		require.NoError(t, err, c.in)
+		var got []string
+		for _, e := range edits {
+			got = append(got, e.act.String())
+			// What the engine reads is what was parsed.
+			back, err := sandtable.ParseAction(e.act.String())
+			require.NoError(t, err)
+			require.Equal(t, e.act.String(), back.String())
+		}
+		require.Equal(t, c.want, got, c.in)
+	}
+	bad := []struct{ in, want string }{
+		{"", "No change given"},
+		{"place", "place needs a piece letter and at least one square"},
+		{"place c3", "say which piece to place first"},
+		{"place Q c3", `unknown piece letter "q"`},
+		{"place T zz9", `cannot read "zz9"`},
+		{"move c3", "move needs FROM-TO"},
+		{"move c3-z9", "move needs two squares"},
+		{"remove", "remove needs a square"},
+		{"clear all", "clear takes nothing after it"},
+		{"N place Ia15", "you deploy as South"},
+		{"place T c3\nfly c4", "Line 2 (`fly c4`): unknown change \"fly\""},
+	}
+	for _, c := range bad {
+		_, err := parseDeployEdits(sandtable.South, c.in)
+		require.Contains(t, userMsg(t, err), c.want, c.in)
+	}
+	_, err := parseDeployEdits(sandtable.South, strings.Repeat("remove a1\n", 201))
+	require.Contains(t, userMsg(t, err), "At most 200 changes")
+}
+
+func TestDroneNotation(t *testing.T) {
+	for in, want := range map[[2]string]string{
+		{"d4", "f6"}: "Dd4-f6", {" D4 ", "F6"}: "Dd4-f6", {"si12", "f6"}: "DSI12-f6", {"SI12", " f6"}: "DSI12-f6",
+	} {
+		require.Equal(t, want, droneNotation(in[0], in[1]))
+	}
+}
+
+// TestSandAutocompleteIgnoresSecrets: the suggestions for a player are the
+// same whatever the other side's Drone orders are (they name legal moves
+// only, and legality does not depend on secrets).
+func TestSandAutocompleteIgnoresSecrets(t *testing.T) {
+	base, err := sandtable.ParsePosition(mainPos)
+	require.NoError(t, err)
+	withDrones, err := sandtable.ParsePosition(mainPos + "drone NI2 e5\ndrone NI1 f4\n")
+	require.NoError(t, err)
+	for _, typed := range []string{"", "e4", "e4-e5 ", "f4-g", "Tc3-", "Tc3-c4", "c3"} {
+		require.Equal(t, mainChoices(base, nil, typed, true), mainChoices(withDrones, nil, typed, true), "typed %q", typed)
+	}
+	post := "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 2\npiece SB1 a1\npiece SB2 b1\npiece SI2 e4\npiece NB1 t20\npiece NI1 t19\npiece NI2 g6\npiece NT9 k20\npiece NP9 l20\n"
+	p1, err := sandtable.ParsePosition(post)
+	require.NoError(t, err)
+	p2, err := sandtable.ParsePosition(post + "drone NI2 e5\n")
+	require.NoError(t, err)
+	for _, typed := range []string{"", "M", "Ae", "D"} {
+		require.Equal(t, hazardChoices(p1, typed), hazardChoices(p2, typed), "typed %q", typed)
+	}
+	for _, c := range hazardChoices(p1, "") {
+		require.NotContains(t, c.Value, "D", "Drones are never suggested")
+	}
+}
+
+// TestPreviewCloneHidesOtherDrones: a private preview that runs to the end
+// of the turn must not resolve the other side's Drones, which would show
+// their secret targets.
+func TestPreviewCloneHidesOtherDrones(t *testing.T) {
+	// South's only ground Infantry boards the Tank: PostTurn is skipped, the
+	// turn passes, and North's Drone on c5 resolves at North's PreTurn.
+	pos, err := sandtable.ParsePosition(`sandtable-position 1
+phase main
+to-move south
+piece SB1 a1
+piece ST1 c3 SI1
+piece SI2 c4
+piece SI3 d4
+piece NB1 t20
+piece NI1 c7
+piece NT9 k20
+piece NP9 l20
+drone NI1 c5
+`)
+	require.NoError(t, err)
+	act, err := sandtable.ParseAction("c4-c3 d4-c3")
+	require.NoError(t, err)
+	plain := pos.Clone()
+	plainLog, err := plain.Apply(act)
+	require.NoError(t, err)
+	require.Equal(t, sandtable.North, plain.ToMove, "the turn passed in the simulation")
+	resolved := false
+	for _, e := range plainLog {
+		resolved = resolved || e.Kind == sandtable.EntryDroneResolved
+	}
+	require.True(t, resolved, "a plain copy would resolve North's Drone")
+	preview := previewClone(pos, sandtable.South)
+	entries, err := preview.Apply(act)
+	require.NoError(t, err)
+	for _, e := range entries {
+		require.NotEqual(t, sandtable.EntryDroneResolved, e.Kind, "North's Drone resolved in South's preview: %s", e.Text)
+		require.NotContains(t, e.Text, "c5: ", e.Text)
+	}
+	require.Len(t, pos.Drones, 1, "the real position keeps its Drones")
+}
+
+func TestSandTableLastMoves(t *testing.T) {
+	pos, err := sandtable.ParsePosition(mainPos)
+	require.NoError(t, err)
+	entries, err := pos.Clone().ApplyString("Tc3-c6/d7")
+	require.NoError(t, err)
+	path, steps := SandTableLastMoves(entries)
+	require.Equal(t, []render.Square{render.Square(sq(t, "c3")), render.Square(sq(t, "c6"))}, path)
+	require.Equal(t, []render.Step{{From: render.Square(sq(t, "c6")), To: render.Square(sq(t, "d7"))}}, steps)
+	entries, err = pos.Clone().ApplyString("e4-e5 c3-d4 f4-g5")
+	require.NoError(t, err)
+	path, steps = SandTableLastMoves(entries)
+	require.Nil(t, path)
+	require.Equal(t, []render.Step{
+		{From: render.Square(sq(t, "e4")), To: render.Square(sq(t, "e5"))},
+		{From: render.Square(sq(t, "c3")), To: render.Square(sq(t, "d4"))},
+		{From: render.Square(sq(t, "f4")), To: render.Square(sq(t, "g5"))},
+	}, steps)
+	require.Empty(t, func() []render.Step { _, s := SandTableLastMoves(nil); return s }())
+}
+
+func sq(t *testing.T, s string) sandtable.Square {
+	t.Helper()
+	q, err := sandtable.ParseSquare(s)
+	require.NoError(t, err)
+	return q
+}
+
+func TestSandLogLines(t *testing.T) {
+	pos, err := sandtable.ParsePosition(mainPos)
+	require.NoError(t, err)
+	entries, err := pos.ApplyString("e4-e5 f4-g5")
+	require.NoError(t, err)
+	more, err := pos.ApplyString("Mf5")
+	require.NoError(t, err)
+	lines := sandLogLines(sandtable.FilterLog(append(entries, more...), sandtable.NoSide), func(s sandtable.Side) string { return s.String() })
+	text := strings.Join(lines, "\n")
+	require.Contains(t, text, "• South played e4-e5 f4-g5.")
+	require.Contains(t, text, "• North Infantry NI2 on g5 was destroyed by Infantry SI3.")
+	require.Contains(t, text, "• South placed Mine SM1 on f5.")
+	require.NotContains(t, text, "moved e4-e5", "per-Infantry moves are in the action line")
+	require.NotContains(t, text, "played Mf5", "the placement line says it")
+	require.NotContains(t, text, "hazard uses", "PostTurn bookkeeping is in the To move field")
+	require.Equal(t, "…\nb\nc", clipLines([]string{"aaaaaaaaaa", "b", "c"}, 8))
+}
+
+func TestSandPrivateAnswers(t *testing.T) {
+	a, _ := testApp(t)
+	for _, c := range []struct {
+		req  *Request
+		want bool
+	}{
+		{&Request{Type: CommandRequest, Command: "sandtable", Sub: "deploy"}, true},
+		{&Request{Type: CommandRequest, Command: "sandtable", Sub: "rules"}, true},
+		{&Request{Type: CommandRequest, Command: "sandtable", Sub: "challenge"}, false},
+		{&Request{Type: CommandRequest, Command: "step"}, true},
+		{&Request{Type: CommandRequest, Command: "move", Options: map[string]Option{"move": {String: "Dd4-f6"}}}, true},
+		{&Request{Type: CommandRequest, Command: "move", Options: map[string]Option{"move": {String: "d4-d5"}}}, false},
+		{&Request{Type: ModalRequest, CustomID: "g:abcdef:drone-order"}, true},
+		{&Request{Type: ModalRequest, CustomID: "g:abcdef:dep-layout"}, true},
+		{&Request{Type: ComponentRequest, CustomID: "g:abcdef:dep-confirm"}, false},
+	} {
+		require.Equal(t, c.want, a.AnswersPrivately(c.req), "%+v", c.req)
+	}
+}
+
+func TestSendPrivately(t *testing.T) {
+	a, p := testApp(t)
+	req := cmd(alice, "x", "", nil)
+	r, err := a.SendPrivately(req, Message{Content: "secret"}, "sent by DM")
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	require.Equal(t, "sent by DM", r.Content)
+	require.Equal(t, "secret", p.dms[alice.ID][0].Content)
+	p.closed[alice.ID] = true
+	r, err = a.SendPrivately(req, Message{Content: "secret"}, "sent by DM")
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	require.Equal(t, DMClosedNote+"\nsecret", r.Content)
+	a.Platform = failingDM{p}
+	_, err = a.SendPrivately(req, Message{Content: "secret"}, "sent by DM")
+	require.Error(t, err)
+	var ue *UserError
+	require.False(t, errors.As(err, &ue), "a failure on Discord's side is not the user's fault")
+}
+
+type failingDM struct{ *fakePlatform }
+
+func (failingDM) DM(string, Message) (string, error) { return "", fmt.Errorf("500 Internal Server Error") }
+
+// TestSandTimeoutRulings: the rulings of docs/rules/sandtable.md, "In
+// Discord", on time: in play the side to move loses whatever its phase; in
+// Deployment the one who confirmed wins, and nobody having confirmed
+// cancels the game.
+func TestSandTimeoutRulings(t *testing.T) {
+	t.Run("postturn", func(t *testing.T) {
+		a, p := testApp(t)
+		putSandTable(t, a, strings.Replace(mainPos, "phase main", "phase postturn\nhazard-uses 1", 1))
+		require.NoError(t, a.Sweep(t0.Add(59*time.Minute)))
+		g, _, _ := sandGame(t, a)
+		require.True(t, g.Active)
+		require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+		g, st, _ := sandGame(t, a)
+		require.False(t, g.Active)
+		require.Equal(t, &sandOutcome{Winner: sandtable.North, Reason: "time", Turn: 1}, st.Outcome)
+		require.Contains(t, p.sent[len(p.sent)-1].Msg.Content, alice.Mention()+" (South) ran out of time. "+bob.Mention()+" (North) wins on time: "+alice.Mention()+" (South) did not finish turn 1 in time.")
+		_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf5"}))
+		require.Contains(t, userMsg(t, err), "This game is over")
+	})
+	deploy := func(t *testing.T, actions ...string) (*App, *fakePlatform) {
+		a, p := testApp(t)
+		pos := sandtable.NewGame(5)
+		for _, act := range actions {
+			_, err := pos.ApplyString(act)
+			require.NoError(t, err)
+		}
+		putSandTable(t, a, pos.Format())
+		require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+		return a, p
+	}
+	t.Run("deployment, one confirmed", func(t *testing.T) {
+		a, p := deploy(t, "N preset phalanx", "N confirm", "S preset phalanx")
+		_, st, pos := sandGame(t, a)
+		require.Equal(t, sandtable.North, st.Outcome.Winner)
+		require.Equal(t, sandtable.PhaseDeployment, pos.Phase, "nothing is revealed")
+		last := p.sent[len(p.sent)-1].Msg
+		require.Contains(t, last.Embeds[0].Fields[len(last.Embeds[0].Fields)-1].Value, "(North) wins on time: "+alice.Mention()+" (South) did not confirm a deployment in time.")
+		require.Empty(t, last.Files)
+	})
+	t.Run("deployment, nobody confirmed", func(t *testing.T) {
+		a, p := deploy(t, "S preset phalanx")
+		_, st, _ := sandGame(t, a)
+		require.Equal(t, "cancelled", st.Outcome.Reason)
+		require.Contains(t, p.sent[len(p.sent)-1].Msg.Content, "cancelled, without a result")
+	})
+	t.Run("deployment, both confirmed means play began", func(t *testing.T) {
+		a, _ := deploy(t, "S preset phalanx", "N preset phalanx", "S confirm", "N confirm")
+		_, st, pos := sandGame(t, a)
+		require.Equal(t, "time", st.Outcome.Reason)
+		require.Equal(t, pos.ToMove.Opp(), st.Outcome.Winner)
+	})
+}
+
+func TestSandMoveRefusalsAndDedupe(t *testing.T) {
+	a, _ := testApp(t)
+	putSandTable(t, a, mainPos)
+	move := func(u User, text string) (*Response, error) {
+		return a.Handle(cmd(u, "move", "", map[string]string{"move": text}))
+	}
+	for _, c := range []struct {
+		u          User
+		text, want string
+	}{
+		{carol, "e4-e5", "You are not playing"},
+		{bob, "t19-t18", "It is not your turn: " + alice.Mention() + " (South) is to move (Main)."},
+		{alice, "Dd4-f6", "Drone orders are secret"},
+		{alice, "resign", "use /resign"},
+		{alice, "draw", "/draw offer"},
+		{alice, "S place Ia5", "deployment change"},
+		{alice, "e4-e6", "`e4-e6` is not allowed: Infantry SI2 on e4 cannot reach e6 in one step (ruling 4"},
+		{alice, "Mf5", "a hazard use (Mf5) is only possible in PostTurn"},
+		{alice, "e4-e5 T3", "cannot be read"},
+		{alice, "", "Write your action"},
+	} {
+		_, err := move(c.u, c.text)
+		require.Contains(t, userMsg(t, err), c.want, c.text)
+	}
+	req := cmd(alice, "move", "", map[string]string{"move": "e4-e5"})
+	resp, err := a.Handle(req)
+	require.NoError(t, err)
+	require.Contains(t, resp.Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
+	again := cmd(alice, "move", "", map[string]string{"move": "Mf5"})
+	again.InteractionID = req.InteractionID
+	_, err = a.Handle(again)
+	require.Contains(t, userMsg(t, err), "already applied")
+	_, _, pos := sandGame(t, a)
+	require.Equal(t, sandtable.PhasePostTurn, pos.Phase)
+	_, err = a.Handle(cmd(alice, "draw", "claim", nil))
+	require.Contains(t, userMsg(t, err), "SandTable Chess has no draw claims")
+}
+
+func TestLoadSandTablePositionRefusals(t *testing.T) {
+	a, _ := testApp(t)
+	putSurvival(t, a, kingsShuffle)
+	require.ErrorContains(t, a.LoadSandTablePosition("game1", mainPos), "not an active SandTable game")
+	putSandTable(t, a, mainPos)
+	require.Error(t, a.LoadSandTablePosition("sand1", "sandtable-position 1\nphase nonsense\n"))
+	require.NoError(t, a.LoadSandTablePosition("sand1", strings.Replace(mainPos, "to-move south", "to-move north", 1)))
+	g, st, pos := sandGame(t, a)
+	require.Equal(t, sandtable.North, pos.ToMove)
+	require.Equal(t, t0.Add(time.Hour), g.Deadline, "the clock restarts for the new position")
+	require.Empty(t, st.Prev)
+}
+
+// TestSandStateRoundTrip: everything a restart needs is in the stored
+// state, including drafts, step drafts and unconfirmed Drone orders.
+func TestSandStateRoundTrip(t *testing.T) {
+	a, _ := testApp(t)
+	g := putSandTable(t, a, mainPos)
+	_, st, pos := sandGame(t, a)
+	st.Steps[sandtable.South] = []string{"e4-e5"}
+	st.Drone[sandtable.North] = "DNI1-t17"
+	st.DrawOffer = bob.ID
+	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal(g.State, &raw))
+	_, st2, pos2 := sandGame(t, a)
+	require.Equal(t, st.Steps, st2.Steps)
+	require.Equal(t, st.Drone, st2.Drone)
+	require.Equal(t, bob.ID, st2.DrawOffer)
+	require.Equal(t, pos.Format(), pos2.Format())
+}
+
+func TestSandBoardMessageFields(t *testing.T) {
+	a, _ := testApp(t)
+	putSandTable(t, a, mainPos)
+	resp, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	e := resp.Embeds[0]
+	require.Equal(t, "attachment://board.png", e.Image.URL)
+	require.Equal(t, "board.png", resp.Files[0].Name)
+	var fields []string
+	for _, f := range e.Fields {
+		fields = append(fields, f.Name+": "+f.Value)
+	}
+	all := strings.Join(fields, "\n")
+	require.Contains(t, all, "South: alice: Infantry: 2 on the ground, 1 in crews\nVehicles: 1 Tank, 0 Airplanes\nMines + Anti-Air: 0 + 0 = 0 of 40\nBases: 1\nDrones pending: 0")
+	require.Contains(t, all, "Neutral Vehicles (no crew): 1 Tank, 1 Airplane")
+	require.Contains(t, all, "To move: "+alice.Mention()+" (South) · **Main**")
+	var labels []string
+	for _, row := range resp.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			labels = append(labels, c.(discordgo.Button).Label)
+		}
+	}
+	require.Equal(t, []string{"My private view"}, labels, "no Drone button outside PostTurn")
+}
