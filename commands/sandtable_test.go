@@ -261,7 +261,9 @@ func TestSendPrivately(t *testing.T) {
 
 type failingDM struct{ *fakePlatform }
 
-func (failingDM) DM(string, Message) (string, error) { return "", fmt.Errorf("500 Internal Server Error") }
+func (failingDM) DM(string, Message) (string, error) {
+	return "", fmt.Errorf("500 Internal Server Error")
+}
 
 // TestSandTimeoutRulings: the rulings of docs/rules/sandtable.md, "In
 // Discord", on time: in play the side to move loses whatever its phase; in
