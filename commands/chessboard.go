@@ -21,6 +21,17 @@ type boardView struct {
 // chessBoardFile renders the game's current position as board.png.
 func (a *App) chessBoardFile(g *chess.Game, v boardView) (*discordgo.File, error) {
 	pos := g.Position()
+	var last []chess.Square
+	if from, to, ok := g.LastMoveSquares(); ok {
+		last = []chess.Square{from, to}
+	}
+	return a.positionBoardFile(pos, last, v)
+}
+
+// positionBoardFile renders pos as board.png, highlighting the squares in
+// last (the last move's; any number, none before the first move) and the
+// king of the side to move when it is in check.
+func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boardView) (*discordgo.File, error) {
 	var b render.ChessBoard
 	for sq := chess.Square(0); sq < 64; sq++ {
 		p := pos.PieceAt(sq)
@@ -30,8 +41,8 @@ func (a *App) chessBoardFile(g *chess.Game, v boardView) (*discordgo.File, error
 		b.Squares[sq] = render.ChessPiece{Kind: renderKind(p.Role()), Colour: render.Colour(p.Color())}
 	}
 	b.Flipped = v.Flipped
-	if from, to, ok := g.LastMoveSquares(); ok {
-		b.LastMove = []render.Square{render.Square(from), render.Square(to)}
+	for _, sq := range last {
+		b.LastMove = append(b.LastMove, render.Square(sq))
 	}
 	if pos.InCheck() {
 		if k, ok := pos.KingSquare(pos.Turn()); ok {

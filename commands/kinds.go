@@ -4,4 +4,5 @@ package commands
 func (a *App) registerKinds() {
 	a.register(a.survivalKind())
 	a.register(a.sandTableKind())
+	a.register(a.teamChessKind())
 }

@@ -164,8 +164,21 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 	if id.Scope == "c" {
 		unlock := a.lock(id.ID)
 		defer unlock()
-		var ch Challenge
-		if err := a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(challengeNS, id.ID, &ch) }); err != nil {
+		// A challenge (challengeNS) or a lobby (lobbyNS): either document
+		// names its kind.
+		var ch struct {
+			Kind string `json:"kind"`
+		}
+		ns := challengeNS
+		err := a.Store.View(func(tx *storage.Tx) error {
+			err := tx.GetDoc(challengeNS, id.ID, &ch)
+			if errors.Is(err, storage.ErrNotFound) {
+				ns = lobbyNS
+				err = tx.GetDoc(lobbyNS, id.ID, &ch)
+			}
+			return err
+		})
+		if err != nil {
 			if errors.Is(err, storage.ErrNotFound) {
 				return nil, Errorf("This challenge is no longer open.")
 			}
@@ -173,7 +186,7 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 		}
 		k := a.kinds[ch.Kind]
 		if k == nil {
-			return nil, fmt.Errorf("challenge %s has unknown kind %q", ch.ID, ch.Kind)
+			return nil, fmt.Errorf("%s %s has unknown kind %q", ns, id.ID, ch.Kind)
 		}
 		h, ok := k.Challenge[id.Action]
 		if !ok {
@@ -230,12 +243,35 @@ func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
 	err := a.Store.View(func(tx *storage.Tx) error {
 		var err error
 		g, err = tx.GameByChannel(channelID)
+		if errors.Is(err, storage.ErrNotFound) {
+			var id string
+			if err = tx.GetDoc(channelGamesNS, channelID, &id); err == nil {
+				g, err = tx.Game(id)
+			}
+		}
 		return err
 	})
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, Errorf("There is no game in this channel. Use this command in a game's thread (see /games for yours).")
 	}
 	return g, err
+}
+
+// lobbyNS holds lobby documents: open invitations to multi-player games,
+// each with a "kind" field, whose buttons (scope "c") reach that kind's
+// Challenge handlers like a challenge's.
+const lobbyNS = "lobbies"
+
+// channelGamesNS maps further channels of a game (for example a team's
+// private thread) to the game's ID, so that thread commands used there reach
+// the game like in its public thread (storage indexes only Game.ThreadID).
+// Kinds write the mapping with putChannelGame in the transaction that
+// saves the game.
+const channelGamesNS = "channel-games"
+
+// putChannelGame makes commands used in channelID reach the game gameID.
+func putChannelGame(tx *storage.Tx, channelID, gameID string) error {
+	return tx.PutDoc(channelGamesNS, channelID, gameID)
 }
 
 // Sweep runs every timer that is due at now: per-move time limits of games

@@ -1,0 +1,330 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/games/chess"
+	"sandtable/games/teamchess"
+)
+
+// The Team Chess board message and the notes announcing each transition.
+// Everything here is public information: the same note and board go to the
+// public thread and to both team threads (with the team's own view).
+
+// tcNoteText is a transition's announcement: for the public thread (with a
+// mention of whoever must act now) and for the team threads (names only,
+// so nobody is pinged twice).
+type tcNoteText struct {
+	public, team string
+}
+
+// tcNote describes the transition's events in words.
+func (a *App) tcNote(t *tcGame, tr *tcTransition) tcNoteText {
+	var lines []string
+	for _, e := range tr.events {
+		if l := t.eventLine(e, tr); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	body := strings.Join(lines, "\n")
+	join := func(s, next string) string {
+		if next == "" {
+			return s
+		}
+		if s == "" {
+			return next
+		}
+		return s + "\n" + next
+	}
+	return tcNoteText{public: join(body, t.nextLine(true)), team: join(body, t.nextLine(false))}
+}
+
+func bold(m teamchess.Member) string { return "**" + m.Label() + "**" }
+
+// eventLine is one event of the record as a sentence.
+func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
+	side := e.Side.Title()
+	opp := e.Side.Other().Title()
+	switch e.Kind {
+	case teamchess.MoveEvent:
+		s := fmt.Sprintf("%s (%s) played **%s**", bold(e.Commander), side, e.SAN)
+		if e.Forced {
+			s += ", the move the Saboteur forced"
+		}
+		s += "."
+		switch e.Role {
+		case teamchess.RoyalGuard:
+			s += fmt.Sprintf(" The pawn is consumed as a **Royal Guard**: %s's captured Queen returns to the board (rule 3.1).", side)
+		case teamchess.Assassin:
+			victim := "a piece"
+			if m, err := teamchess.ParseMove(&tr.before, e.UCI); err == nil {
+				if sq, ok := m.Target(); ok {
+					victim = fmt.Sprintf("%s's %s on %s", opp, tr.before.PieceAt(sq).Role(), sq)
+				}
+			}
+			s += fmt.Sprintf(" The pawn is consumed as an **Assassin** and removes %s (rule 3.2).", victim)
+		case teamchess.Saboteur:
+			s += " The pawn is consumed as a **Saboteur**"
+			if f := t.game.ForcedSAN(); f != "" {
+				s += fmt.Sprintf(": %s's next move is forced: **%s** (rule 3.3).", opp, f)
+			} else {
+				s += " (rule 3.3)."
+			}
+		case teamchess.PoliticalAgent:
+			s += fmt.Sprintf(" The pawn is consumed as a **Political Agent**: a political revolution in %s's team (rule 3.4).", opp)
+		}
+		return s
+	case teamchess.PassEvent:
+		return fmt.Sprintf("%s has no legal move and is not in check: %s is **besieged** and passes (rule 2.1).", side, side)
+	case teamchess.TagOutEvent:
+		var s string
+		switch e.Reason {
+		case teamchess.Voluntary:
+			s = fmt.Sprintf("%s (%s) tagged out (rule 1.2)", bold(e.Commander), side)
+		case teamchess.Fatigue:
+			s = fmt.Sprintf("%s (%s) is tagged out by fatigue after 4 turns without a pawn move or capture (rule 4.2)", bold(e.Commander), side)
+		case teamchess.Revolution:
+			s = fmt.Sprintf("%s (%s) is deposed by the Political Agent (rule 3.4)", bold(e.Commander), side)
+		case teamchess.SiegeFailure:
+			s = fmt.Sprintf("The siege continuation failed: it gave %s a legal move without checkmate, so %s (%s) suffers a personal fatigue loss (rule 2.1)", opp, bold(e.Commander), side)
+		case teamchess.Timeout:
+			s = fmt.Sprintf("%s (%s) ran out of time for the move and is tagged out (ruling B1)", bold(e.Commander), side)
+		default:
+			s = fmt.Sprintf("%s (%s) tagged out (%s)", bold(e.Commander), side, e.Reason)
+		}
+		s += fmt.Sprintf(": a personal loss for %s", e.Commander.Label())
+		if e.Credited.ID != "" {
+			s += fmt.Sprintf(", a personal win for %s", e.Credited.Label())
+		}
+		s += ". "
+		if e.Exhausted {
+			s += fmt.Sprintf("%s has no commander left.", side)
+		} else {
+			s += fmt.Sprintf("%s takes command of %s.", bold(e.Incoming), side)
+		}
+		s += fmt.Sprintf(" %s may no longer advise (rule 1.4).", e.Commander.Label())
+		return "🔁 " + s
+	case teamchess.SiegeContinueEvent:
+		return fmt.Sprintf("%s (%s) declines the Siege Win and makes one more move: a checkmate upgrades the win; a move that gives %s a legal move without mate is a personal fatigue loss (rule 2.1).",
+			bold(e.Commander), side, opp)
+	case teamchess.GameOverEvent:
+		return "🏁 " + resultLine(e)
+	}
+	return ""
+}
+
+// resultLine says how the game ended and who took the end-of-game personal
+// win and loss (rule 6.2).
+func resultLine(e teamchess.Event) string {
+	r := e.Result
+	s := "**" + capitalize(r.String()) + ".**"
+	switch r.Category {
+	case teamchess.SiegeWin:
+		s += " A Siege Win is dishonourable (rule 5)."
+	case teamchess.DishonourableCheckmate:
+		s += " Dishonourable: the mate follows an 8th-rank sacrifice (rule 5)."
+	case teamchess.HonourableCheckmate:
+		s += " An honourable win (rule 5)."
+	case teamchess.FatigueVictory:
+		s += fmt.Sprintf(" Every %s commander has a personal loss (rule 1.5).", r.Winner.Other().Title())
+	case teamchess.MutualLoss:
+		s += " Both teams reached 4 stagnant turns in the same round (rule 4.3)."
+	}
+	var parts []string
+	if e.Credited.ID != "" {
+		parts = append(parts, "personal win for "+e.Credited.Label())
+	}
+	for _, m := range e.Debited {
+		parts = append(parts, "personal loss for "+m.Label())
+	}
+	if len(parts) > 0 {
+		s += " " + capitalize(strings.Join(parts, ", ")) + "."
+	}
+	return s
+}
+
+// nextLine says who must act now; mention pings them.
+func (t *tcGame) nextLine(mention bool) string {
+	if t.game.Phase() == teamchess.Finished {
+		return "The game is over; the records are updated (/teamchess leaderboard)."
+	}
+	turn := t.game.Turn()
+	active, ok := t.game.Active(turn)
+	if !ok {
+		return ""
+	}
+	who := bold(active)
+	if mention {
+		who = memberUser(active).Mention()
+	}
+	switch {
+	case t.game.Phase() == teamchess.SiegeDecision:
+		return fmt.Sprintf("%s, %s is besieged: take the Siege Win with `/siege win` or make one more move with `/siege continue`.", who, turn.Other().Title())
+	case t.game.SiegeContinuing():
+		return fmt.Sprintf("%s, make your one more move (%s).", who, turn.Title())
+	case t.game.ForcedSAN() != "":
+		return fmt.Sprintf("%s, your move (%s) is forced by the Saboteur: **%s**.", who, turn.Title(), t.game.ForcedSAN())
+	}
+	s := fmt.Sprintf("%s, your move (%s).", who, turn.Title())
+	if t.game.InCheck() {
+		s = fmt.Sprintf("%s, your move (%s): you are in check.", who, turn.Title())
+	}
+	return s
+}
+
+// tcMessage is the board post for one view: -1 the public thread, 0 and 1
+// White's and Black's team threads (the team's side at the bottom).
+func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
+	pos := t.game.Position()
+	over := t.game.Phase() == teamchess.Finished
+	flipped := t.game.Turn() == chess.Black && !over
+	if view >= 0 {
+		flipped = view == int(chess.Black)
+	}
+	var last []chess.Square
+	if m, ok := t.game.LastMove(); ok {
+		last = []chess.Square{m.Board.From(), m.Board.To()}
+		if sq, ok := m.Target(); ok {
+			last = append(last, sq)
+		}
+	}
+	file, err := a.positionBoardFile(&pos, last, boardView{Flipped: flipped})
+	if err != nil {
+		return Message{}, err
+	}
+	title := "Team Chess"
+	if view >= 0 {
+		title += " · " + chess.Color(view).Title() + " team thread (private)"
+	}
+	e := &discordgo.MessageEmbed{
+		Title:  title,
+		Image:  &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
+		Footer: &discordgo.MessageEmbedFooter{Text: "Game " + t.g.ID + " · /move /tagout /siege /resign /record · /teamchess rules"},
+	}
+	if over {
+		e.Footer.Text = "Game " + t.g.ID + " · /record · /teamchess leaderboard"
+	}
+	for _, side := range sides {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name:   fmt.Sprintf("%s · stagnation %d/4", side.Title(), t.game.Stagnation(side)),
+			Value:  t.queueText(side),
+			Inline: true,
+		})
+	}
+	if l := t.lastMoveText(); l != "" {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Last move", Value: l})
+	}
+	files := []*discordgo.File{file}
+	if over {
+		e.Color = colorOver
+		for _, ev := range t.game.Events() {
+			if ev.Kind == teamchess.GameOverEvent {
+				e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: resultLine(ev)})
+			}
+		}
+		if view < 0 {
+			pgn := t.game.PGN([]chess.Tag{
+				{Name: "Event", Value: "SandTable Bot Team Chess"},
+				{Name: "Site", Value: "Discord"},
+				{Name: "Date", Value: t.st.Started.UTC().Format("2006.01.02")},
+				{Name: "GameID", Value: t.g.ID},
+				{Name: "MoveTime", Value: tcMoveTimeText(t.st.MoveTime)},
+			})
+			files = append(files, &discordgo.File{Name: "teamchess-" + t.g.ID + ".pgn", ContentType: "application/x-chess-pgn", Reader: strings.NewReader(pgn)})
+		}
+	} else {
+		turn := t.game.Turn()
+		e.Color = colorWhite
+		if turn == chess.Black {
+			e.Color = colorBlack
+		}
+		active, _ := t.game.Active(turn)
+		name, value := "To move", fmt.Sprintf("%s: %s, move %d", turn.Title(), memberUser(active).Mention(), pos.FullmoveNumber())
+		if t.game.InCheck() {
+			value += fmt.Sprintf("\n**Check:** %s is in check.", turn.Title())
+		}
+		switch {
+		case t.game.Phase() == teamchess.SiegeDecision:
+			name = "Siege decision (rule 2.1)"
+			value = fmt.Sprintf("%s has no legal move and is not in check: it is besieged and passed.\n%s (%s) decides: `/siege win` takes the Siege Win (dishonourable), `/siege continue` makes one more move: a checkmate upgrades the win; a move that gives %s a legal move without mate is a personal fatigue loss.",
+				turn.Other().Title(), memberUser(active).Mention(), turn.Title(), turn.Other().Title())
+		case t.game.SiegeContinuing():
+			name = "Siege continuation (rule 2.1)"
+			value = fmt.Sprintf("%s (%s) declined the Siege Win and makes one more move.", memberUser(active).Mention(), turn.Title())
+		}
+		if !t.g.Deadline.IsZero() {
+			value += fmt.Sprintf("\nTime runs out <t:%d:R> (then the commander is tagged out, ruling B1).", t.g.Deadline.Unix())
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: name, Value: value})
+		if f := t.game.ForcedSAN(); f != "" {
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+				Name:  "Forced move (Saboteur, rule 3.3)",
+				Value: fmt.Sprintf("%s must play **%s**. The active commander may still tag out first; whoever is then active plays it.", turn.Title(), f),
+			})
+		}
+	}
+	return Message{Content: content, Embeds: []*discordgo.MessageEmbed{e}, Files: files}, nil
+}
+
+// queueText lists side's commanders in queue order with their personal
+// wins and losses in this game.
+func (t *tcGame) queueText(side chess.Color) string {
+	over := t.game.Phase() == teamchess.Finished
+	activeIdx := t.game.ActiveIndex(side)
+	var lines []string
+	for i, c := range t.game.Commanders(side) {
+		name := memberUser(c.Member).Mention()
+		if c.Term == 2 {
+			name += " (2nd command)"
+		}
+		losses := 0
+		if c.Lost {
+			losses = 1
+		}
+		rec := fmt.Sprintf("+%d -%d", c.Wins, losses)
+		switch {
+		case c.Lost:
+			lines = append(lines, fmt.Sprintf("%d. ~~%s~~ %s · personal loss", i+1, name, rec))
+		case i == activeIdx && !over:
+			lines = append(lines, fmt.Sprintf("%d. ▶ %s %s · commanding", i+1, name, rec))
+		case i == activeIdx:
+			lines = append(lines, fmt.Sprintf("%d. %s %s · commanded last", i+1, name, rec))
+		default:
+			lines = append(lines, fmt.Sprintf("%d. %s %s", i+1, name, rec))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lastMoveText is the latest move with its number ("12... e1=RoyalGuard").
+func (t *tcGame) lastMoveText() string {
+	events := t.game.Events()
+	for i := len(events) - 1; i >= 0; i-- {
+		e := events[i]
+		if e.Kind != teamchess.MoveEvent {
+			continue
+		}
+		dots := "."
+		if e.Side == chess.Black {
+			dots = "..."
+		}
+		s := fmt.Sprintf("%d%s %s (%s)", e.MoveNumber, dots, e.SAN, e.Commander.Label())
+		if e.Forced {
+			s += ", forced by the Saboteur"
+		}
+		return s
+	}
+	return ""
+}
+
+// tcMoveTimeText is the per-move limit for people ("1d", or "none").
+func tcMoveTimeText(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	return FormatDuration(d)
+}

@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/games/teamchess"
+	"sandtable/storage"
+)
+
+// Per-guild Team Chess records (issue 6 point 4): one
+// teamchess.PlayerStats per player and guild in tcRecordsNS, key
+// "<guild ID>/<user ID>", updated in the transaction that ends a game.
+
+const tcRecordsNS = "teamchess-records"
+
+// tcLeaderboardSize is how many players /teamchess leaderboard lists.
+const tcLeaderboardSize = 15
+
+// tcTally adds a finished game's outcome to its players' records.
+func tcTally(tx *storage.Tx, guildID string, sum teamchess.Summary) error {
+	for _, r := range sum.Players {
+		key := guildID + "/" + r.Member.ID
+		var ps teamchess.PlayerStats
+		if err := tx.GetDoc(tcRecordsNS, key, &ps); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		ps.ID = r.Member.ID
+		ps.Add(r, sum.Result.Category)
+		if err := tx.PutDoc(tcRecordsNS, key, &ps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tcGuildStats reads every record of a guild, ranked (rule 6.1).
+func (a *App) tcGuildStats(guildID string) ([]teamchess.PlayerStats, error) {
+	var all []teamchess.PlayerStats
+	err := a.Store.View(func(tx *storage.Tx) error {
+		return tx.Docs(tcRecordsNS, guildID+"/", func(_ string, raw []byte) error {
+			var ps teamchess.PlayerStats
+			if err := json.Unmarshal(raw, &ps); err != nil {
+				return err
+			}
+			all = append(all, ps)
+			return nil
+		})
+	})
+	return teamchess.Rank(all), err
+}
+
+func ratioText(ps teamchess.PlayerStats) string {
+	if ps.PersonalLosses == 0 {
+		return fmt.Sprintf("%d (no losses)", ps.PersonalWins)
+	}
+	return fmt.Sprintf("%.2f", ps.Ratio())
+}
+
+func tcLeaderboard(a *App, req *Request) (*Response, error) {
+	if req.GuildID == "" {
+		return nil, Errorf("The leaderboard is per server: use this command in a server.")
+	}
+	ranked, err := a.tcGuildStats(req.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	if len(ranked) == 0 {
+		return Reply("No Team Chess game has been finished in this server yet. Open one with `/teamchess new`."), nil
+	}
+	var lines []string
+	mine := -1
+	for i, ps := range ranked {
+		if ps.ID == req.User.ID {
+			mine = i
+		}
+		if i < tcLeaderboardSize {
+			lines = append(lines, fmt.Sprintf("**%d.** <@%s> · team %d-%d · personal %d-%d (ratio %s) · %s",
+				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), plural(ps.Games, "game", "games")))
+		}
+	}
+	footer := "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1)."
+	if mine >= 0 {
+		footer = fmt.Sprintf("Your rank: %d of %d. ", mine+1, len(ranked)) + footer
+	}
+	return &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
+		Title:       "Team Chess leaderboard",
+		Description: strings.Join(lines, "\n"),
+		Color:       colorChallenge,
+		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
+	}}}}, nil
+}
+
+func tcStats(a *App, req *Request) (*Response, error) {
+	if req.GuildID == "" {
+		return nil, Errorf("Records are per server: use this command in a server.")
+	}
+	who := req.User
+	if u := req.UserOpt("user"); u != nil {
+		who = *u
+	}
+	ranked, err := a.tcGuildStats(req.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	for i, ps := range ranked {
+		if ps.ID != who.ID {
+			continue
+		}
+		fields := []*discordgo.MessageEmbedField{
+			{Name: "Rank", Value: fmt.Sprintf("%d of %d", i+1, len(ranked)), Inline: true},
+			{Name: "Games", Value: fmt.Sprint(ps.Games), Inline: true},
+			{Name: "Team wins / losses", Value: fmt.Sprintf("%d / %d", ps.TeamWins, ps.TeamLosses), Inline: true},
+			{Name: "Personal wins / losses", Value: fmt.Sprintf("%d / %d", ps.PersonalWins, ps.PersonalLosses), Inline: true},
+			{Name: "Personal win/loss ratio", Value: ratioText(ps), Inline: true},
+		}
+		if s := categoryCounts(ps.WinsBy); s != "" {
+			fields = append(fields, &discordgo.MessageEmbedField{Name: "Team wins by category", Value: s})
+		}
+		if s := categoryCounts(ps.LossesBy); s != "" {
+			fields = append(fields, &discordgo.MessageEmbedField{Name: "Team losses by category", Value: s})
+		}
+		return &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
+			Title:       "Team Chess record · " + ps.Name,
+			Description: fmt.Sprintf("<@%s> in this server.", ps.ID),
+			Color:       colorChallenge,
+			Fields:      fields,
+		}}}}, nil
+	}
+	if who.ID == req.User.ID {
+		return Reply("You have not finished a Team Chess game in this server yet."), nil
+	}
+	return Reply("%s has not finished a Team Chess game in this server yet.", who.Name), nil
+}
+
+// categoryCounts lists the counts by win category in rule order:
+// "honourable checkmate 2 · Siege Win (dishonourable) 1".
+func categoryCounts(m map[string]int) string {
+	var parts []string
+	for _, c := range teamchess.Categories {
+		if n := m[c.Key()]; n > 0 {
+			name := c.String()
+			if c.Dishonourable() && c != teamchess.DishonourableCheckmate {
+				name += " (dishonourable)"
+			}
+			parts = append(parts, fmt.Sprintf("%s: %d", name, n))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
