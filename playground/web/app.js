@@ -385,6 +385,9 @@
         list.append(apply);
       }
       wrap.append(list);
+      // Open upwards when the list would run past the bottom of the messages.
+      const room = $("#messages").getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+      if (room < Math.min(list.scrollHeight, 300) + 8) list.classList.add("up");
       S.openSelect = wrap;
     });
     return wrap;
