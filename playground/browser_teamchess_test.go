@@ -1,0 +1,75 @@
+package playground
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// sidebarThreads lists the thread names in the page's sidebar.
+func (b *browser) sidebarThreads() []string {
+	b.t.Helper()
+	return js[[]string](b, `[...document.querySelectorAll(".channel-item.thread")].map(x => x.dataset.name)`)
+}
+
+func TestBrowserTeamChessLobbyAndTeamThreads(t *testing.T) {
+	tp := startPlayground(t, "", testConfig())
+	b := newBrowser(t, tp)
+	b.openChannel("team-chess")
+	b.typeCommand("teamchess new")
+	b.send()
+	b.waitJS(`[...document.querySelectorAll("#messages .btn")].some(x => x.textContent === "Join White")`, "the lobby")
+
+	// The lobby fills: alice and bob for White, carol and dave for Black.
+	join := func(who, side string) {
+		b.t.Helper()
+		b.switchTo(who)
+		b.clickButton("Join " + side)
+		b.waitJS(`document.querySelector("#messages").innerText.includes(`+strconv.Quote("@"+who)+`) && [...document.querySelectorAll("#messages .embed")].pop().innerText.includes("@`+who+`")`, who+" in the lobby")
+	}
+	join("alice", "White")
+	join("bob", "White")
+	join("carol", "Black")
+	join("dave", "Black")
+	b.shot("teamchess-lobby")
+
+	// The creator starts: a public game thread and one private thread per team.
+	b.switchTo("alice")
+	b.clickButton("Start")
+	public := "Team Chess · alice, bob vs carol, dave"
+	white := "Team Chess · White team (alice, bob)"
+	black := "Team Chess · Black team (carol, dave)"
+	b.waitJS(`[...document.querySelectorAll(".channel-item.thread")].some(x => x.dataset.name === `+strconv.Quote(white)+`)`, "White's team thread in alice's sidebar")
+	require.ElementsMatch(t, []string{public, white}, b.sidebarThreads(), "alice sees the game and her team's thread, not Black's")
+	b.openChannel(white)
+	b.waitJS(`document.querySelector("#messages").innerText.includes("White's private thread")`, "White's team thread")
+	b.shot("teamchess-team-thread")
+
+	b.switchTo("carol")
+	b.waitJS(`[...document.querySelectorAll(".channel-item.thread")].some(x => x.dataset.name === `+strconv.Quote(black)+`)`, "Black's team thread in carol's sidebar")
+	require.ElementsMatch(t, []string{public, black}, b.sidebarThreads(), "carol sees the game and her team's thread, not White's")
+	require.NotEqual(t, white, js[string](b, `document.body.dataset.channel`), "carol cannot stay in White's thread")
+
+	// dave is on Black too; a spectator would see the game thread only (checked through the API).
+	b.switchTo("dave")
+	require.ElementsMatch(t, []string{public, black}, b.sidebarThreads())
+	b.openChannel(public)
+	b.waitJS(`(() => { const i = [...document.querySelectorAll("#messages .embed-img")].pop(); return i && i.complete && i.naturalWidth > 200 })()`, "the first board in the game thread")
+
+	// alice, White's commander, plays the first move with autocomplete; everyone sees the board.
+	b.switchTo("alice")
+	boards := b.count("#messages .embed-img")
+	b.typeCommand("move")
+	b.fillOption("move", "e2e", "")
+	item := `[...document.querySelectorAll("#popup .popup-item")].filter(x => x.textContent.includes("e4"))`
+	b.waitJS(item+`.length > 0`, "a suggestion for e2-e4")
+	b.do(chromedp.Click(chromedp.JSPath(item + `[0]`)))
+	b.send()
+	b.waitJS(`document.querySelectorAll("#messages .embed-img").length > `+strconv.Itoa(boards), "the board after 1. e4")
+	b.switchTo("dave")
+	b.waitJS(`(() => { const i = [...document.querySelectorAll("#messages .embed-img")].pop(); return i && i.complete && i.naturalWidth > 200 })()`, "the new board for dave")
+	require.Contains(t, b.lastText(), "e4")
+	b.shot("teamchess-game")
+}
