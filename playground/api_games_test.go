@@ -1,0 +1,105 @@
+package playground
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// lastWith waits until as's view of channel has a message whose text contains text and
+// returns the newest such message.
+func (tp *testPlayground) lastWith(as, channel, text string) messageView {
+	tp.t.Helper()
+	var found messageView
+	tp.waitView(as, channel, "a message with "+text, func(v view) bool {
+		for _, m := range v.Messages {
+			if strings.Contains(m.text(), text) {
+				found = m
+			}
+		}
+		return found.ID != ""
+	})
+	return found
+}
+
+func (tp *testPlayground) click(as string, m messageView, label string) {
+	tp.t.Helper()
+	id := m.button(label)
+	require.NotEmpty(tp.t, id, "no %q button on %q", label, m.text())
+	out := tp.ok("/api/click", map[string]any{"as": as, "message_id": m.ID, "custom_id": id})
+	require.Equal(tp.t, true, out["responded"], "%s: %v", label, out)
+}
+
+// TestTeamThreadsThroughTheAPI plays a Team Chess lobby with the real bot through the API: the
+// team threads are private threads that only their team sees.
+func TestTeamThreadsThroughTheAPI(t *testing.T) {
+	tp := startPlayground(t, "", testConfig())
+	alice, bob, carol, dave := tp.userID("alice"), tp.userID("bob"), tp.userID("carol"), tp.userID("dave")
+	ch := tp.channelID("team-chess")
+	tp.command(alice, ch, "teamchess new")
+	for _, j := range []struct{ who, side string }{{alice, "White"}, {bob, "White"}, {carol, "Black"}} {
+		lobby := tp.lastWith(j.who, ch, "Team Chess lobby")
+		tp.click(j.who, lobby, "Join "+j.side)
+	}
+	tp.click(alice, tp.lastWith(alice, ch, "Team Chess lobby"), "Start")
+
+	threads := func(as string) map[string]string {
+		out := map[string]string{}
+		for _, c := range tp.waitView(as, "", "the game threads", func(v view) bool {
+			n := 0
+			for _, c := range v.Channels {
+				if c.Kind != "text" {
+					n++
+				}
+			}
+			return n >= 1
+		}).Channels {
+			if c.Kind != "text" {
+				out[c.Name] = c.Kind
+			}
+		}
+		return out
+	}
+	public := "Team Chess · alice, bob vs carol"
+	white, black := "Team Chess · White team (alice, bob)", "Team Chess · Black team (carol)"
+	tp.waitView(alice, "", "White's team thread", func(v view) bool {
+		for _, c := range v.Channels {
+			if c.Name == white {
+				return true
+			}
+		}
+		return false
+	})
+	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(alice))
+	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(bob))
+	require.Equal(t, map[string]string{public: "public_thread", black: "private_thread"}, threads(carol))
+	require.Equal(t, map[string]string{public: "public_thread"}, threads(dave), "a spectator sees the game thread only")
+}
+
+// TestDeploymentPanelsArePrivate checks that a SandTable deployment panel, sent by DM, is its
+// player's alone: nobody else sees it or can use it.
+func TestDeploymentPanelsArePrivate(t *testing.T) {
+	tp := startPlayground(t, "", testConfig())
+	alice, bob := tp.userID("alice"), tp.userID("bob")
+	ch := tp.channelID("sandtable")
+	tp.command(alice, ch, "sandtable challenge", opt("opponent", bob))
+	tp.click(bob, tp.lastWith(bob, ch, "SandTable"), "Accept")
+
+	dm := func(as string) string {
+		tp.t.Helper()
+		return tp.ok("/api/dm", map[string]any{"as": as})["id"].(string)
+	}
+	alicePanel := tp.lastWith(alice, dm(alice), "Your secret deployment")
+	require.Contains(t, alicePanel.text(), "South")
+	bobPanel := tp.lastWith(bob, dm(bob), "Your secret deployment")
+	require.Contains(t, bobPanel.text(), "North")
+
+	// bob cannot open alice's DM, see her panel, use its buttons or load its image.
+	require.Equal(t, "general", tp.view(bob, dm(alice)).Channel.Name)
+	r := tp.post("/api/click", map[string]any{"as": bob, "message_id": alicePanel.ID, "custom_id": alicePanel.button("Confirm")})
+	require.Equal(t, 404, r.status)
+	img := alicePanel.Attachments[0].URL
+	require.Equal(t, 200, tp.get(img).status)
+	require.Equal(t, 404, tp.get(strings.Replace(img, "as="+alice, "as="+bob, 1)).status)
+}
