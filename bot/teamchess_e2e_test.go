@@ -229,7 +229,8 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 }
 
 // TestTeamChessLobbyDoubleWithdrawn: a second command that no longer
-// balances the teams is withdrawn when the teams change; Cancel closes.
+// balances the teams is withdrawn when the teams change; a failed start
+// keeps the lobby; Cancel closes it.
 func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
 	h := newHarness(t)
 	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
@@ -247,9 +248,264 @@ func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
 	lobby = h.tcChoose(alice, lobby, "double", "w:"+alice.ID)
 	lobby = h.tcPress(dan, lobby, "Join White")
 	require.Contains(t, lobby.Text(), "was withdrawn", "White is no longer the smaller team")
-	m := h.tcPress(alice, lobby, "Cancel")
+
+	// A failure while starting (Discord refuses the thread) leaves the
+	// lobby open: nothing was saved, and Start works again.
+	h.srv.ServerErrorNext("POST /channels/*/threads", 1)
+	m := h.tcPress(alice, lobby, "Start")
+	require.Contains(t, mustBeEphemeral(t, m, alice), "something went wrong")
+	m = h.tcPress(alice, lobby, "Cancel")
 	require.Contains(t, m.Text(), "cancelled this lobby")
 	require.Empty(t, m.Buttons())
 }
 
-var _ = time.Second
+// users returns the named users of the fake.
+func users(h *harness, names ...string) []*discordtest.User {
+	var out []*discordtest.User
+	for _, n := range names {
+		out = append(out, h.srv.User(n))
+	}
+	return out
+}
+
+// TestTeamChessSacrifices plays each role of rule 3 in 1v2 and 2v1 games
+// started from special positions: an Assassin, a forced Royal Guard, a
+// Saboteur forcing the reply (after a tag-out), a Political Agent deposing
+// a commander (who leaves the team thread) and one exhausting a
+// one-commander team.
+func TestTeamChessSacrifices(t *testing.T) {
+	h := newHarness(t)
+	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
+
+	t.Run("assassin", func(t *testing.T) {
+		tb := h.tcStart("4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", users(h, "alice"), users(h, "bob", "carol"))
+		require.Contains(t, tb.choices(alice, tb.pub, "a8=as"), "a8=Assassin:xh8 (a7a8a:h8) = a7a8a:h8")
+		m := tb.move(alice, "a8=Assassin:xh8")
+		tcDump(t, "assassin", m)
+		require.Contains(t, m.Text(), "**alice** (White) played **a8=Assassin:xh8**. The pawn is consumed as an **Assassin** and removes Black's rook on h8 (rule 3.2).")
+		requireBoard(t, m)
+		require.Contains(t, m.Text(), "Last move\n1. a8=Assassin:xh8 (alice)")
+		tb.do(bob, tb.pub, "resign")
+		tb.requirePrivacy()
+	})
+
+	t.Run("royal guard forced", func(t *testing.T) {
+		tb := h.tcStart("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", users(h, "alice", "bob"), users(h, "carol"))
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "a8=Saboteur:Kd7")),
+			"`a8=Saboteur:Kd7` is not a legal move: the pawn on a7 cannot be a Saboteur here: your Queen has been captured, so the pawn must be a Royal Guard (rule 3.1)")
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "a8")), "Write a8=RoyalGuard")
+		require.Equal(t, []string{"a8=RoyalGuard+ (a7a8g) = a7a8g"}, tb.choices(alice, tb.pub, "a8"))
+		m := tb.move(alice, "a7a8g")
+		tcDump(t, "royal-guard", m)
+		require.Contains(t, m.Text(), "played **a8=RoyalGuard+**. The pawn is consumed as a **Royal Guard**: White's captured Queen returns to the board (rule 3.1).")
+		require.Contains(t, m.Text(), carol.Mention()+", your move (Black): you are in check.")
+		require.Contains(t, m.Text(), "**Check:** Black is in check.")
+		tb.do(carol, tb.pub, "resign")
+	})
+
+	t.Run("saboteur forces the reply", func(t *testing.T) {
+		tb := h.tcStart("4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", users(h, "alice"), users(h, "bob", "carol"))
+		m := tb.do(alice, tb.team[tcWhite], "move", discordtest.Opt("move", "a8=Saboteur:Kd7"))
+		tcDump(t, "saboteur", m)
+		require.Contains(t, m.Text(), "The pawn is consumed as a **Saboteur**: Black's next move is forced: **Kd7** (rule 3.3).")
+		pub := tb.last(tb.pub)
+		require.Contains(t, pub.Text(), bob.Mention()+", your move (Black) is forced by the Saboteur: **Kd7**.")
+		require.Contains(t, pub.Text(), "Forced move (Saboteur, rule 3.3)\nBlack must play **Kd7**.")
+		require.Equal(t, []string{"Kd7 (e8d7) = e8d7"}, tb.choices(bob, tb.pub, ""), "autocomplete offers only the forced move")
+		require.Contains(t, tb.refused(bob, tb.pub, "move", discordtest.Opt("move", "Kf7")), "a Saboteur forced your move: you must play Kd7")
+		// The forced side may still tag out first; the next commander plays it.
+		m = tb.do(bob, tb.pub, "tagout")
+		require.Contains(t, m.Text(), "**carol** takes command of Black")
+		require.Contains(t, m.Text(), carol.Mention()+", your move (Black) is forced by the Saboteur: **Kd7**.")
+		m = tb.move(carol, "Kd7")
+		require.Contains(t, m.Text(), "**carol** (Black) played **Kd7**, the move the Saboteur forced.")
+		require.NotContains(t, m.Text(), "Forced move (Saboteur")
+		tb.refresh()
+		require.False(t, tb.team[tcBlack].HasMember(bob.ID))
+		tb.do(alice, tb.pub, "resign")
+		tb.requirePrivacy()
+	})
+
+	t.Run("political agent deposes a commander", func(t *testing.T) {
+		tb := h.tcStart("4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", users(h, "alice"), users(h, "bob", "carol"))
+		m := tb.move(alice, "a8=PoliticalAgent")
+		tcDump(t, "agent", m)
+		require.Contains(t, m.Text(), "The pawn is consumed as a **Political Agent**: a political revolution in Black's team (rule 3.4).")
+		require.Contains(t, m.Text(), "🔁 **bob** (Black) is deposed by the Political Agent (rule 3.4): a personal loss for bob, a personal win for alice. **carol** takes command of Black.")
+		require.Contains(t, m.Text(), carol.Mention()+", your move (Black).")
+		require.Contains(t, tb.last(tb.team[tcBlack]).Text(), "🚪 **bob** was removed from this thread")
+		tb.refresh()
+		require.False(t, tb.team[tcBlack].HasMember(bob.ID))
+		require.True(t, tb.team[tcBlack].HasMember(carol.ID))
+		tb.do(carol, tb.pub, "resign")
+	})
+
+	t.Run("political agent exhausts a one-commander team", func(t *testing.T) {
+		tb := h.tcStart("4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", users(h, "alice", "bob"), users(h, "carol"))
+		m := tb.move(alice, "a8=Agent")
+		tcDump(t, "agent-exhausts", m)
+		require.Contains(t, m.Text(), "Black has no commander left.")
+		require.Contains(t, m.Text(), "🔁 **carol** (Black) is deposed by the Political Agent (rule 3.4): a personal loss for carol, a personal win for alice. Black has no commander left.")
+		require.Contains(t, m.Text(), "🏁 **White wins by Fatigue victory.** Every Black commander has a personal loss (rule 1.5).\n")
+		pgn := m.Attachment("teamchess-" + tb.id + ".pgn")
+		require.NotNil(t, pgn)
+		require.Contains(t, string(pgn.Data), `[Sacrifices "1. a8=PoliticalAgent"]`)
+		require.Contains(t, string(pgn.Data), `[WinCategory "fatigue_victory"]`)
+		require.Contains(t, tb.refused(carol, tb.pub, "tagout"), "This game is over")
+	})
+}
+
+// TestTeamChessSiegesAndLeaderboard plays a Siege Win, a siege continued
+// into checkmate, a failed siege attempt and a mutual loss, then checks
+// the leaderboard and the stats built from these games.
+func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
+	h := newHarness(t)
+	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
+	const siege = "7k/5K2/8/6Q1/8/8/8/8 w - - 0 1"
+
+	t.Run("siege win", func(t *testing.T) {
+		tb := h.tcStart(siege, users(h, "alice"), users(h, "bob"))
+		m := tb.move(alice, "Qg6")
+		tcDump(t, "siege", m)
+		require.Contains(t, m.Text(), "Black has no legal move and is not in check: Black is **besieged** and passes (rule 2.1).")
+		require.Contains(t, m.Text(), alice.Mention()+", Black is besieged: take the Siege Win with `/siege win` or make one more move with `/siege continue`.")
+		require.Contains(t, m.Text(), "Siege decision (rule 2.1)")
+		require.Contains(t, m.Text(), "Black · stagnation 1/4")
+		require.Contains(t, tb.refused(bob, tb.pub, "siege win"), "It is White's turn")
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "Qh6")), "Black is besieged and has passed: first decide the siege with `/siege win` or `/siege continue`.")
+		require.Empty(t, tb.choices(alice, tb.pub, ""), "no move to offer during the decision")
+		m = tb.do(alice, tb.pub, "siege win")
+		tcDump(t, "siege-win", m)
+		require.Contains(t, m.Text(), "🏁 **White wins by Siege Win.** A Siege Win is dishonourable (rule 5). Personal win for alice, personal loss for bob.")
+	})
+
+	t.Run("siege continued into checkmate", func(t *testing.T) {
+		tb := h.tcStart(siege, users(h, "alice"), users(h, "bob"))
+		tb.move(alice, "Qg6")
+		m := tb.do(alice, tb.pub, "siege continue")
+		require.Contains(t, m.Text(), "**alice** (White) declines the Siege Win and makes one more move")
+		require.Contains(t, m.Text(), alice.Mention()+", make your one more move (White).")
+		require.Contains(t, tb.refused(alice, tb.pub, "tagout"), "You chose to continue the siege: your turn has begun")
+		m = tb.move(alice, "Qh6#")
+		tcDump(t, "siege-mate", m)
+		require.Contains(t, m.Text(), "🏁 **White wins by honourable checkmate.** An honourable win (rule 5).")
+		requireBoard(t, m)
+	})
+
+	t.Run("siege attempt fails", func(t *testing.T) {
+		tb := h.tcStart(siege, users(h, "alice", "carol"), users(h, "bob"))
+		tb.move(alice, "Qg6")
+		tb.do(alice, tb.pub, "siege continue")
+		m := tb.move(alice, "Qg1")
+		tcDump(t, "siege-fails", m)
+		require.Contains(t, m.Text(), "🔁 The siege continuation failed: it gave Black a legal move without checkmate (rule 2.1), a fatigue tag-out for **alice** (White): a personal loss for alice, a personal win for bob. **carol** takes command of White.")
+		require.Contains(t, m.Text(), bob.Mention()+", your move (Black).")
+		require.Contains(t, tb.last(tb.team[tcWhite]).Text(), "🚪 **alice** was removed from this thread")
+		tb.refresh()
+		require.False(t, tb.team[tcWhite].HasMember(alice.ID))
+		tb.move(bob, "Kh7")
+		m = tb.do(carol, tb.pub, "resign")
+		require.Contains(t, m.Text(), "Black wins: White resigned")
+	})
+
+	t.Run("mutual loss", func(t *testing.T) {
+		tb := h.tcStart("", users(h, "alice", "carol"), users(h, "bob", "dan"))
+		for i := 0; i < 2; i++ {
+			tb.move(alice, "Nf3")
+			tb.move(bob, "Nf6")
+			tb.move(alice, "Ng1")
+			tb.move(bob, "Ng8")
+		}
+		m := tb.last(tb.pub)
+		tcDump(t, "mutual", m)
+		require.Contains(t, m.Text(), "🏁 **Both teams lose (mutual loss).** Both teams reached 4 stagnant turns in the same round (rule 4.3). Personal loss for alice, personal loss for bob.")
+		pgn := m.Attachment("teamchess-" + tb.id + ".pgn")
+		require.NotNil(t, pgn)
+		require.Contains(t, string(pgn.Data), `[Result "*"]`)
+		require.Contains(t, string(pgn.Data), `[Termination "both teams lose (mutual loss)"]`)
+	})
+
+	t.Run("leaderboard", func(t *testing.T) {
+		m := h.reply(carol, h.gen.ID, "teamchess leaderboard")
+		require.False(t, m.Ephemeral())
+		tcDump(t, "leaderboard", m)
+		want := strings.Join([]string{
+			"**1.** " + alice.Mention() + " · team 2-2 · personal 2-2 (ratio 1.00) · 4 games",
+			"**2.** " + bob.Mention() + " · team 1-3 · personal 2-3 (ratio 0.67) · 4 games",
+			"**3.** " + dan.Mention() + " · team 0-1 · personal 0-0 (ratio 0, no losses) · 1 game",
+			"**4.** " + carol.Mention() + " · team 0-2 · personal 0-1 (ratio 0.00) · 2 games",
+		}, "\n")
+		require.Contains(t, m.Text(), want)
+		require.Contains(t, m.Text(), "Your rank: 4 of 4.")
+	})
+	t.Run("stats", func(t *testing.T) {
+		m := h.reply(alice, h.gen.ID, "teamchess stats", discordtest.Opt("user", bob))
+		tcDump(t, "stats", m)
+		text := m.Text()
+		require.Contains(t, text, "Team Chess record · bob")
+		require.Contains(t, text, "Rank\n2 of 4")
+		require.Contains(t, text, "Team wins / losses\n1 / 3")
+		require.Contains(t, text, "Personal wins / losses\n2 / 3")
+		require.Contains(t, text, "Team wins by category\nresignation: 1")
+		require.Contains(t, text, "Team losses by category\nhonourable checkmate: 1\nSiege Win (dishonourable): 1\nmutual loss: 1")
+		m = h.reply(h.srv.User("zed"), h.gen.ID, "teamchess stats")
+		require.Contains(t, m.Text(), "You have not finished a Team Chess game in this server yet.")
+	})
+	t.Run("records are per server", func(t *testing.T) {
+		other := h.srv.AddGuild("elsewhere", "lounge")
+		var lounge *discordtest.Channel
+		for _, c := range h.srv.Channels(other.ID) {
+			if c.Name == "lounge" {
+				lounge = c
+			}
+		}
+		require.NotNil(t, lounge)
+		m := h.reply(alice, lounge.ID, "teamchess leaderboard")
+		require.Contains(t, m.Text(), "No Team Chess game has been finished in this server yet.")
+	})
+}
+
+// TestTeamChessRestartAndTimer: a 2v2 game survives a restart (the team
+// threads still reach the game), then the move timer tags out commanders
+// (ruling B1) until a team is exhausted.
+func TestTeamChessRestartAndTimer(t *testing.T) {
+	h := newHarness(t)
+	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
+	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordtest.Opt("move_time", "1h"))
+	tb.move(alice, "e4")
+	tb.do(carol, tb.team[tcBlack], "move", discordtest.Opt("move", "e5"))
+	require.Equal(t, 2, tb.storedActions())
+
+	h.stop()
+	h2 := startBot(t, h.srv, h.store.Path())
+	tb.h = h2
+	m := tb.do(alice, tb.team[tcWhite], "move", discordtest.Opt("move", "Nf3"))
+	require.Contains(t, m.Text(), "**alice** (White) played **Nf3**.")
+	require.Contains(t, tb.last(tb.pub).Text(), "Last move\n2. Nf3 (alice)")
+	require.Equal(t, 3, tb.storedActions())
+	require.Contains(t, tb.refused(dan, tb.pub, "move", discordtest.Opt("move", "Nc6")), "carol commands Black now")
+	games := h2.reply(carol, h2.gen.ID, "games")
+	require.Contains(t, mustBeEphemeral(t, games, carol), "you play for Black, **your move**")
+
+	h2.clock.Advance(61 * time.Minute)
+	m, err := h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		return m.ChannelID == tb.pub.ID && strings.Contains(m.Text(), "ran out of time")
+	})
+	require.NoError(t, err)
+	tcDump(t, "timeout", m)
+	require.Contains(t, m.Text(), "🔁 **carol** (Black) ran out of time for the move and is tagged out (ruling B1): a personal loss for carol, a personal win for alice. **dan** takes command of Black.")
+	require.Contains(t, m.Text(), dan.Mention()+", your move (Black).")
+	require.NoError(t, h2.srv.WaitFor(wait, func() bool { return !h2.srv.ChannelByID(tb.team[tcBlack].ID).HasMember(carol.ID) }))
+
+	h2.clock.Advance(61 * time.Minute)
+	m, err = h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		return m.ChannelID == tb.pub.ID && strings.Contains(m.Text(), "White wins by Fatigue victory")
+	})
+	require.NoError(t, err)
+	require.Contains(t, m.Text(), "**dan** (Black) ran out of time for the move")
+	require.Contains(t, m.Text(), "Black has no commander left.")
+	require.NotNil(t, m.Attachment("teamchess-"+tb.id+".pgn"))
+	require.False(t, tb.stored().Active)
+	_ = bob
+	tb.requirePrivacy()
+}

@@ -90,7 +90,7 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		case teamchess.Revolution:
 			s = fmt.Sprintf("%s (%s) is deposed by the Political Agent (rule 3.4)", bold(e.Commander), side)
 		case teamchess.SiegeFailure:
-			s = fmt.Sprintf("The siege continuation failed: it gave %s a legal move without checkmate, so %s (%s) suffers a personal fatigue loss (rule 2.1)", opp, bold(e.Commander), side)
+			s = fmt.Sprintf("The siege continuation failed: it gave %s a legal move without checkmate (rule 2.1), a fatigue tag-out for %s (%s)", opp, bold(e.Commander), side)
 		case teamchess.Timeout:
 			s = fmt.Sprintf("%s (%s) ran out of time for the move and is tagged out (ruling B1)", bold(e.Commander), side)
 		default:

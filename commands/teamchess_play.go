@@ -58,6 +58,9 @@ func tcMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err := t.commanderCheck(req.User, "move"); err != nil {
 		return nil, err
 	}
+	if t.game.Phase() == teamchess.SiegeDecision {
+		return nil, Errorf("%s is besieged and has passed: first decide the siege with `/siege win` or `/siege continue`.", t.game.Turn().Other().Title())
+	}
 	text := req.Str("move")
 	if text == "" {
 		return nil, Errorf("Write your move in the move option, e.g. `e4`, `Nf3` or `e8=Assassin:xd4`.")

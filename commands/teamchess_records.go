@@ -56,7 +56,7 @@ func (a *App) tcGuildStats(guildID string) ([]teamchess.PlayerStats, error) {
 
 func ratioText(ps teamchess.PlayerStats) string {
 	if ps.PersonalLosses == 0 {
-		return fmt.Sprintf("%d (no losses)", ps.PersonalWins)
+		return fmt.Sprintf("%d, no losses", ps.PersonalWins)
 	}
 	return fmt.Sprintf("%.2f", ps.Ratio())
 }
