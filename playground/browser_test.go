@@ -261,6 +261,10 @@ func TestBrowserSurvivalGame(t *testing.T) {
 	require.Contains(t, text, "wins by elimination of the last piece")
 	require.Contains(t, text, "0-1")
 	require.Contains(t, text, ".pgn", "the game record is attached")
+	// A plain message from the winner.
+	b.do(chromedp.Click(chromedp.ID("composer-input")), chromedp.SendKeys(chromedp.ID("composer-input"), "gg, well played"+kb.Enter))
+	b.waitJS(`[...document.querySelectorAll("#messages .message")].pop().dataset.author === "bob"`, "bob's message")
+	require.Contains(t, b.lastText(), "gg, well played")
 	b.shot("game-over")
 	t.Logf("%d screenshots in %s", b.nshots, b.shots)
 }
