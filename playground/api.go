@@ -438,6 +438,14 @@ type viewOut struct {
 	Messages []messageOut                    `json:"messages"`
 	Commands []*discordgo.ApplicationCommand `json:"commands"`
 	Modal    *modalOut                       `json:"modal"`
+	// DMs maps each person to their DM channel with the bot and its newest message, so the
+	// page can say who has unread direct messages.
+	DMs map[string]dmOut `json:"dms"`
+}
+
+type dmOut struct {
+	ChannelID     string `json:"channel_id"`
+	LastMessageID string `json:"last_message_id"`
 }
 
 // apiView answers GET /api/view?as=USER&channel=CHANNEL. With no USER it shows the first
@@ -457,8 +465,21 @@ func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 	g := p.fake.Guild()
 	out := viewOut{Version: v, Bot: userJSON(p.fake.Bot()), Status: p.Status(), Me: userJSON(u),
 		Guild: userOut{ID: g.ID, Name: g.Name}, Channels: []channelOut{}, Messages: []messageOut{}}
+	out.DMs = map[string]dmOut{}
 	for _, x := range p.fake.Users() {
 		out.Users = append(out.Users, userJSON(x))
+		if x.Bot {
+			continue
+		}
+		for _, c := range p.fake.VisibleChannels(x) {
+			if c.IsDM() {
+				d := dmOut{ChannelID: c.ID}
+				if msgs := p.fake.VisibleMessages(x, c.ID); len(msgs) > 0 {
+					d.LastMessageID = msgs[len(msgs)-1].ID
+				}
+				out.DMs[x.ID] = d
+			}
+		}
 	}
 	var current, first *discordtest.Channel
 	want := q.Get("channel")

@@ -45,6 +45,10 @@ func TestBrowserSandTableDeploymentThroughDMs(t *testing.T) {
 	b.clickButton("Accept")
 	b.waitJS(`[...document.querySelectorAll(".channel-item.thread")].some(x => x.dataset.name === "SandTable · alice vs bob")`, "the SandTable thread")
 
+	// Both players got their panel by DM: the page says alice has an unread one.
+	b.waitJS(`document.querySelector("#switch-user .me-sub").textContent.includes("1 other has new DMs")`, "the new-DM note for alice")
+	b.waitJS(`document.querySelector('.member[data-name="alice"] .dm-dot')`, "the new-DM dot by alice in the member list")
+
 	// bob (North) deploys in his DMs: a preset from the menu, then Confirm.
 	b.openDM()
 	b.waitJS(`document.querySelector('#messages .select[data-custom-id$=":dep-preset"]')`, "bob's secret deployment panel")

@@ -501,9 +501,15 @@
   function BOTNAME() { return S.view.bot.name; }
 
   // ---- sidebar ----
-  function lastRead() {
-    try { return JSON.parse(localStorage.getItem("read:" + S.me) || "{}"); } catch (e) { return {}; }
+  function lastRead(user) {
+    try { return JSON.parse(localStorage.getItem("read:" + (user || S.me)) || "{}"); } catch (e) { return {}; }
   }
+  // unreadDM reports whether person id has a direct message they have not opened yet.
+  function unreadDM(id) {
+    const d = S.view && S.view.dms && S.view.dms[id];
+    return !!d && idAfter(d.last_message_id, lastRead(id)[d.channel_id]);
+  }
+  function dmDot() { return el("span", { class: "dm-dot", title: "Unread direct message" }); }
   function markRead(c) {
     const r = lastRead();
     if (c.last_message_id && idAfter(c.last_message_id, r[c.id])) {
@@ -581,7 +587,7 @@
   function renderMembers() {
     const v = S.view;
     const c = v.channel;
-    const key = JSON.stringify([S.me, c.id, c.members, v.users]);
+    const key = JSON.stringify([S.me, c.id, c.members, v.users, v.users.map((u) => unreadDM(u.id))]);
     if (key === membersKey) return;
     membersKey = key;
     let people = v.users;
@@ -598,7 +604,7 @@
     $("#member-list").replaceChildren(...people.map((u) => {
       const e = el("div", { class: "member" + (u.id === S.me ? " me" : ""), dataset: { name: u.name }, title: u.bot ? u.name : "Act as " + u.name },
         avatar(u, "small"), el("span", null, u.name), u.bot ? el("span", { class: "bot-tag" }, "BOT") : null,
-        u.id === S.me ? el("span", { class: "you" }, "(you)") : null);
+        u.id === S.me ? el("span", { class: "you" }, "(you)") : null, u.id !== S.me && unreadDM(u.id) ? dmDot() : null);
       if (!u.bot) e.addEventListener("click", () => switchUser(u.id));
       return e;
     }));
@@ -606,6 +612,11 @@
 
   function renderMe() {
     const me = S.view.me;
+    const others = S.view.users.filter((u) => !u.bot && u.id !== me.id && unreadDM(u.id)).length;
+    const sub = $("#switch-user .me-sub");
+    sub.textContent = others ? others + (others > 1 ? " others have" : " other has") + " new DMs" : "Switch user";
+    sub.title = others ? "Someone you can act as has an unread direct message" : "";
+    sub.classList.toggle("alert", others > 0);
     const a = $("#me-avatar");
     a.replaceWith(Object.assign(avatar(me, "small"), { id: "me-avatar" }));
     $("#me-name").textContent = me.name;
@@ -627,7 +638,8 @@
     if (!show) { menu.hidden = true; return; }
     menu.replaceChildren(el("div", { class: "menu-title" }, "Act as"), ...S.view.users.filter((u) => !u.bot).map((u) => {
       const e = el("div", { class: "user-item" + (u.id === S.me ? " current" : ""), role: "menuitem", dataset: { name: u.name, id: u.id } },
-        avatar(u, "small"), el("span", null, u.name), u.id === S.me ? el("span", { class: "check" }, "✓") : null);
+        avatar(u, "small"), el("span", null, u.name), u.id !== S.me && unreadDM(u.id) ? el("span", { class: "menu-note" }, "new DM", dmDot()) : null,
+        u.id === S.me ? el("span", { class: "check" }, "✓") : null);
       e.addEventListener("click", () => { toggleUserMenu(false); switchUser(u.id); });
       return e;
     }));
