@@ -167,15 +167,19 @@ func listen(address string, port int) (net.Listener, string, error) {
 	if err == nil {
 		return ln, "", nil
 	}
-	if port == 0 || !errors.Is(err, syscall.EADDRINUSE) {
+	if port == 0 {
 		return nil, "", fmt.Errorf("listening on %s: %w", addr, err)
 	}
 	ln, err2 := net.Listen("tcp", net.JoinHostPort(address, "0"))
 	if err2 != nil {
-		return nil, "", fmt.Errorf("listening on %s: %w (and no free port: %v)", addr, err, err2)
+		return nil, "", fmt.Errorf("listening on %s: %w (and on a free port: %v)", addr, err, err2)
 	}
-	return ln, fmt.Sprintf("Port %d is in use; the playground uses port %d instead (set port in [playground] to choose).",
-		port, ln.Addr().(*net.TCPAddr).Port), nil
+	why := "is in use"
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		why = fmt.Sprintf("cannot be used (%v)", err)
+	}
+	return ln, fmt.Sprintf("Port %d %s; the playground uses port %d instead (set port in [playground] to choose).",
+		port, why, ln.Addr().(*net.TCPAddr).Port), nil
 }
 
 func randomToken() string {
