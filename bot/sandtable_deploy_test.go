@@ -132,6 +132,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, note.Text(), bob.Mention())
 	require.Contains(t, note.Text(), "Deploy (private)")
+	dump(t, "dmclosed-notice", note)
 	scan.check()
 
 	_, panel := g.press(bob, g.status, "Deploy (private)")
@@ -139,6 +140,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 	require.Contains(t, text, "Your direct messages are closed to me, so I show this here instead")
 	require.Contains(t, text, "Your secret deployment: North")
 	require.NotNil(t, panel.Attachment("deployment.png"))
+	dump(t, "dmclosed-panel", panel)
 	sel, err := h.srv.Select(bob, panel, "g:"+g.id+":dep-preset", "phalanx")
 	require.NoError(t, err)
 	panel = h.answerOf(sel, panel.Version)
@@ -179,6 +181,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, pv, bob), "Your direct messages are closed")
 	require.Contains(t, pv.Text(), "target **t10**")
+	dump(t, "dmclosed-private-view", pv)
 	scan.check()
 }
 
