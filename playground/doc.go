@@ -20,7 +20,9 @@
 //
 //	GET  /api/status                      {"bot": {"state": "connecting|ready|failed"}, "version": N}
 //	GET  /api/view?as=U&channel=C         what U's client shows (see viewOut): server, channels,
-//	                                      DM, the channel's messages and commands, open modal
+//	                                      DM, the channel's messages and commands, open modal,
+//	                                      who has unread DMs (no U: the first person; a channel U
+//	                                      cannot see: the first text channel)
 //	GET  /api/poll?since=N                waits (25 s at most) until the version differs from N
 //	GET  /api/attachments/M/A/NAME?as=U   an attachment's bytes, if U can see message M
 //	POST /api/messages      {"as", "channel_id", "content"}             plain message
