@@ -37,6 +37,17 @@
 //   - Handlers build public messages only from public information. Private
 //     answers are ephemeral (Response.Ephemeral) or sent by direct message.
 //
+// # Private flows
+//
+// SendPrivately delivers a secret to the user behind an interaction: by
+// direct message, or ephemerally with the reason when their direct messages
+// are closed (ErrDMClosed). A kind whose answers to some requests are
+// private declares them with Kind.Private, so that the bot defers those
+// ephemerally; forms submitted from a message are deferred as updates of
+// it. Platform.Download fetches files attached to commands.
+//
 // Survival Chess (survival.go) is the reference two-player kind: its state
-// is the start FEN plus the UCI moves, replayed on every load.
+// is the start FEN plus the UCI moves, replayed on every load. SandTable
+// Chess (sandtable*.go) adds secrets: deployment panels and Drone orders by
+// direct message, a public thread drawn from the engine's public view only.
 package commands
