@@ -604,11 +604,14 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 			e.Color = colorNorth
 		}
 		var toMove string
-		switch pos.Phase {
-		case sandtable.PhaseMain:
+		switch {
+		case pos.Phase == sandtable.PhaseMain:
 			toMove = fmt.Sprintf("%s · **Main**: move one Vehicle, or any number of Infantry one step each (/move, or /step to build a private draft).", st.describe(pos.ToMove))
-		case sandtable.PhasePostTurn:
-			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). Place a Mine or an Anti-Air next to one of your Infantry on the ground (/move Mf5, /move Af5), or order a Drone in secret with **Order a Drone**.",
+		case pos.Phase == sandtable.PhasePostTurn && pos.Hazards(pos.ToMove) >= sandtable.HazardCap:
+			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). %s has %d Mines and Anti-Air, the cap: only a Drone can be used (**Order a Drone (private)**).",
+				st.describe(pos.ToMove), plural(pos.HazardUses, "hazard use", "hazard uses"), pos.ToMove, pos.Hazards(pos.ToMove))
+		case pos.Phase == sandtable.PhasePostTurn:
+			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). Place a Mine or an Anti-Air next to one of your Infantry on the ground (/move Mf5, /move Af5), or order a Drone in secret with **Order a Drone (private)**.",
 				st.describe(pos.ToMove), plural(pos.HazardUses, "hazard use", "hazard uses"))
 		}
 		if !g.Deadline.IsZero() {
@@ -872,8 +875,9 @@ func sandSummary(a *App, g *storage.Game, userID string) string {
 // LoadSandTablePosition replaces the position of the active SandTable game
 // gameID with text, a position in the engine's format (automatic phases are
 // advanced as on loading; see docs/rules/sandtable.md), for tests and the
-// playground. Players, thread and clock stay; drafts, offers and the logs
-// are cleared; the new board is posted in the game thread.
+// playground. Players and thread stay; the turn's clock restarts; drafts,
+// offers and the recent log are cleared (turns archived before stay in the
+// game record); the new board is posted in the game thread.
 func (a *App) LoadSandTablePosition(gameID, text string) error {
 	unlock := a.lock(gameID)
 	defer unlock()

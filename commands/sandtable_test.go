@@ -412,3 +412,26 @@ func TestSandBoardMessageFields(t *testing.T) {
 	}
 	require.Equal(t, []string{"My private view"}, labels, "no Drone button outside PostTurn")
 }
+
+// TestSandBoardAtHazardCap: at the cap of 40 Mines and Anti-Air the
+// PostTurn prompt says that only a Drone can be used.
+func TestSandBoardAtHazardCap(t *testing.T) {
+	a, _ := testApp(t)
+	var b strings.Builder
+	b.WriteString("sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\npiece SB1 a1\npiece SI1 b1\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "piece SM%d %s\n", i, sandtable.Sq((i-1)%20, 4+(i-1)/20))
+	}
+	putSandTable(t, a, b.String())
+	resp, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	var toMove string
+	for _, f := range resp.Embeds[0].Fields {
+		if f.Name == "To move" {
+			toMove = f.Value
+		}
+	}
+	require.Contains(t, toMove, "South has 40 Mines and Anti-Air, the cap: only a Drone can be used")
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mc1"}))
+	require.Contains(t, userMsg(t, err), "only a Drone can be used")
+}
