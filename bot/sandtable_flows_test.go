@@ -266,7 +266,7 @@ piece NP9 l20
 		in = h.click(bob, offer, buttonID(t, offer, "Accept draw"))
 		done, err := in.WaitMessage(wait, nil)
 		require.NoError(t, err)
-		require.Contains(t, done.Text(), "The game is drawn: draw by agreement.")
+		require.Contains(t, done.Text(), "Draw by agreement.")
 		scan.check()
 	})
 	t.Run("resign in play", func(t *testing.T) {

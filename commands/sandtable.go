@@ -448,7 +448,8 @@ func (st *sandState) resultLine(pos *sandtable.Position) string {
 	}
 	r := pos.Result
 	if r.Winner == sandtable.NoSide {
-		return "The game is drawn: " + pos.ResultText() + "."
+		t := pos.ResultText() // "draw by agreement", "draw, both players ...", "draw by deadlock, ..."
+		return strings.ToUpper(t[:1]) + t[1:] + "."
 	}
 	return fmt.Sprintf("%s wins: %s.", st.describe(r.Winner), strings.TrimPrefix(pos.ResultText(), r.Winner.String()+" wins, "))
 }
