@@ -191,9 +191,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 	})
 
 	t.Run("record", func(t *testing.T) {
-		in := h.slash(zed, tb.pub.ID, "record")
-		m, err := in.WaitMessage(wait, nil)
-		require.NoError(t, err)
+		m := h.tcReply(zed, tb.pub.ID, "record")
 		text := mustBeEphemeral(t, m, zed)
 		tcDump(t, "record", m)
 		require.Contains(t, text, "Black: dan tagged out (voluntary), personal loss; personal win to alice; carol takes command [stagnation W 0/4, B 0/4]")
@@ -426,7 +424,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 	})
 
 	t.Run("leaderboard", func(t *testing.T) {
-		m := h.reply(carol, h.gen.ID, "teamchess leaderboard")
+		m := h.tcReply(carol, h.gen.ID, "teamchess leaderboard")
 		require.False(t, m.Ephemeral())
 		tcDump(t, "leaderboard", m)
 		want := strings.Join([]string{
@@ -439,7 +437,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		require.Contains(t, m.Text(), "Your rank: 4 of 4.")
 	})
 	t.Run("stats", func(t *testing.T) {
-		m := h.reply(alice, h.gen.ID, "teamchess stats", discordtest.Opt("user", bob))
+		m := h.tcReply(alice, h.gen.ID, "teamchess stats", discordtest.Opt("user", bob))
 		tcDump(t, "stats", m)
 		text := m.Text()
 		require.Contains(t, text, "Team Chess record · bob")
@@ -448,7 +446,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		require.Contains(t, text, "Personal wins / losses\n2 / 3")
 		require.Contains(t, text, "Team wins by category\nresignation: 1")
 		require.Contains(t, text, "Team losses by category\nhonourable checkmate: 1\nSiege Win (dishonourable): 1\nmutual loss: 1")
-		m = h.reply(h.srv.User("zed"), h.gen.ID, "teamchess stats")
+		m = h.tcReply(h.srv.User("zed"), h.gen.ID, "teamchess stats")
 		require.Contains(t, m.Text(), "You have not finished a Team Chess game in this server yet.")
 	})
 	t.Run("records are per server", func(t *testing.T) {
@@ -460,7 +458,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 			}
 		}
 		require.NotNil(t, lounge)
-		m := h.reply(alice, lounge.ID, "teamchess leaderboard")
+		m := h.tcReply(alice, lounge.ID, "teamchess leaderboard")
 		require.Contains(t, m.Text(), "No Team Chess game has been finished in this server yet.")
 	})
 }
@@ -484,7 +482,7 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 	require.Contains(t, tb.last(tb.pub).Text(), "Last move\n2. Nf3 (alice)")
 	require.Equal(t, 3, tb.storedActions())
 	require.Contains(t, tb.refused(dan, tb.pub, "move", discordtest.Opt("move", "Nc6")), "carol commands Black now")
-	games := h2.reply(carol, h2.gen.ID, "games")
+	games := h2.tcReply(carol, h2.gen.ID, "games")
 	require.Contains(t, mustBeEphemeral(t, games, carol), "you play for Black, **your move**")
 
 	h2.clock.Advance(61 * time.Minute)
@@ -497,7 +495,8 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 	require.Contains(t, m.Text(), dan.Mention()+", your move (Black).")
 	require.NoError(t, h2.srv.WaitFor(wait, func() bool { return !h2.srv.ChannelByID(tb.team[tcBlack].ID).HasMember(carol.ID) }))
 
-	h2.clock.Advance(61 * time.Minute)
+	// Exactly the move time: the deadline is due when it is reached.
+	h2.clock.Advance(60 * time.Minute)
 	m, err = h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
 		return m.ChannelID == tb.pub.ID && strings.Contains(m.Text(), "White wins by Fatigue victory")
 	})
@@ -506,6 +505,16 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 	require.Contains(t, m.Text(), "Black has no commander left.")
 	require.NotNil(t, m.Attachment("teamchess-"+tb.id+".pgn"))
 	require.False(t, tb.stored().Active)
-	_ = bob
+	// The sweep posts in the team threads after the game thread; Black's
+	// is the last. Wait for it, so the test does not end (and shut the bot
+	// down) in the middle of the sweep.
+	_, err = h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		return m.ChannelID == tb.team[tcBlack].ID && strings.Contains(m.Text(), "White wins by Fatigue victory")
+	})
+	require.NoError(t, err)
+	rec := tb.h.tcReply(bob, tb.pub.ID, "record")
+	require.Contains(t, mustBeEphemeral(t, rec, bob), "Black: dan tagged out (move time ran out), personal loss; personal win to alice; no commander left")
+	board := tb.h.tcReply(bob, h2.gen.ID, "teamchess leaderboard")
+	require.Contains(t, board.Text(), "**1.** "+alice.Mention()+" · team 1-0 · personal 2-0 (ratio 2, no losses) · 1 game")
 	tb.requirePrivacy()
 }

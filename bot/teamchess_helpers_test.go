@@ -36,10 +36,58 @@ const (
 	tcBlack = 1
 )
 
+// tcAnswer waits for the answer to in as a player sees it, whether the bot
+// answered at once or deferred (slow handlers, e.g. under -race): the
+// original message once filled, or the private follow-up that replaced a
+// deferred public one; for a component, the updated message (component is
+// its version before the click) or a private follow-up.
+func (h *harness) tcAnswer(in *discordtest.Interaction, component *discordtest.Message) *discordtest.Message {
+	h.t.Helper()
+	r, err := in.WaitResponse(wait)
+	require.NoError(h.t, err)
+	var out *discordtest.Message
+	switch r.Type {
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		err = h.srv.WaitFor(wait, func() bool {
+			if fs := in.Followups(); len(fs) > 0 {
+				out = fs[0]
+				return true
+			}
+			if m := in.Message(); m != nil && !m.Loading() {
+				out = m
+				return true
+			}
+			return false
+		})
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		err = h.srv.WaitFor(wait, func() bool {
+			if fs := in.Followups(); len(fs) > 0 {
+				out = fs[0]
+				return true
+			}
+			if m := in.Message(); m != nil && component != nil && m.Version > component.Version {
+				out = m
+				return true
+			}
+			return false
+		})
+	default:
+		out, err = in.WaitMessage(wait, nil)
+	}
+	require.NoError(h.t, err, "no answer to %s%s", in.Command, in.CustomID)
+	return out
+}
+
+// tcReply runs a slash command and returns its answer (see tcAnswer).
+func (h *harness) tcReply(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Message {
+	h.t.Helper()
+	return h.tcAnswer(h.slash(u, channelID, command, opts...), nil)
+}
+
 // tcOpen opens a lobby and returns its message.
 func (h *harness) tcOpen(creator *discordtest.User, opts ...discordtest.Option) *discordtest.Message {
 	h.t.Helper()
-	m := h.reply(creator, h.gen.ID, "teamchess new", opts...)
+	m := h.tcReply(creator, h.gen.ID, "teamchess new", opts...)
 	require.False(h.t, m.Ephemeral(), "a lobby is public: %s", m.Text())
 	require.Contains(h.t, m.Text(), "Team Chess lobby")
 	return m
@@ -49,22 +97,20 @@ func (h *harness) tcOpen(creator *discordtest.User, opts ...discordtest.Option) 
 // the updated lobby, or a private refusal.
 func (h *harness) tcPress(u *discordtest.User, lobby *discordtest.Message, label string) *discordtest.Message {
 	h.t.Helper()
-	in := h.click(u, lobby, buttonID(h.t, lobby, label))
-	m, err := in.WaitMessage(wait, nil)
+	cur := h.srv.Message(lobby.ID)
+	in, err := h.srv.Click(u, cur, buttonID(h.t, cur, label))
 	require.NoError(h.t, err)
-	return m
+	return h.tcAnswer(in, cur)
 }
 
 // tcChoose picks value in the lobby's select menu whose custom ID ends with
 // action and returns the answer.
 func (h *harness) tcChoose(u *discordtest.User, lobby *discordtest.Message, action, value string) *discordtest.Message {
 	h.t.Helper()
-	id := lobbyID(h.t, lobby)
-	in, err := h.srv.Select(u, lobby, "c:"+id+":"+action, value)
+	cur := h.srv.Message(lobby.ID)
+	in, err := h.srv.Select(u, cur, "c:"+lobbyID(h.t, cur)+":"+action, value)
 	require.NoError(h.t, err)
-	m, err := in.WaitMessage(wait, nil)
-	require.NoError(h.t, err)
-	return m
+	return h.tcAnswer(in, cur)
 }
 
 // selectValues lists the option values of the lobby's select menu action.
@@ -195,7 +241,7 @@ func (tb *tcTable) refresh() {
 // public (in that channel).
 func (tb *tcTable) do(u *discordtest.User, channel *discordtest.Channel, command string, opts ...discordtest.Option) *discordtest.Message {
 	tb.t.Helper()
-	m := tb.h.reply(u, channel.ID, command, opts...)
+	m := tb.h.tcReply(u, channel.ID, command, opts...)
 	require.False(tb.t, m.Ephemeral(), "/%s by %s refused: %s", command, u.Name, m.Text())
 	return m
 }
@@ -210,7 +256,7 @@ func (tb *tcTable) move(u *discordtest.User, text string) *discordtest.Message {
 // refusal.
 func (tb *tcTable) refused(u *discordtest.User, channel *discordtest.Channel, command string, opts ...discordtest.Option) string {
 	tb.t.Helper()
-	m := tb.h.reply(u, channel.ID, command, opts...)
+	m := tb.h.tcReply(u, channel.ID, command, opts...)
 	return mustBeEphemeral(tb.t, m, u)
 }
 

@@ -1,0 +1,218 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/games/chess"
+	"sandtable/games/teamchess"
+	"sandtable/storage"
+)
+
+var tcDan = User{ID: "100004", Name: "dan"}
+
+// tcTestGame starts a Team Chess game through a stored lobby and its Start
+// button, and returns the stored game with its public and team threads.
+func tcTestGame(t *testing.T, a *App, p *fakePlatform, fen string, white, black []User) (g *storage.Game, pub string, team [2]string) {
+	t.Helper()
+	l := &tcLobby{ID: newID(), Kind: kindTeamChess, GuildID: "g", ChannelID: "general", Creator: white[0],
+		White: white, Black: black, MoveTime: time.Hour, Created: t0, StartFEN: fen}
+	require.NoError(t, a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(lobbyNS, l.ID, l) }))
+	interactionSeq++
+	resp, err := a.Handle(&Request{Type: ComponentRequest, InteractionID: fmt.Sprint("i", interactionSeq), GuildID: "g", ChannelID: "general",
+		User: white[0], CustomID: CustomID{Scope: "c", ID: l.ID, Action: "start"}.String(), Now: t0})
+	require.NoError(t, err)
+	require.True(t, resp.Update)
+	n := len(p.threads)
+	pub, team = p.threads[n-3], [2]string{p.threads[n-2], p.threads[n-1]}
+	require.NoError(t, a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		g, err = tx.GameByChannel(pub)
+		return err
+	}))
+	return g, pub, team
+}
+
+// tcCmd is a command by u in channel.
+func tcCmd(u User, channel, command, sub string, opts map[string]string) *Request {
+	r := cmd(u, command, sub, opts)
+	r.ChannelID = channel
+	return r
+}
+
+func tcLoad(t *testing.T, a *App, id string) *tcGame {
+	t.Helper()
+	g, err := a.snapshot(id)
+	require.NoError(t, err)
+	tg, err := loadTeamChess(g)
+	require.NoError(t, err)
+	return tg
+}
+
+func TestTeamChessInteractionAppliedOnce(t *testing.T) {
+	a, p := testApp(t)
+	g, pub, _ := tcTestGame(t, a, p, "", []User{alice}, []User{bob})
+	req := tcCmd(alice, pub, "move", "", map[string]string{"move": "e4"})
+	_, err := a.Handle(req)
+	require.NoError(t, err)
+	again := tcCmd(bob, pub, "move", "", map[string]string{"move": "e5"})
+	again.InteractionID = req.InteractionID
+	_, err = a.Handle(again)
+	require.Contains(t, userMsg(t, err), "already applied")
+	require.Len(t, tcLoad(t, a, g.ID).game.State().Actions, 1)
+}
+
+// TestTeamChessTeamThreadsReachTheGame: thread commands work in the team
+// threads (channelGamesNS) as in the public thread; elsewhere they are
+// refused.
+func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
+	a, p := testApp(t)
+	g, pub, team := tcTestGame(t, a, p, "", []User{alice, carol}, []User{bob, tcDan})
+	resp, err := a.Handle(tcCmd(alice, team[chess.White], "move", "", map[string]string{"move": "e4"}))
+	require.NoError(t, err)
+	require.False(t, resp.Ephemeral)
+	require.Contains(t, resp.Embeds[0].Title, "White team thread")
+	// The same board went to the two other threads.
+	var to []string
+	for _, s := range p.sent[len(p.sent)-2:] {
+		to = append(to, s.Channel)
+		require.Contains(t, s.Msg.Content, "**alice** (White) played **e4**")
+	}
+	require.ElementsMatch(t, []string{pub, team[chess.Black]}, to)
+	resp, err = a.Handle(tcCmd(bob, team[chess.Black], "board", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, resp.Embeds[0].Title, "Black team thread")
+	_, err = a.Handle(tcCmd(bob, "elsewhere", "board", "", nil))
+	require.Contains(t, userMsg(t, err), "There is no game in this channel")
+	require.Len(t, tcLoad(t, a, g.ID).game.State().Actions, 1)
+}
+
+// TestTeamChessSuggestGoesToTheTeamThreadOnly: a suggestion is sent to the
+// adviser's team thread and nowhere else, and the answer is private.
+func TestTeamChessSuggestGoesToTheTeamThreadOnly(t *testing.T) {
+	a, p := testApp(t)
+	_, pub, team := tcTestGame(t, a, p, "", []User{alice, carol}, []User{bob, tcDan})
+	before := len(p.sent)
+	req := tcCmd(carol, pub, "suggest", "", map[string]string{"move": "e2e4", "comment": "centre"})
+	require.True(t, a.AnswersPrivately(req))
+	resp, err := a.Handle(req)
+	require.NoError(t, err)
+	require.True(t, resp.Ephemeral)
+	require.Len(t, p.sent, before+1)
+	require.Equal(t, team[chess.White], p.sent[before].Channel)
+	require.Equal(t, "💡 **carol** suggests **e4** to <@100001>.\n> centre", p.sent[before].Msg.Content)
+	_, err = a.Handle(tcCmd(carol, pub, "suggest", "", map[string]string{"move": "e5"}))
+	require.Contains(t, userMsg(t, err), "`e5` is not a legal move")
+	_, err = a.Handle(tcCmd(tcDan, pub, "suggest", "", map[string]string{"move": "e5"}))
+	require.Contains(t, userMsg(t, err), "Suggest a move when Black is to move (now White is to act)")
+	require.Len(t, p.sent, before+1, "refused suggestions post nothing")
+}
+
+// TestTeamChessRecordsTalliedOnce: the end of a game adds to the records in
+// its own transaction, once.
+func TestTeamChessRecordsTalliedOnce(t *testing.T) {
+	a, p := testApp(t)
+	_, pub, _ := tcTestGame(t, a, p, "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", []User{alice, carol}, []User{bob})
+	_, err := a.Handle(tcCmd(alice, pub, "move", "", map[string]string{"move": "a8=Agent"}))
+	require.NoError(t, err)
+	_, err = a.Handle(tcCmd(bob, pub, "resign", "", nil))
+	require.Contains(t, userMsg(t, err), "This game is over: White wins by Fatigue victory.")
+	stats, err := a.tcGuildStats("g")
+	require.NoError(t, err)
+	require.Len(t, stats, 3)
+	byID := map[string]teamchess.PlayerStats{}
+	for _, s := range stats {
+		byID[s.ID] = s
+	}
+	require.Equal(t, teamchess.PlayerStats{ID: alice.ID, Name: "alice", Games: 1, TeamWins: 1, PersonalWins: 1,
+		WinsBy: map[string]int{"fatigue_victory": 1}}, byID[alice.ID])
+	require.Equal(t, teamchess.PlayerStats{ID: bob.ID, Name: "bob", Games: 1, TeamLosses: 1, PersonalLosses: 1,
+		LossesBy: map[string]int{"fatigue_victory": 1}}, byID[bob.ID])
+	require.Equal(t, 1, byID[carol.ID].TeamWins)
+	other, err := a.tcGuildStats("another guild")
+	require.NoError(t, err)
+	require.Empty(t, other)
+}
+
+// TestTeamChessAutocompleteStaysWithinDiscordLimits: with many sacrifice
+// choices, autocomplete lists at most 25, each value short enough and
+// playable.
+func TestTeamChessAutocompleteStaysWithinDiscordLimits(t *testing.T) {
+	a, p := testApp(t)
+	g, pub, _ := tcTestGame(t, a, p, "4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1", []User{alice}, []User{bob})
+	for _, typed := range []string{"", "a8", "a8=sab", "a7a8s"} {
+		req := tcCmd(alice, pub, "move", "", map[string]string{"move": typed})
+		req.Type, req.Focused = AutocompleteRequest, "move"
+		resp, err := a.Handle(req)
+		require.NoError(t, err)
+		require.NotEmpty(t, resp.Choices, typed)
+		require.LessOrEqual(t, len(resp.Choices), 25)
+		tg := tcLoad(t, a, g.ID)
+		for _, c := range resp.Choices {
+			v := c.Value.(string)
+			require.LessOrEqual(t, len(v), 100)
+			require.LessOrEqual(t, len(c.Name), 100)
+			_, err := tg.game.ParseMove(v)
+			require.NoError(t, err, "choice %q", v)
+			if typed != "" {
+				require.True(t, strings.HasPrefix(strings.ToLower(c.Name), strings.ToLower(typed)) || strings.HasPrefix(v, typed), "%q for %q", c.Name, typed)
+			}
+		}
+	}
+}
+
+// TestTeamChessLobbyDoubleRules: a second command only balances the
+// smaller team (rule 1.1, ruling A1), and is withdrawn when it no longer
+// does.
+func TestTeamChessLobbyDoubleRules(t *testing.T) {
+	u := func(names ...string) []User {
+		var out []User
+		for _, n := range names {
+			out = append(out, User{ID: n, Name: n})
+		}
+		return out
+	}
+	cases := []struct {
+		white, black []User
+		side         chess.Color
+		want         bool
+	}{
+		{u("a"), u("b", "c"), chess.White, true},
+		{u("a"), u("b", "c"), chess.Black, false},
+		{u("a"), u("b"), chess.White, false},           // equal teams
+		{u("a", "a"), u("b", "c"), chess.White, false}, // already has one
+		{u("a", "d"), u("b", "c", "e"), chess.White, true},
+		{u(), u("b", "c"), chess.White, false}, // nobody to double
+	}
+	for i, c := range cases {
+		l := &tcLobby{White: c.white, Black: c.black}
+		require.Equal(t, c.want, l.canDouble(c.side), "case %d", i)
+	}
+	l := &tcLobby{White: u("a", "a"), Black: u("b", "c")}
+	require.Empty(t, l.fixDoubles(), "a valid second command stays")
+	l.Black = u("b")
+	notes := l.fixDoubles()
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], "second command for White was withdrawn")
+	require.Equal(t, u("a"), l.White)
+}
+
+func TestTeamChessPrivateAnswers(t *testing.T) {
+	for _, c := range []struct {
+		req  *Request
+		want bool
+	}{
+		{&Request{Type: CommandRequest, Command: "suggest"}, true},
+		{&Request{Type: CommandRequest, Command: "record"}, true},
+		{&Request{Type: CommandRequest, Command: "teamchess", Sub: "rules"}, true},
+		{&Request{Type: CommandRequest, Command: "teamchess", Sub: "new"}, false},
+		{&Request{Type: CommandRequest, Command: "move"}, false},
+		{&Request{Type: AutocompleteRequest, Command: "suggest"}, false},
+	} {
+		require.Equal(t, c.want, tcPrivate(c.req), "%+v", c.req)
+	}
+}
