@@ -180,7 +180,7 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 		})
 		if err != nil {
 			if errors.Is(err, storage.ErrNotFound) {
-				return nil, Errorf("This challenge is no longer open.")
+				return nil, Errorf("This challenge or lobby is no longer open.")
 			}
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
 	"sandtable/games/chess"
@@ -215,4 +216,31 @@ func TestTeamChessPrivateAnswers(t *testing.T) {
 	} {
 		require.Equal(t, c.want, tcPrivate(c.req), "%+v", c.req)
 	}
+}
+
+// TestTeamChessLobbyButtonsReachTheKind: scope "c" buttons find a lobby
+// (lobbyNS) like a challenge; once the lobby is closed they are refused.
+func TestTeamChessLobbyButtonsReachTheKind(t *testing.T) {
+	a, _ := testApp(t)
+	resp, err := a.Handle(&Request{Type: CommandRequest, InteractionID: "new1", GuildID: "g", ChannelID: "general",
+		User: alice, Command: "teamchess", Sub: "new", Options: map[string]Option{}, Now: t0})
+	require.NoError(t, err)
+	require.Contains(t, resp.Embeds[0].Title, "Team Chess lobby")
+	id, err := ParseCustomID(resp.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.Button).CustomID)
+	require.NoError(t, err)
+	click := func(u User, action string) (*Response, error) {
+		interactionSeq++
+		return a.Handle(&Request{Type: ComponentRequest, InteractionID: fmt.Sprint("i", interactionSeq), GuildID: "g", ChannelID: "general",
+			User: u, CustomID: CustomID{Scope: "c", ID: id.ID, Action: action}.String(), Now: t0})
+	}
+	resp, err = click(bob, "join-black")
+	require.NoError(t, err)
+	require.True(t, resp.Update)
+	require.Contains(t, resp.Content, "joined Black")
+	_, err = click(bob, "fly")
+	require.Contains(t, userMsg(t, err), `unknown action "fly"`)
+	_, err = click(alice, "cancel")
+	require.NoError(t, err)
+	_, err = click(bob, "join-white")
+	require.Contains(t, userMsg(t, err), "This challenge or lobby is no longer open.")
 }
