@@ -106,7 +106,9 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		} else {
 			s += fmt.Sprintf("%s takes command of %s.", bold(e.Incoming), side)
 		}
-		s += fmt.Sprintf(" %s may no longer advise (rule 1.4).", e.Commander.Label())
+		if !e.Exhausted {
+			s += fmt.Sprintf(" %s may no longer advise (rule 1.4).", e.Commander.Label())
+		}
 		return "🔁 " + s
 	case teamchess.SiegeContinueEvent:
 		return fmt.Sprintf("%s (%s) declines the Siege Win and makes one more move: a checkmate upgrades the win; a move that gives %s a legal move without mate is a personal fatigue loss (rule 2.1).",
