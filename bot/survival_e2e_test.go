@@ -15,6 +15,7 @@ import (
 
 	"sandtable/bot/discordtest"
 	"sandtable/commands"
+	"sandtable/storage"
 )
 
 // survivalGame starts a Survival game between alice (White) and bob (Black)
@@ -152,6 +153,17 @@ func TestSurvivalRefusals(t *testing.T) {
 	})
 	t.Run("expired challenge", func(t *testing.T) {
 		ch := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+		// The bot learns the challenge message's ID just after answering
+		// (GET @original); only then can the expiry edit it.
+		id, err := commands.ParseCustomID(buttonID(t, ch, "Accept"))
+		require.NoError(t, err)
+		require.Eventually(t, func() bool {
+			var doc struct {
+				MessageID string `json:"message_id"`
+			}
+			err := h.store.View(func(tx *storage.Tx) error { return tx.GetDoc("challenges", id.ID, &doc) })
+			return err == nil && doc.MessageID == ch.ID
+		}, wait, 5*time.Millisecond)
 		h.clock.Advance(2 * time.Hour)
 		// The timer loop edits the challenge message once it expires.
 		m, err := h.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
