@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,9 @@ import (
 
 // MaxBody is the largest request body the API reads; larger ones get 413.
 const MaxBody = 128 << 10
+
+// MaxUpload is the largest file a command's attachment option takes (layouts are far smaller).
+const MaxUpload = 64 << 10
 
 // answerWait is how long an action waits for the bot's first answer (Discord's window).
 const answerWait = 3 * time.Second
@@ -630,13 +634,46 @@ func (in *commandIn) resolve(p *Playground) (*discordtest.User, []discordtest.Op
 			} else {
 				opts = append(opts, discordtest.Opt(o.Name, v))
 			}
+		case map[string]any:
+			f, err := uploadedFile(o.Name, v)
+			if err != nil {
+				return nil, nil, err
+			}
+			opts = append(opts, discordtest.Opt(o.Name, f))
 		case nil:
 			return nil, nil, errorf(http.StatusBadRequest, "option %q has no value", o.Name)
 		default:
-			return nil, nil, errorf(http.StatusBadRequest, "option %q: a value is a string, a number or a boolean", o.Name)
+			return nil, nil, errorf(http.StatusBadRequest, "option %q: a value is a string, a number, a boolean or a file", o.Name)
 		}
 	}
 	return u, opts, nil
+}
+
+// uploadedFile decodes a file for an attachment option: {"filename", "content_type", "data"}
+// with the bytes in standard base64.
+func uploadedFile(option string, v map[string]any) (discordtest.File, error) {
+	name, _ := v["filename"].(string)
+	data, _ := v["data"].(string)
+	ct, _ := v["content_type"].(string)
+	for k := range v {
+		if k != "filename" && k != "data" && k != "content_type" {
+			return discordtest.File{}, errorf(http.StatusBadRequest, "option %q: a file has filename, content_type and data, not %q", option, k)
+		}
+	}
+	if name == "" || strings.ContainsAny(name, "/\\") || len(name) > 200 {
+		return discordtest.File{}, errorf(http.StatusBadRequest, "option %q: a file needs a filename (no path, at most 200 characters)", option)
+	}
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return discordtest.File{}, errorf(http.StatusBadRequest, "option %q: data must be the file in base64: %v", option, err)
+	}
+	if len(raw) > MaxUpload {
+		return discordtest.File{}, errorf(http.StatusRequestEntityTooLarge, "option %q: %s is over %d KiB", option, name, MaxUpload>>10)
+	}
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	return discordtest.File{Name: name, ContentType: ct, Data: raw}, nil
 }
 
 // actionOut answers an action: the interaction sent and whether the bot answered in time.

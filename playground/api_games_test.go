@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -102,4 +103,41 @@ func TestDeploymentPanelsArePrivate(t *testing.T) {
 	img := alicePanel.Attachments[0].URL
 	require.Equal(t, 200, tp.get(img).status)
 	require.Equal(t, 404, tp.get(strings.Replace(img, "as="+alice, "as="+bob, 1)).status)
+}
+
+// TestAFileOptionUploadsTheFile sends a layout file with /sandtable deploy from the DM, as the
+// page's file picker does, and checks the refusals of bad files.
+func TestAFileOptionUploadsTheFile(t *testing.T) {
+	tp := startPlayground(t, "", testConfig())
+	alice, bob := tp.userID("alice"), tp.userID("bob")
+	ch := tp.channelID("sandtable")
+	tp.command(alice, ch, "sandtable challenge", opt("opponent", bob))
+	tp.click(bob, tp.lastWith(bob, ch, "SandTable"), "Accept")
+	dm := tp.ok("/api/dm", map[string]any{"as": alice})["id"].(string)
+	tp.lastWith(alice, dm, "Your secret deployment")
+
+	file := func(name, data string) map[string]any {
+		return map[string]any{"filename": name, "content_type": "text/plain", "data": data}
+	}
+	layout := base64.StdEncoding.EncodeToString([]byte(southFlyer))
+	tp.command(alice, dm, "sandtable deploy", opt("file", file("south.txt", layout)))
+	m := tp.lastWith(alice, dm, "Layout loaded: 68 pieces")
+	require.Contains(t, m.text(), "Valid")
+
+	for _, c := range []struct {
+		value  any
+		status int
+		want   string
+	}{
+		{file("south.txt", "not base64!"), 400, "data must be the file in base64"},
+		{file("", layout), 400, "a file needs a filename"},
+		{file("../etc/passwd", layout), 400, "no path"},
+		{map[string]any{"filename": "a.txt", "data": layout, "size": 3}, 400, `not "size"`},
+		{file("big.txt", base64.StdEncoding.EncodeToString(make([]byte, MaxUpload+1))), 413, "is over 64 KiB"},
+	} {
+		r := tp.post("/api/commands", map[string]any{"as": alice, "channel_id": dm, "command": "sandtable deploy",
+			"options": []any{map[string]any{"name": "file", "value": c.value}}})
+		require.Equal(t, c.status, r.status, "%v: %s", c.value, r.body)
+		require.Contains(t, r.errorText(t), c.want)
+	}
 }

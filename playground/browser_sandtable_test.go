@@ -1,6 +1,8 @@
 package playground
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -73,6 +75,18 @@ func TestBrowserSandTableDeploymentThroughDMs(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS(`#modal-root button[type=submit]`)))
 	b.waitJS(`document.querySelector("#modal-root").hidden`, "the form closed")
 	b.waitJS(`document.querySelector("#messages").innerText.includes("Layout loaded: 68 pieces")`, "the pasted layout loaded")
+
+	// The same layout as a file, with /sandtable deploy file: and the file picker.
+	layout := filepath.Join(t.TempDir(), "south.txt")
+	require.NoError(t, os.WriteFile(layout, []byte(southFlyer), 0o644))
+	loaded := `(document.querySelector("#messages").innerText.match(/Layout loaded: 68 pieces/g) || []).length`
+	before := js[int](b, loaded)
+	b.typeCommand("sandtable deploy")
+	b.do(chromedp.SetUploadFiles(chromedp.CSS(`.option-pill[data-name="file"] input[type=file]`), []string{layout}))
+	b.waitJS(`document.querySelector('.option-pill[data-name="file"] .opt-file').textContent === "south.txt"`, "the chosen file in the command")
+	b.shot("sandtable-upload")
+	b.send()
+	b.waitJS(loaded+` > `+strconv.Itoa(before), "the uploaded layout loaded")
 	b.clickButton("Confirm")
 
 	// Both confirmed: the public board appears in the game thread, for everyone.

@@ -196,8 +196,9 @@ type messageView struct {
 	Author  userOut `json:"author"`
 	Content string  `json:"content"`
 	Embeds  []struct {
-		Title  string `json:"title"`
-		Fields []struct {
+		Title       string `json:"title"`
+		Description string `json:"description"`
+		Fields      []struct {
 			Name  string `json:"name"`
 			Value string `json:"value"`
 		} `json:"fields"`
@@ -221,7 +222,7 @@ type messageView struct {
 func (m messageView) text() string {
 	parts := []string{m.Content}
 	for _, e := range m.Embeds {
-		parts = append(parts, e.Title)
+		parts = append(parts, e.Title, e.Description)
 		for _, f := range e.Fields {
 			parts = append(parts, f.Name, f.Value)
 		}

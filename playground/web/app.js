@@ -452,7 +452,7 @@
   function renderMessages() {
     const box = $("#messages");
     const v = S.view;
-    stick = atBottom() || box.dataset.channel !== v.channel.id;
+    if (box.dataset.channel !== v.channel.id) stick = true;
     const keep = new Map();
     const nodes = [welcome(v.channel)];
     let prev = null;
@@ -805,6 +805,7 @@
     chip.hidden = false;
     chip.textContent = "/" + S.cmd.path;
     const pills = S.cmd.options.map((o, i) => {
+      if (o.def.type === OPT.ATTACHMENT) return filePill(o, i);
       const input = el("input", { type: "text", "aria-label": o.def.name, spellcheck: "false" });
       input.value = o.text;
       input.size = Math.max(4, Math.min(40, (o.text || "").length + 2));
@@ -826,7 +827,36 @@
     $("#composer-input").placeholder = "";
   }
 
-  function pillInput(i) { return $("#option-pills").children[i].querySelector("input"); }
+  // filePill is an attachment option: a file chosen on this computer, sent with the command.
+  function filePill(o, i) {
+    const file = el("input", { type: "file", class: "file-input", "aria-label": o.def.name });
+    const shown = el("button", { type: "button", class: "opt-file" }, o.text || "Choose a file…");
+    shown.addEventListener("click", () => file.click());
+    shown.addEventListener("focus", () => focusOption(i, true));
+    shown.addEventListener("keydown", (ev) => optionKey(ev, i));
+    file.addEventListener("change", () => {
+      const f = file.files[0];
+      if (!f) return;
+      if (f.size > 64 * 1024) { showError(f.name + " is over 64 KiB."); return; }
+      const reader = new FileReader();
+      reader.onload = () => {
+        const data = String(reader.result).replace(/^data:[^,]*,/, "");
+        o.value = { filename: f.name, content_type: f.type || "application/octet-stream", data };
+        o.text = f.name;
+        shown.textContent = f.name;
+        pill.classList.remove("invalid");
+        showError("");
+        setHint("Press Enter to send /" + S.cmd.path);
+        shown.focus();
+      };
+      reader.readAsDataURL(f);
+    });
+    const pill = el("span", { class: "option-pill" + (o.def.required ? "" : " optional"), dataset: { name: o.def.name }, title: o.def.description },
+      el("span", { class: "opt-name" }, o.def.name + ":"), shown, file);
+    return pill;
+  }
+
+  function pillInput(i) { return $("#option-pills").children[i].querySelector("input:not([type=file]), button.opt-file"); }
 
   function focusOption(i, fromEvent) {
     S.focusOpt = i;
@@ -852,7 +882,10 @@
       const next = S.cmd.options.findIndex((x, j) => j > i && x.def.required && x.value === undefined && !x.text);
       if (next >= 0) focusOption(next); else setHint("Press Enter to send /" + S.cmd.path);
     };
-    if (d.type === OPT.USER || d.type === OPT.MENTIONABLE) {
+    if (d.type === OPT.ATTACHMENT) {
+      closePopup();
+      setHint(d.name + ": " + d.description + "  ·  Space or click: choose a file  ·  Enter: send  ·  Esc: cancel");
+    } else if (d.type === OPT.USER || d.type === OPT.MENTIONABLE) {
       const users = S.view.users.filter((u) => u.name.toLowerCase().startsWith(typed.replace(/^@/, "")));
       showPopup(d.name, users.map((u) => ({ main: "@" + u.name, value: u.id, avatar: avatar(u, "tiny"), desc: u.bot ? "bot" : (u.id === S.me ? "you" : "") })), pick, "No member matches.");
     } else if (d.type === OPT.CHANNEL) {
@@ -981,13 +1014,14 @@
     if (ev.key === "Escape") { ev.preventDefault(); if (S.popup) closePopup(); else cancelCommand(); return; }
     if (popupKey(ev)) return;
     if (ev.key === "Enter") { ev.preventDefault(); sendCommand(); return; }
+    if (ev.key === " " && o.def.type === OPT.ATTACHMENT) { ev.preventDefault(); ev.target.click(); return; }
     if (ev.key === "Tab") {
       ev.preventDefault();
       const n = S.cmd.options.length;
       focusOption((i + (ev.shiftKey ? n - 1 : 1)) % n);
       return;
     }
-    if (ev.key === "Backspace" && ev.target.value === "" && !o.text) {
+    if (ev.key === "Backspace" && !ev.target.value && !o.text) {
       ev.preventDefault();
       if (i > 0) focusOption(i - 1); else cancelCommand();
     }
@@ -1124,15 +1158,18 @@
       if (u && u !== S.me) switchUser(u);
       if (c && c !== S.channel) openChannel(c);
     });
-    // Scrolling up unsticks from the bottom; scrolling (back) to the bottom sticks again. Our
-    // own scrolling only goes down, so an image loading meanwhile cannot unstick.
-    let lastTop = 0;
-    $("#messages").addEventListener("scroll", () => {
-      const box = $("#messages");
-      if (box.scrollTop < lastTop - 4) stick = atBottom();
-      else if (atBottom()) stick = true;
-      lastTop = box.scrollTop;
+    // Only the reader unsticks the view from the bottom (wheel, keys, the scrollbar); a scroll
+    // that comes from new content, a channel switch or an image loading never does.
+    const box = $("#messages");
+    let userAt = 0;
+    const byUser = () => { userAt = Date.now(); };
+    for (const ev of ["wheel", "touchmove", "mousedown", "keydown"]) box.addEventListener(ev, byUser, { passive: true });
+    box.addEventListener("scroll", () => {
+      if (atBottom()) stick = true;
+      else if (Date.now() - userAt < 1000) stick = false;
     });
+    // The box grows with a command's options: keep the newest messages in sight.
+    if (window.ResizeObserver) new ResizeObserver(() => keepBottom()).observe(box);
     refresh().then(pollLoop);
   }
 
