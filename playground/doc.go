@@ -35,8 +35,9 @@
 //	POST /api/dm            {"as"}                                       opens U's DM with the bot
 //	POST /api/threads/join  {"as", "thread_id"}                          joins a public thread
 //
-// Options are {"name", "value"}: a string, a number, a boolean, or a user or channel ID for
-// user and channel options. Actions wait up to 3 seconds for the bot's first answer and say
+// Options are {"name", "value"}: a string, a number, a boolean, a user or channel ID for user
+// and channel options, or for an attachment option a file {"filename", "content_type", "data"}
+// with the bytes in base64 (at most MaxUpload bytes; the page's file picker sends it). Actions wait up to 3 seconds for the bot's first answer and say
 // whether it came ({"responded": true, "response_type": N}).
 //
 // Requests are checked: JSON bodies of at most MaxBody bytes with known fields only, a Host
