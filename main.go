@@ -3,9 +3,11 @@
 //
 // Usage:
 //
-//	sandtable [run] [-config FILE]      connect to Discord (default subcommand)
+//	sandtable [run] [-config FILE] [-playground]
+//	                                    connect to Discord (default subcommand);
+//	                                    without a token, start the local playground
 //	sandtable perft  -variant V -fen FEN -depth N [-divide]
-//	sandtable render -game G (-fen FEN | -position FILE) [-flip] [-size PX] -out FILE
+//	sandtable render -game G (-fen FEN | -position FILE [-view V]) [-flip] [-size PX] -out FILE
 //	sandtable apply  -game sandtable -position FILE ACTION...
 //
 // perft, render and apply never read the configuration or open the database,
