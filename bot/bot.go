@@ -53,7 +53,10 @@ type Bot struct {
 
 	appID    string
 	started  atomic.Bool
-	closing  atomic.Bool
+	// gate guards closing and inflight.Add, so that no interaction is
+	// counted in after Shutdown has started waiting.
+	gate     sync.Mutex
+	closing  bool
 	inflight sync.WaitGroup
 	stop     chan struct{}
 	loopDone chan struct{}
@@ -152,9 +155,13 @@ func (b *Bot) Start() error {
 // Shutdown stops taking interactions, waits for the ones in flight (at most
 // until ctx ends), stops the timer loop and closes the gateway connection.
 func (b *Bot) Shutdown(ctx context.Context) error {
-	if !b.closing.CompareAndSwap(false, true) {
+	b.gate.Lock()
+	if b.closing {
+		b.gate.Unlock()
 		return nil
 	}
+	b.closing = true
+	b.gate.Unlock()
 	close(b.stop)
 	done := make(chan struct{})
 	go func() {
@@ -188,8 +195,9 @@ func (b *Bot) timerLoop() {
 			return
 		case <-t.C:
 		}
+		// Shutdown waits for this loop to end, so a sweep in progress
+		// finishes before the session closes.
 		now := b.opts.Now()
-		b.inflight.Add(1)
 		if err := b.app.Sweep(now); err != nil {
 			b.log.Error("timer sweep failed", "err", err)
 		}
@@ -199,7 +207,6 @@ func (b *Bot) timerLoop() {
 				b.log.Error("pruning interactions failed", "err", err)
 			}
 		}
-		b.inflight.Done()
 	}
 }
 
@@ -239,6 +246,17 @@ func NewLogger(c LogConfig, w interface{ Write([]byte) (int, error) }) *slog.Log
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
+// enter counts an interaction in, unless the bot is shutting down.
+func (b *Bot) enter() bool {
+	b.gate.Lock()
+	defer b.gate.Unlock()
+	if b.closing {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
 // result is what a handler produced.
 type result struct {
 	resp *commands.Response
@@ -247,14 +265,13 @@ type result struct {
 
 func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 	i := ic.Interaction
-	if b.closing.Load() {
+	if !b.enter() {
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
 			b.respondNow(i, &commands.Response{Ephemeral: true, Message: commands.Message{
 				Content: "The bot is restarting. Nothing was changed; try again in a minute."}})
 		}
 		return
 	}
-	b.inflight.Add(1)
 	defer b.inflight.Done()
 
 	req, err := decode(i, b.opts.Now())
