@@ -319,12 +319,8 @@ func (a *App) sandSave(g *storage.Game, st *sandState, pos *sandtable.Position, 
 	g.State = raw
 	err = a.Store.Update(func(tx *storage.Tx) error {
 		if interactionID != "" {
-			seen, err := tx.MarkInteraction(interactionID, now)
-			if err != nil {
+			if err := markApplied(tx, interactionID, now); err != nil {
 				return err
-			}
-			if seen {
-				return errAlreadyApplied
 			}
 		}
 		for i, turn := range st.archive {

@@ -184,12 +184,8 @@ func (a *App) saveSurvival(g *storage.Game, st *survivalState, now time.Time, in
 	g.State = raw
 	return a.Store.Update(func(tx *storage.Tx) error {
 		if interactionID != "" {
-			seen, err := tx.MarkInteraction(interactionID, now)
-			if err != nil {
+			if err := markApplied(tx, interactionID, now); err != nil {
 				return err
-			}
-			if seen {
-				return errAlreadyApplied
 			}
 		}
 		return tx.PutGame(g, now)
@@ -208,8 +204,6 @@ func (a *App) commitSurvival(req *Request, g *storage.Game, st *survivalState, g
 	}
 	return &Response{Message: msg}, nil
 }
-
-var errAlreadyApplied = &UserError{Msg: "This action was already applied once; it was not applied again."}
 
 func (st *survivalState) player(c chess.Color) User {
 	if c == chess.White {

@@ -270,12 +270,8 @@ func (a *App) tcCommit(t *tcGame, now time.Time, interactionID string) ([]member
 	t.g.State = state
 	err = a.Store.Update(func(tx *storage.Tx) error {
 		if interactionID != "" {
-			seen, err := tx.MarkInteraction(interactionID, now)
-			if err != nil {
+			if err := markApplied(tx, interactionID, now); err != nil {
 				return err
-			}
-			if seen {
-				return errAlreadyApplied
 			}
 		}
 		if sum, over := t.game.Summary(); over {

@@ -263,10 +263,8 @@ func tcLoadLobby(a *App, req *Request) (*tcLobby, error) {
 // updated lobby message.
 func tcSaveLobby(a *App, req *Request, l *tcLobby, note string) (*Response, error) {
 	err := a.Store.Update(func(tx *storage.Tx) error {
-		if seen, err := tx.MarkInteraction(req.InteractionID, req.Now); err != nil {
+		if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 			return err
-		} else if seen {
-			return errAlreadyApplied
 		}
 		return tx.PutDoc(lobbyNS, l.ID, l)
 	})
@@ -506,10 +504,8 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 		return nil, err
 	}
 	err = a.Store.Update(func(tx *storage.Tx) error {
-		if seen, err := tx.MarkInteraction(req.InteractionID, req.Now); err != nil {
+		if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 			return err
-		} else if seen {
-			return errAlreadyApplied
 		}
 		for _, th := range teamThreads {
 			if err := putChannelGame(tx, th, t.g.ID); err != nil {
