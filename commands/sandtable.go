@@ -312,23 +312,13 @@ func LoadSandTable(g *storage.Game) (*sandtable.Position, []sandtable.Entry, err
 // application.
 func (a *App) sandSave(g *storage.Game, st *sandState, pos *sandtable.Position, now time.Time, interactionID string) error {
 	st.Position = pos.Format()
-	raw, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	g.State = raw
-	err = a.Store.Update(func(tx *storage.Tx) error {
-		if interactionID != "" {
-			if err := markApplied(tx, interactionID, now); err != nil {
-				return err
-			}
-		}
+	err := a.saveGame(g, st, now, interactionID, func(tx *storage.Tx) error {
 		for i, turn := range st.archive {
 			if err := tx.PutDoc(sandLogNS, fmt.Sprintf("%s/%06d", g.ID, st.LogSeq-len(st.archive)+i+1), turn); err != nil {
 				return err
 			}
 		}
-		return tx.PutGame(g, now)
+		return nil
 	})
 	if err == nil {
 		st.archive = nil

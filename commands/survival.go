@@ -177,19 +177,7 @@ func loadSurvival(g *storage.Game) (*survivalState, *chess.Game, error) {
 // saveSurvival writes the game in one transaction; when interactionID is
 // set, it also marks it applied, and refuses a second application.
 func (a *App) saveSurvival(g *storage.Game, st *survivalState, now time.Time, interactionID string) error {
-	raw, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	g.State = raw
-	return a.Store.Update(func(tx *storage.Tx) error {
-		if interactionID != "" {
-			if err := markApplied(tx, interactionID, now); err != nil {
-				return err
-			}
-		}
-		return tx.PutGame(g, now)
-	})
+	return a.saveGame(g, st, now, interactionID, nil)
 }
 
 // commitSurvival saves a transition made by req and answers with the public

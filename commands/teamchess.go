@@ -263,23 +263,11 @@ func (a *App) tcCommit(t *tcGame, now time.Time, interactionID string) ([]member
 			t.st.InThread[side] = want
 		}
 	}
-	state, err := json.Marshal(t.st)
-	if err != nil {
-		return nil, err
-	}
-	t.g.State = state
-	err = a.Store.Update(func(tx *storage.Tx) error {
-		if interactionID != "" {
-			if err := markApplied(tx, interactionID, now); err != nil {
-				return err
-			}
-		}
+	err = a.saveGame(t.g, t.st, now, interactionID, func(tx *storage.Tx) error {
 		if sum, over := t.game.Summary(); over {
-			if err := tcTally(tx, t.g.GuildID, sum); err != nil {
-				return err
-			}
+			return tcTally(tx, t.g.GuildID, sum)
 		}
-		return tx.PutGame(t.g, now)
+		return nil
 	})
 	return changes, err
 }
