@@ -440,25 +440,30 @@ func (st *sandState) resultLine(pos *sandtable.Position) string {
 	return fmt.Sprintf("%s wins: %s.", st.describe(r.Winner), strings.TrimPrefix(pos.ResultText(), r.Winner.String()+" wins, "))
 }
 
-// sandCheck refuses actions by non-players and in finished games, and,
-// when needTurn, by the player not to move. It returns the player's side.
-func sandCheck(g *storage.Game, st *sandState, pos *sandtable.Position, user User, needTurn bool) (sandtable.Side, error) {
-	if !g.Active || st.over(pos) {
-		return sandtable.NoSide, Errorf("This game is over. %s", st.resultLine(pos))
+// sandLoadPlayer loads the game for an action of req's user. It refuses
+// non-players and finished games, and, when needTurn, the player not to
+// move. It returns the player's side.
+func sandLoadPlayer(g *storage.Game, req *Request, needTurn bool) (*sandState, *sandtable.Position, sandtable.Side, error) {
+	st, pos, err := loadSand(g)
+	if err != nil {
+		return nil, nil, 0, err
 	}
-	side, ok := st.sideOf(user.ID)
+	if !g.Active || st.over(pos) {
+		return nil, nil, 0, Errorf("This game is over. %s", st.resultLine(pos))
+	}
+	side, ok := st.sideOf(req.User.ID)
 	if !ok {
-		return side, Errorf("You are not playing in this game; only %s and %s are.", st.South.Mention(), st.North.Mention())
+		return nil, nil, 0, Errorf("You are not playing in this game; only %s and %s are.", st.South.Mention(), st.North.Mention())
 	}
 	if needTurn {
 		if pos.Phase == sandtable.PhaseDeployment {
-			return side, Errorf("The game is still in Deployment: deploy in your private panel (press **Deploy (private)** in the game thread, or use /sandtable deploy).")
+			return nil, nil, 0, Errorf("The game is still in Deployment: deploy in your private panel (press **Deploy (private)** in the game thread, or use /sandtable deploy).")
 		}
 		if pos.ToMove != side {
-			return side, Errorf("It is not your turn: %s is to move (%s).", st.describe(pos.ToMove), pos.Phase.Title())
+			return nil, nil, 0, Errorf("It is not your turn: %s is to move (%s).", st.describe(pos.ToMove), pos.Phase.Title())
 		}
 	}
-	return side, nil
+	return st, pos, side, nil
 }
 
 // sandRuleError turns an engine error into the message for the player.
@@ -686,11 +691,7 @@ func sandBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 func sandResign(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, false)
+	st, pos, side, err := sandLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}
@@ -720,11 +721,7 @@ func sandDrawAction(a *App, req *Request, g *storage.Game, action string) (*Resp
 	if action == "claim" {
 		return nil, Errorf("SandTable Chess has no draw claims: a game is drawn only by agreement (/draw offer), when one action makes both players meet a victory condition, or after %d turns in a row in which nobody could act (ruling 9).", sandtable.DeadlockTurns)
 	}
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, false)
+	st, pos, side, err := sandLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}

@@ -137,11 +137,7 @@ func kindPlural(k sandtable.Kind) string {
 
 // sandDeployLoad loads the game for a deployment action of req's user.
 func sandDeployLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, false)
+	st, pos, side, err := sandLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, nil, 0, err
 	}

@@ -24,11 +24,7 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if strings.HasPrefix(text, "D") {
 		return nil, Errorf("%s", droneSecretMsg)
 	}
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, true)
+	st, pos, side, err := sandLoadPlayer(g, req, true)
 	if err != nil {
 		return nil, err
 	}
@@ -355,11 +351,7 @@ func sandStepAutocomplete(a *App, req *Request, g *storage.Game) (*Response, err
 
 // sandStep adds Infantry steps to the player's private draft.
 func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, true)
+	st, pos, side, err := sandLoadPlayer(g, req, true)
 	if err != nil {
 		return nil, err
 	}
@@ -424,11 +416,7 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 }
 
 func sandStepLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, true)
+	st, pos, side, err := sandLoadPlayer(g, req, true)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -485,11 +473,7 @@ func sandStepDiscard(a *App, req *Request, g *storage.Game) (*Response, error) {
 // ---- Drones ----
 
 func sandPostTurnLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, true)
+	st, pos, side, err := sandLoadPlayer(g, req, true)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -646,11 +630,7 @@ func sandDroneConfirm(a *App, req *Request, g *storage.Game) (*Response, error) 
 }
 
 func sandDroneCancel(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, false)
+	st, pos, side, err := sandLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}
@@ -666,11 +646,7 @@ func sandDroneCancel(a *App, req *Request, g *storage.Game) (*Response, error) {
 // draft, and the secret lines of the recent log. In Deployment it is their
 // deployment panel.
 func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, err := loadSand(g)
-	if err != nil {
-		return nil, err
-	}
-	side, err := sandCheck(g, st, pos, req.User, false)
+	st, pos, side, err := sandLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}
