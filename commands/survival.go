@@ -326,29 +326,31 @@ func listAtMost(items []string, max int) string {
 	return strings.Join(items[:max], ", ") + fmt.Sprintf(" and %d more", len(items)-max)
 }
 
-// survivalTurnCheck refuses actions by non-players and, when needTurn, by the
-// player not to move.
-func survivalTurnCheck(g *storage.Game, st *survivalState, game *chess.Game, user User, needTurn bool) (chess.Color, error) {
-	if !g.Active {
-		return chess.White, Errorf("This game is over: %s", st.resultLine())
+// survivalLoadPlayer loads the game for an action of req's user. It
+// refuses finished games, non-players and, when needTurn, the player not to
+// move. It returns the player's colour.
+func survivalLoadPlayer(g *storage.Game, req *Request, needTurn bool) (*survivalState, *chess.Game, chess.Color, error) {
+	st, game, err := loadSurvival(g)
+	if err != nil {
+		return nil, nil, chess.White, err
 	}
-	c, ok := st.colorOf(user.ID)
+	if !g.Active {
+		return nil, nil, chess.White, Errorf("This game is over: %s", st.resultLine())
+	}
+	c, ok := st.colorOf(req.User.ID)
 	if !ok {
-		return c, Errorf("You are not playing in this game; only %s and %s are.", st.White.Mention(), st.Black.Mention())
+		return nil, nil, c, Errorf("You are not playing in this game; only %s and %s are.", st.White.Mention(), st.Black.Mention())
 	}
 	if needTurn && game.Position().Turn() != c {
 		turn := game.Position().Turn()
-		return c, Errorf("It is not your turn: %s is to move.", st.describe(turn))
+		return nil, nil, c, Errorf("It is not your turn: %s is to move.", st.describe(turn))
 	}
-	return c, nil
+	return st, game, c, nil
 }
 
 func survivalMove(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, game, err := loadSurvival(g)
+	st, game, _, err := survivalLoadPlayer(g, req, true)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := survivalTurnCheck(g, st, game, req.User, true); err != nil {
 		return nil, err
 	}
 	text := req.Str("move")
@@ -401,11 +403,7 @@ func survivalAutocomplete(a *App, req *Request, g *storage.Game) (*Response, err
 }
 
 func survivalResign(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, game, err := loadSurvival(g)
-	if err != nil {
-		return nil, err
-	}
-	c, err := survivalTurnCheck(g, st, game, req.User, false)
+	st, game, c, err := survivalLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}
@@ -454,11 +452,7 @@ func survivalDrawButton(a *App, req *Request, g *storage.Game) (*Response, error
 }
 
 func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {
-	st, game, err := loadSurvival(g)
-	if err != nil {
-		return nil, err
-	}
-	c, err := survivalTurnCheck(g, st, game, req.User, false)
+	st, game, c, err := survivalLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}
