@@ -501,10 +501,6 @@ func (a *App) sandMessage(g *storage.Game, st *sandState, pos *sandtable.Positio
 	return a.sandBoardMessage(g, st, pos, note)
 }
 
-func gameButton(g *storage.Game, action, label string, style discordgo.ButtonStyle) discordgo.Button {
-	return discordgo.Button{Label: label, Style: style, CustomID: CustomID{Scope: "g", ID: g.ID, Action: action}.String()}
-}
-
 const (
 	colorSouth = 0x2F6FD6
 	colorNorth = 0xE8892B
@@ -725,51 +721,22 @@ func sandDrawAction(a *App, req *Request, g *storage.Game, action string) (*Resp
 	if err != nil {
 		return nil, err
 	}
-	opp := st.player(side.Opp())
-	switch action {
-	case "offer":
-		if st.DrawOffer == req.User.ID {
-			return nil, Errorf("You have already offered a draw; %s can accept or decline it.", opp.Mention())
-		}
-		if st.DrawOffer == opp.ID {
-			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", opp.Mention())
-		}
-		st.DrawOffer = req.User.ID
-		if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
-			return nil, err
-		}
-		return &Response{Message: Message{
-			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? (The offer lapses when the turn passes.)", req.User.Mention(), opp.Mention()),
-			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				gameButton(g, "draw-accept", "Accept draw", discordgo.SuccessButton),
-				gameButton(g, "draw-decline", "Decline", discordgo.DangerButton),
-			}}},
-		}}, nil
-	case "accept", "decline":
-		if st.DrawOffer == "" {
-			return nil, Errorf("There is no draw offer to %s (offers lapse when the turn passes).", action)
-		}
-		if st.DrawOffer == req.User.ID {
-			return nil, Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
-		}
-		if action == "decline" {
-			st.DrawOffer = ""
-			if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
-				return nil, err
+	return drawOffer{
+		offer: &st.DrawOffer, opp: st.player(side.Opp()),
+		offerNote: "(The offer lapses when the turn passes.)", noOfferNote: "(offers lapse when the turn passes)",
+		save: func() error { return a.sandSave(g, st, pos, req.Now, req.InteractionID) },
+		accept: func() (*Response, error) {
+			wasDeploying := pos.Phase == sandtable.PhaseDeployment
+			if _, err := a.sandApply(g, st, pos, sandtable.Action{Kind: sandtable.ActDraw}, req.Now); err != nil {
+				return nil, sandRuleError("A draw", err)
 			}
-			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
-		}
-		wasDeploying := pos.Phase == sandtable.PhaseDeployment
-		if _, err := a.sandApply(g, st, pos, sandtable.Action{Kind: sandtable.ActDraw}, req.Now); err != nil {
-			return nil, sandRuleError("A draw", err)
-		}
-		resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s accepted the draw offer. %s", req.User.Mention(), st.resultLine(pos)))
-		if err == nil && wasDeploying {
-			a.sandStatusEdit(g, st, pos)
-		}
-		return resp, err
-	}
-	return nil, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
+			resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s accepted the draw offer. %s", req.User.Mention(), st.resultLine(pos)))
+			if err == nil && wasDeploying {
+				a.sandStatusEdit(g, st, pos)
+			}
+			return resp, err
+		},
+	}.answer(req, g, action)
 }
 
 // sandStatusEdit brings the thread's deployment status message up to date

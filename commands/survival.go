@@ -456,42 +456,17 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 	if err != nil {
 		return nil, err
 	}
-	opp := st.player(c.Other())
 	switch action {
-	case "offer":
-		if st.DrawOffer == req.User.ID {
-			return nil, Errorf("You have already offered a draw; %s can accept or decline it.", opp.Mention())
-		}
-		if st.DrawOffer == opp.ID {
-			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", opp.Mention())
-		}
-		st.DrawOffer = req.User.ID
-		if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
-			return nil, err
-		}
-		return &Response{Message: Message{
-			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? (The offer lapses with the next move.)", req.User.Mention(), opp.Mention()),
-			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.Button{Label: "Accept draw", Style: discordgo.SuccessButton, CustomID: CustomID{Scope: "g", ID: g.ID, Action: "draw-accept"}.String()},
-				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: CustomID{Scope: "g", ID: g.ID, Action: "draw-decline"}.String()},
-			}}},
-		}}, nil
-	case "accept", "decline":
-		if st.DrawOffer == "" {
-			return nil, Errorf("There is no draw offer to %s (offers lapse when a move is made).", action)
-		}
-		if st.DrawOffer == req.User.ID {
-			return nil, Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
-		}
-		if action == "decline" {
-			st.DrawOffer = ""
-			if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
-				return nil, err
-			}
-			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
-		}
-		st.finish(g, chess.Draw, "agreement")
-		return a.commitSurvival(req, g, st, game, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", req.User.Mention()))
+	case "offer", "accept", "decline":
+		return drawOffer{
+			offer: &st.DrawOffer, opp: st.player(c.Other()),
+			offerNote: "(The offer lapses with the next move.)", noOfferNote: "(offers lapse when a move is made)",
+			save: func() error { return a.saveSurvival(g, st, req.Now, req.InteractionID) },
+			accept: func() (*Response, error) {
+				st.finish(g, chess.Draw, "agreement")
+				return a.commitSurvival(req, g, st, game, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", req.User.Mention()))
+			},
+		}.answer(req, g, action)
 	case "claim":
 		if game.Position().Turn() != c {
 			return nil, Errorf("Only the player to move can claim a draw (FIDE 9.2 and 9.3): wait for your turn.")

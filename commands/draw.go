@@ -1,0 +1,74 @@
+package commands
+
+import (
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"sandtable/storage"
+)
+
+// drawOffer is the agreed draw of a two-player kind (Survival, SandTable):
+// a player offers a draw, the opponent accepts or declines it; the kind
+// drops a standing offer when the game goes on.
+type drawOffer struct {
+	// offer is the kind's stored standing offer: the ID of the user who
+	// made it, "" for none.
+	offer *string
+	// opp is the opponent of the user who acts.
+	opp User
+	// offerNote ends the offer's message, e.g. "(The offer lapses with the
+	// next move.)"; noOfferNote ends the refusal to answer a lapsed offer,
+	// e.g. "(offers lapse when a move is made)".
+	offerNote, noOfferNote string
+	// save stores a changed offer, marking the interaction applied.
+	save func() error
+	// accept ends the game in a draw by agreement, saves it and answers.
+	accept func() (*Response, error)
+}
+
+// answer runs req's user's draw action "offer", "accept" or "decline" in
+// game g; any other action is refused.
+func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Response, error) {
+	switch action {
+	case "offer":
+		if *d.offer == req.User.ID {
+			return nil, Errorf("You have already offered a draw; %s can accept or decline it.", d.opp.Mention())
+		}
+		if *d.offer == d.opp.ID {
+			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", d.opp.Mention())
+		}
+		*d.offer = req.User.ID
+		if err := d.save(); err != nil {
+			return nil, err
+		}
+		return &Response{Message: Message{
+			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? %s", req.User.Mention(), d.opp.Mention(), d.offerNote),
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				gameButton(g, "draw-accept", "Accept draw", discordgo.SuccessButton),
+				gameButton(g, "draw-decline", "Decline", discordgo.DangerButton),
+			}}},
+		}}, nil
+	case "accept", "decline":
+		if *d.offer == "" {
+			return nil, Errorf("There is no draw offer to %s %s.", action, d.noOfferNote)
+		}
+		if *d.offer == req.User.ID {
+			return nil, Errorf("You made this draw offer; only %s can %s it.", d.opp.Mention(), action)
+		}
+		if action == "decline" {
+			*d.offer = ""
+			if err := d.save(); err != nil {
+				return nil, err
+			}
+			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
+		}
+		return d.accept()
+	}
+	return nil, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
+}
+
+// gameButton is a button of game g whose custom ID carries action.
+func gameButton(g *storage.Game, action, label string, style discordgo.ButtonStyle) discordgo.Button {
+	return discordgo.Button{Label: label, Style: style, CustomID: CustomID{Scope: "g", ID: g.ID, Action: action}.String()}
+}
