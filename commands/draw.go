@@ -2,11 +2,32 @@ package commands
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"sandtable/storage"
 )
+
+// drawAction runs a kind's /draw action ("offer", "accept", "decline",
+// "claim") for req's user in game g.
+type drawAction func(a *App, req *Request, g *storage.Game, action string) (*Response, error)
+
+// drawCommand handles /draw: the subcommand is the action.
+func drawCommand(act drawAction) GameHandler {
+	return func(a *App, req *Request, g *storage.Game) (*Response, error) {
+		return act(a, req, g, req.Sub)
+	}
+}
+
+// drawButton handles the draw offer's buttons, whose custom ID actions
+// "draw-accept" and "draw-decline" name the action.
+func drawButton(act drawAction) GameHandler {
+	return func(a *App, req *Request, g *storage.Game) (*Response, error) {
+		id, _ := ParseCustomID(req.CustomID)
+		return act(a, req, g, strings.TrimPrefix(id.Action, "draw-"))
+	}
+}
 
 // drawOffer is the agreed draw of a two-player kind (Survival, SandTable):
 // a player offers a draw, the opponent accepts or declines it; the kind

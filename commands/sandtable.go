@@ -135,7 +135,7 @@ func (a *App) sandTableKind() *Kind {
 			"move":   sandMove,
 			"step":   sandStep,
 			"resign": sandResign,
-			"draw":   sandDraw,
+			"draw":   drawCommand(sandDrawAction),
 			"board":  sandBoard,
 		},
 		Autocomplete: map[string]GameHandler{"move": sandMoveAutocomplete, "step": sandStepAutocomplete},
@@ -156,8 +156,8 @@ func (a *App) sandTableKind() *Kind {
 			"step-undo":     sandStepUndo,
 			"step-discard":  sandStepDiscard,
 			"private":       sandPrivateView,
-			"draw-accept":   sandDrawButton,
-			"draw-decline":  sandDrawButton,
+			"draw-accept":   drawButton(sandDrawAction),
+			"draw-decline":  drawButton(sandDrawAction),
 		},
 		Modals: map[string]GameHandler{
 			"dep-layout":  sandDeployLayout,
@@ -700,15 +700,6 @@ func sandResign(a *App, req *Request, g *storage.Game) (*Response, error) {
 		a.sandStatusEdit(g, st, pos)
 	}
 	return resp, err
-}
-
-func sandDraw(a *App, req *Request, g *storage.Game) (*Response, error) {
-	return sandDrawAction(a, req, g, req.Sub)
-}
-
-func sandDrawButton(a *App, req *Request, g *storage.Game) (*Response, error) {
-	id, _ := ParseCustomID(req.CustomID)
-	return sandDrawAction(a, req, g, strings.TrimPrefix(id.Action, "draw-"))
 }
 
 // sandDrawAction: a draw is agreed (offer, then accept or decline); the

@@ -58,14 +58,14 @@ func (a *App) survivalKind() *Kind {
 		Thread: map[string]GameHandler{
 			"move":   survivalMove,
 			"resign": survivalResign,
-			"draw":   survivalDraw,
+			"draw":   drawCommand(survivalDrawAction),
 			"board":  survivalBoard,
 		},
 		Autocomplete: map[string]GameHandler{"move": survivalAutocomplete},
 		Components: map[string]GameHandler{
 			"flip":         survivalFlip,
-			"draw-accept":  survivalDrawButton,
-			"draw-decline": survivalDrawButton,
+			"draw-accept":  drawButton(survivalDrawAction),
+			"draw-decline": drawButton(survivalDrawAction),
 		},
 		Challenge: challengeHandlers(startSurvival),
 		Timeout:   survivalTimeout,
@@ -440,15 +440,6 @@ func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
 		side = "Black"
 	}
 	return &Response{Ephemeral: true, Message: Message{Content: "The board from " + side + "'s side:", Files: []*discordgo.File{file}}}, nil
-}
-
-func survivalDraw(a *App, req *Request, g *storage.Game) (*Response, error) {
-	return survivalDrawAction(a, req, g, req.Sub)
-}
-
-func survivalDrawButton(a *App, req *Request, g *storage.Game) (*Response, error) {
-	id, _ := ParseCustomID(req.CustomID)
-	return survivalDrawAction(a, req, g, strings.TrimPrefix(id.Action, "draw-"))
 }
 
 func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {
