@@ -46,9 +46,16 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	default:
 		return nil, Errorf("`%s` is a deployment change: deployment is done in your private panel.", text)
 	}
+	return a.sandPlay(req, g, st, pos, side, act, fmt.Sprintf("`%s`", text))
+}
+
+// sandPlay plays side's action act (a Main action, a hazard), saves it and
+// answers with the public board, then tells the players their secret news;
+// what names the action in a refusal.
+func (a *App) sandPlay(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, act sandtable.Action, what string) (*Response, error) {
 	entries, err := a.sandApply(g, st, pos, act, req.Now)
 	if err != nil {
-		return nil, sandRuleError(fmt.Sprintf("`%s`", text), err)
+		return nil, sandRuleError(what, err)
 	}
 	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s played **%s**. %s", req.User.Mention(), act.String(), st.nextPrompt(pos, side)))
 	if err != nil {
@@ -433,16 +440,7 @@ func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, err
 	}
 	act := sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)}
-	entries, err := a.sandApply(g, st, pos, act, req.Now)
-	if err != nil {
-		return nil, sandRuleError("Your draft", err)
-	}
-	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s played **%s**. %s", req.User.Mention(), act.String(), st.nextPrompt(pos, side)))
-	if err != nil {
-		return nil, err
-	}
-	a.sandNotices(g, st, entries)
-	return resp, nil
+	return a.sandPlay(req, g, st, pos, side, act, "Your draft")
 }
 
 func sandStepUndo(a *App, req *Request, g *storage.Game) (*Response, error) {
