@@ -691,11 +691,19 @@ func sandResign(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.sandEnd(req, g, st, pos, sandtable.Action{Kind: sandtable.ActResign, Side: side}, "Resigning", req.User.Mention()+" resigned.")
+}
+
+// sandEnd ends the game with act (a resignation, an agreed draw) for req:
+// it saves it and answers with the public board, whose note is what
+// happened followed by the result, and closes the deployment status when
+// the game ended in Deployment. label names act in a refusal.
+func (a *App) sandEnd(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, act sandtable.Action, label, what string) (*Response, error) {
 	wasDeploying := pos.Phase == sandtable.PhaseDeployment
-	if _, err := a.sandApply(g, st, pos, sandtable.Action{Kind: sandtable.ActResign, Side: side}, req.Now); err != nil {
-		return nil, sandRuleError("Resigning", err)
+	if _, err := a.sandApply(g, st, pos, act, req.Now); err != nil {
+		return nil, sandRuleError(label, err)
 	}
-	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s resigned. %s", req.User.Mention(), st.resultLine(pos)))
+	resp, err := a.sandCommit(req, g, st, pos, what+" "+st.resultLine(pos))
 	if err == nil && wasDeploying {
 		a.sandStatusEdit(g, st, pos)
 	}
@@ -717,15 +725,7 @@ func sandDrawAction(a *App, req *Request, g *storage.Game, action string) (*Resp
 		offerNote: "(The offer lapses when the turn passes.)", noOfferNote: "(offers lapse when the turn passes)",
 		save: func() error { return a.sandSave(g, st, pos, req.Now, req.InteractionID) },
 		accept: func() (*Response, error) {
-			wasDeploying := pos.Phase == sandtable.PhaseDeployment
-			if _, err := a.sandApply(g, st, pos, sandtable.Action{Kind: sandtable.ActDraw}, req.Now); err != nil {
-				return nil, sandRuleError("A draw", err)
-			}
-			resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s accepted the draw offer. %s", req.User.Mention(), st.resultLine(pos)))
-			if err == nil && wasDeploying {
-				a.sandStatusEdit(g, st, pos)
-			}
-			return resp, err
+			return a.sandEnd(req, g, st, pos, sandtable.Action{Kind: sandtable.ActDraw}, "A draw", req.User.Mention()+" accepted the draw offer.")
 		},
 	}.answer(req, g, action)
 }
