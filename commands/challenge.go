@@ -33,6 +33,16 @@ type Challenge struct {
 // returns the thread's ID.
 type ChallengeStarter func(a *App, req *Request, ch *Challenge) (threadID string, err error)
 
+// duration reads the time option name that the challenge command stored
+// (as time.Duration's String, once validated by moveTimeOption).
+func (ch *Challenge) duration(name string) (time.Duration, error) {
+	d, err := time.ParseDuration(ch.Options[name])
+	if err != nil {
+		return 0, fmt.Errorf("challenge %s: bad %s: %w", ch.ID, name, err)
+	}
+	return d, nil
+}
+
 // openChallenge validates and posts a challenge for kind k. Options are the
 // kind's already validated settings, and describe lines shown in the embed.
 func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[string]string, describe []string) (*Response, error) {

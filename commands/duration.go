@@ -61,3 +61,20 @@ func FormatDuration(d time.Duration) string {
 	}
 	return b.String()
 }
+
+// moveTimeOption reads an optional per-move time limit, defaulting to the
+// configured one; limits outside 1 minute to 30 days are refused.
+func (a *App) moveTimeOption(req *Request, name string) (time.Duration, error) {
+	s := req.Str(name)
+	if s == "" {
+		return a.Settings.MoveTime, nil
+	}
+	d, err := ParseDuration(s)
+	if err != nil {
+		return 0, Errorf("%s: %v.", name, err)
+	}
+	if d < time.Minute || d > 30*24*time.Hour {
+		return 0, Errorf("%s must be between 1m and 30d, not %s.", name, s)
+	}
+	return d, nil
+}

@@ -232,9 +232,9 @@ func randomUint64() uint64 {
 // the opponent North. It creates the thread, posts the public deployment
 // status and sends each player the private deployment panel.
 func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
-	turnTime, err := time.ParseDuration(ch.Options["turn_time"])
+	turnTime, err := ch.duration("turn_time")
 	if err != nil {
-		return "", fmt.Errorf("challenge %s: bad turn_time: %w", ch.ID, err)
+		return "", err
 	}
 	pos := sandtable.NewGame(randomUint64())
 	st := &sandState{South: ch.Challenger, North: ch.Opponent, TurnTime: turnTime, Started: req.Now}

@@ -99,27 +99,10 @@ func survivalCommand(a *App, req *Request) (*Response, error) {
 	}, desc)
 }
 
-// moveTimeOption reads an optional per-move time limit, defaulting to the
-// configured one; limits outside 1 minute to 30 days are refused.
-func (a *App) moveTimeOption(req *Request, name string) (time.Duration, error) {
-	s := req.Str(name)
-	if s == "" {
-		return a.Settings.MoveTime, nil
-	}
-	d, err := ParseDuration(s)
-	if err != nil {
-		return 0, Errorf("%s: %v.", name, err)
-	}
-	if d < time.Minute || d > 30*24*time.Hour {
-		return 0, Errorf("%s must be between 1m and 30d, not %s.", name, s)
-	}
-	return d, nil
-}
-
 func startSurvival(a *App, req *Request, ch *Challenge) (string, error) {
-	moveTime, err := time.ParseDuration(ch.Options["move_time"])
+	moveTime, err := ch.duration("move_time")
 	if err != nil {
-		return "", fmt.Errorf("challenge %s: bad move_time: %w", ch.ID, err)
+		return "", err
 	}
 	white, black := ch.Challenger, ch.Opponent
 	switch ch.Options["color"] {
