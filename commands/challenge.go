@@ -43,6 +43,31 @@ func (ch *Challenge) duration(name string) (time.Duration, error) {
 	return d, nil
 }
 
+// newGameThread creates the public thread of the game of the accepted
+// two-player challenge ch, named "<name> · <first> vs <second>", and
+// returns the game's record: of kind, active, with first and second as its
+// players and its first deadline turn after req.Now. The caller saves it,
+// then adds the players to the thread (addPlayers).
+func (a *App) newGameThread(req *Request, ch *Challenge, kind, name string, first, second User, turn time.Duration) (*storage.Game, error) {
+	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("%s · %s vs %s", name, first.Name, second.Name), false)
+	if err != nil {
+		return nil, fmt.Errorf("creating the game thread: %w", err)
+	}
+	return &storage.Game{
+		ID: newID(), Kind: kind, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
+		Players: []string{first.ID, second.ID}, Active: true, Deadline: req.Now.Add(turn),
+	}, nil
+}
+
+// addPlayers adds the players to a game thread (best effort).
+func (a *App) addPlayers(threadID string, players ...User) {
+	for _, u := range players {
+		if err := a.Platform.AddThreadMember(threadID, u.ID); err != nil {
+			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
+		}
+	}
+}
+
 // openChallenge validates and posts a challenge for kind k. Options are the
 // kind's already validated settings, and describe lines shown in the embed.
 func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[string]string, describe []string) (*Response, error) {

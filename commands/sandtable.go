@@ -238,25 +238,17 @@ func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
 	}
 	pos := sandtable.NewGame(randomUint64())
 	st := &sandState{South: ch.Challenger, North: ch.Opponent, TurnTime: turnTime, Started: req.Now}
-	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("SandTable · %s vs %s", st.South.Name, st.North.Name), false)
+	g, err := a.newGameThread(req, ch, kindSandTable, "SandTable", st.South, st.North, turnTime)
 	if err != nil {
-		return "", fmt.Errorf("creating the game thread: %w", err)
-	}
-	g := &storage.Game{
-		ID: newID(), Kind: kindSandTable, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
-		Players: []string{st.South.ID, st.North.ID}, Active: true, Deadline: req.Now.Add(turnTime),
+		return "", err
 	}
 	unlock := a.lock(g.ID)
 	defer unlock()
 	if err := a.sandSave(g, st, pos, req.Now, ""); err != nil {
 		return "", err
 	}
-	for _, u := range []User{st.South, st.North} {
-		if err := a.Platform.AddThreadMember(threadID, u.ID); err != nil {
-			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
-		}
-	}
-	mid, err := a.Platform.Send(threadID, a.sandStatusMessage(g, st, pos, fmt.Sprintf("%s (South) vs %s (North): deploy your pieces in secret.", st.South.Mention(), st.North.Mention())))
+	a.addPlayers(g.ThreadID, st.South, st.North)
+	mid, err := a.Platform.Send(g.ThreadID, a.sandStatusMessage(g, st, pos, fmt.Sprintf("%s (South) vs %s (North): deploy your pieces in secret.", st.South.Mention(), st.North.Mention())))
 	if err != nil {
 		return "", fmt.Errorf("posting the deployment status: %w", err)
 	}
@@ -271,7 +263,7 @@ func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
 				a.Log.Warn("sending the deployment panel failed", "game", g.ID, "user", st.player(side).ID, "err", err)
 			}
 			st.DMClosed[side] = true
-			if _, err := a.Platform.Send(threadID, Message{Content: fmt.Sprintf("%s, I cannot send you direct messages (they are closed to me), so your deployment runs here, in private: press **Deploy (private)** on the message above. Only you will see it.", st.player(side).Mention())}); err != nil {
+			if _, err := a.Platform.Send(g.ThreadID, Message{Content: fmt.Sprintf("%s, I cannot send you direct messages (they are closed to me), so your deployment runs here, in private: press **Deploy (private)** on the message above. Only you will see it.", st.player(side).Mention())}); err != nil {
 				a.Log.Warn("posting the DM notice failed", "game", g.ID, "err", err)
 			}
 		}
@@ -279,7 +271,7 @@ func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
 	if err := a.sandSave(g, st, pos, req.Now, ""); err != nil {
 		return "", err
 	}
-	return threadID, nil
+	return g.ThreadID, nil
 }
 
 // loadSand decodes a stored SandTable game.

@@ -118,30 +118,22 @@ func startSurvival(a *App, req *Request, ch *Challenge) (string, error) {
 	}
 	game := chess.NewGame(chess.Survival)
 	st := &survivalState{StartFEN: game.StartFEN(), Moves: []string{}, White: white, Black: black, MoveTime: moveTime, Started: req.Now}
-	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("Survival · %s vs %s", white.Name, black.Name), false)
+	g, err := a.newGameThread(req, ch, kindSurvival, "Survival", white, black, moveTime)
 	if err != nil {
-		return "", fmt.Errorf("creating the game thread: %w", err)
-	}
-	g := &storage.Game{
-		ID: newID(), Kind: kindSurvival, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
-		Players: []string{white.ID, black.ID}, Active: true, Deadline: req.Now.Add(moveTime),
+		return "", err
 	}
 	if err := a.saveSurvival(g, st, req.Now, ""); err != nil {
 		return "", err
 	}
-	for _, u := range []User{white, black} {
-		if err := a.Platform.AddThreadMember(threadID, u.ID); err != nil {
-			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
-		}
-	}
+	a.addPlayers(g.ThreadID, white, black)
 	msg, err := a.survivalMessage(g, st, game, fmt.Sprintf("%s (White) vs %s (Black). White moves first: the first move must be a promotion.", white.Mention(), black.Mention()))
 	if err != nil {
 		return "", err
 	}
-	if _, err := a.Platform.Send(threadID, msg); err != nil {
+	if _, err := a.Platform.Send(g.ThreadID, msg); err != nil {
 		return "", fmt.Errorf("posting the first board: %w", err)
 	}
-	return threadID, nil
+	return g.ThreadID, nil
 }
 
 // loadSurvival decodes a stored game and replays its moves.
