@@ -73,24 +73,16 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 			"or upload a layout file with `/sandtable deploy file:`; **Edit pieces** with lines like `place T c3`, `place I a5 b5 c5`, `move c3-d3`, `remove d3`. " +
 			"Every Mine and Anti-Air must stand next to one of your Infantry. **Layout as text** gives your current layout to copy.")
 	}
-	bottom := "South"
-	if side == sandtable.North {
-		bottom = "North"
-	}
 	file, err := a.sandPrivateFile(pos, nil, side, "deployment.png")
 	if err != nil {
 		return Message{}, err
 	}
-	color := colorSouth
-	if side == sandtable.North {
-		color = colorNorth
-	}
 	e := &discordgo.MessageEmbed{
 		Title:       fmt.Sprintf("Your secret deployment: %s", side),
 		Description: b.String(),
-		Color:       color,
+		Color:       sideColor(side),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://deployment.png"},
-		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, bottom)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side)},
 	}
 	var rows []discordgo.MessageComponent
 	if pos.Confirmed[side] {
