@@ -139,6 +139,19 @@ func sandDeployLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Posit
 	return st, pos, side, nil
 }
 
+// sandDraftLoad loads the game for a change of req's user's deployment
+// draft, refused once the deployment is confirmed.
+func sandDraftLoad(g *storage.Game, req *Request) (*sandtable.Position, sandtable.Side, error) {
+	_, pos, side, err := sandDeployLoad(g, req)
+	if err != nil {
+		return nil, 0, err
+	}
+	if pos.Confirmed[side] {
+		return nil, 0, Errorf("You have confirmed your deployment: press **Unconfirm** first to change it.")
+	}
+	return pos, side, nil
+}
+
 // sandDeployOpen: the thread's "Deploy (private)" button sends the
 // clicker's panel by direct message, or shows it ephemerally when the
 // clicker's direct messages are closed.
@@ -264,12 +277,9 @@ func (a *App) sandRevealed(g *storage.Game, st *sandState, pos *sandtable.Positi
 
 // sandDeployPaste opens a form with the current layout to edit or replace.
 func sandDeployPaste(a *App, req *Request, g *storage.Game) (*Response, error) {
-	_, pos, side, err := sandDeployLoad(g, req)
+	pos, side, err := sandDraftLoad(g, req)
 	if err != nil {
 		return nil, err
-	}
-	if pos.Confirmed[side] {
-		return nil, Errorf("You have confirmed your deployment: press **Unconfirm** first to change it.")
 	}
 	return &Response{Modal: &Modal{
 		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-layout"}.String(),
@@ -304,12 +314,8 @@ func (a *App) sandDeployLayoutText(req *Request, g *storage.Game, text string, u
 
 // sandDeployEdit opens the piece-by-piece form.
 func sandDeployEdit(a *App, req *Request, g *storage.Game) (*Response, error) {
-	_, pos, side, err := sandDeployLoad(g, req)
-	if err != nil {
+	if _, _, err := sandDraftLoad(g, req); err != nil {
 		return nil, err
-	}
-	if pos.Confirmed[side] {
-		return nil, Errorf("You have confirmed your deployment: press **Unconfirm** first to change it.")
 	}
 	return &Response{Modal: &Modal{
 		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-edits"}.String(),
