@@ -541,12 +541,8 @@ func (a *App) sandDeployGame(req *Request) (*storage.Game, error) {
 		}
 		return g, nil
 	}
-	var games []*storage.Game
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		var err error
-		games, err = tx.GamesByUser(req.User.ID)
-		return err
-	}); err != nil {
+	games, err := a.gamesOf(req.User.ID)
+	if err != nil {
 		return nil, err
 	}
 	var found []*storage.Game

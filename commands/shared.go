@@ -56,14 +56,21 @@ func sharedDefinitions() []*discordgo.ApplicationCommand {
 	}
 }
 
+// gamesOf reads the games userID plays in (storage.Tx.GamesByUser).
+func (a *App) gamesOf(userID string) ([]*storage.Game, error) {
+	var games []*storage.Game
+	err := a.Store.View(func(tx *storage.Tx) error {
+		var err error
+		games, err = tx.GamesByUser(userID)
+		return err
+	})
+	return games, err
+}
+
 // listGames answers /games: the caller's active games, newest first.
 func (a *App) listGames(req *Request) (*Response, error) {
-	var games []*storage.Game
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		var err error
-		games, err = tx.GamesByUser(req.User.ID)
-		return err
-	}); err != nil {
+	games, err := a.gamesOf(req.User.ID)
+	if err != nil {
 		return nil, err
 	}
 	var lines []string
