@@ -324,20 +324,22 @@ func tcLobbyLeave(a *App, req *Request) (*Response, error) {
 	return tcSaveLobby(a, req, l, note)
 }
 
-// tcCreatorOnly refuses lobby settings by anyone but the creator.
-func tcCreatorOnly(l *tcLobby, req *Request, what string) error {
-	if req.User.ID != l.Creator.ID {
-		return Errorf("Only %s, who opened this lobby, can %s.", l.Creator.Name, what)
-	}
-	return nil
-}
-
-func tcLobbyMoveUp(a *App, req *Request) (*Response, error) {
+// tcLoadCreatorLobby reads the lobby for what only its creator may do
+// (what: "start the game"), refused to anyone else.
+func tcLoadCreatorLobby(a *App, req *Request, what string) (*tcLobby, error) {
 	l, err := tcLoadLobby(a, req)
 	if err != nil {
 		return nil, err
 	}
-	if err := tcCreatorOnly(l, req, "change the queue order"); err != nil {
+	if req.User.ID != l.Creator.ID {
+		return nil, Errorf("Only %s, who opened this lobby, can %s.", l.Creator.Name, what)
+	}
+	return l, nil
+}
+
+func tcLobbyMoveUp(a *App, req *Request) (*Response, error) {
+	l, err := tcLoadCreatorLobby(a, req, "change the queue order")
+	if err != nil {
 		return nil, err
 	}
 	if len(req.Values) != 1 {
@@ -358,11 +360,8 @@ func tcLobbyMoveUp(a *App, req *Request) (*Response, error) {
 }
 
 func tcLobbyDouble(a *App, req *Request) (*Response, error) {
-	l, err := tcLoadLobby(a, req)
+	l, err := tcLoadCreatorLobby(a, req, "grant a second command")
 	if err != nil {
-		return nil, err
-	}
-	if err := tcCreatorOnly(l, req, "grant a second command"); err != nil {
 		return nil, err
 	}
 	if len(req.Values) != 1 {
@@ -403,11 +402,8 @@ func tcLobbyDouble(a *App, req *Request) (*Response, error) {
 }
 
 func tcLobbyCancel(a *App, req *Request) (*Response, error) {
-	l, err := tcLoadLobby(a, req)
+	l, err := tcLoadCreatorLobby(a, req, "cancel it")
 	if err != nil {
-		return nil, err
-	}
-	if err := tcCreatorOnly(l, req, "cancel it"); err != nil {
 		return nil, err
 	}
 	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(lobbyNS, l.ID) }); err != nil {
@@ -444,11 +440,8 @@ func tcMembers(q []User) []teamchess.Member {
 // created, the game is saved with the lobby deleted in one transaction,
 // members are added and the first boards posted.
 func tcLobbyStart(a *App, req *Request) (*Response, error) {
-	l, err := tcLoadLobby(a, req)
+	l, err := tcLoadCreatorLobby(a, req, "start the game")
 	if err != nil {
-		return nil, err
-	}
-	if err := tcCreatorOnly(l, req, "start the game"); err != nil {
 		return nil, err
 	}
 	for _, side := range sides {
