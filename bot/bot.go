@@ -337,11 +337,13 @@ func updatesMessage(i *discordgo.Interaction) bool {
 // answer turns a handler's result into the response the user sees.
 func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
 	if r.err == nil && r.resp != nil {
-		return r.resp
+		fitted := *r.resp
+		fitted.Message = fit(r.resp.Message)
+		return &fitted
 	}
 	var ue *commands.UserError
 	if errors.As(r.err, &ue) {
-		return &commands.Response{Ephemeral: true, Message: commands.Message{Content: ue.Msg}}
+		return &commands.Response{Ephemeral: true, Message: commands.Message{Content: clip(ue.Msg, maxContent)}}
 	}
 	if r.err == nil {
 		r.err = errors.New("handler returned no response")
@@ -402,13 +404,7 @@ func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 func initialResponse(i *discordgo.Interaction, r *commands.Response) *discordgo.InteractionResponse {
 	switch {
 	case i.Type == discordgo.InteractionApplicationCommandAutocomplete:
-		choices := r.Choices
-		if len(choices) > 25 {
-			choices = choices[:25]
-		}
-		if choices == nil {
-			choices = []*discordgo.ApplicationCommandOptionChoice{}
-		}
+		choices := fitChoices(r.Choices)
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: choices}}
 	case r.Modal != nil:

@@ -15,6 +15,7 @@ import (
 type platform Bot
 
 func (p *platform) Send(channelID string, m commands.Message) (string, error) {
+	m = fit(m)
 	msg, err := p.sess.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.Files, AllowedMentions: mentions(),
 	})
@@ -25,6 +26,7 @@ func (p *platform) Send(channelID string, m commands.Message) (string, error) {
 }
 
 func (p *platform) Edit(channelID, messageID string, m commands.Message) error {
+	m = fit(m)
 	content := m.Content
 	embeds := m.Embeds
 	if embeds == nil {

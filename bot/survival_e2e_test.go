@@ -391,3 +391,15 @@ func TestDeferredAnswers(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, f, carol), "The board from White's side")
 }
+
+// TestLongInputStillGetsAnAnswer: a move of 200 tag characters is quoted back
+// escaped (far over 2000 characters); the answer is shortened, not lost.
+func TestLongInputStillGetsAnAnswer(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	m := h.reply(alice, thread.ID, "move", discordtest.Opt("move", strings.Repeat("\U000E0001", 200)))
+	text := mustBeEphemeral(t, m, alice)
+	require.Contains(t, text, "is not a legal move")
+	require.LessOrEqual(t, len([]rune(m.Content)), 2000)
+}
