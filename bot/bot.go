@@ -51,8 +51,8 @@ type Bot struct {
 	app   *commands.App
 	sess  *discordgo.Session
 
-	appID    string
-	started  atomic.Bool
+	appID   string
+	started atomic.Bool
 	// gate guards closing and inflight.Add, so that no interaction is
 	// counted in after Shutdown has started waiting.
 	gate     sync.Mutex
