@@ -704,16 +704,26 @@ func (p *Playground) answer(w http.ResponseWriter, in *discordtest.Interaction) 
 	return nil
 }
 
-func (p *Playground) apiCommand(w http.ResponseWriter, r *http.Request) error {
+// commandBody reads the body of a command or an autocomplete request and
+// checks it (commandIn.resolve), and that the bot can answer it.
+func (p *Playground) commandBody(w http.ResponseWriter, r *http.Request) (*commandIn, *discordtest.User, []discordtest.Option, error) {
 	var in commandIn
 	if err := decodeBody(w, r, &in); err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	u, opts, err := in.resolve(p)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	if err := p.requireBot(); err != nil {
+		return nil, nil, nil, err
+	}
+	return &in, u, opts, nil
+}
+
+func (p *Playground) apiCommand(w http.ResponseWriter, r *http.Request) error {
+	in, u, opts, err := p.commandBody(w, r)
+	if err != nil {
 		return err
 	}
 	it, err := p.fake.Slash(u, in.ChannelID, in.Command, opts...)
@@ -724,15 +734,8 @@ func (p *Playground) apiCommand(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (p *Playground) apiAutocomplete(w http.ResponseWriter, r *http.Request) error {
-	var in commandIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, opts, err := in.resolve(p)
+	in, u, opts, err := p.commandBody(w, r)
 	if err != nil {
-		return err
-	}
-	if err := p.requireBot(); err != nil {
 		return err
 	}
 	it, err := p.fake.Autocomplete(u, in.ChannelID, in.Command, opts...)
