@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"sandtable/games/sandtable"
 )
@@ -51,13 +50,7 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sandtable apply: give at least one ACTION")
 		return 2
 	}
-	var data []byte
-	var err error
-	if *posFile == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
-		data, err = os.ReadFile(*posFile)
-	}
+	data, err := readPositionFile(*posFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "sandtable apply: cannot read the position: %v\n", err)
 		return 2

@@ -166,3 +166,18 @@ func TestApplyThroughDispatchFromDeployment(t *testing.T) {
 		t.Fatalf("after deployment: %v", err)
 	}
 }
+
+// TestPositionInputIsBounded: an endless or huge position input is refused
+// quickly instead of filling memory (/dev/zero once grew past 3 GB).
+func TestPositionInputIsBounded(t *testing.T) {
+	for _, args := range [][]string{
+		{"apply", "-game", "sandtable", "-position", "/dev/zero", "S confirm"},
+		{"render", "-game", "sandtable", "-position", "/dev/zero", "-out", filepath.Join(t.TempDir(), "x.png")},
+	} {
+		var out, errOut bytes.Buffer
+		code := dispatch(args, &out, &errOut)
+		if code != 2 || !strings.Contains(errOut.String(), "larger than 1048576 bytes") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a size error", args, code, errOut.String())
+		}
+	}
+}

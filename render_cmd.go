@@ -86,13 +86,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		if !ok {
 			return fail("-view %q: want public, south or north", *viewName)
 		}
-		var data []byte
-		var err error
-		if *posFile == "-" {
-			data, err = io.ReadAll(os.Stdin)
-		} else {
-			data, err = os.ReadFile(*posFile)
-		}
+		data, err := readPositionFile(*posFile)
 		if err != nil {
 			return fail("cannot read the position: %v", err)
 		}
@@ -109,7 +103,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 			*size = render.DefaultSandTableSize
 		}
 		if err := r.SandTablePNG(&png, &b, v, *size); err != nil {
-			return fail("%v", err)
+			return fail("%s", strings.TrimPrefix(err.Error(), "render: "))
 		}
 	default:
 		variant, err := chess.ParseVariant(g)
@@ -142,7 +136,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 			*size = render.DefaultChessSize
 		}
 		if err := r.ChessPNG(&png, &b, *size); err != nil {
-			return fail("%v", err)
+			return fail("%s", strings.TrimPrefix(err.Error(), "render: "))
 		}
 	}
 	if err := os.WriteFile(*out, png.Bytes(), 0o644); err != nil {
