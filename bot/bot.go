@@ -110,7 +110,7 @@ func New(cfg Config, store *storage.Store, opts Options) (*Bot, error) {
 	b.app.Now = opts.Now
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
-		log.Info("connected to Discord", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)
+		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)
 	})
 	return b, nil
 }
