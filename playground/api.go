@@ -191,6 +191,15 @@ func jsonKind(goKind string) string {
 	return "number"
 }
 
+// decodeActing reads a JSON request body into in (decodeBody) and resolves
+// the acting user whose ID it holds at as, its "as" field (user).
+func (p *Playground) decodeActing(w http.ResponseWriter, r *http.Request, in any, as *string) (*discordtest.User, error) {
+	if err := decodeBody(w, r, in); err != nil {
+		return nil, err
+	}
+	return p.user(*as)
+}
+
 // user resolves the acting user by ID: a playground person, never the bot.
 func (p *Playground) user(id string) (*discordtest.User, error) {
 	if id == "" {
@@ -573,10 +582,7 @@ type postIn struct {
 
 func (p *Playground) apiPost(w http.ResponseWriter, r *http.Request) error {
 	var in postIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, err := p.user(in.As)
+	u, err := p.decodeActing(w, r, &in, &in.As)
 	if err != nil {
 		return err
 	}
@@ -765,10 +771,7 @@ type componentIn struct {
 
 func (p *Playground) component(w http.ResponseWriter, r *http.Request, sel bool) error {
 	var in componentIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, err := p.user(in.As)
+	u, err := p.decodeActing(w, r, &in, &in.As)
 	if err != nil {
 		return err
 	}
@@ -812,10 +815,7 @@ type modalIn struct {
 
 func (p *Playground) apiModalSubmit(w http.ResponseWriter, r *http.Request) error {
 	var in modalIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, err := p.user(in.As)
+	u, err := p.decodeActing(w, r, &in, &in.As)
 	if err != nil {
 		return err
 	}
@@ -838,10 +838,7 @@ type asIn struct {
 
 func (p *Playground) apiModalDismiss(w http.ResponseWriter, r *http.Request) error {
 	var in asIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, err := p.user(in.As)
+	u, err := p.decodeActing(w, r, &in, &in.As)
 	if err != nil {
 		return err
 	}
@@ -853,10 +850,7 @@ func (p *Playground) apiModalDismiss(w http.ResponseWriter, r *http.Request) err
 // apiDM opens (creating if needed) the user's DM channel with the bot.
 func (p *Playground) apiDM(w http.ResponseWriter, r *http.Request) error {
 	var in asIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, err := p.user(in.As)
+	u, err := p.decodeActing(w, r, &in, &in.As)
 	if err != nil {
 		return err
 	}
@@ -871,10 +865,7 @@ type joinIn struct {
 
 func (p *Playground) apiJoinThread(w http.ResponseWriter, r *http.Request) error {
 	var in joinIn
-	if err := decodeBody(w, r, &in); err != nil {
-		return err
-	}
-	u, err := p.user(in.As)
+	u, err := p.decodeActing(w, r, &in, &in.As)
 	if err != nil {
 		return err
 	}
