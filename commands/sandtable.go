@@ -477,11 +477,7 @@ func (a *App) sandCommit(req *Request, g *storage.Game, st *sandState, pos *sand
 	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
 		return nil, err
 	}
-	msg, err := a.sandMessage(g, st, pos, note)
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return publicAnswer(a.sandMessage(g, st, pos, note))
 }
 
 // sandMessage is the public message of the game: the deployment status
@@ -671,11 +667,7 @@ func sandBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg, err := a.sandMessage(g, st, pos, "")
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return publicAnswer(a.sandMessage(g, st, pos, ""))
 }
 
 func sandResign(a *App, req *Request, g *storage.Game) (*Response, error) {

@@ -161,11 +161,7 @@ func (a *App) commitSurvival(req *Request, g *storage.Game, st *survivalState, g
 	if err := a.saveSurvival(g, st, req.Now, req.InteractionID); err != nil {
 		return nil, err
 	}
-	msg, err := a.survivalMessage(g, st, game, note)
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return publicAnswer(a.survivalMessage(g, st, game, note))
 }
 
 func (st *survivalState) player(c chess.Color) User {
@@ -395,8 +391,7 @@ func survivalBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg, err := a.survivalMessage(g, st, game, "")
-	return &Response{Message: msg}, err
+	return publicAnswer(a.survivalMessage(g, st, game, ""))
 }
 
 // survivalFlip shows the clicker the board from the other side, privately.

@@ -295,11 +295,7 @@ func (a *App) tcApply(req *Request, t *tcGame, action func() ([]teamchess.Event,
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := a.tcAnnounce(t, &tr, req.ChannelID)
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msgs}, nil
+	return publicAnswer(a.tcAnnounce(t, &tr, req.ChannelID))
 }
 
 // tcAnnounce applies the membership changes and posts the transition's

@@ -135,11 +135,7 @@ func tcBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
 		}
 	}
 	content := t.nextLine(false)
-	msg, err := a.tcMessage(t, view, content)
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
+	return publicAnswer(a.tcMessage(t, view, content))
 }
 
 // tcRecord answers privately with the game record (rule 7.2): the latest
