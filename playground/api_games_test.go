@@ -32,6 +32,24 @@ func (tp *testPlayground) click(as string, m messageView, label string) {
 	require.Equal(tp.t, true, out["responded"], "%s: %v", label, out)
 }
 
+// sandTableGame plays a SandTable challenge from alice (South) to bob in
+// #sandtable and bob's accept through the API, and returns their IDs.
+func (tp *testPlayground) sandTableGame() (alice, bob string) {
+	tp.t.Helper()
+	alice, bob = tp.userID("alice"), tp.userID("bob")
+	ch := tp.channelID("sandtable")
+	tp.command(alice, ch, "sandtable challenge", opt("opponent", bob))
+	tp.click(bob, tp.lastWith(bob, ch, "SandTable"), "Accept")
+	return alice, bob
+}
+
+// dm opens as's direct messages with the bot through the API and returns
+// the channel's ID.
+func (tp *testPlayground) dm(as string) string {
+	tp.t.Helper()
+	return tp.ok("/api/dm", map[string]any{"as": as})["id"].(string)
+}
+
 // TestTeamThreadsThroughTheAPI plays a Team Chess lobby with the real bot through the API: the
 // team threads are private threads that only their team sees.
 func TestTeamThreadsThroughTheAPI(t *testing.T) {
@@ -82,22 +100,15 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 // player's alone: nobody else sees it or can use it.
 func TestDeploymentPanelsArePrivate(t *testing.T) {
 	tp := startPlayground(t, "", testConfig())
-	alice, bob := tp.userID("alice"), tp.userID("bob")
-	ch := tp.channelID("sandtable")
-	tp.command(alice, ch, "sandtable challenge", opt("opponent", bob))
-	tp.click(bob, tp.lastWith(bob, ch, "SandTable"), "Accept")
+	alice, bob := tp.sandTableGame()
 
-	dm := func(as string) string {
-		tp.t.Helper()
-		return tp.ok("/api/dm", map[string]any{"as": as})["id"].(string)
-	}
-	alicePanel := tp.lastWith(alice, dm(alice), "Your secret deployment")
+	alicePanel := tp.lastWith(alice, tp.dm(alice), "Your secret deployment")
 	require.Contains(t, alicePanel.text(), "South")
-	bobPanel := tp.lastWith(bob, dm(bob), "Your secret deployment")
+	bobPanel := tp.lastWith(bob, tp.dm(bob), "Your secret deployment")
 	require.Contains(t, bobPanel.text(), "North")
 
 	// bob cannot open alice's DM, see her panel, use its buttons or load its image.
-	require.Equal(t, "general", tp.view(bob, dm(alice)).Channel.Name)
+	require.Equal(t, "general", tp.view(bob, tp.dm(alice)).Channel.Name)
 	r := tp.post("/api/click", map[string]any{"as": bob, "message_id": alicePanel.ID, "custom_id": alicePanel.button("Confirm")})
 	require.Equal(t, 404, r.status)
 	img := alicePanel.Attachments[0].URL
@@ -109,11 +120,8 @@ func TestDeploymentPanelsArePrivate(t *testing.T) {
 // page's file picker does, and checks the refusals of bad files.
 func TestAFileOptionUploadsTheFile(t *testing.T) {
 	tp := startPlayground(t, "", testConfig())
-	alice, bob := tp.userID("alice"), tp.userID("bob")
-	ch := tp.channelID("sandtable")
-	tp.command(alice, ch, "sandtable challenge", opt("opponent", bob))
-	tp.click(bob, tp.lastWith(bob, ch, "SandTable"), "Accept")
-	dm := tp.ok("/api/dm", map[string]any{"as": alice})["id"].(string)
+	alice, _ := tp.sandTableGame()
+	dm := tp.dm(alice)
 	tp.lastWith(alice, dm, "Your secret deployment")
 
 	file := func(name, data string) map[string]any {
