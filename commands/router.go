@@ -58,6 +58,17 @@ type Kind struct {
 	Private func(req *Request) bool
 }
 
+// subcommands handles the top-level command /name by its subcommand: subs
+// has a handler per subcommand name; any other subcommand is refused.
+func subcommands(name string, subs map[string]Handler) Handler {
+	return func(a *App, req *Request) (*Response, error) {
+		if h, ok := subs[req.Sub]; ok {
+			return h(a, req)
+		}
+		return nil, Errorf("Unknown subcommand /%s %s.", name, req.Sub)
+	}
+}
+
 // AnswersPrivately reports whether some kind declares req's answer private
 // (see Kind.Private), so that a deferred answer must be ephemeral.
 func (a *App) AnswersPrivately(req *Request) bool {

@@ -130,7 +130,11 @@ func (a *App) sandTableKind() *Kind {
 				Required: true, Autocomplete: true, MaxLength: 200,
 			}},
 		}},
-		TopLevel: map[string]Handler{"sandtable": sandCommand},
+		TopLevel: map[string]Handler{"sandtable": subcommands("sandtable", map[string]Handler{
+			"challenge": sandChallenge,
+			"rules":     sandRules,
+			"deploy":    sandDeployCommand,
+		})},
 		Thread: map[string]GameHandler{
 			"move":   sandMove,
 			"step":   sandStep,
@@ -189,18 +193,6 @@ func sandPrivate(req *Request) bool {
 		return err == nil && (strings.HasPrefix(id.Action, "dep-") || strings.HasPrefix(id.Action, "drone-"))
 	}
 	return false
-}
-
-func sandCommand(a *App, req *Request) (*Response, error) {
-	switch req.Sub {
-	case "challenge":
-		return sandChallenge(a, req)
-	case "rules":
-		return a.sandRules()
-	case "deploy":
-		return sandDeployCommand(a, req)
-	}
-	return nil, Errorf("Unknown subcommand /sandtable %s.", req.Sub)
 }
 
 func sandChallenge(a *App, req *Request) (*Response, error) {
@@ -849,7 +841,7 @@ const sandRulesText = `**SandTable Chess**: a 20x20 war game for two (South, ran
 **Notation** (/move): ` + "`d4-d5 e4-e5`" + ` Infantry steps · ` + "`Tc3-c8`" + ` Tank · ` + "`Pa1-h8/d9`" + ` Airplane, a crew member steps out to d9 · ` + "`Mf5` `Af5`" + ` Mine, Anti-Air. /step builds an Infantry turn privately. Drones: **Order a Drone (private)** on the board.
 **Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G20 and the Discord rulings D1–D10).`
 
-func (a *App) sandRules() (*Response, error) {
+func sandRules(a *App, req *Request) (*Response, error) {
 	var buf bytes.Buffer
 	if err := render.LegendPNG(&buf); err != nil {
 		return nil, err

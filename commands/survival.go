@@ -54,7 +54,7 @@ func (a *App) survivalKind() *Kind {
 				},
 			}},
 		}},
-		TopLevel: map[string]Handler{"survival": survivalCommand},
+		TopLevel: map[string]Handler{"survival": subcommands("survival", map[string]Handler{"challenge": survivalChallenge})},
 		Thread: map[string]GameHandler{
 			"move":   survivalMove,
 			"resign": survivalResign,
@@ -73,10 +73,7 @@ func (a *App) survivalKind() *Kind {
 	}
 }
 
-func survivalCommand(a *App, req *Request) (*Response, error) {
-	if req.Sub != "challenge" {
-		return nil, Errorf("Unknown subcommand /survival %s.", req.Sub)
-	}
+func survivalChallenge(a *App, req *Request) (*Response, error) {
 	color := strings.ToLower(req.Str("color"))
 	switch color {
 	case "":

@@ -114,7 +114,12 @@ func (a *App) teamChessKind() *Kind {
 				},
 			},
 		},
-		TopLevel: map[string]Handler{"teamchess": tcCommand},
+		TopLevel: map[string]Handler{"teamchess": subcommands("teamchess", map[string]Handler{
+			"new":         tcLobbyNew,
+			"leaderboard": tcLeaderboard,
+			"stats":       tcStats,
+			"rules":       tcRules,
+		})},
 		Thread: map[string]GameHandler{
 			"move":    tcMove,
 			"tagout":  tcTagOut,
@@ -155,20 +160,6 @@ func tcPrivate(req *Request) bool {
 		return req.Sub == "rules"
 	}
 	return false
-}
-
-func tcCommand(a *App, req *Request) (*Response, error) {
-	switch req.Sub {
-	case "new":
-		return tcLobbyNew(a, req)
-	case "leaderboard":
-		return tcLeaderboard(a, req)
-	case "stats":
-		return tcStats(a, req)
-	case "rules":
-		return tcRules(), nil
-	}
-	return nil, Errorf("Unknown subcommand /teamchess %s.", req.Sub)
 }
 
 // loadTeamChess decodes a stored game and replays it.

@@ -238,7 +238,7 @@ func tcAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 // tcRules is the /teamchess rules answer (private).
-func tcRules() *Response {
+func tcRules(a *App, req *Request) (*Response, error) {
 	text := strings.Join([]string{
 		"**Teams.** Each side has a queue of commanders; only the first one without a personal loss, the active commander, plays. The others advise in the team's private thread, until they suffer a personal loss (rule 1.4).",
 		"**Commands.** `/move` (active commander), `/tagout` at the start of your turn (a personal loss; the next commander continues the turn), `/resign` (active commander of either side), `/siege win` or `/siege continue`, `/board`, `/record`, `/suggest` (advisers, posted privately in the team thread). There are no draws.",
@@ -253,5 +253,5 @@ func tcRules() *Response {
 		"**Move timer.** When the time for a move runs out, the active commander is tagged out with a personal loss and the next one continues.",
 		"**Results.** Checkmate (honourable, or dishonourable after a sacrifice), Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
 	}, "\n")
-	return &Response{Ephemeral: true, Message: Message{Embeds: []*discordgo.MessageEmbed{{Title: "Team Chess: how to play here", Description: text, Color: colorChallenge}}}}
+	return &Response{Ephemeral: true, Message: Message{Embeds: []*discordgo.MessageEmbed{{Title: "Team Chess: how to play here", Description: text, Color: colorChallenge}}}}, nil
 }
