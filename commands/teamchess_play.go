@@ -27,35 +27,37 @@ func tcLoadActive(g *storage.Game) (*tcGame, error) {
 	return t, nil
 }
 
-// commanderCheck refuses user unless they are the active commander of the
-// side that must act now; what is the action ("move", "tag out").
-func (t *tcGame) commanderCheck(user User, what string) error {
-	turn := t.game.Turn()
-	active, _ := t.game.Active(turn)
-	side, ok := t.game.SideOf(user.ID)
-	switch {
-	case !ok:
-		return Errorf("You are not playing in this game. %s's active commander, %s, is to act.", turn.Title(), active.Label())
-	case active.ID == user.ID:
-		return nil
-	case side != turn:
-		return Errorf("It is %s's turn: %s's active commander, %s, is to act. You play for %s.", turn.Title(), turn.Title(), active.Label(), side.Title())
-	}
-	msg := fmt.Sprintf("Only the active commander may %s: %s commands %s now.", what, active.Label(), turn.Title())
-	if ok, reason := t.game.CanAdvise(user.ID); ok {
-		msg += fmt.Sprintf(" You may advise them in your team thread <#%s> (or with `/suggest`).", t.st.TeamThreads[side])
-	} else {
-		msg += " " + capitalize(reason) + "."
-	}
-	return Errorf("%s", msg)
-}
-
-func tcMove(a *App, req *Request, g *storage.Game) (*Response, error) {
+// tcLoadCommander loads the game for an action of req's user, refused in
+// a finished game and unless they are the active commander of the side
+// that must act now; what is the action ("move", "tag out").
+func tcLoadCommander(g *storage.Game, req *Request, what string) (*tcGame, error) {
 	t, err := tcLoadActive(g)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.commanderCheck(req.User, "move"); err != nil {
+	turn := t.game.Turn()
+	active, _ := t.game.Active(turn)
+	side, ok := t.game.SideOf(req.User.ID)
+	switch {
+	case !ok:
+		return nil, Errorf("You are not playing in this game. %s's active commander, %s, is to act.", turn.Title(), active.Label())
+	case active.ID == req.User.ID:
+		return t, nil
+	case side != turn:
+		return nil, Errorf("It is %s's turn: %s's active commander, %s, is to act. You play for %s.", turn.Title(), turn.Title(), active.Label(), side.Title())
+	}
+	msg := fmt.Sprintf("Only the active commander may %s: %s commands %s now.", what, active.Label(), turn.Title())
+	if ok, reason := t.game.CanAdvise(req.User.ID); ok {
+		msg += fmt.Sprintf(" You may advise them in your team thread <#%s> (or with `/suggest`).", t.st.TeamThreads[side])
+	} else {
+		msg += " " + capitalize(reason) + "."
+	}
+	return nil, Errorf("%s", msg)
+}
+
+func tcMove(a *App, req *Request, g *storage.Game) (*Response, error) {
+	t, err := tcLoadCommander(g, req, "move")
+	if err != nil {
 		return nil, err
 	}
 	if t.game.Phase() == teamchess.SiegeDecision {
@@ -75,11 +77,8 @@ func tcMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 func tcTagOut(a *App, req *Request, g *storage.Game) (*Response, error) {
-	t, err := tcLoadActive(g)
+	t, err := tcLoadCommander(g, req, "tag out")
 	if err != nil {
-		return nil, err
-	}
-	if err := t.commanderCheck(req.User, "tag out"); err != nil {
 		return nil, err
 	}
 	return a.tcApply(req, t, func() ([]teamchess.Event, error) { return t.game.TagOut(req.User.ID) })
@@ -101,11 +100,8 @@ func tcResign(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 func tcSiege(a *App, req *Request, g *storage.Game) (*Response, error) {
-	t, err := tcLoadActive(g)
+	t, err := tcLoadCommander(g, req, "decide the siege")
 	if err != nil {
-		return nil, err
-	}
-	if err := t.commanderCheck(req.User, "decide the siege"); err != nil {
 		return nil, err
 	}
 	switch req.Sub {
