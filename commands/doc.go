@@ -21,16 +21,22 @@
 //   - Timeout: called by Sweep when a game's deadline has passed.
 //   - Summary: one line for /games.
 //
+// Pieces the kinds share: subcommands (a top-level command's handlers by
+// subcommand), challengeHandlers, newGameThread and addPlayers (the game of
+// an accepted two-player challenge), drawOffer with drawCommand and
+// drawButton (an agreed draw), saveGame (a transition) and publicAnswer
+// (the board as the answer).
+//
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
 // else is refused before a handler runs.
 //
 // # Invariants
 //
-//   - Every change of a game is one storage transaction (App.Store.Update
-//     with Tx.PutGame), which also marks the interaction applied
-//     (Tx.MarkInteraction): a transition is saved whole or not at all, and
-//     the same interaction is never applied twice.
+//   - Every change of a game is one storage transaction (saveGame:
+//     App.Store.Update with Tx.PutGame), which also marks the interaction
+//     applied (markApplied, Tx.MarkInteraction): a transition is saved
+//     whole or not at all, and the same interaction is never applied twice.
 //   - A handler returns a *UserError for anything the user did wrong; its
 //     text is shown to them privately, word for word, and nothing changed.
 //     Any other error is logged and the user gets a generic apology.
