@@ -71,20 +71,36 @@ func (p *platform) RemoveThreadMember(threadID, userID string) error {
 }
 
 func (p *platform) DM(userID string, m commands.Message) (string, error) {
-	chID, ok := p.dmChans.Load(userID)
-	if !ok {
-		ch, err := p.sess.UserChannelCreate(userID)
-		if err != nil {
-			return "", dmError(err)
-		}
-		chID = ch.ID
-		p.dmChans.Store(userID, ch.ID)
+	chID, err := p.dmChannel(userID)
+	if err != nil {
+		return "", dmError(err)
 	}
-	id, err := p.Send(chID.(string), m)
+	id, err := p.Send(chID, m)
 	if err != nil {
 		return "", dmError(err)
 	}
 	return id, nil
+}
+
+func (p *platform) EditDM(userID, messageID string, m commands.Message) error {
+	chID, err := p.dmChannel(userID)
+	if err != nil {
+		return err
+	}
+	return p.Edit(chID, messageID, m)
+}
+
+// dmChannel returns the ID of the DM channel with userID, opening it once.
+func (p *platform) dmChannel(userID string) (string, error) {
+	if chID, ok := p.dmChans.Load(userID); ok {
+		return chID.(string), nil
+	}
+	ch, err := p.sess.UserChannelCreate(userID)
+	if err != nil {
+		return "", err
+	}
+	p.dmChans.Store(userID, ch.ID)
+	return ch.ID, nil
 }
 
 func dmError(err error) error {

@@ -28,8 +28,12 @@ type Platform interface {
 	// AddThreadMember and RemoveThreadMember change a thread's membership.
 	AddThreadMember(threadID, userID string) error
 	RemoveThreadMember(threadID, userID string) error
-	// DM sends a direct message to a user.
+	// DM sends a direct message to a user and returns its ID.
 	DM(userID string, m Message) (string, error)
+	// EditDM replaces the content, embeds and components of the direct
+	// message messageID (an ID DM returned) the bot sent to userID, as
+	// Edit does.
+	EditDM(userID, messageID string, m Message) error
 	// Download fetches a file a user attached to a command (an attachment
 	// option's URL) and returns its bytes. A file larger than maxBytes is
 	// an error (ErrTooLarge), and so is any answer but 200 OK.

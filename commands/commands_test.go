@@ -24,7 +24,14 @@ type fakePlatform struct {
 	dms     map[string][]Message
 	closed  map[string]bool
 	files   map[string][]byte // Download: URL -> bytes
+	edits   []edited
 	next    int
+}
+
+// edited is one Edit or EditDM (Channel "dm:<user ID>").
+type edited struct {
+	Channel, ID string
+	Msg         Message
 }
 
 type sent struct {
@@ -45,7 +52,16 @@ func (p *fakePlatform) Send(channelID string, m Message) (string, error) {
 	return p.id(), nil
 }
 
-func (p *fakePlatform) Edit(channelID, messageID string, m Message) error { return nil }
+func (p *fakePlatform) Edit(channelID, messageID string, m Message) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.edits = append(p.edits, edited{channelID, messageID, m})
+	return nil
+}
+
+func (p *fakePlatform) EditDM(userID, messageID string, m Message) error {
+	return p.Edit("dm:"+userID, messageID, m)
+}
 
 func (p *fakePlatform) StartThread(channelID, name string, private bool) (string, error) {
 	p.mu.Lock()

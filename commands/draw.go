@@ -91,5 +91,12 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 
 // gameButton is a button of game g whose custom ID carries action.
 func gameButton(g *storage.Game, action, label string, style discordgo.ButtonStyle) discordgo.Button {
-	return discordgo.Button{Label: label, Style: style, CustomID: CustomID{Scope: "g", ID: g.ID, Action: action}.String()}
+	return gameArgButton(g, action, "", label, style)
+}
+
+// gameArgButton is a button of game g whose custom ID carries action and
+// arg: the identity of what its message shows (an order's number, a
+// draft's stamp), so that the button acts on that and nothing newer.
+func gameArgButton(g *storage.Game, action, arg, label string, style discordgo.ButtonStyle) discordgo.Button {
+	return discordgo.Button{Label: label, Style: style, CustomID: CustomID{Scope: "g", ID: g.ID, Action: action, Arg: arg}.String()}
 }

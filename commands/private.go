@@ -16,13 +16,20 @@ const DMClosedNote = "_Your direct messages are closed to me, so I show this her
 // itself, ephemerally, prefixed with DMClosedNote saying why. Other errors
 // from the DM are returned. The answer is always ephemeral.
 func (a *App) SendPrivately(req *Request, m Message, dmNote string) (*Response, error) {
-	_, err := a.Platform.DM(req.User.ID, m)
+	r, _, err := a.sendPrivately(req, m, dmNote)
+	return r, err
+}
+
+// sendPrivately is SendPrivately that also returns the ID of the direct
+// message, "" when m was shown ephemerally instead.
+func (a *App) sendPrivately(req *Request, m Message, dmNote string) (*Response, string, error) {
+	id, err := a.Platform.DM(req.User.ID, m)
 	switch {
 	case err == nil:
-		return &Response{Ephemeral: true, Message: Message{Content: dmNote}}, nil
+		return &Response{Ephemeral: true, Message: Message{Content: dmNote}}, id, nil
 	case errors.Is(err, ErrDMClosed):
 		m.Content = DMClosedNote + "\n" + m.Content
-		return &Response{Ephemeral: true, Message: m}, nil
+		return &Response{Ephemeral: true, Message: m}, "", nil
 	}
-	return nil, fmt.Errorf("direct message to %s: %w", req.User.ID, err)
+	return nil, "", fmt.Errorf("direct message to %s: %w", req.User.ID, err)
 }

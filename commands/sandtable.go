@@ -67,6 +67,14 @@ type sandState struct {
 	// Drone is each side's Drone order awaiting its owner's confirmation, in
 	// the notation (e.g. "DSI3-f6").
 	Drone [3]string `json:"drone"`
+	// DroneSeq numbers the Drone orders given in the game. DroneID is the
+	// number of each side's latest order, which the buttons of its message
+	// carry, so that an older message cannot act on it; DroneMsg is the
+	// direct message showing it, edited when a newer order replaces it (""
+	// when it was shown ephemerally, or once confirmed or cancelled).
+	DroneSeq int       `json:"drone_seq,omitempty"`
+	DroneID  [3]int    `json:"drone_id"`
+	DroneMsg [3]string `json:"drone_msg"`
 	// Outcome is set when the bot, not the rules, ended the game (time).
 	Outcome *sandOutcome `json:"outcome,omitempty"`
 	// StatusMsg is the deployment status message in the game thread.

@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -525,10 +526,13 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, sandRuleError("This Drone order", err)
 	}
-	st.Drone[side] = act.String()
+	old, oldMsg := st.Drone[side], st.DroneMsg[side]
+	st.DroneSeq++
+	st.Drone[side], st.DroneID[side], st.DroneMsg[side] = act.String(), st.DroneSeq, ""
 	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
 		return nil, err
 	}
+	seq := strconv.Itoa(st.DroneSeq)
 	var order sandtable.Entry
 	for _, e := range entries {
 		if e.Kind == sandtable.EntryDroneOrder {
@@ -553,11 +557,61 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 			Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn)}}},
 		Files: []*discordgo.File{file},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameButton(g, "drone-confirm", "Confirm Drone", discordgo.SuccessButton),
-			gameButton(g, "drone-cancel", "Cancel", discordgo.DangerButton),
+			gameArgButton(g, "drone-confirm", seq, "Confirm Drone", discordgo.SuccessButton),
+			gameArgButton(g, "drone-cancel", seq, "Cancel", discordgo.DangerButton),
 		}}},
 	}
-	return a.SendPrivately(req, msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
+	resp, dmID, err := a.sendPrivately(req, msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
+	if err != nil {
+		return nil, err
+	}
+	if oldMsg != "" {
+		// The older order's message loses its buttons (best effort: its
+		// buttons are refused anyway).
+		why := "it lapsed when its turn passed"
+		if old != "" {
+			why = "a newer order replaced it"
+		}
+		m := Message{Embeds: []*discordgo.MessageEmbed{{Title: "Your Drone order (secret)", Color: colorClosed,
+			Description: fmt.Sprintf("~~%s~~: not given, %s. Nothing of it was used or shown.", old, why),
+			Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · private", g.ID)}}},
+			Components: []discordgo.MessageComponent{}}
+		if old == "" {
+			m.Embeds[0].Description = fmt.Sprintf("This Drone order was not given: %s. Nothing of it was used or shown.", why)
+		}
+		if err := a.Platform.EditDM(req.User.ID, oldMsg, m); err != nil {
+			a.Log.Warn("closing the replaced Drone order failed", "game", g.ID, "err", err)
+		}
+	}
+	if dmID != "" {
+		st.DroneMsg[side] = dmID
+		if err := a.sandSave(g, st, pos, req.Now, ""); err != nil {
+			return nil, err
+		}
+	}
+	return resp, nil
+}
+
+// sandDroneShown loads the game for a button of a Drone order's message:
+// the order that message shows must still be the side's waiting order
+// (its number is the button's argument; none on messages from before
+// orders were numbered, which matches an unnumbered order).
+func sandDroneShown(g *storage.Game, req *Request, needPostTurn bool) (*sandState, *sandtable.Position, sandtable.Side, bool, error) {
+	var st *sandState
+	var pos *sandtable.Position
+	var side sandtable.Side
+	var err error
+	if needPostTurn {
+		st, pos, side, err = sandPostTurnLoad(g, req)
+	} else {
+		st, pos, side, err = sandLoadPlayer(g, req, false)
+	}
+	if err != nil {
+		return nil, nil, 0, false, err
+	}
+	id, _ := ParseCustomID(req.CustomID)
+	n, _ := strconv.Atoi(id.Arg)
+	return st, pos, side, st.Drone[side] != "" && n == st.DroneID[side], nil
 }
 
 func ownerName(s sandtable.Side) string {
@@ -577,18 +631,21 @@ func sideColor(side sandtable.Side) int {
 // sandDroneConfirm gives the confirmed order: the thread learns that a
 // Drone was declared; the owner's message shows the order.
 func sandDroneConfirm(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, side, err := sandPostTurnLoad(g, req)
+	st, pos, side, current, err := sandDroneShown(g, req, true)
 	if err != nil {
 		return nil, err
 	}
-	if st.Drone[side] == "" {
+	switch {
+	case st.Drone[side] == "":
 		return nil, Errorf("No Drone order is waiting for your confirmation (an order lapses when the turn passes). Press **Order a Drone (private)** to give one.")
+	case !current:
+		return nil, Errorf("%s", droneReplacedMsg)
 	}
 	act, err := sandtable.ParseAction(st.Drone[side])
 	if err != nil {
 		return nil, err
 	}
-	st.Drone[side] = ""
+	st.Drone[side], st.DroneMsg[side] = "", ""
 	entries, err := a.sandApply(g, st, pos, act, req.Now)
 	if err != nil {
 		return nil, sandRuleError("This Drone order", err)
@@ -627,17 +684,26 @@ func sandDroneConfirm(a *App, req *Request, g *storage.Game) (*Response, error) 
 	}}, nil
 }
 
+// sandDroneCancel discards the order its message shows; the message of
+// an order that is no longer waiting just loses its buttons.
 func sandDroneCancel(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, side, err := sandLoadPlayer(g, req, false)
+	st, pos, side, current, err := sandDroneShown(g, req, false)
 	if err != nil {
 		return nil, err
 	}
-	st.Drone[side] = ""
-	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
-		return nil, err
+	text := "Drone order discarded: nothing was used and nothing was shown."
+	if current {
+		st.Drone[side], st.DroneMsg[side] = "", ""
+		if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+			return nil, err
+		}
+	} else {
+		text = "This Drone order was no longer waiting (a newer one replaced it, or its turn passed): nothing changed, nothing was used and nothing was shown."
 	}
-	return &Response{Update: true, Message: Message{Content: "Drone order discarded: nothing was used and nothing was shown.", Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}}, nil
+	return &Response{Update: true, Message: Message{Content: text, Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}}, nil
 }
+
+const droneReplacedMsg = "This Drone order was replaced by a newer one; use the latest message. Nothing changed."
 
 // sandPrivateView sends the clicker their private view: the board with
 // their pending Drones (spotters and targets), their unconfirmed order and

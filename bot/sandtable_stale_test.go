@@ -1,0 +1,93 @@
+package bot_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/bot/discordtest"
+)
+
+// stalePosition is South's PostTurn with an Infantry on a9 that can spot
+// a9 and a10.
+const stalePosition = `sandtable-position 1
+phase postturn
+to-move south
+hazard-uses 1
+piece SB1 a1
+piece SI1 a9
+piece SI2 h2
+piece NB1 t20
+piece NI1 t19
+piece NT9 k20
+piece NP9 l20
+`
+
+// orderDrone opens the Drone form on the newest board as u and submits it:
+// the answer (a pointer to the DM, or the order itself when u's direct
+// messages are closed).
+func (g *sandGame) orderDrone(u *discordtest.User, spotter, target string) *discordtest.Message {
+	g.h.t.Helper()
+	g.openModal(u, g.board(), "Order a Drone (private)")
+	return g.submit(u, map[string]string{"spotter": spotter, "target": target})
+}
+
+// TestSandTableStaleDroneOrderByDM: a newer Drone order closes the older
+// order's direct message (no buttons left, it says why), and only the
+// newer one's Confirm gives a Drone, the one it shows.
+func TestSandTableStaleDroneOrderByDM(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g, scan := h.sandSetup(alice, bob, stalePosition)
+
+	g.orderDrone(alice, "a9", "a9")
+	m1 := g.lastDM(alice, "target **a9**")
+	require.NotEmpty(t, m1.Buttons())
+	g.orderDrone(alice, "a9", "a10")
+	m2 := g.lastDM(alice, "target **a10**")
+	require.NotEqual(t, m1.ID, m2.ID)
+	m1 = h.srv.Message(m1.ID)
+	require.Empty(t, m1.Buttons(), "the replaced order's message keeps no buttons: %s", m1.Text())
+	require.Contains(t, m1.Text(), "a newer order replaced it")
+	require.NotEmpty(t, m2.Buttons())
+	scan.check()
+
+	_, done := g.press(alice, m2, "Confirm Drone")
+	require.Contains(t, done.Text(), "target **a10**")
+	drones := g.pos().Drones
+	require.Len(t, drones, 1)
+	require.Equal(t, "a10", drones[0].Target.String())
+	scan.check()
+}
+
+// TestSandTableStaleDroneOrderEphemeral: with closed direct messages the
+// orders are ephemeral answers, which the bot cannot edit later: the older
+// order's Confirm is refused, its Cancel changes nothing, and the newer
+// order is still the one confirmed.
+func TestSandTableStaleDroneOrderEphemeral(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	h.srv.SetDMsClosed(alice, true)
+	g, scan := h.sandSetup(alice, bob, stalePosition)
+
+	m1 := g.orderDrone(alice, "a9", "a9")
+	require.Contains(t, mustBeEphemeral(t, m1, alice), "target **a9**")
+	m2 := g.orderDrone(alice, "a9", "a10")
+	require.Contains(t, mustBeEphemeral(t, m2, alice), "target **a10**")
+
+	_, r := g.press(alice, m1, "Confirm Drone")
+	require.Contains(t, mustBeEphemeral(t, r, alice), "This Drone order was replaced by a newer one; use the latest message")
+	require.Empty(t, g.pos().Drones, "nothing was given")
+	require.Contains(t, h.srv.Message(m1.ID).Text(), "target **a9**", "the refused message is unchanged")
+	_, r = g.press(alice, m1, "Cancel")
+	require.Contains(t, r.Text(), "no longer waiting")
+	scan.check()
+
+	_, done := g.press(alice, m2, "Confirm Drone")
+	require.Contains(t, done.Text(), "Drone ordered")
+	require.Contains(t, done.Text(), "target **a10**")
+	drones := g.pos().Drones
+	require.Len(t, drones, 1)
+	require.Equal(t, "a10", drones[0].Target.String())
+	scan.check()
+}
