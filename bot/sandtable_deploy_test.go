@@ -92,7 +92,15 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	require.Contains(t, np.Text(), "**Valid** ✅")
 	require.NoError(t, draft(sandtable.North).Validate())
 	scan.check()
+	// pre no longer shows South's draft once a random one replaced it: its
+	// Confirm only brings it up to date; then it confirms what it shows.
+	rnd := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("random", true))
+	require.Contains(t, mustBeEphemeral(t, rnd, alice), "A random valid deployment")
 	_, sp = g.press(alice, pre, "Confirm")
+	require.Contains(t, sp.Text(), "Nothing changed: this panel showed an older version of your deployment")
+	require.False(t, g.pos().Confirmed[sandtable.South])
+	require.Equal(t, pre.ID, sp.ID, "the old panel itself is brought up to date")
+	_, sp = g.press(alice, sp, "Confirm")
 	require.Contains(t, sp.Text(), "Confirmed")
 	scan.check()
 	_, sp = g.press(alice, sp, "Unconfirm")

@@ -59,14 +59,14 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 		require.Contains(t, mustBeEphemeral(t, m, zed), "not in this lobby")
 		m = h.tcPress(bob, lobby, "Start")
 		require.Contains(t, mustBeEphemeral(t, m, bob), "Only alice, who opened this lobby, can start the game")
-		m = h.tcChoose(bob, lobby, "move-up", "w:1")
+		m = h.tcChoose(bob, lobby, "move-up", "w:1:"+alice.ID)
 		require.Contains(t, mustBeEphemeral(t, m, bob), "Only alice")
 		m = h.tcPress(bob, lobby, "Cancel")
 		require.Contains(t, mustBeEphemeral(t, m, bob), "Only alice")
 	})
 	// Queues: White bob, alice, eve; Black carol, dan.
 	require.Contains(t, lobby.Text(), "1. "+bob.Mention()+"\n2. "+alice.Mention()+"\n3. "+eve.Mention())
-	lobby = h.tcChoose(alice, lobby, "move-up", "w:1")
+	lobby = h.tcChoose(alice, lobby, "move-up", "w:1:"+alice.ID)
 	require.Contains(t, lobby.Text(), "1. "+alice.Mention()+"\n2. "+bob.Mention()+"\n3. "+eve.Mention())
 	// Only Black, the smaller team, may have a second command.
 	require.ElementsMatch(t, []string{"b:" + carol.ID + " = carol commands twice for Black", "b:" + dan.ID + " = dan commands twice for Black"},
@@ -75,7 +75,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 	require.Contains(t, lobby.Text(), "granted "+dan.Mention()+" a second command for Black")
 	require.Contains(t, lobby.Text(), "3. "+dan.Mention()+" (2nd command)")
 	// Queue: carol, dan, dan(2nd): move dan's first command to the front.
-	lobby = h.tcChoose(alice, lobby, "move-up", "b:1")
+	lobby = h.tcChoose(alice, lobby, "move-up", "b:1:"+dan.ID)
 	require.Contains(t, lobby.Text(), "1. "+dan.Mention()+"\n2. "+carol.Mention()+"\n3. "+dan.Mention()+" (2nd command)")
 	tcDump(t, "lobby-1", lobby)
 
@@ -242,7 +242,7 @@ func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
 	lobby = h.tcPress(carol, lobby, "Join Black")
 	lobby = h.tcChoose(alice, lobby, "double", "w:"+alice.ID)
 	require.Contains(t, lobby.Text(), "2. "+alice.Mention()+" (2nd command)")
-	require.Equal(t, []string{"w:none = Withdraw alice's second command (White)"}, selectValues(t, lobby, "double"))
+	require.Equal(t, []string{"w:none:" + alice.ID + " = Withdraw alice's second command (White)"}, selectValues(t, lobby, "double"))
 	lobby = h.tcPress(carol, lobby, "Leave")
 	require.Contains(t, lobby.Text(), alice.Mention()+"'s second command for White was withdrawn")
 	require.NotContains(t, lobby.Text(), "2nd command")

@@ -29,7 +29,12 @@
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
-// else is refused before a handler runs.
+// else is refused before a handler runs. A button whose effect depends on
+// what its message shows carries that thing's identity in arg (a draw
+// offer's or a Drone order's number, a draft's or a panel's stamp, the
+// board's ply or turn; gameArgButton, stamp): it acts on that and nothing
+// newer, and an old message's button is refused or brings its message up
+// to date, changing nothing.
 //
 // # Invariants
 //

@@ -2,6 +2,8 @@ package commands
 
 import (
 	"fmt"
+	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -36,6 +38,10 @@ type drawOffer struct {
 	// offer is the kind's stored standing offer: the ID of the user who
 	// made it, "" for none.
 	offer *string
+	// seq is the kind's stored count of offers made in the game: the
+	// standing offer's number, which its message's buttons carry, so that
+	// the buttons of a declined or lapsed offer cannot answer a later one.
+	seq *int
 	// opp is the opponent of the user who acts.
 	opp User
 	// offerNote ends the offer's message, e.g. "(The offer lapses with the
@@ -60,17 +66,30 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", d.opp.Mention())
 		}
 		*d.offer = req.User.ID
+		*d.seq++
 		if err := d.save(); err != nil {
 			return nil, err
 		}
+		n := strconv.Itoa(*d.seq)
 		return &Response{Message: Message{
 			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? %s", req.User.Mention(), d.opp.Mention(), d.offerNote),
 			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				gameButton(g, "draw-accept", "Accept draw", discordgo.SuccessButton),
-				gameButton(g, "draw-decline", "Decline", discordgo.DangerButton),
+				gameArgButton(g, "draw-accept", n, "Accept draw", discordgo.SuccessButton),
+				gameArgButton(g, "draw-decline", n, "Decline", discordgo.DangerButton),
 			}}},
 		}}, nil
 	case "accept", "decline":
+		if req.Type == ComponentRequest {
+			// A button answers the offer its message made, and no other.
+			id, _ := ParseCustomID(req.CustomID)
+			if *d.offer == "" || id.Arg != strconv.Itoa(*d.seq) {
+				hint := ""
+				if *d.offer != "" {
+					hint = " A newer offer stands: answer it with its own message's buttons, or with /draw accept or /draw decline."
+				}
+				return nil, Errorf("That draw offer is no longer open: it was declined, accepted or lapsed.%s", hint)
+			}
+		}
 		if *d.offer == "" {
 			return nil, Errorf("There is no draw offer to %s %s.", action, d.noOfferNote)
 		}
@@ -92,6 +111,18 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 // gameButton is a button of game g whose custom ID carries action.
 func gameButton(g *storage.Game, action, label string, style discordgo.ButtonStyle) discordgo.Button {
 	return gameArgButton(g, action, "", label, style)
+}
+
+// stamp is a short identity of what a message shows, made of parts (a
+// draft's turn and steps, a deployment's layout), for a button's arg: the
+// button acts only while the stamp of the current thing is the same.
+func stamp(parts ...string) string {
+	h := fnv.New32a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%08x", h.Sum32())
 }
 
 // gameArgButton is a button of game g whose custom ID carries action and

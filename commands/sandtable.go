@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,8 +60,10 @@ type sandState struct {
 	Prev   []sandtable.Entry `json:"prev,omitempty"`
 	Cur    []sandtable.Entry `json:"cur,omitempty"`
 	LogSeq int               `json:"log_seq,omitempty"` // turns archived so far
-	// DrawOffer is the user ID with a standing draw offer.
+	// DrawOffer is the user ID with a standing draw offer; DrawSeq counts
+	// the offers made (drawOffer.seq).
 	DrawOffer string `json:"draw_offer,omitempty"`
+	DrawSeq   int    `json:"draw_seq,omitempty"`
 	// Steps is each side's private Infantry draft for its current Main
 	// (canonical steps, e.g. "d4-d5"), by side (index 1 South, 2 North).
 	Steps [3][]string `json:"steps"`
@@ -599,7 +602,7 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		}
 		row := []discordgo.MessageComponent{}
 		if pos.Phase == sandtable.PhasePostTurn {
-			row = append(row, gameButton(g, "drone", "Order a Drone (private)", discordgo.PrimaryButton))
+			row = append(row, gameArgButton(g, "drone", strconv.Itoa(pos.Turn), "Order a Drone (private)", discordgo.PrimaryButton))
 		}
 		row = append(row, gameButton(g, "private", "My private view", discordgo.SecondaryButton))
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
@@ -705,7 +708,7 @@ func sandDrawAction(a *App, req *Request, g *storage.Game, action string) (*Resp
 		return nil, err
 	}
 	return drawOffer{
-		offer: &st.DrawOffer, opp: st.player(side.Opp()),
+		offer: &st.DrawOffer, seq: &st.DrawSeq, opp: st.player(side.Opp()),
 		offerNote: "(The offer lapses when the turn passes.)", noOfferNote: "(offers lapse when the turn passes)",
 		save: func() error { return a.sandSave(g, st, pos, req.Now, req.InteractionID) },
 		accept: func() (*Response, error) {

@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -87,7 +88,7 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 	var rows []discordgo.MessageComponent
 	if pos.Confirmed[side] {
 		rows = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameButton(g, "dep-unconfirm", "Unconfirm", discordgo.DangerButton),
+			gameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", discordgo.DangerButton),
 			gameButton(g, "dep-text", "Layout as text", discordgo.SecondaryButton),
 		}}}
 	} else {
@@ -102,16 +103,38 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 				gameButton(g, "dep-random", "Random", discordgo.SecondaryButton),
 				gameButton(g, "dep-paste", "Paste layout", discordgo.SecondaryButton),
-				gameButton(g, "dep-edit", "Edit pieces", discordgo.SecondaryButton),
+				gameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", discordgo.SecondaryButton),
 				gameButton(g, "dep-clear", "Clear", discordgo.DangerButton),
 			}},
 			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				gameButton(g, "dep-confirm", "Confirm", discordgo.SuccessButton),
+				gameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", discordgo.SuccessButton),
 				gameButton(g, "dep-text", "Layout as text", discordgo.SecondaryButton),
 			}},
 		}
 	}
 	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Files: []*discordgo.File{file}, Components: rows}, nil
+}
+
+// panelStamp identifies side's deployment as a panel shows it: the draft's
+// layout and whether it is confirmed. The panel's controls whose effect
+// depends on what the panel shows (Confirm, Unconfirm, Edit pieces and its
+// form) carry it; the others replace the whole draft and show the result.
+func panelStamp(pos *sandtable.Position, side sandtable.Side) string {
+	d := pos.Draft(side)
+	if d == nil {
+		return stamp("none")
+	}
+	return stamp(d.Layout(), strconv.FormatBool(pos.Confirmed[side]))
+}
+
+// sandPanelStale answers a control of a panel that no longer shows side's
+// deployment as it is (nil when it does): the panel brought up to date,
+// with nothing changed.
+func (a *App) sandPanelStale(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side) (*Response, error) {
+	if id, _ := ParseCustomID(req.CustomID); id.Arg == panelStamp(pos, side) {
+		return nil, nil
+	}
+	return a.deployAnswer(g, st, pos, side, "Nothing changed: this panel showed an older version of your deployment (it was changed since, in another panel or with /sandtable deploy). Here it is now.", true)
 }
 
 var presetBlurb = map[string]string{
@@ -175,6 +198,11 @@ func sandDeployButton(a *App, req *Request, g *storage.Game) (*Response, error) 
 		return nil, err
 	}
 	id, _ := ParseCustomID(req.CustomID)
+	if id.Action == "dep-confirm" || id.Action == "dep-unconfirm" {
+		if resp, err := a.sandPanelStale(req, g, st, pos, side); resp != nil || err != nil {
+			return resp, err
+		}
+	}
 	act := sandtable.Action{Side: side}
 	var note string
 	switch id.Action {
@@ -312,13 +340,21 @@ func (a *App) sandDeployLayoutText(req *Request, g *storage.Game, text string, u
 	return a.deployAnswer(g, st, pos, side, fmt.Sprintf("Layout loaded: %d pieces.", d.Len()), update)
 }
 
-// sandDeployEdit opens the piece-by-piece form.
+// sandDeployEdit opens the piece-by-piece form, whose edits apply to the
+// deployment the panel shows.
 func sandDeployEdit(a *App, req *Request, g *storage.Game) (*Response, error) {
+	st, pos, side, err := sandDeployLoad(g, req)
+	if err != nil {
+		return nil, err
+	}
+	if resp, err := a.sandPanelStale(req, g, st, pos, side); resp != nil || err != nil {
+		return resp, err
+	}
 	if _, _, err := sandDraftLoad(g, req); err != nil {
 		return nil, err
 	}
 	return &Response{Modal: &Modal{
-		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-edits"}.String(),
+		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-edits", Arg: panelStamp(pos, side)}.String(),
 		Title:    "Edit pieces",
 		Inputs: []ModalInput{{CustomID: "edits", Label: "Changes, one per line", Paragraph: true, Required: true, MaxLength: 2000,
 			Placeholder: "place T c3\nplace I a5 b5 c5\nmove c3-d3\nremove d3"}},
@@ -330,6 +366,9 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 	st, pos, side, err := sandDeployLoad(g, req)
 	if err != nil {
 		return nil, err
+	}
+	if resp, err := a.sandPanelStale(req, g, st, pos, side); resp != nil || err != nil {
+		return resp, err
 	}
 	acts, err := parseDeployEdits(side, req.Fields["edits"])
 	if err != nil {

@@ -416,38 +416,55 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 			Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID + " · private draft"}}},
 		Files: []*discordgo.File{file},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameButton(g, "step-commit", "Commit", discordgo.SuccessButton),
-			gameButton(g, "step-undo", "Undo last step", discordgo.SecondaryButton),
-			gameButton(g, "step-discard", "Discard", discordgo.DangerButton),
+			gameArgButton(g, "step-commit", st.draftStamp(pos, side), "Commit", discordgo.SuccessButton),
+			gameArgButton(g, "step-undo", st.draftStamp(pos, side), "Undo last step", discordgo.SecondaryButton),
+			gameArgButton(g, "step-discard", st.draftStamp(pos, side), "Discard", discordgo.DangerButton),
 		}}},
 	}}, nil
 }
 
-func sandStepLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
-	st, pos, side, err := sandLoadPlayer(g, req, true)
+// draftStamp identifies side's draft as a draft message shows it: its turn
+// and its steps (the buttons' arg).
+func (st *sandState) draftStamp(pos *sandtable.Position, side sandtable.Side) string {
+	return stamp(strconv.Itoa(pos.Turn), side.String(), strings.Join(st.Steps[side], " "))
+}
+
+// sandStepLoad loads the game for a button of a draft message, which acts
+// only on the draft that message shows. A message whose draft is gone
+// (played, discarded, lapsed) loses its buttons; one whose draft has
+// changed since is brought up to date. Either way nothing changes, and
+// the answer (resp) says so.
+func (a *App) sandStepLoad(g *storage.Game, req *Request) (st *sandState, pos *sandtable.Position, side sandtable.Side, resp *Response, err error) {
+	st, pos, side, err = sandLoadPlayer(g, req, true)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	if pos.Phase != sandtable.PhaseMain || len(st.Steps[side]) == 0 {
-		return nil, nil, 0, Errorf("You have no Infantry draft for this Main phase (a draft lapses when your Main action is played).")
+		return nil, nil, 0, &Response{Update: true, Message: Message{
+			Content: "You have no Infantry draft for this Main phase (a draft lapses when your Main action is played): this draft was played, discarded or lapsed. Nothing changed.",
+			Embeds:  []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}}, nil
 	}
-	return st, pos, side, nil
+	if id, _ := ParseCustomID(req.CustomID); id.Arg != st.draftStamp(pos, side) {
+		resp, err := a.sandDraftAnswer(g, st, pos, side, "Nothing changed: this message showed an older draft. Here is your draft now.", true)
+		return nil, nil, 0, resp, err
+	}
+	return st, pos, side, nil, nil
 }
 
 // sandStepCommit plays the draft as the Main action: a public board.
 func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, side, err := sandStepLoad(g, req)
-	if err != nil {
-		return nil, err
+	st, pos, side, resp, err := a.sandStepLoad(g, req)
+	if resp != nil || err != nil {
+		return resp, err
 	}
 	act := sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)}
 	return a.sandPlay(req, g, st, pos, side, act, "Your draft")
 }
 
 func sandStepUndo(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, side, err := sandStepLoad(g, req)
-	if err != nil {
-		return nil, err
+	st, pos, side, resp, err := a.sandStepLoad(g, req)
+	if resp != nil || err != nil {
+		return resp, err
 	}
 	last := st.Steps[side][len(st.Steps[side])-1]
 	st.Steps[side] = st.Steps[side][:len(st.Steps[side])-1]
@@ -458,9 +475,9 @@ func sandStepUndo(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 func sandStepDiscard(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, side, err := sandStepLoad(g, req)
-	if err != nil {
-		return nil, err
+	st, pos, side, resp, err := a.sandStepLoad(g, req)
+	if resp != nil || err != nil {
+		return resp, err
 	}
 	st.Steps[side] = nil
 	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
@@ -482,13 +499,29 @@ func sandPostTurnLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Pos
 	return st, pos, side, nil
 }
 
+// sandDroneTurn loads the game for the Drone button of a board, or its
+// form, which carry the board's turn: a board of an earlier turn does not
+// order Drones in a later one (messages from before boards carried their
+// turn, without one, act in the current turn).
+func sandDroneTurn(g *storage.Game, req *Request) (*sandState, *sandtable.Position, sandtable.Side, error) {
+	st, pos, side, err := sandPostTurnLoad(g, req)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if id, _ := ParseCustomID(req.CustomID); id.Arg != "" && id.Arg != strconv.Itoa(pos.Turn) {
+		return nil, nil, 0, Errorf("This board is from turn %s; it is turn %d now. Use **Order a Drone (private)** on the newest board. Nothing changed.", id.Arg, pos.Turn)
+	}
+	return st, pos, side, nil
+}
+
 // sandDroneButton opens the private Drone order form.
 func sandDroneButton(a *App, req *Request, g *storage.Game) (*Response, error) {
-	if _, _, _, err := sandPostTurnLoad(g, req); err != nil {
+	_, pos, _, err := sandDroneTurn(g, req)
+	if err != nil {
 		return nil, err
 	}
 	return &Response{Modal: &Modal{
-		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "drone-order"}.String(),
+		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "drone-order", Arg: strconv.Itoa(pos.Turn)}.String(),
 		Title:    "Order a Drone (secret)",
 		Inputs: []ModalInput{
 			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8},
@@ -512,7 +545,7 @@ func droneNotation(spotter, target string) string {
 // sandDroneOrder checks a Drone order from the form and asks its owner to
 // confirm it privately, with an image of spotter and target.
 func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, side, err := sandPostTurnLoad(g, req)
+	st, pos, side, err := sandDroneTurn(g, req)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ type survivalState struct {
 	Black     User          `json:"black"`
 	MoveTime  time.Duration `json:"move_time"`
 	DrawOffer string        `json:"draw_offer,omitempty"` // user ID with a standing offer
+	DrawSeq   int           `json:"draw_seq,omitempty"`   // offers made so far (drawOffer.seq)
 	Result    string        `json:"result,omitempty"`     // PGN result once over
 	Reason    string        `json:"reason,omitempty"`     // why it ended, for people
 	Started   time.Time     `json:"started"`
@@ -262,7 +264,7 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", st.DrawOffer)})
 		}
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Flip board", Style: discordgo.SecondaryButton, CustomID: CustomID{Scope: "g", ID: g.ID, Action: "flip"}.String()},
+			gameArgButton(g, "flip", strconv.Itoa(len(st.Moves)), "Flip board", discordgo.SecondaryButton),
 		}}}
 	} else {
 		e.Color = colorOver
@@ -391,14 +393,34 @@ func survivalBoard(a *App, req *Request, g *storage.Game) (*Response, error) {
 	return publicAnswer(a.survivalMessage(g, st, game, ""))
 }
 
-// survivalFlip shows the clicker the board from the other side, privately.
+// survivalFlip shows the clicker, privately, the board of the message
+// whose button was clicked from the other side: the position after the
+// number of moves the button carries (the current one on boards from
+// before buttons carried it), not the game's position now.
 func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
-	_, game, err := loadSurvival(g)
+	st, game, err := loadSurvival(g)
 	if err != nil {
 		return nil, err
 	}
+	id, _ := ParseCustomID(req.CustomID)
+	ply := len(st.Moves)
+	if id.Arg != "" {
+		if ply, err = strconv.Atoi(id.Arg); err != nil || ply < 0 || ply > len(st.Moves) {
+			return nil, Errorf("This button does not belong to a board of this game.")
+		}
+	}
+	where := ""
+	if ply < len(st.Moves) {
+		if game, err = chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves[:ply]); err != nil {
+			return nil, fmt.Errorf("game %s: replay: %w", g.ID, err)
+		}
+		where = " before the first move"
+		if last := moveNumberText(game); last != "" {
+			where = " after " + last
+		}
+	}
 	flipped := game.Position().Turn() != chess.Black
-	file, err := a.chessBoardFile(game, boardView{Flipped: flipped, CaptureMarks: g.Active})
+	file, err := a.chessBoardFile(game, boardView{Flipped: flipped, CaptureMarks: !game.Status().Over()})
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +428,7 @@ func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if flipped {
 		side = "Black"
 	}
-	return &Response{Ephemeral: true, Message: Message{Content: "The board from " + side + "'s side:", Files: []*discordgo.File{file}}}, nil
+	return &Response{Ephemeral: true, Message: Message{Content: fmt.Sprintf("The board%s from %s's side:", where, side), Files: []*discordgo.File{file}}}, nil
 }
 
 func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {
@@ -417,7 +439,7 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 	switch action {
 	case "offer", "accept", "decline":
 		return drawOffer{
-			offer: &st.DrawOffer, opp: st.player(c.Other()),
+			offer: &st.DrawOffer, seq: &st.DrawSeq, opp: st.player(c.Other()),
 			offerNote: "(The offer lapses with the next move.)", noOfferNote: "(offers lapse when a move is made)",
 			save: func() error { return a.saveSurvival(g, st, req.Now, req.InteractionID) },
 			accept: func() (*Response, error) {

@@ -180,7 +180,7 @@ func tcLobbyMessage(l *tcLobby, note string) Message {
 		for i := 1; i < len(q); i++ {
 			up = append(up, discordgo.SelectMenuOption{
 				Label: fmt.Sprintf("%s %d. %s: move up to %d", side.Title(), i+1, trimLabel(q[i].Name), i),
-				Value: fmt.Sprintf("%s:%d", sideKey(side), i),
+				Value: fmt.Sprintf("%s:%d:%s", sideKey(side), i, q[i].ID),
 			})
 		}
 	}
@@ -192,7 +192,7 @@ func tcLobbyMessage(l *tcLobby, note string) Message {
 	var dbl []discordgo.SelectMenuOption
 	for _, side := range sides {
 		if u, ok := l.doubled(side); ok {
-			dbl = append(dbl, discordgo.SelectMenuOption{Label: fmt.Sprintf("Withdraw %s's second command (%s)", trimLabel(u.Name), side.Title()), Value: sideKey(side) + ":none"})
+			dbl = append(dbl, discordgo.SelectMenuOption{Label: fmt.Sprintf("Withdraw %s's second command (%s)", trimLabel(u.Name), side.Title()), Value: sideKey(side) + ":none:" + u.ID})
 			continue
 		}
 		if !l.canDouble(side) {
@@ -345,15 +345,18 @@ func tcLobbyMoveUp(a *App, req *Request) (*Response, error) {
 	if len(req.Values) != 1 {
 		return nil, Errorf("Choose one commander to move up.")
 	}
-	key, idx, _ := strings.Cut(req.Values[0], ":")
+	// The value names the queue place and who held it when the menu was
+	// drawn ("w:2:<user ID>"; menus from before it named them: "w:2").
+	key, rest, _ := strings.Cut(req.Values[0], ":")
+	idx, who, _ := strings.Cut(rest, ":")
 	i, err := strconv.Atoi(idx)
 	side := chess.White
 	if key == "b" {
 		side = chess.Black
 	}
 	q := l.queue(side)
-	if err != nil || (key != "w" && key != "b") || i < 1 || i >= len(*q) {
-		return nil, Errorf("That queue place no longer exists; the lobby has changed. Choose again.")
+	if err != nil || (key != "w" && key != "b") || i < 1 || i >= len(*q) || (who != "" && (*q)[i].ID != who) {
+		return nil, Errorf("That queue place no longer holds the commander you chose; the lobby has changed. Choose again. Nothing changed.")
 	}
 	(*q)[i-1], (*q)[i] = (*q)[i], (*q)[i-1]
 	return tcSaveLobby(a, req, l, fmt.Sprintf("%s moved %s up to place %d in %s's queue.", req.User.Mention(), (*q)[i-1].Mention(), i, side.Title()))
@@ -367,15 +370,20 @@ func tcLobbyDouble(a *App, req *Request) (*Response, error) {
 	if len(req.Values) != 1 {
 		return nil, Errorf("Choose one option.")
 	}
+	// "w:<user ID>" grants; "w:none:<user ID>" withdraws that member's
+	// second command ("w:none" on menus from before it named them).
 	key, uid, _ := strings.Cut(req.Values[0], ":")
 	side := chess.White
 	if key == "b" {
 		side = chess.Black
 	}
-	if uid == "none" {
+	if none, who, _ := strings.Cut(uid, ":"); none == "none" {
 		u, ok := l.doubled(side)
 		if !ok {
 			return nil, Errorf("%s has no second command to withdraw.", side.Title())
+		}
+		if who != "" && who != u.ID {
+			return nil, Errorf("That second command is no longer there; the lobby has changed. Choose again. Nothing changed.")
 		}
 		l.dropSecond(side, u.ID)
 		return tcSaveLobby(a, req, l, fmt.Sprintf("%s withdrew %s's second command.", req.User.Mention(), u.Mention()))

@@ -1,0 +1,291 @@
+package commands
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"sandtable/games/sandtable"
+	"sandtable/storage"
+)
+
+// Buttons act on what their message showed, never on "the current thing":
+// every test here clicks an old message's button after what it showed was
+// replaced.
+
+// click is u's click on the component customID of message "m1" in th1.
+func click(u User, customID string, values ...string) *Request {
+	interactionSeq++
+	return &Request{Type: ComponentRequest, InteractionID: fmt.Sprint("i", interactionSeq), GuildID: "g", ChannelID: "th1",
+		User: u, CustomID: customID, Values: values, MessageID: "m1", Now: t0}
+}
+
+// buttonOf returns the custom ID of m's button (or select) labelled label.
+func buttonOf(t *testing.T, m Message, label string) string {
+	t.Helper()
+	for _, row := range m.Components {
+		r, ok := row.(discordgo.ActionsRow)
+		require.True(t, ok)
+		for _, c := range r.Components {
+			if b, ok := c.(discordgo.Button); ok && b.Label == label {
+				return b.CustomID
+			}
+		}
+	}
+	t.Fatalf("no %q button in %+v", label, m)
+	return ""
+}
+
+func TestStaleDrawOfferButtons(t *testing.T) {
+	for _, kind := range []string{kindSurvival, kindSandTable} {
+		t.Run(kind, func(t *testing.T) {
+			a, _ := testApp(t)
+			active := func() bool {
+				id := "game1"
+				if kind == kindSandTable {
+					id = "sand1"
+				}
+				g, err := a.snapshot(id)
+				require.NoError(t, err)
+				return g.Active
+			}
+			if kind == kindSurvival {
+				putSurvival(t, a, kingsShuffle)
+			} else {
+				putSandTable(t, a, mainPos)
+			}
+			draw := func(u User, sub string) (*Response, error) { return a.Handle(cmd(u, "draw", sub, nil)) }
+
+			// Bob's first offer is declined by command; his second stands.
+			first, err := draw(bob, "offer")
+			require.NoError(t, err)
+			_, err = draw(alice, "decline")
+			require.NoError(t, err)
+			second, err := draw(bob, "offer")
+			require.NoError(t, err)
+			require.NotEqual(t, buttonOf(t, first.Message, "Accept draw"), buttonOf(t, second.Message, "Accept draw"))
+
+			for _, label := range []string{"Accept draw", "Decline"} {
+				_, err = a.Handle(click(alice, buttonOf(t, first.Message, label)))
+				msg := userMsg(t, err)
+				require.Contains(t, msg, "That draw offer is no longer open")
+				require.Contains(t, msg, "A newer offer stands")
+				require.True(t, active(), "the old %s button changed nothing", label)
+			}
+			// The offer's own button answers it.
+			_, err = a.Handle(click(alice, buttonOf(t, second.Message, "Decline")))
+			require.NoError(t, err)
+			_, err = a.Handle(click(alice, buttonOf(t, second.Message, "Accept draw")))
+			require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
+			require.True(t, active())
+
+			third, err := draw(bob, "offer")
+			require.NoError(t, err)
+			resp, err := a.Handle(click(alice, buttonOf(t, third.Message, "Accept draw")))
+			require.NoError(t, err)
+			require.Contains(t, resp.Content, "accepted the draw offer")
+			require.False(t, active())
+		})
+	}
+}
+
+// TestStaleDrawOfferLapsed: an offer that lapsed with the turn cannot be
+// accepted by its buttons once a new offer is made.
+func TestStaleDrawOfferLapsed(t *testing.T) {
+	a, _ := testApp(t)
+	putSandTable(t, a, mainPos)
+	old, err := a.Handle(cmd(alice, "draw", "offer", nil))
+	require.NoError(t, err)
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "e4-e5"}))
+	require.NoError(t, err)
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf6"}))
+	require.NoError(t, err)
+	_, _, pos := sandGame(t, a)
+	require.Equal(t, sandtable.North, pos.ToMove, "the turn passed: the offer lapsed")
+	_, err = a.Handle(click(bob, buttonOf(t, old.Message, "Accept draw")))
+	require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
+	_, err = a.Handle(cmd(alice, "draw", "offer", nil))
+	require.NoError(t, err)
+	_, err = a.Handle(click(bob, buttonOf(t, old.Message, "Accept draw")))
+	require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
+	g, _, _ := sandGame(t, a)
+	require.True(t, g.Active)
+}
+
+// TestStaleStepDraftButtons: a draft message's Commit, Undo and Discard
+// act only on the draft it shows; a message whose draft changed is brought
+// up to date, one whose draft is gone loses its buttons, and nothing
+// changes either way.
+func TestStaleStepDraftButtons(t *testing.T) {
+	a, _ := testApp(t)
+	putSandTable(t, a, mainPos)
+	step := func(text string) Message {
+		r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": text}))
+		require.NoError(t, err)
+		return r.Message
+	}
+	d1 := step("e4-e5")
+	d2 := step("f4-f5")
+	for _, label := range []string{"Commit", "Undo last step", "Discard"} {
+		r, err := a.Handle(click(alice, buttonOf(t, d1, label)))
+		require.NoError(t, err)
+		require.True(t, r.Update, "the old message is brought up to date")
+		require.Contains(t, r.Embeds[0].Description, "Nothing changed: this message showed an older draft")
+		require.Contains(t, r.Embeds[0].Description, "2. f4-f5")
+		_, st, pos := sandGame(t, a)
+		require.Equal(t, sandtable.PhaseMain, pos.Phase, "%s on the old message played nothing", label)
+		require.Equal(t, []string{"e4-e5", "f4-f5"}, st.Steps[sandtable.South], "%s on the old message changed nothing", label)
+	}
+	r, err := a.Handle(click(alice, buttonOf(t, d2, "Commit")))
+	require.NoError(t, err)
+	require.Contains(t, r.Content, "played **e4-e5 f4-f5**")
+	for _, m := range []Message{d1, d2} {
+		r, err = a.Handle(click(alice, buttonOf(t, m, "Undo last step")))
+		require.NoError(t, err)
+		require.True(t, r.Update)
+		require.Contains(t, r.Content, "this draft was played, discarded or lapsed. Nothing changed.")
+		require.Empty(t, r.Components, "a draft that is gone keeps no buttons")
+	}
+}
+
+// TestStaleSurvivalFlip: Flip board shows the position of the board it is
+// on, not the game's position now.
+func TestStaleSurvivalFlip(t *testing.T) {
+	a, _ := testApp(t)
+	putSurvival(t, a, kingsShuffle)
+	b0, err := a.Handle(cmd(alice, "board", "", nil))
+	require.NoError(t, err)
+	b1, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))
+	require.NoError(t, err)
+	f0, err := a.Handle(click(carol, buttonOf(t, b0.Message, "Flip board")))
+	require.NoError(t, err)
+	require.True(t, f0.Ephemeral)
+	require.Equal(t, "The board before the first move from Black's side:", f0.Content)
+	f1, err := a.Handle(click(carol, buttonOf(t, b1.Message, "Flip board")))
+	require.NoError(t, err)
+	require.Equal(t, "The board from White's side:", f1.Content)
+	_, err = a.Handle(click(carol, "g:game1:flip:9"))
+	require.Contains(t, userMsg(t, err), "does not belong to a board of this game")
+}
+
+// TestStaleDroneBoardButton: a board's Order a Drone orders only in that
+// board's turn.
+func TestStaleDroneBoardButton(t *testing.T) {
+	a, _ := testApp(t)
+	putSandTable(t, a, `sandtable-position 1
+phase postturn
+to-move south
+hazard-uses 1
+piece SB1 a1
+piece SI1 d4
+piece SI2 h2
+piece NB1 t20
+piece NI1 t19
+piece NI2 f6
+piece NT9 k20
+piece NP9 l20
+`)
+	old, err := a.Handle(cmd(alice, "board", "", nil))
+	require.NoError(t, err)
+	r, err := a.Handle(click(alice, buttonOf(t, old.Message, "Order a Drone (private)")))
+	require.NoError(t, err)
+	require.NotNil(t, r.Modal, "the board of the current turn orders")
+	_, _, first := sandGame(t, a)
+	for {
+		_, _, pos := sandGame(t, a)
+		if pos.ToMove == sandtable.South && pos.Phase == sandtable.PhasePostTurn && pos.Turn > first.Turn {
+			break
+		}
+		u := alice
+		if pos.ToMove == sandtable.North {
+			u = bob
+		}
+		var text string
+		if pos.Phase == sandtable.PhaseMain {
+			steps, err := pos.LegalNextSteps(nil)
+			require.NoError(t, err)
+			text = steps[0].String()
+		} else {
+			uses, err := pos.LegalHazardUses()
+			require.NoError(t, err)
+			text = uses[0].String()
+		}
+		_, err := a.Handle(cmd(u, "move", "", map[string]string{"move": text}))
+		require.NoError(t, err, text)
+	}
+	_, err = a.Handle(click(alice, buttonOf(t, old.Message, "Order a Drone (private)")))
+	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn))
+	modal := r.Modal.CustomID
+	req := click(alice, modal)
+	req.Type, req.Fields = ModalRequest, map[string]string{"spotter": "d4", "target": "d5"}
+	_, err = a.Handle(req)
+	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn), "a form opened in an earlier turn orders nothing")
+	_, st, _ := sandGame(t, a)
+	require.Empty(t, st.Drone[sandtable.South])
+}
+
+// TestStaleLobbyMenus: the lobby's menus act on the commander they named
+// when drawn, not on whoever holds that queue place now.
+func TestStaleLobbyMenus(t *testing.T) {
+	a, _ := testApp(t)
+	dan := User{ID: "100004", Name: "dan"}
+	r, err := a.Handle(cmd(alice, "teamchess", "new", nil))
+	require.NoError(t, err)
+	lobby := r.Message
+	press := func(u User, label string) {
+		t.Helper()
+		r, err := a.Handle(click(u, buttonOf(t, lobby, label)))
+		require.NoError(t, err)
+		lobby = r.Message
+	}
+	press(bob, "Join White")
+	press(alice, "Join White")
+	press(carol, "Join White")
+	press(dan, "Join Black")
+	drawn := lobby
+	values := selectOptions(t, drawn, "move-up")
+	require.Len(t, values, 2)
+	press(alice, "Leave") // White: bob, carol
+	id := selectID(t, drawn, "move-up")
+	_, err = a.Handle(click(alice, id, values[0])) // "move alice up to 1"
+	require.Contains(t, userMsg(t, err), "no longer holds the commander you chose")
+	lid, _ := ParseCustomID(id)
+	var l tcLobby
+	require.NoError(t, a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(lobbyNS, lid.ID, &l) }))
+	require.Equal(t, []User{bob, carol}, l.White, "nothing changed")
+}
+
+// selectOptions lists the values of m's select menu with action.
+func selectOptions(t *testing.T, m Message, action string) []string {
+	t.Helper()
+	var out []string
+	for _, row := range m.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			if sm, ok := c.(discordgo.SelectMenu); ok {
+				if id, _ := ParseCustomID(sm.CustomID); id.Action == action {
+					for _, o := range sm.Options {
+						out = append(out, o.Value)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func selectID(t *testing.T, m Message, action string) string {
+	t.Helper()
+	for _, row := range m.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			if sm, ok := c.(discordgo.SelectMenu); ok {
+				if id, _ := ParseCustomID(sm.CustomID); id.Action == action {
+					return sm.CustomID
+				}
+			}
+		}
+	}
+	t.Fatalf("no %s menu", action)
+	return ""
+}
