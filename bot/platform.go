@@ -56,10 +56,29 @@ func (p *platform) StartThread(channelID, name string, private bool) (string, er
 	ch, err := p.sess.ThreadStartComplex(channelID, &discordgo.ThreadStart{
 		Name: name, AutoArchiveDuration: 10080, Type: typ, Invitable: false,
 	})
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType {
+		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
+	}
 	if err != nil {
 		return "", err
 	}
 	return ch.ID, nil
+}
+
+// ChannelType reads the session's state cache (filled by the gateway's
+// guild, channel and thread events), else asks Discord.
+func (p *platform) ChannelType(channelID string) (discordgo.ChannelType, error) {
+	if p.sess.State != nil {
+		if ch, err := p.sess.State.Channel(channelID); err == nil {
+			return ch.Type, nil
+		}
+	}
+	ch, err := p.sess.Channel(channelID)
+	if err != nil {
+		return 0, err
+	}
+	return ch.Type, nil
 }
 
 func (p *platform) AddThreadMember(threadID, userID string) error {

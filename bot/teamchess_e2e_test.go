@@ -255,7 +255,7 @@ func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
 	// lobby open: nothing was saved, and Start works again.
 	h.srv.ServerErrorNext("POST /channels/*/threads", 1)
 	m := h.tcPress(alice, lobby, "Start")
-	require.Contains(t, mustBeEphemeral(t, m, alice), "something went wrong")
+	require.Contains(t, mustBeEphemeral(t, m, alice), "I could not create the game's thread: Discord said")
 	m = h.tcPress(alice, lobby, "Cancel")
 	require.Contains(t, m.Text(), "cancelled this lobby")
 	require.Empty(t, m.Buttons())

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"sandtable/render"
 	"sandtable/storage"
 )
@@ -16,7 +18,8 @@ import (
 // Platform is what handlers may do on Discord besides answering their own
 // interaction. The bot package implements it with discordgo; every method
 // returns Discord's error unchanged except DM, which wraps a closed DM
-// channel (Discord error 50007) in ErrDMClosed.
+// channel (Discord error 50007) in ErrDMClosed, and StartThread, which
+// wraps a channel that cannot hold threads (50024) in ErrNoThreads.
 type Platform interface {
 	// Send posts a message in a channel or thread and returns its ID.
 	Send(channelID string, m Message) (string, error)
@@ -25,6 +28,9 @@ type Platform interface {
 	// StartThread creates a thread under channelID: public (anyone in the
 	// channel can see it) or private (members only). It returns its ID.
 	StartThread(channelID, name string, private bool) (string, error)
+	// ChannelType is the type of the channel, thread or DM channelID (an
+	// interaction does not say it).
+	ChannelType(channelID string) (discordgo.ChannelType, error)
 	// AddThreadMember and RemoveThreadMember change a thread's membership.
 	AddThreadMember(threadID, userID string) error
 	RemoveThreadMember(threadID, userID string) error
@@ -45,6 +51,11 @@ var ErrTooLarge = errors.New("the file is too large")
 
 // ErrDMClosed means the user does not accept direct messages from the bot.
 var ErrDMClosed = errors.New("the user's direct messages are closed")
+
+// ErrNoThreads means a thread cannot be created in the channel, whatever
+// the permissions: it is a thread itself, or a kind of channel that holds
+// no threads.
+var ErrNoThreads = errors.New("this channel cannot hold threads")
 
 // Settings are the per-deployment knobs handlers need.
 type Settings struct {

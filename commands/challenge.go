@@ -51,12 +51,69 @@ func (ch *Challenge) duration(name string) (time.Duration, error) {
 func (a *App) newGameThread(req *Request, ch *Challenge, kind, name string, first, second User, turn time.Duration) (*storage.Game, error) {
 	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("%s · %s vs %s", name, first.Name, second.Name), false)
 	if err != nil {
-		return nil, fmt.Errorf("creating the game thread: %w", err)
+		return nil, &threadFailed{what: "the game's thread", err: err}
 	}
 	return &storage.Game{
 		ID: newID(), Kind: kind, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
 		Players: []string{first.ID, second.ID}, Active: true, Deadline: req.Now.Add(turn),
 	}, nil
+}
+
+// threadFailed is Discord's refusal to create a game's thread (what), which
+// the user is told about (threadRefusal) instead of a generic apology.
+type threadFailed struct {
+	what string
+	err  error
+}
+
+func (e *threadFailed) Error() string { return "creating " + e.what + ": " + e.err.Error() }
+func (e *threadFailed) Unwrap() error { return e.err }
+
+// threadRefusal explains a failed start to the user when the cause was the
+// thread (ok false otherwise): gone says the challenge or lobby was closed
+// (ErrNoThreads: it can never start in its channel), else it stays open,
+// and again says how to retry.
+func threadRefusal(err error, again string) (msg string, gone, ok bool) {
+	var tf *threadFailed
+	if !errors.As(err, &tf) {
+		return "", false, false
+	}
+	if errors.Is(err, ErrNoThreads) {
+		return "This game cannot start here: each game is played in its own thread, and Discord cannot create a thread in this channel (it is a thread itself, or a kind of channel without threads). Start it again from a server text channel.", true, true
+	}
+	return fmt.Sprintf("I could not create %s: Discord said %s. Nothing was started. An admin may need to let me create public and private threads in this channel; then %s", tf.what, discordReason(tf.err), again), false, true
+}
+
+// discordReason is what Discord said in err, for a user: its message and
+// code when err is a REST error, else err's text; clipped.
+func discordReason(err error) string {
+	var re *discordgo.RESTError
+	s := err.Error()
+	if errors.As(err, &re) && re.Message != nil && re.Message.Message != "" {
+		s = fmt.Sprintf("%q (error %d)", re.Message.Message, re.Message.Code)
+	} else if errors.As(err, &re) && re.Response != nil {
+		s = re.Response.Status
+	}
+	return clipRunes(s, 200)
+}
+
+// needTextChannel refuses to open a challenge or lobby in req's channel
+// unless it is a server text channel, the only kind in which the bot can
+// create the game's threads. When the type cannot be read, it lets the
+// command go on: the start then says what went wrong.
+func (a *App) needTextChannel(req *Request) error {
+	t, err := a.Platform.ChannelType(req.ChannelID)
+	if err != nil {
+		a.Log.Warn("reading the channel type failed", "channel", req.ChannelID, "err", err)
+		return nil
+	}
+	switch t {
+	case discordgo.ChannelTypeGuildText:
+		return nil
+	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread, discordgo.ChannelTypeGuildNewsThread:
+		return Errorf("Use this in a server text channel, not in a thread: each game is played in its own thread, and Discord cannot create a thread inside a thread.")
+	}
+	return Errorf("Use this in a server text channel: each game is played in its own thread, and this kind of channel cannot hold the game's threads.")
 }
 
 // addPlayers adds the players to a game thread (best effort).
@@ -82,6 +139,9 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 	}
 	if opponent.Bot {
 		return nil, Errorf("%s is a bot and cannot play: challenge a person.", opponent.Name)
+	}
+	if err := a.needTextChannel(req); err != nil {
+		return nil, err
 	}
 	ch := &Challenge{
 		ID:         newID(),
@@ -170,9 +230,20 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	}
 	threadID, err := start(a, req, &ch)
 	if err != nil {
+		msg, gone, explained := threadRefusal(err, "accept again.")
+		if explained {
+			a.Log.Warn("starting a challenge failed", "challenge", ch.ID, "err", err)
+		}
+		if gone {
+			// It can never start in its channel: it stays closed.
+			return closedChallenge(k, &ch, msg), nil
+		}
 		// Put the challenge back so it can be accepted again.
 		if perr := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(challengeNS, ch.ID, &ch) }); perr != nil {
 			a.Log.Error("restoring challenge failed", "challenge", ch.ID, "err", perr)
+		}
+		if explained {
+			return nil, Errorf("%s The challenge is still open.", msg)
 		}
 		return nil, err
 	}

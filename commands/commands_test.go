@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
 	"sandtable/storage"
@@ -26,6 +27,10 @@ type fakePlatform struct {
 	files   map[string][]byte // Download: URL -> bytes
 	edits   []edited
 	next    int
+	// types are channel types by ID (default: a server text channel);
+	// threadErr, when set, is StartThread's error.
+	types     map[string]discordgo.ChannelType
+	threadErr error
 }
 
 // edited is one Edit or EditDM (Channel "dm:<user ID>").
@@ -40,7 +45,8 @@ type sent struct {
 }
 
 func newFakePlatform() *fakePlatform {
-	return &fakePlatform{members: map[string][]string{}, dms: map[string][]Message{}, closed: map[string]bool{}, files: map[string][]byte{}}
+	return &fakePlatform{members: map[string][]string{}, dms: map[string][]Message{}, closed: map[string]bool{}, files: map[string][]byte{},
+		types: map[string]discordgo.ChannelType{}}
 }
 
 func (p *fakePlatform) id() string { p.next++; return fmt.Sprintf("%d", 1000+p.next) }
@@ -63,9 +69,21 @@ func (p *fakePlatform) EditDM(userID, messageID string, m Message) error {
 	return p.Edit("dm:"+userID, messageID, m)
 }
 
+func (p *fakePlatform) ChannelType(channelID string) (discordgo.ChannelType, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t, ok := p.types[channelID]; ok {
+		return t, nil
+	}
+	return discordgo.ChannelTypeGuildText, nil
+}
+
 func (p *fakePlatform) StartThread(channelID, name string, private bool) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.threadErr != nil {
+		return "", p.threadErr
+	}
 	id := p.id()
 	p.threads = append(p.threads, id)
 	return id, nil

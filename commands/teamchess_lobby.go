@@ -144,6 +144,9 @@ func tcLobbyNew(a *App, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := a.needTextChannel(req); err != nil {
+		return nil, err
+	}
 	l := &tcLobby{ID: newID(), Kind: kindTeamChess, GuildID: req.GuildID, ChannelID: req.ChannelID,
 		Creator: req.User, MoveTime: moveTime, Created: req.Now}
 	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(lobbyNS, l.ID, l) }); err != nil {
@@ -474,13 +477,13 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 	}
 	public, err := a.Platform.StartThread(l.ChannelID, fmt.Sprintf("Team Chess · %s vs %s", names(l.White), names(l.Black)), false)
 	if err != nil {
-		return nil, fmt.Errorf("creating the game thread: %w", err)
+		return a.tcStartFailed(req, l, &threadFailed{what: "the game's thread", err: err})
 	}
 	var teamThreads [2]string
 	for _, side := range sides {
 		teamThreads[side], err = a.Platform.StartThread(l.ChannelID, fmt.Sprintf("Team Chess · %s team (%s)", side.Title(), names(*l.queue(side))), true)
 		if err != nil {
-			return nil, fmt.Errorf("creating %s's team thread: %w", side, err)
+			return a.tcStartFailed(req, l, &threadFailed{what: side.Title() + "'s private team thread", err: err})
 		}
 	}
 	t := &tcGame{game: game, st: &tcState{TeamThreads: teamThreads, MoveTime: l.MoveTime, Started: req.Now, Creator: l.Creator}}
@@ -537,6 +540,21 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 		return nil, err
 	}
 	return &Response{Update: true, Message: tcClosedLobby(l, fmt.Sprintf("%s started the game. It is on in <#%s>; each team has its own private thread.", req.User.Mention(), public))}, nil
+}
+
+// tcStartFailed answers a start that failed to create a thread: the lobby
+// stays open for another Start, or, when its channel can never hold
+// threads, it is closed.
+func (a *App) tcStartFailed(req *Request, l *tcLobby, err error) (*Response, error) {
+	msg, gone, _ := threadRefusal(err, "press Start again.")
+	a.Log.Warn("starting a Team Chess game failed", "lobby", l.ID, "err", err)
+	if !gone {
+		return nil, Errorf("%s The lobby is still open.", msg)
+	}
+	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(lobbyNS, l.ID) }); err != nil {
+		return nil, err
+	}
+	return &Response{Update: true, Message: tcClosedLobby(l, msg)}, nil
 }
 
 // tcPostStart posts the first board in the game thread and in each team
