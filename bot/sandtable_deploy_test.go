@@ -37,10 +37,10 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	scan.check()
 	for _, c := range []struct{ edits, want string }{
 		{"place I f5\nplace T c12", "Line 2 (`place T c12`) is not allowed: c12 is outside the deployment zone (South's zone is ranks 1–9)"},
-		{"place X c3", "Line 1 (`place X c3`): unknown piece letter \"x\""},
+		{"place X c3", "Line 1 (`place X c3`): unknown piece letter `x`"},
 		{"move h1-h2", "there is no piece on h1"},
 		{"N place Ta15", "you deploy as South"},
-		{"jump a1", "unknown change \"jump\""},
+		{"jump a1", "unknown change `jump`"},
 	} {
 		g.openModal(alice, sp, "Edit pieces")
 		ans := g.submit(alice, map[string]string{"edits": c.edits})

@@ -90,7 +90,7 @@ func discordReason(err error) string {
 	var re *discordgo.RESTError
 	s := err.Error()
 	if errors.As(err, &re) && re.Message != nil && re.Message.Message != "" {
-		s = fmt.Sprintf("%q (error %d)", re.Message.Message, re.Message.Code)
+		s = fmt.Sprintf("\"%s\" (error %d)", escapeText(re.Message.Message, 0), re.Message.Code)
 	} else if errors.As(err, &re) && re.Response != nil {
 		s = re.Response.Status
 	}
@@ -138,7 +138,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		return nil, Errorf("You cannot challenge yourself: pick another player as opponent.")
 	}
 	if opponent.Bot {
-		return nil, Errorf("%s is a bot and cannot play: challenge a person.", opponent.Name)
+		return nil, Errorf("%s is a bot and cannot play: challenge a person.", escapeText(opponent.Name, 0))
 	}
 	if err := a.needTextChannel(req); err != nil {
 		return nil, err
@@ -207,14 +207,14 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	switch action {
 	case "cancel":
 		if req.User.ID != ch.Challenger.ID {
-			return nil, Errorf("Only %s, who made this challenge, can cancel it.", ch.Challenger.Name)
+			return nil, Errorf("Only %s, who made this challenge, can cancel it.", escapeText(ch.Challenger.Name, 0))
 		}
 	case "accept", "decline":
 		if req.User.ID != ch.Opponent.ID {
 			if req.User.ID == ch.Challenger.ID {
-				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", ch.Opponent.Name, action)
+				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", escapeText(ch.Opponent.Name, 0), action)
 			}
-			return nil, Errorf("This challenge is for %s; only they can %s it.", ch.Opponent.Name, action)
+			return nil, Errorf("This challenge is for %s; only they can %s it.", escapeText(ch.Opponent.Name, 0), action)
 		}
 	}
 	// Delete first: if starting fails, nothing is left half-done, and a

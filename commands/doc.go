@@ -47,6 +47,11 @@
 //     Any other error is logged and the user gets a generic apology.
 //   - Handlers build public messages only from public information. Private
 //     answers are ephemeral (Response.Ephemeral) or sent by direct message.
+//   - Whatever a message repeats of a player's input (a refused move, a
+//     layout line, a comment, a display name, an engine's refusal that
+//     quotes the input) goes through quoteInput, escapeText or engineText
+//     (quote.go): no mention pings, no markdown renders, no control
+//     character survives, and echoes are clipped to 100 characters.
 //
 // # Private flows
 //

@@ -71,10 +71,10 @@ func (a *App) moveTimeOption(req *Request, name string) (time.Duration, error) {
 	}
 	d, err := ParseDuration(s)
 	if err != nil {
-		return 0, Errorf("%s: %v.", name, err)
+		return 0, Errorf("%s: %s is not a duration: write one like 30m, 24h or 3d.", name, quoteInput(s))
 	}
 	if d < time.Minute || d > 30*24*time.Hour {
-		return 0, Errorf("%s must be between 1m and 30d, not %s.", name, s)
+		return 0, Errorf("%s must be between 1m and 30d, not %s.", name, quoteInput(s))
 	}
 	return d, nil
 }

@@ -467,9 +467,9 @@ func sandRuleError(what string, err error) error {
 	var se *sandtable.SyntaxError
 	switch {
 	case errors.As(err, &re):
-		return Errorf("%s is not allowed: %s. Nothing changed.", what, re.Error())
+		return Errorf("%s is not allowed: %s. Nothing changed.", what, engineText(re.Error()))
 	case errors.As(err, &se):
-		return Errorf("%s cannot be read: %s. Nothing changed.", what, se.Msg)
+		return Errorf("%s cannot be read: %s. Nothing changed.", what, engineText(se.Msg))
 	}
 	return err
 }
@@ -563,8 +563,8 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		Description: clipLines(lines, 3500),
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
 		Fields: []*discordgo.MessageEmbedField{
-			{Name: "South: " + st.South.Name, Value: sandCountsText(pos.Counts(sandtable.South)), Inline: true},
-			{Name: "North: " + st.North.Name, Value: sandCountsText(pos.Counts(sandtable.North)), Inline: true},
+			{Name: "South: " + escapeText(st.South.Name, 0), Value: sandCountsText(pos.Counts(sandtable.South)), Inline: true},
+			{Name: "North: " + escapeText(st.North.Name, 0), Value: sandCountsText(pos.Counts(sandtable.North)), Inline: true},
 		},
 	}
 	if n := pos.Counts(sandtable.NoSide); n.Tanks+n.Airplanes > 0 {

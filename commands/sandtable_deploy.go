@@ -397,7 +397,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 		if len(toks) == 0 {
 			continue
 		}
-		label := fmt.Sprintf("Line %d (`%s`)", n+1, strings.TrimSpace(line))
+		label := fmt.Sprintf("Line %d (%s)", n+1, quoteInput(line))
 		bad := func(format string, args ...any) error {
 			return Errorf("%s: %s. Nothing changed.", label, fmt.Sprintf(format, args...))
 		}
@@ -419,7 +419,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 				if len(t) == 1 {
 					k, ok := sandtable.KindFromLetter(t[0])
 					if !ok {
-						return nil, bad("unknown piece letter %q (B Base, T Tank, P Airplane, I Infantry, M Mine, A Anti-Air)", t)
+						return nil, bad("unknown piece letter %s (B Base, T Tank, P Airplane, I Infantry, M Mine, A Anti-Air)", quoteInput(t))
 					}
 					kind = k
 					continue
@@ -429,7 +429,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 					k, ok := sandtable.KindFromLetter(t[0])
 					sq2, err2 := sandtable.ParseSquare(t[1:])
 					if !ok || err2 != nil {
-						return nil, bad("cannot read %q: write a piece letter and squares, like place T c3 or place Tc3", t)
+						return nil, bad("cannot read %s: write a piece letter and squares, like place T c3 or place Tc3", quoteInput(t))
 					}
 					kind, sq = k, sq2
 				}
@@ -469,7 +469,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 			for _, t := range args {
 				sq, err := sandtable.ParseSquare(t)
 				if err != nil {
-					return nil, bad("%v", err)
+					return nil, bad("%s", engineText(err.Error()))
 				}
 				acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployRemove, Side: side, To: sq, From: sandtable.NoSquare})
 			}
@@ -479,7 +479,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 			}
 			acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployClear, Side: side, From: sandtable.NoSquare, To: sandtable.NoSquare})
 		default:
-			return nil, bad("unknown change %q: use place, move, remove or clear", cmd)
+			return nil, bad("unknown change %s: use place, move, remove or clear", quoteInput(cmd))
 		}
 		for _, a := range acts {
 			edits = append(edits, deployEdit{act: a, label: label})
@@ -542,10 +542,10 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 		case file.AttachmentURL != "":
 			data, err := a.Platform.Download(file.AttachmentURL, maxLayoutBytes)
 			if errors.Is(err, ErrTooLarge) {
-				return nil, Errorf("%s is too large for a layout (at most %d KB).", file.AttachmentName, maxLayoutBytes>>10)
+				return nil, Errorf("%s is too large for a layout (at most %d KB).", escapeText(file.AttachmentName, maxEcho), maxLayoutBytes>>10)
 			}
 			if err != nil {
-				return nil, Errorf("I could not read %s: %v. Nothing changed.", file.AttachmentName, err)
+				return nil, Errorf("I could not read %s: %s. Nothing changed.", escapeText(file.AttachmentName, maxEcho), escapeText(err.Error(), 200))
 			}
 			return a.sandDeployLayoutText(req, g, string(data), false)
 		case req.Str("preset") != "":
@@ -601,7 +601,7 @@ func (a *App) sandDeployGame(req *Request) (*storage.Game, error) {
 	}
 	switch {
 	case want != "":
-		return nil, Errorf("You have no active SandTable game %q (the game ID is in the footer of its messages).", want)
+		return nil, Errorf("You have no active SandTable game %s (the game ID is in the footer of its messages).", quoteInput(want))
 	case len(found) == 0:
 		return nil, Errorf("You have no SandTable game in Deployment.")
 	case len(found) > 1:

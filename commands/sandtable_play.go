@@ -34,7 +34,7 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	act, err := sandtable.ParseAction(text)
 	if err != nil {
-		return nil, sandRuleError(fmt.Sprintf("`%s`", text), err)
+		return nil, sandRuleError(quoteInput(text), err)
 	}
 	switch act.Kind {
 	case sandtable.ActInfantry, sandtable.ActVehicle, sandtable.ActMine, sandtable.ActAntiAir:
@@ -45,9 +45,9 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	case sandtable.ActDrone:
 		return nil, Errorf("%s", droneSecretMsg)
 	default:
-		return nil, Errorf("`%s` is a deployment change: deployment is done in your private panel.", text)
+		return nil, Errorf("%s is a deployment change: deployment is done in your private panel.", quoteInput(text))
 	}
-	return a.sandPlay(req, g, st, pos, side, act, fmt.Sprintf("`%s`", text))
+	return a.sandPlay(req, g, st, pos, side, act, quoteInput(text))
 }
 
 // sandPlay plays side's action act (a Main action, a hazard), saves it and
@@ -369,14 +369,14 @@ func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
 	text := req.Str("step")
 	act, err := sandtable.ParseAction(text)
 	if err != nil {
-		return nil, sandRuleError(fmt.Sprintf("`%s`", text), err)
+		return nil, sandRuleError(quoteInput(text), err)
 	}
 	if act.Kind != sandtable.ActInfantry {
 		return nil, Errorf("A draft holds Infantry steps only (like `d4-d5`); a Vehicle move or a hazard is one /move.")
 	}
 	all := append(st.draftSteps(side), act.Steps...)
 	if _, err := pos.LegalNextSteps(all); err != nil {
-		return nil, sandRuleError(fmt.Sprintf("Adding `%s`", text), err)
+		return nil, sandRuleError("Adding "+quoteInput(text), err)
 	}
 	st.Steps[side] = nil
 	for _, s := range all {

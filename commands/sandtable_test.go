@@ -84,14 +84,14 @@ func TestParseDeployEdits(t *testing.T) {
 		{"", "No change given"},
 		{"place", "place needs a piece letter and at least one square"},
 		{"place c3", "say which piece to place first"},
-		{"place Q c3", `unknown piece letter "q"`},
-		{"place T zz9", `cannot read "zz9"`},
+		{"place Q c3", "unknown piece letter `q`"},
+		{"place T zz9", "cannot read `zz9`"},
 		{"move c3", "move needs FROM-TO"},
 		{"move c3-z9", "move needs two squares"},
 		{"remove", "remove needs a square"},
 		{"clear all", "clear takes nothing after it"},
 		{"N place Ia15", "you deploy as South"},
-		{"place T c3\nfly c4", "Line 2 (`fly c4`): unknown change \"fly\""},
+		{"place T c3\nfly c4", "Line 2 (`fly c4`): unknown change `fly`"},
 	}
 	for _, c := range bad {
 		_, err := parseDeployEdits(sandtable.South, c.in)

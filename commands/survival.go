@@ -82,7 +82,7 @@ func survivalChallenge(a *App, req *Request) (*Response, error) {
 		color = "random"
 	case "white", "black", "random":
 	default:
-		return nil, Errorf("color must be white, black or random, not %q.", color)
+		return nil, Errorf("color must be white, black or random, not %s.", quoteInput(color))
 	}
 	moveTime, err := a.moveTimeOption(req, "move_time")
 	if err != nil {
@@ -331,7 +331,7 @@ func survivalMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		var me *chess.MoveError
 		if errors.As(err, &me) {
-			return nil, Errorf("`%s` is not a legal move: %s", text, me.Reason)
+			return nil, notLegal(text, me.Reason)
 		}
 		return nil, err
 	}
@@ -456,7 +456,7 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 		if text := req.Str("move"); text != "" {
 			m, err := game.Position().ParseMove(text)
 			if err != nil {
-				return nil, Errorf("`%s` is not a legal move: %s", text, err)
+				return nil, notLegal(text, err.Error())
 			}
 			claims = game.ClaimsWithMove(m)
 			if len(claims) == 0 {

@@ -195,7 +195,7 @@ func (t *tcGame) memberName(id string) string {
 	for _, side := range sides {
 		for _, m := range t.game.Members(side) {
 			if m.ID == id {
-				return m.Label()
+				return label(m)
 			}
 		}
 	}
@@ -358,14 +358,14 @@ func (a *App) tcApplyMembership(t *tcGame, changes []membership) [2][]string {
 func tcRefusal(err error, text string) error {
 	var re *teamchess.RuleError
 	if errors.As(err, &re) {
-		return Errorf("%s (rule %s).", capitalize(re.Reason), re.Rule)
+		return Errorf("%s (rule %s).", engineText(capitalize(re.Reason)), re.Rule)
 	}
 	var me *chess.MoveError
 	if errors.As(err, &me) {
 		if text == "" {
 			text = me.Input
 		}
-		return Errorf("`%s` is not a legal move: %s", text, me.Reason)
+		return notLegal(text, me.Reason)
 	}
 	return err
 }

@@ -43,7 +43,11 @@ func (a *App) tcNote(t *tcGame, tr *tcTransition) tcNoteText {
 	return tcNoteText{public: join(body, t.nextLine(true)), team: join(body, t.nextLine(false))}
 }
 
-func bold(m teamchess.Member) string { return "**" + m.Label() + "**" }
+func bold(m teamchess.Member) string { return "**" + label(m) + "**" }
+
+// label is a member's label (name, and "(2nd)" for a second command) for
+// a message: its markdown escaped, its mentions broken.
+func label(m teamchess.Member) string { return escapeText(m.Label(), 0) }
 
 // eventLine is one event of the record as a sentence.
 func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
@@ -96,9 +100,9 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		default:
 			s = fmt.Sprintf("%s (%s) tagged out (%s)", bold(e.Commander), side, e.Reason)
 		}
-		s += fmt.Sprintf(": a personal loss for %s", e.Commander.Label())
+		s += fmt.Sprintf(": a personal loss for %s", label(e.Commander))
 		if e.Credited.ID != "" {
-			s += fmt.Sprintf(", a personal win for %s", e.Credited.Label())
+			s += fmt.Sprintf(", a personal win for %s", label(e.Credited))
 		}
 		s += ". "
 		if e.Exhausted {
@@ -107,7 +111,7 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 			s += fmt.Sprintf("%s takes command of %s.", bold(e.Incoming), side)
 		}
 		if !e.Exhausted {
-			s += fmt.Sprintf(" %s may no longer advise (rule 1.4).", e.Commander.Label())
+			s += fmt.Sprintf(" %s may no longer advise (rule 1.4).", label(e.Commander))
 		}
 		return "🔁 " + s
 	case teamchess.SiegeContinueEvent:
@@ -138,10 +142,10 @@ func resultLine(e teamchess.Event) string {
 	}
 	var parts []string
 	if e.Credited.ID != "" {
-		parts = append(parts, "personal win for "+e.Credited.Label())
+		parts = append(parts, "personal win for "+label(e.Credited))
 	}
 	for _, m := range e.Debited {
-		parts = append(parts, "personal loss for "+m.Label())
+		parts = append(parts, "personal loss for "+label(m))
 	}
 	if len(parts) > 0 {
 		s += " " + capitalize(strings.Join(parts, ", ")) + "."
@@ -314,7 +318,7 @@ func (t *tcGame) lastMoveText() string {
 		if e.Side == chess.Black {
 			dots = "..."
 		}
-		s := fmt.Sprintf("%d%s %s (%s)", e.MoveNumber, dots, e.SAN, e.Commander.Label())
+		s := fmt.Sprintf("%d%s %s (%s)", e.MoveNumber, dots, e.SAN, label(e.Commander))
 		if e.Forced {
 			s += ", forced by the Saboteur"
 		}

@@ -335,7 +335,7 @@ func tcLoadCreatorLobby(a *App, req *Request, what string) (*tcLobby, error) {
 		return nil, err
 	}
 	if req.User.ID != l.Creator.ID {
-		return nil, Errorf("Only %s, who opened this lobby, can %s.", l.Creator.Name, what)
+		return nil, Errorf("Only %s, who opened this lobby, can %s.", escapeText(l.Creator.Name, 0), what)
 	}
 	return l, nil
 }
@@ -462,7 +462,7 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 	}
 	game, err := teamchess.NewGame(teamchess.Setup{FEN: l.StartFEN, White: tcMembers(l.White), Black: tcMembers(l.Black)})
 	if err != nil {
-		return nil, Errorf("The game cannot start: %s.", err)
+		return nil, Errorf("The game cannot start: %s.", engineText(err.Error()))
 	}
 	names := func(q []User) string {
 		var ns []string

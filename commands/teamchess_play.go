@@ -40,13 +40,13 @@ func tcLoadCommander(g *storage.Game, req *Request, what string) (*tcGame, error
 	side, ok := t.game.SideOf(req.User.ID)
 	switch {
 	case !ok:
-		return nil, Errorf("You are not playing in this game. %s's active commander, %s, is to act.", turn.Title(), active.Label())
+		return nil, Errorf("You are not playing in this game. %s's active commander, %s, is to act.", turn.Title(), label(active))
 	case active.ID == req.User.ID:
 		return t, nil
 	case side != turn:
-		return nil, Errorf("It is %s's turn: %s's active commander, %s, is to act. You play for %s.", turn.Title(), turn.Title(), active.Label(), side.Title())
+		return nil, Errorf("It is %s's turn: %s's active commander, %s, is to act. You play for %s.", turn.Title(), turn.Title(), label(active), side.Title())
 	}
-	msg := fmt.Sprintf("Only the active commander may %s: %s commands %s now.", what, active.Label(), turn.Title())
+	msg := fmt.Sprintf("Only the active commander may %s: %s commands %s now.", what, label(active), turn.Title())
 	if ok, reason := t.game.CanAdvise(req.User.ID); ok {
 		msg += fmt.Sprintf(" You may advise them in your team thread <#%s> (or with `/suggest`).", t.st.TeamThreads[side])
 	} else {
@@ -94,7 +94,7 @@ func tcResign(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, Errorf("You are not playing in this game.")
 	}
 	if active, _ := t.game.Active(side); active.ID != req.User.ID {
-		return nil, Errorf("Only %s's active commander, %s, can resign for the team (ruling 6).", side.Title(), active.Label())
+		return nil, Errorf("Only %s's active commander, %s, can resign for the team (ruling 6).", side.Title(), label(active))
 	}
 	return a.tcApply(req, t, func() ([]teamchess.Event, error) { return t.game.Resign(req.User.ID) })
 }
@@ -198,7 +198,7 @@ func tcSuggest(a *App, req *Request, g *storage.Game) (*Response, error) {
 	active, _ := t.game.Active(side)
 	post := fmt.Sprintf("💡 **%s** suggests **%s** to %s.", t.memberName(req.User.ID), teamchess.SAN(&pos, m), memberUser(active).Mention())
 	if c := req.Str("comment"); c != "" {
-		post += "\n> " + strings.ReplaceAll(c, "\n", " ")
+		post += "\n> " + escapeText(c, 300)
 	}
 	if _, err := a.Platform.Send(t.st.TeamThreads[side], Message{Content: post}); err != nil {
 		return nil, fmt.Errorf("posting the suggestion: %w", err)

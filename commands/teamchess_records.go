@@ -125,7 +125,7 @@ func tcStats(a *App, req *Request) (*Response, error) {
 			fields = append(fields, &discordgo.MessageEmbedField{Name: "Team losses by category", Value: s})
 		}
 		return &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
-			Title:       "Team Chess record · " + ps.Name,
+			Title:       "Team Chess record · " + escapeText(ps.Name, 0),
 			Description: fmt.Sprintf("<@%s> in this server.", ps.ID),
 			Color:       colorChallenge,
 			Fields:      fields,
@@ -134,7 +134,7 @@ func tcStats(a *App, req *Request) (*Response, error) {
 	if who.ID == req.User.ID {
 		return Reply("You have not finished a Team Chess game in this server yet."), nil
 	}
-	return Reply("%s has not finished a Team Chess game in this server yet.", who.Name), nil
+	return Reply("%s has not finished a Team Chess game in this server yet.", escapeText(who.Name, 0)), nil
 }
 
 // categoryCounts lists the counts by win category in rule order:
