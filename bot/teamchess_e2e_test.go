@@ -27,7 +27,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 
 	rules := h.tcReply(zed, h.gen.ID, "teamchess rules")
 	require.Contains(t, mustBeEphemeral(t, rules, zed), "`e8=Assassin:xd4`: removes the opposing piece on d4")
-	require.Contains(t, mustBeEphemeral(t, h.tcReply(zed, h.gen.ID, "teamchess new", discordtest.Opt("move_time", "10s")), zed), "move_time must be between 1m and 30d")
+	require.Contains(t, mustBeEphemeral(t, h.tcReply(zed, h.gen.ID, "teamchess new", discordtest.Opt("move_time", "10s")), zed), "move_time must be a time between 1m and 30d")
 
 	lobby := h.tcOpen(alice, discordtest.Opt("move_time", "2h"))
 	tcDump(t, "lobby-0", lobby)

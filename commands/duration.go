@@ -63,18 +63,16 @@ func FormatDuration(d time.Duration) string {
 }
 
 // moveTimeOption reads an optional per-move time limit, defaulting to the
-// configured one; limits outside 1 minute to 30 days are refused.
+// configured one; limits outside 1 minute to 30 days are refused, and
+// every refusal names that range.
 func (a *App) moveTimeOption(req *Request, name string) (time.Duration, error) {
 	s := req.Str(name)
 	if s == "" {
 		return a.Settings.MoveTime, nil
 	}
 	d, err := ParseDuration(s)
-	if err != nil {
-		return 0, Errorf("%s: %s is not a duration: write one like 30m, 24h or 3d.", name, quoteInput(s))
-	}
-	if d < time.Minute || d > 30*24*time.Hour {
-		return 0, Errorf("%s must be between 1m and 30d, not %s.", name, quoteInput(s))
+	if err != nil || d < time.Minute || d > 30*24*time.Hour {
+		return 0, Errorf("%s must be a time between 1m and 30d, written like 30m, 24h or 3d; %s is not.", name, quoteInput(s))
 	}
 	return d, nil
 }

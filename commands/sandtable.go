@@ -18,7 +18,8 @@ import (
 	"sandtable/storage"
 )
 
-// SandTable Chess in Discord (shared/seeds/000, issue 7; rulings in
+// SandTable Chess in Discord (shared/seeds/000, copied to
+// docs/rules/texts/sandtable.txt; issue 7; rulings in
 // docs/rules/sandtable.md, the Discord ones in its last section). The rules,
 // and what is secret, are decided by games/sandtable; this file runs the
 // game flow:
@@ -85,6 +86,10 @@ type sandState struct {
 	// DMClosed records that a direct message to the side failed because
 	// its direct messages are closed.
 	DMClosed [3]bool `json:"dm_closed"`
+	// Panels are the direct messages holding each side's deployment
+	// panels (the latest maxPanels), closed when the game ends during
+	// Deployment.
+	Panels [3][]string `json:"panels,omitempty"`
 
 	archive [][]sandtable.Entry // turns to archive with the next save
 }
@@ -261,7 +266,11 @@ func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, err := a.Platform.DM(st.player(side).ID, panel); err != nil {
+		id, err := a.Platform.DM(st.player(side).ID, panel)
+		if err == nil {
+			st.addPanel(side, id)
+		}
+		if err != nil {
 			if !errors.Is(err, ErrDMClosed) {
 				a.Log.Warn("sending the deployment panel failed", "game", g.ID, "user", st.player(side).ID, "err", err)
 			}
@@ -693,8 +702,38 @@ func (a *App) sandEnd(req *Request, g *storage.Game, st *sandState, pos *sandtab
 	resp, err := a.sandCommit(req, g, st, pos, what+" "+st.resultLine(pos))
 	if err == nil && wasDeploying {
 		a.sandStatusEdit(g, st, pos)
+		a.sandClosePanels(g, st, pos)
 	}
 	return resp, err
+}
+
+// maxPanels is how many deployment panels per player the bot remembers.
+const maxPanels = 5
+
+// addPanel remembers the direct message id holding side's panel.
+func (st *sandState) addPanel(side sandtable.Side, id string) {
+	st.Panels[side] = append(st.Panels[side], id)
+	if n := len(st.Panels[side]); n > maxPanels {
+		st.Panels[side] = st.Panels[side][n-maxPanels:]
+	}
+}
+
+// sandClosePanels edits both players' deployment panels once the game has
+// ended during Deployment: no controls, and the result (best effort; a
+// panel shown ephemerally cannot be edited, and its controls are refused).
+func (a *App) sandClosePanels(g *storage.Game, st *sandState, pos *sandtable.Position) {
+	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
+		m, err := a.deployPanel(g, st, pos, side, "")
+		if err != nil {
+			a.Log.Warn("closing the deployment panels failed", "game", g.ID, "err", err)
+			return
+		}
+		for _, id := range st.Panels[side] {
+			if err := a.Platform.EditDM(st.player(side).ID, id, m); err != nil {
+				a.Log.Warn("closing a deployment panel failed", "game", g.ID, "side", side, "err", err)
+			}
+		}
+	}
 }
 
 // sandDrawAction: a draw is agreed (offer, then accept or decline); the
@@ -766,6 +805,7 @@ func sandTimeout(a *App, g *storage.Game, now time.Time) error {
 	}
 	if pos.Phase == sandtable.PhaseDeployment {
 		a.sandStatusEdit(g, st, pos)
+		a.sandClosePanels(g, st, pos)
 	}
 	msg, err := a.sandMessage(g, st, pos, note+" "+st.resultLine(pos))
 	if err != nil {
@@ -842,7 +882,8 @@ func (a *App) LoadSandTablePosition(gameID, text string) error {
 }
 
 // sandRulesText is /sandtable rules: the rules in short, the notation and
-// where the rulings are (shared/seeds/000 and docs/rules/sandtable.md).
+// where the rulings are (shared/seeds/000, also docs/rules/texts/sandtable.txt,
+// and docs/rules/sandtable.md).
 const sandRulesText = `**SandTable Chess**: a 20x20 war game for two (South, ranks 1–10, against North, ranks 11–20).
 **Deployment**: each side places 2 Bases, 4 Tanks, 2 Airplanes, 30 Infantry, 15 Mines and 15 Anti-Air in secret on its ranks (South 1–9, North 12–20), every Mine and Anti-Air next to one of its Infantry. Vehicles start without crew (neutral). Both deployments are revealed together; a coin decides who moves first.
 **A turn**: PreTurn (your pending Drones strike), **Main** (one Vehicle, or any number of Infantry one step each; no passing), **PostTurn** (one hazard use per Base you have: a Mine or an Anti-Air next to your Infantry on the ground, or a secret Drone).

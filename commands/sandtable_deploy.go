@@ -35,8 +35,12 @@ func zoneText(side sandtable.Side) string {
 // image, what is placed and what is missing, and the controls.
 func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, note string) (Message, error) {
 	d := pos.Draft(side)
-	if pos.Phase != sandtable.PhaseDeployment || d == nil {
-		if note == "" {
+	if pos.Phase != sandtable.PhaseDeployment || d == nil || st.over(pos) {
+		switch {
+		case note != "":
+		case st.over(pos):
+			note = fmt.Sprintf("Game %s in <#%s> is over, ended during Deployment: %s This panel is closed; nothing of your deployment was revealed.", g.ID, g.ThreadID, st.resultLine(pos))
+		default:
 			note = fmt.Sprintf("Deployment is over in game %s: the game is on in <#%s>.", g.ID, g.ThreadID)
 		}
 		return Message{Content: note, Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}, nil
@@ -187,7 +191,12 @@ func sandDeployOpen(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.SendPrivately(req, panel, "I sent your deployment panel to you by direct message. Only you can see it there.")
+	resp, dmID, err := a.sendPrivately(req, panel, "I sent your deployment panel to you by direct message. Only you can see it there.")
+	if err == nil && dmID != "" {
+		st.addPanel(side, dmID)
+		err = a.sandSave(g, st, pos, req.Now, "")
+	}
+	return resp, err
 }
 
 // sandDeployButton handles the panel's preset menu and its Random, Clear,

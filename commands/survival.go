@@ -15,7 +15,8 @@ import (
 	"sandtable/storage"
 )
 
-// Survival Chess: Tartan Grid in Discord (shared/seeds/001, issue 2 point 6,
+// Survival Chess: Tartan Grid in Discord (shared/seeds/001, copied to
+// docs/rules/texts/survival.txt; issue 2 point 6,
 // rulings in docs/rules/survival.md). The rules are decided by games/chess;
 // this file only runs the game flow.
 
@@ -194,6 +195,19 @@ func (st *survivalState) finish(g *storage.Game, result chess.Result, reason str
 	g.Deadline = time.Time{}
 }
 
+// bottom is the side the board is shown from: the side to move while the
+// game is on, and once it is over the winner's (White's after a draw), not
+// the side to move, which is usually the loser.
+func (st *survivalState) bottom(game *chess.Game, active bool) chess.Color {
+	switch {
+	case active:
+		return game.Position().Turn()
+	case st.Result == "0-1":
+		return chess.Black
+	}
+	return chess.White
+}
+
 // resultLine says how the game ended, for people.
 func (st *survivalState) resultLine() string {
 	switch st.Result {
@@ -211,7 +225,7 @@ func (st *survivalState) resultLine() string {
 // end the result and the PGN record.
 func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Game, note string) (Message, error) {
 	pos := game.Position()
-	file, err := a.chessBoardFile(game, boardView{Flipped: pos.Turn() == chess.Black, CaptureMarks: g.Active})
+	file, err := a.chessBoardFile(game, boardView{Flipped: st.bottom(game, g.Active) == chess.Black, CaptureMarks: g.Active})
 	if err != nil {
 		return Message{}, err
 	}
@@ -514,7 +528,7 @@ func survivalSummary(a *App, g *storage.Game, userID string) string {
 		return ""
 	}
 	opp := st.player(c.Other())
-	s := fmt.Sprintf("vs %s, you play %s", opp.Mention(), c)
+	s := fmt.Sprintf("vs %s, you play %s", opp.Mention(), c.Title())
 	if game.Position().Turn() == c {
 		s += ", **your move**"
 		if !g.Deadline.IsZero() {

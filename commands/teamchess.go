@@ -14,7 +14,8 @@ import (
 	"sandtable/storage"
 )
 
-// Team Chess in Discord (shared/seeds/003, issue 6 "What to build";
+// Team Chess in Discord (shared/seeds/003, copied to
+// docs/rules/texts/teamchess.txt; issue 6 "What to build";
 // rulings in docs/rules/teamchess.md, the Discord ones in its last
 // section). The rules are decided by games/teamchess; these files run the
 // game flow:

@@ -52,7 +52,7 @@ func (p *Position) ParseMove(s string) (Move, error) {
 	if len(in) > 24 {
 		return NullMove, moveErr(s, nil, "%q is too long to be a move", in)
 	}
-	pats, err := parsePatterns(in)
+	pats, err := parsePatterns(in, p.variant)
 	if err != nil {
 		return NullMove, err
 	}
@@ -105,8 +105,22 @@ func parseUCIPattern(t string) (sanPattern, bool) {
 	return pat, true
 }
 
-// parsePatterns turns the cleaned text into one or two readings.
-func parsePatterns(in string) ([]sanPattern, error) {
+// moveHint is how to write a move of variant v, for the "is not a move"
+// error: Survival Chess has no castling and promotes to a king too; a
+// Team Chess pawn on the last rank makes a sacrifice.
+func moveHint(v Variant) string {
+	switch v {
+	case Survival:
+		return "SAN (e4, Nf3, exd5, e8=Q, e8=K) or UCI (e2e4, e7e8q)"
+	case TeamChess:
+		return "SAN (e4, Nf3, exd5, O-O, e8=Assassin:xd4) or UCI (e2e4, e7e8a:d4)"
+	}
+	return "SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q)"
+}
+
+// parsePatterns turns the cleaned text into one or two readings; v names
+// the variant in the error.
+func parsePatterns(in string, v Variant) ([]sanPattern, error) {
 	t := in
 	// Annotations and check marks.
 	for len(t) > 0 && strings.ContainsRune("+#!?", rune(t[len(t)-1])) {
@@ -154,7 +168,7 @@ func parsePatterns(in string) ([]sanPattern, error) {
 		}
 	}
 	if len(pats) == 0 {
-		return nil, moveErr(in, nil, "%q is not a move: write it in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q)", in)
+		return nil, moveErr(in, nil, "%q is not a move: write it in %s", in, moveHint(v))
 	}
 	return pats, nil
 }
