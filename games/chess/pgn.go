@@ -24,51 +24,12 @@ func (g *Game) PGN(tags []Tag, result string) string {
 	default:
 		result = g.Status().Result.String()
 	}
-	vals := map[string]string{}
-	var extra []Tag
-	roster := []string{"Event", "Site", "Date", "Round", "White", "Black"}
-	for _, t := range tags {
-		if !validTagName(t.Name) {
-			continue
-		}
-		switch t.Name {
-		case "Result", "Variant", "SetUp", "FEN":
-			continue
-		}
-		isRoster := false
-		for _, r := range roster {
-			if r == t.Name {
-				isRoster = true
-			}
-		}
-		if isRoster {
-			vals[t.Name] = t.Value
-		} else {
-			extra = append(extra, t)
-		}
-	}
 	var b strings.Builder
-	write := func(name, val string) {
-		b.WriteString("[" + name + " \"" + escapeTag(val) + "\"]\n")
-	}
-	for _, r := range roster {
-		v, ok := vals[r]
-		if !ok {
-			v = "?"
-			if r == "Date" {
-				v = "????.??.??"
-			}
-		}
-		write(r, v)
-	}
-	write("Result", result)
-	for _, t := range extra {
-		write(t.Name, t.Value)
-	}
-	write("Variant", g.Variant().Title())
-	write("SetUp", "1")
-	write("FEN", g.StartFEN())
-	b.WriteString("\n")
+	WritePGNHeader(&b, tags, nil, result, []Tag{
+		{"Variant", g.Variant().Title()},
+		{"SetUp", "1"},
+		{"FEN", g.StartFEN()},
+	})
 
 	var tokens []string
 	num := int(g.start.fullmove)
@@ -85,7 +46,72 @@ func (g *Game) PGN(tags []Tag, result string) string {
 		}
 		black = !black
 	}
-	tokens = append(tokens, result)
+	WrapPGN(&b, append(tokens, result))
+	return b.String()
+}
+
+// pgnRoster is the Seven Tag Roster without Result, in PGN order.
+var pgnRoster = []string{"Event", "Site", "Date", "Round", "White", "Black"}
+
+// WritePGNHeader writes a PGN tag section and the blank line after it:
+// the Seven Tag Roster (each value from tags, else from defaults, else "?",
+// "????.??.??" for Date), Result, the caller's other tags in order, then
+// the variant's own tags (own). Tags named like Result or one of own are
+// dropped from tags, so a caller cannot override them; so are names other
+// than letters, digits and underscores (PGN standard 8.1.1). Values are
+// escaped (backslash, quote) and kept on one line.
+func WritePGNHeader(b *strings.Builder, tags []Tag, defaults map[string]string, result string, own []Tag) {
+	reserved := map[string]bool{"Result": true}
+	for _, t := range own {
+		reserved[t.Name] = true
+	}
+	vals := map[string]string{}
+	var extra []Tag
+	for _, t := range tags {
+		if !validTagName(t.Name) || reserved[t.Name] {
+			continue
+		}
+		if isRosterTag(t.Name) {
+			vals[t.Name] = t.Value
+		} else {
+			extra = append(extra, t)
+		}
+	}
+	write := func(name, val string) {
+		b.WriteString("[" + name + " \"" + escapeTag(val) + "\"]\n")
+	}
+	for _, r := range pgnRoster {
+		v, ok := vals[r]
+		if !ok {
+			v, ok = defaults[r]
+		}
+		if !ok {
+			v = "?"
+			if r == "Date" {
+				v = "????.??.??"
+			}
+		}
+		write(r, v)
+	}
+	write("Result", result)
+	for _, t := range append(extra, own...) {
+		write(t.Name, t.Value)
+	}
+	b.WriteString("\n")
+}
+
+func isRosterTag(name string) bool {
+	for _, r := range pgnRoster {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+// WrapPGN writes movetext tokens separated by spaces in lines of at most 80
+// columns where the tokens allow (PGN standard 8.2.6), and a final newline.
+func WrapPGN(b *strings.Builder, tokens []string) {
 	line := 0
 	for i, t := range tokens {
 		if i > 0 {
@@ -101,7 +127,6 @@ func (g *Game) PGN(tags []Tag, result string) string {
 		line += len(t)
 	}
 	b.WriteString("\n")
-	return b.String()
 }
 
 func validTagName(s string) bool {
@@ -117,6 +142,5 @@ func validTagName(s string) bool {
 }
 
 func escapeTag(s string) string {
-	s = strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ").Replace(s)
-	return s
+	return strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ").Replace(s)
 }

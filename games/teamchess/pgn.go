@@ -32,62 +32,15 @@ import (
 // for tag-outs, forced moves, siege decisions and the result. Sacrifice
 // SAN and "--" are not standard PGN: other programs may not read them.
 func (g *Game) PGN(tags []chess.Tag) string {
-	vals := map[string]string{}
-	var extra []chess.Tag
-	roster := []string{"Event", "Site", "Date", "Round", "White", "Black"}
-	reserved := map[string]bool{"Result": true, "Variant": true, "SetUp": true, "FEN": true,
-		"WhiteCommanders": true, "BlackCommanders": true, "Sacrifices": true, "TagOuts": true,
-		"Stagnation": true, "Termination": true, "WinCategory": true}
-	for _, t := range tags {
-		if !validTagName(t.Name) || reserved[t.Name] {
-			continue
-		}
-		isRoster := false
-		for _, r := range roster {
-			if r == t.Name {
-				isRoster = true
-			}
-		}
-		if isRoster {
-			vals[t.Name] = t.Value
-		} else {
-			extra = append(extra, t)
-		}
-	}
+	defaults := map[string]string{}
 	for c, name := range []string{"White", "Black"} {
-		if _, ok := vals[name]; !ok {
-			var names []string
-			for _, m := range g.Members(chess.Color(c)) {
-				names = append(names, m.Label())
-			}
-			vals[name] = strings.Join(names, ", ")
+		var names []string
+		for _, m := range g.Members(chess.Color(c)) {
+			names = append(names, m.Label())
 		}
+		defaults[name] = strings.Join(names, ", ")
 	}
-	var b strings.Builder
-	write := func(name, val string) {
-		b.WriteString("[" + name + " \"" + escapeTag(val) + "\"]\n")
-	}
-	for _, r := range roster {
-		v, ok := vals[r]
-		if !ok {
-			v = "?"
-			if r == "Date" {
-				v = "????.??.??"
-			}
-		}
-		write(r, v)
-	}
-	result := g.result.PGN()
-	write("Result", result)
-	for _, t := range extra {
-		write(t.Name, t.Value)
-	}
-	write("Variant", "Team Chess")
-	write("SetUp", "1")
-	write("FEN", g.setup.FEN)
-	write("WhiteCommanders", g.commanderTag(chess.White))
-	write("BlackCommanders", g.commanderTag(chess.Black))
-	var sacs, tags2 []string
+	var sacs, tagOuts []string
 	for _, e := range g.events {
 		switch {
 		case e.Kind == MoveEvent && e.Role != NoRole:
@@ -97,18 +50,34 @@ func (g *Game) PGN(tags []chess.Tag) string {
 			if e.Exhausted {
 				to = "none"
 			}
-			tags2 = append(tags2, fmt.Sprintf("%s %s %s (%s) -> %s", moveNumber(e), e.Side.Title(), e.Commander.Label(), e.Reason, to))
+			tagOuts = append(tagOuts, fmt.Sprintf("%s %s %s (%s) -> %s", moveNumber(e), e.Side.Title(), e.Commander.Label(), e.Reason, to))
 		}
 	}
-	write("Sacrifices", dashIfEmpty(strings.Join(sacs, "; ")))
-	write("TagOuts", dashIfEmpty(strings.Join(tags2, "; ")))
-	write("Stagnation", fmt.Sprintf("W %d/4, B %d/4", g.stag[chess.White], g.stag[chess.Black]))
-	if g.result.Over() {
-		write("Termination", g.result.String())
-		write("WinCategory", g.result.Category.Key())
+	own := []chess.Tag{
+		{Name: "Variant", Value: "Team Chess"},
+		{Name: "SetUp", Value: "1"},
+		{Name: "FEN", Value: g.setup.FEN},
+		{Name: "WhiteCommanders", Value: g.commanderTag(chess.White)},
+		{Name: "BlackCommanders", Value: g.commanderTag(chess.Black)},
+		{Name: "Sacrifices", Value: dashIfEmpty(strings.Join(sacs, "; "))},
+		{Name: "TagOuts", Value: dashIfEmpty(strings.Join(tagOuts, "; "))},
+		{Name: "Stagnation", Value: fmt.Sprintf("W %d/4, B %d/4", g.stag[chess.White], g.stag[chess.Black])},
 	}
-	b.WriteString("\n")
-	wrap(&b, g.movetext(result))
+	if g.result.Over() {
+		own = append(own, chess.Tag{Name: "Termination", Value: g.result.String()},
+			chess.Tag{Name: "WinCategory", Value: g.result.Category.Key()})
+	}
+	// Termination and WinCategory are the game's own even while it goes on.
+	var callers []chess.Tag
+	for _, t := range tags {
+		if t.Name != "Termination" && t.Name != "WinCategory" {
+			callers = append(callers, t)
+		}
+	}
+	result := g.result.PGN()
+	var b strings.Builder
+	chess.WritePGNHeader(&b, callers, defaults, result, own)
+	chess.WrapPGN(&b, g.movetext(result))
 	return b.String()
 }
 
@@ -179,40 +148,4 @@ func (g *Game) movetext(result string) []string {
 		}
 	}
 	return append(tokens, result)
-}
-
-// wrap writes tokens separated by spaces, lines at most 80 columns where
-// tokens allow.
-func wrap(b *strings.Builder, tokens []string) {
-	line := 0
-	for i, t := range tokens {
-		if i > 0 {
-			if line+1+len(t) > 80 {
-				b.WriteString("\n")
-				line = 0
-			} else {
-				b.WriteString(" ")
-				line++
-			}
-		}
-		b.WriteString(t)
-		line += len(t)
-	}
-	b.WriteString("\n")
-}
-
-func validTagName(s string) bool {
-	if s == "" || len(s) > 255 {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
-}
-
-func escapeTag(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ").Replace(s)
 }
