@@ -127,6 +127,12 @@ func (p *Position) apply(l *logger, a Action) error {
 			return err
 		}
 		p.HazardUses--
+		// Ruling 9 checks after every action. In play nothing a hazard use
+		// does can meet a condition (it was checked after Main), but a
+		// hand-written PostTurn position may already meet one.
+		if p.checkVictory(l) {
+			return nil
+		}
 		if p.HazardUses <= 0 {
 			p.endTurn(l, false)
 		}
