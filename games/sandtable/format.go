@@ -520,6 +520,19 @@ func (pp *posParser) finish() error {
 		if p.Confirmed[South] && p.Confirmed[North] {
 			return pp.errf("both drafts are confirmed, so the game has begun: a position cannot rest in Deployment with both confirmed")
 		}
+		for _, s := range []Side{South, North} {
+			// only a valid draft can be confirmed (ruling 2), and the other
+			// side's confirmation would reveal it as it stands
+			if d := p.Drafts[s]; d != nil && p.Confirmed[s] {
+				if probs := d.Problems(); len(probs) > 0 {
+					msgs := make([]string, len(probs))
+					for i, pr := range probs {
+						msgs[i] = pr.Msg
+					}
+					return pp.errf("%s's draft is confirmed but is not a valid deployment: %s (ruling 2)", s, strings.Join(msgs, "; "))
+				}
+			}
+		}
 		return nil
 	default:
 		if len(pp.rows) > 0 {
@@ -558,6 +571,10 @@ func (pp *posParser) finish() error {
 		}
 		if p.Redacted && p.Viewer != d.Side {
 			return pp.errf("a view for %s cannot show %s's Drone orders", sideWord(p.Viewer), d.Side)
+		}
+		if p.baseSquare(d.Target) {
+			// Bases never move, so the Drone was declared on the Base
+			return pp.errf("the Drone of %s targets the Base on %s: a Drone never targets a Base (ruling 7)", d.Spotter, d.Target)
 		}
 		if !d.Cancelled {
 			sp := p.get(d.Spotter)

@@ -17,7 +17,9 @@ import (
 //	                         next-hazard is compared only when given)
 //	--- log                  the expected turn log, one Entry.String() per line
 //	--- error                a text the error must contain (the last action
-//	                         must fail); the position must then be unchanged
+//	                         must fail); the position must then be unchanged.
+//	                         Without actions, the position itself must be
+//	                         refused by ParsePosition with that text.
 //
 // Lines before the first === and lines starting with "#" outside position
 // blocks are comments.
@@ -120,6 +122,16 @@ func TestScenarios(t *testing.T) {
 				t.Fatalf("%s:%d: scenario checks nothing", sc.file, sc.line)
 			}
 			p, err := ParsePosition(sc.position)
+			if sc.hasError && len(sc.actions) == 0 {
+				// no actions: the position itself must be refused
+				if err == nil {
+					t.Fatalf("%s:%d: want the position refused with %q, it parsed", sc.file, sc.line, sc.error)
+				}
+				if !strings.Contains(err.Error(), sc.error) {
+					t.Errorf("%s:%d: position error\n  %v\nwant it to contain\n  %s", sc.file, sc.line, err, sc.error)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("%s:%d: position: %v", sc.file, sc.line, err)
 			}
