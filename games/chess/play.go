@@ -1,5 +1,7 @@
 package chess
 
+import "fmt"
+
 // IsLegal reports whether m is legal in p. For Team Chess sacrifice forms
 // with effects (WithPlaced, WithRemoved, WithTag) it checks the pawn move,
 // that a removed square holds an opposing piece other than a king (and not
@@ -56,6 +58,35 @@ func (p *Position) SacrificeCandidates(dst []Move) []Move {
 		last = rank2
 	}
 	return p.genPawns(dst, p.Pieces(p.turn, Pawn)&last, ^Bitboard(0), true, true)
+}
+
+// PassTurn returns the position after the side to move passes, as a
+// besieged side must in Team Chess (rule 2.1; docs/rules/teamchess.md A10):
+// the other side is to move, the en passant right lapses, the halfmove
+// clock grows by one and, after Black's pass, the fullmove number, as after
+// a move; nothing else changes. p is unchanged. Errors: the position is not
+// Team Chess, or the side to move is in check (passing would leave its king
+// attacked). Whether the side has a legal move is the Team Chess layer's
+// decision (its roles can make pawn moves legal), not checked here.
+func (p *Position) PassTurn() (Position, error) {
+	if p.variant != TeamChess {
+		return *p, fmt.Errorf("only Team Chess has a pass (a besieged side, rule 2.1)")
+	}
+	if p.InCheck() {
+		return *p, fmt.Errorf("%s is in check and cannot pass", p.turn.Title())
+	}
+	q := *p
+	if q.ep != NoSquare {
+		q.hash ^= zobristEP[q.ep.File()]
+		q.ep = NoSquare
+	}
+	q.halfmove++
+	if q.turn == Black {
+		q.fullmove++
+	}
+	q.turn = q.turn.Other()
+	q.hash ^= zobristBlack
+	return q, nil
 }
 
 // Play returns the position after the legal move m, or a *MoveError saying

@@ -2,6 +2,7 @@ package chess
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -107,4 +108,49 @@ func uciList(ms []Move) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestPassTurn: a besieged Team Chess side passes (rule 2.1): the other
+// side moves, the en passant right lapses, the clocks advance as after a
+// move, and the result is the position its FEN describes (same hash).
+func TestPassTurn(t *testing.T) {
+	for _, c := range []struct{ fen, want string }{
+		{"7k/5K2/6Q1/8/8/8/8/8 b - - 0 1", "7k/5K2/6Q1/8/8/8/8/8 w - - 1 2"},
+		{"7k/5K2/6Q1/8/8/8/8/8 w - - 4 9", "7k/5K2/6Q1/8/8/8/8/8 b - - 5 9"},
+		// The en passant right (exd6) lapses with the pass.
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/8/8/3pP3/8/8/8/4K3 b - - 1 1"},
+		// Clocks beyond what a FEN may say are no error.
+		{"7k/5K2/6Q1/8/8/8/8/8 b - - 100000 100000", "7k/5K2/6Q1/8/8/8/8/8 w - - 100001 100001"},
+	} {
+		p, err := ParseFEN(TeamChess, c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := p.PassTurn()
+		if err != nil {
+			t.Fatalf("%s: %v", c.fen, err)
+		}
+		if q.FEN() != c.want {
+			t.Errorf("%s: after the pass %s, want %s", c.fen, q.FEN(), c.want)
+		}
+		if p.FEN() != c.fen {
+			t.Errorf("%s: PassTurn changed the position to %s", c.fen, p.FEN())
+		}
+		if r, err := ParseFEN(TeamChess, c.want); err == nil && r.Hash() != q.Hash() {
+			t.Errorf("%s: hash after the pass differs from the FEN's", c.fen)
+		}
+	}
+	for _, c := range []struct {
+		v        Variant
+		fen, err string
+	}{
+		{TeamChess, "4k3/8/8/8/8/8/8/4K2r w - - 0 1", "White is in check and cannot pass"},
+		{Chess, "7k/5K2/6Q1/8/8/8/8/8 b - - 0 1", "only Team Chess has a pass"},
+		{Survival, "8/8/8/8/8/p7/P7/8 w - - 0 1", "only Team Chess has a pass"},
+	} {
+		p, _ := ParseFEN(c.v, c.fen)
+		if _, err := p.PassTurn(); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: PassTurn error %v, want %q", c.fen, err, c.err)
+		}
+	}
 }

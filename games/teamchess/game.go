@@ -605,23 +605,11 @@ func (g *Game) pass() {
 	g.phase = SiegeDecision
 }
 
-// passed returns p with the other side to move (the pass of a besieged side,
-// who is not in check, so the position stays valid). The en passant right
-// lapses; the clocks advance as after a move.
+// passed returns p with the other side to move (the pass of a besieged
+// side, ruling 4 and A10: the en passant right lapses, the clocks advance as
+// after a move). The besieged side is not in check, so PassTurn cannot fail.
 func passed(p chess.Position) chess.Position {
-	f := strings.Fields(p.FEN())
-	if f[1] == "w" {
-		f[1] = "b"
-	} else {
-		f[1] = "w"
-		f[5] = fmt.Sprint(p.FullmoveNumber() + 1)
-	}
-	f[3] = "-"
-	f[4] = fmt.Sprint(p.HalfmoveClock() + 1)
-	q, err := chess.ParseFEN(chess.TeamChess, strings.Join(f, " "))
-	if err != nil {
-		panic("teamchess: pass produced an invalid position: " + err.Error())
-	}
+	q, _ := p.PassTurn()
 	return q
 }
 

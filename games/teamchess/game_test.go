@@ -73,6 +73,21 @@ func TestNewGamePositions(t *testing.T) {
 	if g.Phase() != SiegeDecision || g.Turn() != chess.White || g.Stagnation(chess.Black) != 1 {
 		t.Errorf("besieged start: phase %v turn %v stagnation %d", g.Phase(), g.Turn(), g.Stagnation(chess.Black))
 	}
+	// The pass works whatever the clocks of the FEN (the largest ParseFEN
+	// accepts used to make the pass panic): the halfmove clock and, after
+	// Black's pass, the move number grow by one, as after a move.
+	for _, c := range []struct{ fen, want string }{
+		{"7k/5K2/6Q1/8/8/8/8/8 b - - 100000 7", "7k/5K2/6Q1/8/8/8/8/8 w - - 100001 8"},
+		{"7k/5K2/6Q1/8/8/8/8/8 b - - 3 100000", "7k/5K2/6Q1/8/8/8/8/8 w - - 4 100001"},
+	} {
+		g, err := NewGame(Setup{FEN: c.fen, White: ids("ann"), Black: ids("cid")})
+		if err != nil {
+			t.Fatalf("%s: %v", c.fen, err)
+		}
+		if p := g.Position(); g.Phase() != SiegeDecision || p.FEN() != c.want {
+			t.Errorf("%s: phase %v, position %s, want %s", c.fen, g.Phase(), p.FEN(), c.want)
+		}
+	}
 }
 
 // TestRefusedActionsChangeNothing: every refusal leaves the game as it was.
