@@ -481,7 +481,7 @@ func (p *Position) deployAction(l *logger, a Action) error {
 func (p *Position) reveal(l *logger) {
 	p.pieces = p.pieces[:0]
 	for _, side := range []Side{South, North} {
-		var n [numKinds]int16
+		var n [numKinds]int32
 		d := p.Drafts[side]
 		for sq := Square(0); sq < NumSquares; sq++ {
 			k := d.cells[sq]
@@ -495,7 +495,7 @@ func (p *Position) reveal(l *logger) {
 			}
 			p.pieces = append(p.pieces, Piece{ID: ID{side, k, n[k]}, Owner: owner, Square: sq})
 		}
-		p.NextHazard[side] = [2]int16{n[Mine] + 1, n[AntiAir] + 1}
+		p.NextHazard[side] = [2]int32{n[Mine] + 1, n[AntiAir] + 1}
 	}
 	slices.SortFunc(p.pieces, func(a, b Piece) int {
 		if a.ID.less(b.ID) {

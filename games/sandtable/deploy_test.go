@@ -147,7 +147,7 @@ func TestRevealAssignsIDsInSquareOrder(t *testing.T) {
 	if st, _ := p.Piece(ID{South, Tank, 1}); st.Owner != NoSide {
 		t.Errorf("Vehicles must start neutral")
 	}
-	if p.NextHazard[South] != [2]int16{16, 16} || p.Phase != PhaseMain || p.Turn != 1 || p.First != p.ToMove {
+	if p.NextHazard[South] != [2]int32{16, 16} || p.Phase != PhaseMain || p.Turn != 1 || p.First != p.ToMove {
 		t.Errorf("after reveal: next %v phase %s turn %d first %s to move %s", p.NextHazard[South], p.Phase, p.Turn, p.First, p.ToMove)
 	}
 }

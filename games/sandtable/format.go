@@ -149,6 +149,11 @@ func (p *Position) writeDiagram(b *strings.Builder) {
 	}
 }
 
+// maxCounter bounds turn, hazard-uses and dead-turns in the format. A game
+// places at most two hazards per turn, so hazard IDs (MaxIDNumber) cannot
+// run out before the turn number does.
+const maxCounter = 999_999_999
+
 type posParser struct {
 	p     *Position
 	line  int
@@ -248,8 +253,8 @@ func (pp *posParser) parseLine(line string) error {
 	}
 	num := func(s string) (int, error) {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > 1_000_000 || strconv.Itoa(n) != s {
-			return 0, pp.errf("%s wants a whole number 0–1000000, got %q", key, s)
+		if err != nil || n < 0 || n > maxCounter || strconv.Itoa(n) != s {
+			return 0, pp.errf("%s wants a whole number 0–%d, got %q", key, maxCounter, s)
 		}
 		return n, nil
 	}

@@ -105,7 +105,7 @@ type Position struct {
 	Seed uint64
 	// NextHazard[side][0] and [1] are the numbers the next Mine and Anti-Air
 	// placed by side will get in their IDs.
-	NextHazard [3][2]int16
+	NextHazard [3][2]int32
 	Result     Result
 	// Drafts holds each side's deployment during Deployment (nil in views
 	// that may not see it); Confirmed says who has confirmed.

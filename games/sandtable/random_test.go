@@ -80,7 +80,7 @@ func takeCensus(p *Position) census {
 
 // checkInvariants asserts the invariants of the package doc after an
 // action; prev is the census before it.
-func checkInvariants(t testing.TB, p *Position, prev census, next [3][2]int16) {
+func checkInvariants(t testing.TB, p *Position, prev census, next [3][2]int32) {
 	t.Helper()
 	fail := func(format string, args ...any) {
 		t.Helper()

@@ -219,8 +219,8 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 
 // nextFreeNumber is one more than the highest number side's pieces of
 // kind use.
-func (p *Position) nextFreeNumber(side Side, kind Kind) int16 {
-	var n int16
+func (p *Position) nextFreeNumber(side Side, kind Kind) int32 {
+	var n int32
 	for i := range p.pieces {
 		if id := p.pieces[i].ID; id.Side == side && id.Kind == kind && id.N > n {
 			n = id.N

@@ -241,8 +241,13 @@ func InZone(side Side, s Square) bool {
 type ID struct {
 	Side Side
 	Kind Kind
-	N    int16
+	N    int32 // 1..MaxIDNumber
 }
+
+// MaxIDNumber is the highest number an ID may have. Hazards placed in
+// PostTurn take ever higher numbers (G12), at most two per turn, so IDs
+// must outlast any turn number the position format holds (maxCounter).
+const MaxIDNumber = 1<<31 - 1
 
 // IsZero reports whether id is the zero ID.
 func (id ID) IsZero() bool { return id == ID{} }
@@ -268,7 +273,7 @@ func (id ID) less(o ID) bool {
 
 // ParseID reads an ID such as "SI12" or "NA3".
 func ParseID(s string) (ID, error) {
-	if len(s) < 3 || len(s) > 6 {
+	if len(s) < 3 || len(s) > 12 {
 		return ID{}, fmt.Errorf("bad piece ID %q (want side S/N, kind letter, number, like SI12)", s)
 	}
 	var side Side
@@ -288,10 +293,10 @@ func ParseID(s string) (ID, error) {
 		return ID{}, fmt.Errorf("bad piece ID %q: number must be 1 or more, without leading zeros", s)
 	}
 	n, err := strconv.Atoi(s[2:])
-	if err != nil || n < 1 || n > 9999 {
-		return ID{}, fmt.Errorf("bad piece ID %q: number must be 1–9999", s)
+	if err != nil || n < 1 || n > MaxIDNumber || strconv.Itoa(n) != s[2:] {
+		return ID{}, fmt.Errorf("bad piece ID %q: number must be 1–%d", s, MaxIDNumber)
 	}
-	return ID{side, k, int16(n)}, nil
+	return ID{side, k, int32(n)}, nil
 }
 
 // Phase is a stage of the game (rule text, The Turn Structure).
