@@ -422,7 +422,10 @@ func (p *Position) vehicleMove(l *logger, a Action) error {
 	}
 	moveText := describe(side, vid) + " moved " + a.From.String() + "-" + end.String()
 	if !survived {
-		moveText += " (declared " + a.From.String() + "-" + a.To.String() + ") and was destroyed there"
+		if end != a.To {
+			moveText += " (declared " + a.From.String() + "-" + a.To.String() + ")"
+		}
+		moveText += " and was destroyed there"
 	}
 	mv := Entry{Kind: EntryMove, Turn: p.Turn, Phase: p.Phase, Mover: side, Side: side, Piece: vid, From: a.From, To: end, Text: moveText + "."}
 	l.entries = slices.Insert(l.entries, start, mv)
