@@ -60,6 +60,10 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sandtable apply: %s: %v\n", *posFile, err)
 		return 2
 	}
+	if p.Redacted {
+		fmt.Fprintf(stderr, "sandtable apply: %s is a redacted view (it has a view line and hides secrets); actions apply only to a full position\n", *posFile)
+		return 2
+	}
 	actions := make([]sandtable.Action, fs.NArg())
 	for i, s := range fs.Args() {
 		if actions[i], err = sandtable.ParseAction(s); err != nil {

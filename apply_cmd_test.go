@@ -181,3 +181,18 @@ func TestPositionInputIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyRefusesARedactedView: a view hides secrets, so no action can be
+// judged on it; that is bad input (exit 2), not an illegal action (exit 1).
+func TestApplyRefusesARedactedView(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "view.txt")
+	view := "sandtable-position 1\nview none\nphase main\nto-move south\npiece SB1 a1\npiece SI1 b2\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n"
+	if err := os.WriteFile(path, []byte(view), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := dispatch([]string{"apply", "-game", "sandtable", "-position", path, "b2-b3"}, &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "is a redacted view") || out.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 naming the redacted view", code, out.String(), errOut.String())
+	}
+}
