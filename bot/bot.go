@@ -147,6 +147,13 @@ func (b *Bot) Start() error {
 		}
 		b.log.Info("registered slash commands", "count", len(defs), "scope", scope)
 	}
+	// The clocks stop while the bot is down: credit that time before any
+	// timer can fire.
+	if down, n, err := b.app.CreditDowntime(b.opts.Now()); err != nil {
+		b.log.Error("crediting downtime failed", "err", err)
+	} else if down > 0 {
+		b.log.Info("credited downtime to running clocks", "downtime", down.Round(time.Second), "deadlines", n)
+	}
 	b.started.Store(true)
 	go b.timerLoop()
 	return nil
@@ -188,16 +195,26 @@ func (b *Bot) timerLoop() {
 	defer close(b.loopDone)
 	t := time.NewTicker(b.opts.SweepEvery)
 	defer t.Stop()
-	lastPrune := time.Time{}
+	lastPrune, lastBeat := time.Time{}, b.opts.Now()
 	for {
 		select {
 		case <-b.stop:
+			// The last heartbeat is the moment the clocks stop.
+			if err := b.app.Heartbeat(b.opts.Now()); err != nil {
+				b.log.Error("heartbeat failed", "err", err)
+			}
 			return
 		case <-t.C:
 		}
 		// Shutdown waits for this loop to end, so a sweep in progress
 		// finishes before the session closes.
 		now := b.opts.Now()
+		if now.Sub(lastBeat) >= commands.HeartbeatEvery {
+			lastBeat = now
+			if err := b.app.Heartbeat(now); err != nil {
+				b.log.Error("heartbeat failed", "err", err)
+			}
+		}
 		if err := b.app.Sweep(now); err != nil {
 			b.log.Error("timer sweep failed", "err", err)
 		}

@@ -81,12 +81,18 @@ func startBot(t testing.TB, srv *discordtest.Server, dbPath string) *harness {
 
 func startBotWith(t testing.TB, srv *discordtest.Server, dbPath string, opts bot.Options, extra ...*commands.Kind) *harness {
 	t.Helper()
+	return startBotAt(t, srv, dbPath, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), opts, extra...)
+}
+
+// startBotAt starts a bot whose clock starts at start.
+func startBotAt(t testing.TB, srv *discordtest.Server, dbPath string, start time.Time, opts bot.Options, extra ...*commands.Kind) *harness {
+	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
 	cfg := bot.DefaultConfig()
 	cfg.Discord.Token = bot.Secret(srv.Token())
 	logs := &syncBuffer{}
-	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	c := &clock{now: start}
 	opts.HTTPClient = srv.HTTPClient()
 	opts.Now = c.Now
 	opts.SweepEvery = 20 * time.Millisecond

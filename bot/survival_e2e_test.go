@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image/png"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/bot"
 	"sandtable/bot/discordtest"
 	"sandtable/commands"
 	"sandtable/storage"
@@ -404,4 +406,43 @@ func TestLongInputStillGetsAnAnswer(t *testing.T) {
 	text := mustBeEphemeral(t, m, alice)
 	require.Contains(t, text, "is not a legal move")
 	require.LessOrEqual(t, len([]rune(m.Content)), 2000)
+}
+
+// TestClockStopsWhileTheBotIsDown: the bot is stopped mid-game and started
+// again three hours later; the player's one-hour clock is credited the
+// downtime instead of being lost on time at the restart.
+func TestClockStopsWhileTheBotIsDown(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{})
+	db := filepath.Join(t.TempDir(), "bot.db")
+	h := startBot(t, srv, db)
+	alice, bob := srv.User("alice"), srv.User("bob")
+	thread := h.survivalGame(alice, bob, discordtest.Opt("move_time", "1h"))
+	h.move(alice, thread, "g7g8q")
+	stoppedAt := h.clock.Now()
+	h.stop()
+
+	h2 := startBotAt(t, srv, db, stoppedAt.Add(3*time.Hour), bot.Options{})
+	// Run a sweep now, as the timer loop would: nothing is due.
+	require.NoError(t, h2.bot.App().Sweep(h2.clock.Now()))
+	var games []*storage.Game
+	require.NoError(t, h2.store.View(func(tx *storage.Tx) error {
+		var err error
+		games, err = tx.GamesByUser(bob.ID)
+		return err
+	}))
+	require.Len(t, games, 1)
+	require.True(t, games[0].Active, "not lost on time during the downtime")
+	require.True(t, games[0].Deadline.Equal(stoppedAt.Add(4*time.Hour)), "deadline %s: the hour left, counted from the restart", games[0].Deadline)
+	board := h2.reply(bob, thread.ID, "board")
+	require.NotContains(t, board.Text(), "ran out of time")
+	require.Contains(t, board.Text(), "To move", "the game goes on")
+	for _, m := range srv.Messages(thread.ID) {
+		require.NotContains(t, m.Text(), "ran out of time")
+	}
+	// One hour after the restart (the time bob had left), the clock runs out.
+	h2.clock.Advance(61 * time.Minute)
+	_, err := srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		return m.ChannelID == thread.ID && strings.Contains(m.Text(), "ran out of time")
+	})
+	require.NoError(t, err)
 }

@@ -303,6 +303,30 @@ func (t *Tx) PutGame(g *Game, now time.Time) error {
 	return t.tx.Bucket(bucketGames).Put([]byte(g.ID), raw)
 }
 
+// ShiftDeadlines moves the deadline of every game with a running timer
+// later by d (the bot's downtime), keeping the timer index in line, and
+// returns how many moved.
+func (t *Tx) ShiftDeadlines(d time.Duration, now time.Time) (int, error) {
+	var ids []string
+	c := t.tx.Bucket(bucketTimers).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if i := bytes.LastIndexByte(k, '/'); i >= 0 {
+			ids = append(ids, string(k[i+1:]))
+		}
+	}
+	for _, id := range ids {
+		g, err := t.Game(id)
+		if err != nil {
+			return 0, err
+		}
+		g.Deadline = g.Deadline.Add(d)
+		if err := t.PutGame(g, now); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
+}
+
 // MarkInteraction records that the interaction id has been applied and
 // reports whether it had been applied before (then the caller must not apply
 // it again). Call it in the same transaction as the change it guards.

@@ -221,3 +221,29 @@ func TestViewRefusesWrites(t *testing.T) {
 	err := s.View(func(tx *Tx) error { return tx.PutGame(&Game{ID: "g", Kind: "survival"}, t0) })
 	require.Error(t, err)
 }
+
+func TestShiftDeadlines(t *testing.T) {
+	s := openTemp(t)
+	d1, d2 := t0.Add(time.Hour), t0.Add(3*time.Hour)
+	require.NoError(t, s.Update(func(tx *Tx) error {
+		require.NoError(t, tx.PutGame(&Game{ID: "g1", Kind: "survival", Active: true, Deadline: d1}, t0))
+		require.NoError(t, tx.PutGame(&Game{ID: "g2", Kind: "survival", Active: true, Deadline: d2}, t0))
+		return tx.PutGame(&Game{ID: "g3", Kind: "survival", Active: false}, t0)
+	}))
+	require.NoError(t, s.Update(func(tx *Tx) error {
+		n, err := tx.ShiftDeadlines(2*time.Hour, t0)
+		require.Equal(t, 2, n)
+		return err
+	}))
+	require.NoError(t, s.View(func(tx *Tx) error {
+		require.Empty(t, tx.DueGames(d2.Add(-time.Second)), "g1 now runs out at t0+3h, g2 at t0+5h; neither is due before t0+3h")
+		require.Equal(t, []string{"g1"}, tx.DueGames(d1.Add(2*time.Hour)))
+		g, err := tx.Game("g2")
+		require.NoError(t, err)
+		require.True(t, g.Deadline.Equal(d2.Add(2*time.Hour)))
+		g, err = tx.Game("g3")
+		require.NoError(t, err)
+		require.True(t, g.Deadline.IsZero(), "finished games have no timer to move")
+		return nil
+	}))
+}
