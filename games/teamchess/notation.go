@@ -132,14 +132,15 @@ func MoveTexts(p *chess.Position) []MoveText {
 // Complete returns at most limit legal moves of p whose SAN or UCI-style
 // text starts with prefix (compared ignoring case, spaces and the marks +
 // and #), in case-insensitive SAN order, then any further matches of the
-// UCI-style form in its order. It expands a
+// UCI-style form in its order (a prefix of two characters or more that
+// starts with a square: "e2" lists that square's moves). It expands a
 // Saboteur's forced replies only as far as the prefix and the limit need,
 // so it stays cheap for autocomplete (Discord shows at most 25 choices).
 // limit <= 0 means no limit.
 func Complete(p *chess.Position, prefix string, limit int) []MoveText {
 	c := completer{want: normPrefix(prefix), limit: limit}
 	c.walk(p, nil, nil, nil, c.want, false)
-	if c.full() || len(c.want) < 3 || !isFile(c.want[0]) || !isRank(c.want[1]) {
+	if c.full() || len(c.want) < 2 || !isFile(c.want[0]) || !isRank(c.want[1]) {
 		return c.out // not the start of a UCI-style text (from square first)
 	}
 	c.walk(p, nil, nil, nil, c.want, true)

@@ -141,6 +141,43 @@ func TestComplete(t *testing.T) {
 	}
 }
 
+// TestCompleteTwoCharacterSquare: a from square alone ("e2", "g7", "b1")
+// lists that square's moves in the UCI-style form, as Survival's
+// autocomplete does; a SAN match of the same text comes first.
+func TestCompleteTwoCharacterSquare(t *testing.T) {
+	white, _ := chess.ParseFEN(chess.TeamChess, chess.StandardFEN)
+	black, _ := chess.ParseFEN(chess.TeamChess, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+	for _, c := range []struct {
+		p     *chess.Position
+		typed string
+		want  []string
+	}{
+		{&white, "e2", []string{"e2e3", "e2e4"}},
+		{&white, "E2", []string{"e2e3", "e2e4"}},
+		{&white, "b1", []string{"b1a3", "b1c3"}},
+		{&black, "g7", []string{"g7g5", "g7g6"}},
+		{&black, "g8", []string{"g8f6", "g8h6"}},
+	} {
+		var got []string
+		for _, mt := range Complete(c.p, c.typed, 25) {
+			got = append(got, mt.UCI)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Complete(%q) = %v, want %v", c.typed, got, c.want)
+		}
+	}
+	// A SAN match of the same two characters stays: "e3" and "e4" are
+	// pawn moves, listed before any UCI-style match.
+	var got []string
+	for _, mt := range Complete(&white, "e4", 25) {
+		got = append(got, mt.SAN)
+	}
+	if !slices.Equal(got, []string{"e4"}) {
+		t.Errorf("Complete(e4) = %v, want [e4]", got)
+	}
+}
+
 // TestCompleteStaysCheap: with four pawns of each side on the verge of the
 // last rank, Saboteurs forcing Saboteurs make the full list long; a limited
 // completion must not build it.
