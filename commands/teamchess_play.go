@@ -207,10 +207,13 @@ func tcSuggest(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 // tcAutocomplete lists legal moves matching what is typed, cheaply (the
-// engine's Complete with Discord's limit of 25).
+// engine's Complete with Discord's limit of 25), to whoever may use them
+// now: for /move the active commander of the side to move, for /suggest
+// that side's members who may advise (ruling D10). Anybody else gets no
+// choices, as their command would be refused.
 func tcAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
 	t, err := loadTeamChess(g)
-	if err != nil || t.game.Phase() != teamchess.Playing {
+	if err != nil || t.game.Phase() != teamchess.Playing || !t.mayComplete(req.User.ID, req.Command) {
 		return &Response{}, err
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
@@ -250,4 +253,23 @@ func tcRules(a *App, req *Request) (*Response, error) {
 		"**Results.** Checkmate (honourable, or dishonourable after a sacrifice), Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
 	}, "\n")
 	return &Response{Ephemeral: true, Message: Message{Embeds: []*discordgo.MessageEmbed{{Title: "Team Chess: how to play here", Description: text, Color: colorChallenge}}}}, nil
+}
+
+// mayComplete reports whether the user may use command ("move" or
+// "suggest") with a move of the side to move now.
+func (t *tcGame) mayComplete(userID, command string) bool {
+	turn := t.game.Turn()
+	switch command {
+	case "move":
+		active, ok := t.game.Active(turn)
+		return ok && active.ID == userID
+	case "suggest":
+		side, ok := t.game.SideOf(userID)
+		if !ok || side != turn {
+			return false
+		}
+		ok, _ = t.game.CanAdvise(userID)
+		return ok
+	}
+	return false
 }

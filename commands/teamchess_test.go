@@ -166,6 +166,55 @@ func TestTeamChessAutocompleteStaysWithinDiscordLimits(t *testing.T) {
 	}
 }
 
+// TestTeamChessAutocompleteOnlyForWhoMayAct: /move suggestions go to the
+// active commander of the side to move, /suggest suggestions to that
+// side's members who may advise; everyone else gets none, in every thread
+// (suggesting the other side's moves would be advice nobody may act on).
+func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
+	a, p := testApp(t)
+	g, pub, team := tcTestGame(t, a, p, "", []User{alice, carol}, []User{bob, tcDan})
+	choices := func(u User, channel, command string) []string {
+		t.Helper()
+		req := tcCmd(u, channel, command, "", map[string]string{"move": ""})
+		req.Type, req.Focused = AutocompleteRequest, "move"
+		resp, err := a.Handle(req)
+		require.NoError(t, err)
+		var out []string
+		for _, c := range resp.Choices {
+			out = append(out, c.Value.(string))
+		}
+		return out
+	}
+	check := func(mover, adviser User, others ...User) {
+		t.Helper()
+		tg := tcLoad(t, a, g.ID)
+		for _, channel := range []string{pub, team[chess.White], team[chess.Black]} {
+			moves := choices(mover, channel, "move")
+			require.NotEmpty(t, moves, "%s may move", mover.Name)
+			for _, v := range moves {
+				_, err := tg.game.ParseMove(v)
+				require.NoError(t, err, "%s's choice %q is a legal move of the side to move", mover.Name, v)
+			}
+			require.Equal(t, moves, choices(adviser, channel, "suggest"), "%s may advise", adviser.Name)
+			require.Empty(t, choices(mover, channel, "suggest"), "the active commander plays, not advises")
+			require.Empty(t, choices(adviser, channel, "move"), "an adviser does not move")
+			for _, u := range append(others, User{ID: "100009", Name: "erin"}) {
+				require.Empty(t, choices(u, channel, "move"), "%s is not to move", u.Name)
+				require.Empty(t, choices(u, channel, "suggest"), "%s may not advise now", u.Name)
+			}
+		}
+	}
+	check(alice, carol, bob, tcDan)
+	_, err := a.Handle(tcCmd(alice, pub, "move", "", map[string]string{"move": "e4"}))
+	require.NoError(t, err)
+	check(bob, tcDan, alice, carol)
+	// A member with a personal loss may no longer advise (rule 1.4).
+	_, err = a.Handle(tcCmd(bob, pub, "tagout", "", nil))
+	require.NoError(t, err)
+	require.Empty(t, choices(bob, pub, "suggest"), "bob has a personal loss")
+	require.NotEmpty(t, choices(tcDan, pub, "move"), "dan commands Black now")
+}
+
 // TestTeamChessLobbyDoubleRules: a second command only balances the
 // smaller team (rule 1.1, ruling A1), and is withdrawn when it no longer
 // does.
