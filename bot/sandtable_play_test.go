@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot/discordtest"
+	"sandtable/games/sandtable"
 )
 
 const draftPosition = `sandtable-position 1
@@ -39,42 +40,47 @@ func (g *sandGame) choices(u *discordtest.User, command, option, typed string) [
 	return out
 }
 
-// TestSandTableAutocompleteAndDraft: /move suggests the acting pieces,
-// then their destinations, then an Infantry's legal next steps after the
-// ones typed; /step builds a private draft that Commit plays.
+// TestSandTableAutocompleteAndDraft: /move suggests whole legal actions
+// (named with what they do): with nothing typed, Vehicle moves and
+// Infantry steps; then a piece's moves, an Infantry's legal next steps
+// after those typed; /step builds a private draft that Commit plays.
 func TestSandTableAutocompleteAndDraft(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g, scan := h.sandSetup(alice, bob, draftPosition)
 
 	all := g.choices(alice, "move", "move", "")
-	require.Equal(t, "Tank ST1 on c3 (crew 1): Tc3-… => Tc3-", all[0])
-	require.Contains(t, all, "Infantry SI2 on e4: e4-… => e4-")
-	require.Contains(t, all, "crew of Tank ST1 on c3: c3-… => c3-")
+	require.Len(t, all, 25)
+	require.Equal(t, "Tc3-c20 (Tank ST1, crew 1) => Tc3-c20", all[0])
+	require.Contains(t, all, "e4-e5 (Infantry SI2) => e4-e5")
+	require.Contains(t, all, "f4-g5 (Infantry SI3 destroys North's Infantry NI2) => f4-g5")
+	require.Contains(t, all, "c3-c4 (crew of Tank ST1 steps out) => c3-c4")
 	require.Empty(t, g.choices(bob, "move", "move", ""), "nothing for the player not to move")
 
 	tank := g.choices(alice, "move", "move", "Tc3-c")
-	require.Contains(t, tank, "Tc3-c8 · Tank ST1 => Tc3-c8")
+	require.Contains(t, tank, "Tc3-c8 (Tank ST1, crew 1) => Tc3-c8")
 	require.NotContains(t, strings.Join(tank, "\n"), "/", "dismounts only once the destination is typed")
 	tank4 := g.choices(alice, "move", "move", "Tc3-c4")
-	require.Contains(t, tank4, "Tc3-c4 · Tank ST1 => Tc3-c4")
-	require.Contains(t, tank4, "Tc3-c4/d5 · Tank ST1, a crew member steps out to d5 => Tc3-c4/d5")
-	for _, c := range append(tank, tank4...) {
-		require.True(t, strings.HasSuffix(c, "=> "+c[:strings.Index(c, " ")]), "value is the action: %s", c)
+	require.Contains(t, tank4, "Tc3-c4 (Tank ST1, crew 1) => Tc3-c4")
+	require.Contains(t, tank4, "Tc3-c4/d5 (Tank ST1, crew 1; a crew member steps out to d5) => Tc3-c4/d5")
+	for _, c := range append(append(all, tank...), tank4...) {
+		require.True(t, strings.HasSuffix(c, "=> "+c[:strings.Index(c, " ")]), "the name starts with the value: %s", c)
 	}
 	steps := g.choices(alice, "move", "move", "e4")
-	require.Contains(t, steps, "e4-e5 · Infantry SI2 => e4-e5")
-	require.NotContains(t, steps, "e4-f4 · Infantry SI2 => e4-f4", "f4 holds a friendly Infantry")
+	require.Contains(t, steps, "e4-e5 (Infantry SI2) => e4-e5")
+	require.NotContains(t, strings.Join(steps, "\n"), "e4-f4", "f4 holds a friendly Infantry")
 	next := g.choices(alice, "move", "move", "e4-e5 ")
 	require.Equal(t, "e4-e5 (play these steps) => e4-e5", next[0])
-	require.Contains(t, next, "e4-e5 f4-g5 => e4-e5 f4-g5", "f4 may capture on g5 after e4-e5")
-	require.Contains(t, next, "e4-e5 f4-e4 => e4-e5 f4-e4", "the square e4 left this turn may be entered")
+	require.Contains(t, next, "e4-e5 f4-g5 (then Infantry SI3 destroys North's Infantry NI2) => e4-e5 f4-g5", "f4 may capture on g5 after e4-e5")
+	require.Contains(t, next, "e4-e5 f4-e4 (then Infantry SI3) => e4-e5 f4-e4", "the square e4 left this turn may be entered")
 	for _, c := range next {
 		require.NotContains(t, c, "=> e4-e5 e5-", "SI2 has moved")
 	}
+	// Typing on after picking a choice: the client sends its name.
+	on := g.choices(alice, "move", "move", "e4-e5 (Infantry SI2) f4-g")
+	require.Equal(t, []string{"e4-e5 f4-g5 (then Infantry SI3 destroys North's Infantry NI2) => e4-e5 f4-g5", "e4-e5 f4-g4 (then Infantry SI3) => e4-e5 f4-g4", "e4-e5 f4-g3 (then Infantry SI3) => e4-e5 f4-g3"}, on)
 	bad := g.choices(alice, "move", "move", "e4-e5 e4-e3 ")
-	require.Len(t, bad, 1)
-	require.Contains(t, bad[0], "Not legal: step 2 (e4-e3): there is no piece on e4")
+	require.Equal(t, []string{"e4-e5 (then e4-e3 is not legal: there is no piece on e4) => e4-e5"}, bad, "the legal start, named with the reason")
 	scan.check()
 
 	// A private draft: /step, the preview, Undo, Commit.
@@ -82,7 +88,8 @@ func TestSandTableAutocompleteAndDraft(t *testing.T) {
 	require.Contains(t, mustBeEphemeral(t, d, alice), "1. e4-e5")
 	require.NotNil(t, d.Attachment("draft.png"))
 	dump(t, "draft", d)
-	require.Contains(t, g.choices(alice, "step", "step", "f4"), "f4-e4 => f4-e4")
+	require.Contains(t, g.choices(alice, "step", "step", "f4"), "f4-e4 (Infantry SI3) => f4-e4")
+	require.Empty(t, g.choices(alice, "step", "step", "Tc3-"), "a draft holds Infantry steps only")
 	r := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e5-e6"))
 	require.Contains(t, mustBeEphemeral(t, r, alice), "Infantry SI2 has already moved this turn")
 	d = h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "f4-f5"))
@@ -180,4 +187,76 @@ func TestSandTableRulesAndGames(t *testing.T) {
 	require.NotContains(t, games.Text(), "your turn")
 	m := h.reply(alice, g.thread.ID, "board")
 	require.NotNil(t, m.Attachment("board.png"))
+}
+
+// TestSandTableAutocompleteFirstTurn: in a real game's first Main turn,
+// after both deployed presets, every /move and /step choice, picked as
+// is, is accepted; the one played is the one offered.
+func TestSandTableAutocompleteFirstTurn(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g := h.sandStart(alice, bob)
+	scan := newLeakScan(g)
+	for u, preset := range map[*discordtest.User]string{alice: "fortress", bob: "skirmish"} {
+		panel := h.reply(u, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", preset))
+		_, panel = g.press(u, panel, "Confirm")
+		require.Contains(t, panel.Text(), "onfirmed")
+	}
+	pos := g.pos()
+	require.Equal(t, sandtable.PhaseMain, pos.Phase)
+	mover, other := g.user(pos.ToMove), g.user(pos.ToMove.Opp())
+	require.Empty(t, g.choices(other, "move", "move", ""))
+	require.Empty(t, g.choices(other, "step", "step", ""))
+
+	legal := func(command, value string, draft []sandtable.Step) {
+		t.Helper()
+		act, err := sandtable.ParseAction(value)
+		require.NoError(t, err, "/%s choice %q", command, value)
+		if command == "step" {
+			require.Equal(t, sandtable.ActInfantry, act.Kind, value)
+			_, err = pos.LegalNextSteps(append(append([]sandtable.Step{}, draft...), act.Steps...))
+		} else {
+			_, err = pos.Clone().Apply(act)
+		}
+		require.NoError(t, err, "/%s choice %q", command, value)
+	}
+	value := func(c string) string { return c[strings.LastIndex(c, " => ")+4:] }
+	all := g.choices(mover, "move", "move", "")
+	require.Len(t, all, 25)
+	for _, c := range all {
+		legal("move", value(c), nil)
+		v := value(c)
+		for _, typed := range []string{v[:strings.Index(v, "-")], v[:strings.Index(v, "-")+1], v + " "} {
+			more := g.choices(mover, "move", "move", typed)
+			require.NotEmpty(t, more, "typed %q", typed)
+			for _, m := range more {
+				legal("move", value(m), nil)
+			}
+		}
+	}
+	scan.check()
+
+	// /step: a choice, then a choice after the draft.
+	first := g.choices(mover, "step", "step", "")
+	require.NotEmpty(t, first)
+	v1 := value(first[0])
+	legal("step", v1, nil)
+	d := h.reply(mover, g.thread.ID, "step", discordtest.Opt("step", v1))
+	require.Contains(t, mustBeEphemeral(t, d, mover), "1. "+v1)
+	act, err := sandtable.ParseAction(v1)
+	require.NoError(t, err)
+	second := g.choices(mover, "step", "step", "")
+	require.NotEmpty(t, second)
+	for _, c := range second {
+		legal("step", value(c), act.Steps)
+	}
+	v2 := value(second[len(second)-1])
+	d = h.reply(mover, g.thread.ID, "step", discordtest.Opt("step", v2))
+	require.Contains(t, mustBeEphemeral(t, d, mover), "2. "+v2)
+
+	// /move: a choice played as it was offered.
+	pick := value(all[len(all)/2])
+	m := g.move(mover, pick)
+	require.Contains(t, m.Text(), "played **"+pick+"**")
+	scan.check()
 }

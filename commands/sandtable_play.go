@@ -29,25 +29,49 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if text == "" {
-		return nil, Errorf("Write your action in the move option, e.g. `d4-d5 e4-e5` (Infantry), `Tc3-c8` (Tank), `Pa1-h8/d9` (Airplane, crew steps out to d9), `Mf5` or `Af5` (PostTurn).")
-	}
-	act, err := sandtable.ParseAction(text)
+	act, err := sandMoveAction(text)
 	if err != nil {
-		return nil, sandRuleError(quoteInput(text), err)
+		return nil, err
+	}
+	return a.sandPlay(req, g, st, pos, side, act, quoteInput(text))
+}
+
+// sandMoveAction reads /move's text: one Main action or a Mine or
+// Anti-Air placement in the notation; notes in parentheses (those of the
+// autocomplete's choice names) are ignored. Anything else is refused with
+// what to do instead.
+func sandMoveAction(text string) (sandtable.Action, error) {
+	if strings.TrimSpace(stripNotes(text)) == "" {
+		return sandtable.Action{}, Errorf("Write your action in the move option, e.g. `d4-d5 e4-e5` (Infantry), `Tc3-c8` (Tank), `Pa1-h8/d9` (Airplane, crew steps out to d9), `Mf5` or `Af5` (PostTurn).")
+	}
+	act, err := sandtable.ParseAction(stripNotes(text))
+	if err != nil {
+		return sandtable.Action{}, sandRuleError(quoteInput(text), err)
 	}
 	switch act.Kind {
 	case sandtable.ActInfantry, sandtable.ActVehicle, sandtable.ActMine, sandtable.ActAntiAir:
+		return act, nil
 	case sandtable.ActResign:
-		return nil, Errorf("To resign, use /resign.")
+		return sandtable.Action{}, Errorf("To resign, use /resign.")
 	case sandtable.ActDraw:
-		return nil, Errorf("A draw is agreed with /draw offer and /draw accept.")
+		return sandtable.Action{}, Errorf("A draw is agreed with /draw offer and /draw accept.")
 	case sandtable.ActDrone:
-		return nil, Errorf("%s", droneSecretMsg)
-	default:
-		return nil, Errorf("%s is a deployment change: deployment is done in your private panel.", quoteInput(text))
+		return sandtable.Action{}, Errorf("%s", droneSecretMsg)
 	}
-	return a.sandPlay(req, g, st, pos, side, act, quoteInput(text))
+	return sandtable.Action{}, Errorf("%s is a deployment change: deployment is done in your private panel.", quoteInput(text))
+}
+
+// sandStepAction reads /step's text: Infantry steps to add to the draft,
+// notes in parentheses ignored.
+func sandStepAction(text string) (sandtable.Action, error) {
+	act, err := sandtable.ParseAction(stripNotes(text))
+	if err != nil {
+		return sandtable.Action{}, sandRuleError(quoteInput(text), err)
+	}
+	if act.Kind != sandtable.ActInfantry {
+		return sandtable.Action{}, Errorf("A draft holds Infantry steps only (like `d4-d5`); a Vehicle move or a hazard is one /move.")
+	}
+	return act, nil
 }
 
 // sandPlay plays side's action act (a Main action, a hazard), saves it and
@@ -115,223 +139,6 @@ func previewClone(pos *sandtable.Position, side sandtable.Side) *sandtable.Posit
 	return c
 }
 
-// ---- autocomplete ----
-
-func choice(name, value string) *discordgo.ApplicationCommandOptionChoice {
-	if len(name) > 100 {
-		name = name[:99] + "…"
-	}
-	return &discordgo.ApplicationCommandOptionChoice{Name: name, Value: value}
-}
-
-// sandMoveAutocomplete offers legal actions for what the player to move
-// has typed (nothing for anybody else): the acting pieces, then their
-// destinations; for Infantry, the legal next steps after those typed.
-func sandMoveAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, err := loadSand(g)
-	if err != nil || !g.Active || st.over(pos) {
-		return &Response{}, err
-	}
-	side, ok := st.sideOf(req.User.ID)
-	if !ok || pos.ToMove != side {
-		return &Response{}, nil
-	}
-	typed := req.Options["move"].String
-	switch pos.Phase {
-	case sandtable.PhaseMain:
-		return &Response{Choices: mainChoices(pos, nil, typed, true)}, nil
-	case sandtable.PhasePostTurn:
-		return &Response{Choices: hazardChoices(pos, typed)}, nil
-	}
-	return &Response{}, nil
-}
-
-// mainChoices lists Main actions completing typed. draft steps are played
-// before typed (for /step); withVehicles offers Vehicle moves too.
-func mainChoices(pos *sandtable.Position, draft []sandtable.Step, typed string, withVehicles bool) []*discordgo.ApplicationCommandOptionChoice {
-	t := strings.TrimLeft(strings.NewReplacer(",", " ", "x", "-").Replace(typed), " ")
-	if t != "" && (t[0] == 'T' || t[0] == 'P') {
-		if !withVehicles {
-			return nil
-		}
-		return vehicleChoices(pos, strings.TrimSpace(t))
-	}
-	if t != "" && strings.IndexByte("DMA", t[0]) >= 0 {
-		return nil
-	}
-	toks := strings.Fields(t)
-	complete, partial := toks, ""
-	if len(toks) > 0 && !strings.HasSuffix(t, " ") {
-		complete, partial = toks[:len(toks)-1], toks[len(toks)-1]
-	}
-	var prefix []sandtable.Step
-	if len(complete) > 0 {
-		act, err := sandtable.ParseAction(strings.Join(complete, " "))
-		if err != nil || act.Kind != sandtable.ActInfantry {
-			return nil
-		}
-		prefix = act.Steps
-	}
-	next, err := pos.LegalNextSteps(append(append([]sandtable.Step{}, draft...), prefix...))
-	if err != nil {
-		var re *sandtable.RuleError
-		if errors.As(err, &re) && len(strings.TrimSpace(t)) <= 100 {
-			return []*discordgo.ApplicationCommandOptionChoice{choice("Not legal: "+re.Msg, strings.TrimSpace(t))}
-		}
-		return nil
-	}
-	base := strings.Join(complete, " ")
-	join := func(s string) string {
-		if base == "" {
-			return s
-		}
-		return base + " " + s
-	}
-	var out []*discordgo.ApplicationCommandOptionChoice
-	add := func(c *discordgo.ApplicationCommandOptionChoice) bool {
-		if v, _ := c.Value.(string); len(v) > 100 {
-			return true
-		}
-		out = append(out, c)
-		return len(out) < 25
-	}
-	if base != "" && partial == "" {
-		add(choice(base+" (play these steps)", base))
-	}
-	if base == "" && partial == "" && len(draft) == 0 {
-		// Nothing typed: the pieces that can act, Vehicles first.
-		if withVehicles {
-			seen := map[sandtable.Square]bool{}
-			moves, _ := pos.LegalVehicleMoves()
-			for _, m := range moves {
-				if seen[m.From] {
-					continue
-				}
-				seen[m.From] = true
-				v, _ := pos.At(m.From)
-				if !add(choice(fmt.Sprintf("%s %s on %s (crew %d): %c%s-…", v.Kind(), v.ID, m.From, len(v.Crew), m.Vehicle.Letter(), m.From), fmt.Sprintf("%c%s-", m.Vehicle.Letter(), m.From))) {
-					return out
-				}
-			}
-		}
-		seen := map[sandtable.Square]bool{}
-		for _, s := range next {
-			if seen[s.From] {
-				continue
-			}
-			seen[s.From] = true
-			if !add(choice(fmt.Sprintf("%s on %s: %s-…", stepActor(pos, s.From), s.From, s.From), s.From.String()+"-")) {
-				return out
-			}
-		}
-		return out
-	}
-	for _, s := range next {
-		ss := s.String()
-		if partial != "" && !strings.HasPrefix(ss, partial) {
-			continue
-		}
-		name := join(ss)
-		if len(prefix) == 0 && len(draft) == 0 {
-			name += " · " + stepActor(pos, s.From)
-		}
-		if !add(choice(name, join(ss))) {
-			break
-		}
-	}
-	return out
-}
-
-// stepActor names who steps from sq: an Infantry, or a Vehicle's crew.
-func stepActor(pos *sandtable.Position, sq sandtable.Square) string {
-	p, ok := pos.At(sq)
-	switch {
-	case !ok:
-		return "Infantry"
-	case p.Kind().IsVehicle():
-		return fmt.Sprintf("crew of %s %s", p.Kind(), p.ID)
-	}
-	return "Infantry " + p.ID.String()
-}
-
-// vehicleChoices lists the legal Vehicle moves starting with t ("T",
-// "Tc3", "Tc3-c", ...): the Vehicles while no '-' is typed, then the moves.
-func vehicleChoices(pos *sandtable.Position, t string) []*discordgo.ApplicationCommandOptionChoice {
-	moves, err := pos.LegalVehicleMoves()
-	if err != nil {
-		return nil
-	}
-	var out []*discordgo.ApplicationCommandOptionChoice
-	seen := map[sandtable.Square]bool{}
-	for _, m := range moves {
-		s := m.String()
-		if !strings.HasPrefix(s, t) {
-			continue
-		}
-		v, _ := pos.At(m.From)
-		if !strings.Contains(t, "-") {
-			if seen[m.From] {
-				continue
-			}
-			seen[m.From] = true
-			out = append(out, choice(fmt.Sprintf("%s %s on %s (crew %d): %c%s-…", v.Kind(), v.ID, m.From, len(v.Crew), m.Vehicle.Letter(), m.From), fmt.Sprintf("%c%s-", m.Vehicle.Letter(), m.From)))
-		} else {
-			// Dismounts only once the destination is typed: "Tc3-c8" shows
-			// Tc3-c8 and Tc3-c8/d9..., "Tc3-c" only the destinations.
-			if base, _, _ := strings.Cut(s, "/"); m.Dismount != nil && !strings.HasPrefix(t, base) {
-				continue
-			}
-			name := s + " · " + v.Kind().String() + " " + v.ID.String()
-			if t, ok := pos.At(m.To); ok && t.Owner != v.Owner && t.Owner != sandtable.NoSide {
-				name += fmt.Sprintf(", lands on %s %s %s", t.Owner, t.Kind(), t.ID)
-			}
-			if m.Dismount != nil {
-				name += ", a crew member steps out to " + m.Dismount.To.String()
-			}
-			out = append(out, choice(name, s))
-		}
-		if len(out) == 25 {
-			break
-		}
-	}
-	return out
-}
-
-// hazardChoices lists legal Mine and Anti-Air placements starting with
-// typed (never Drones: those are secret).
-func hazardChoices(pos *sandtable.Position, typed string) []*discordgo.ApplicationCommandOptionChoice {
-	t := strings.TrimSpace(typed)
-	if t != "" && (t[0] == 'm' || t[0] == 'a') {
-		t = strings.ToUpper(t[:1]) + t[1:]
-	}
-	uses, err := pos.LegalHazardUses()
-	if err != nil {
-		return nil
-	}
-	var mines, aa []sandtable.Action
-	for _, u := range uses {
-		if !strings.HasPrefix(u.String(), t) {
-			continue
-		}
-		switch u.Kind {
-		case sandtable.ActMine:
-			mines = append(mines, u)
-		case sandtable.ActAntiAir:
-			aa = append(aa, u)
-		}
-	}
-	var out []*discordgo.ApplicationCommandOptionChoice
-	for i := 0; len(out) < 25 && (i < len(mines) || i < len(aa)); i++ {
-		if i < len(mines) {
-			out = append(out, choice(fmt.Sprintf("%s · place a Mine on %s", mines[i], mines[i].To), mines[i].String()))
-		}
-		if i < len(aa) && len(out) < 25 {
-			out = append(out, choice(fmt.Sprintf("%s · place an Anti-Air on %s", aa[i], aa[i].To), aa[i].String()))
-		}
-	}
-	return out
-}
-
 // ---- /step: a private Infantry draft ----
 
 func (st *sandState) draftSteps(side sandtable.Side) []sandtable.Step {
@@ -345,18 +152,6 @@ func (st *sandState) draftSteps(side sandtable.Side) []sandtable.Step {
 	return act.Steps
 }
 
-func sandStepAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
-	st, pos, err := loadSand(g)
-	if err != nil || !g.Active || st.over(pos) {
-		return &Response{}, err
-	}
-	side, ok := st.sideOf(req.User.ID)
-	if !ok || pos.ToMove != side || pos.Phase != sandtable.PhaseMain {
-		return &Response{}, nil
-	}
-	return &Response{Choices: mainChoices(pos, st.draftSteps(side), req.Options["step"].String, false)}, nil
-}
-
 // sandStep adds Infantry steps to the player's private draft.
 func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
 	st, pos, side, err := sandLoadPlayer(g, req, true)
@@ -367,12 +162,9 @@ func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, Errorf("A draft is for the Infantry of your Main phase; it is your %s now.", pos.Phase.Title())
 	}
 	text := req.Str("step")
-	act, err := sandtable.ParseAction(text)
+	act, err := sandStepAction(text)
 	if err != nil {
-		return nil, sandRuleError(quoteInput(text), err)
-	}
-	if act.Kind != sandtable.ActInfantry {
-		return nil, Errorf("A draft holds Infantry steps only (like `d4-d5`); a Vehicle move or a hazard is one /move.")
+		return nil, err
 	}
 	all := append(st.draftSteps(side), act.Steps...)
 	if _, err := pos.LegalNextSteps(all); err != nil {
