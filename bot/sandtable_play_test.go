@@ -107,7 +107,7 @@ func TestSandTableAutocompleteAndDraft(t *testing.T) {
 	require.Contains(t, pub.Text(), "North Infantry NI2 on g5 was destroyed by Infantry SI3.")
 	scan.check()
 	_, r = g.press(alice, d, "Commit")
-	require.Contains(t, mustBeEphemeral(t, r, alice), "You have no Infantry draft")
+	require.Equal(t, "Already done: you committed this draft: **e4-e5 f4-g5** was played in turn 1.", mustBeEphemeral(t, r, alice))
 
 	// PostTurn: Mines and Anti-Air are suggested, Drones never.
 	hz := g.choices(alice, "move", "move", "mf")

@@ -1,11 +1,13 @@
 package bot_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot/discordtest"
+	"sandtable/games/sandtable"
 )
 
 // stalePosition is South's PostTurn with an Infantry on a9 that can spot
@@ -89,5 +91,82 @@ func TestSandTableStaleDroneOrderEphemeral(t *testing.T) {
 	drones := g.pos().Drones
 	require.Len(t, drones, 1)
 	require.Equal(t, "a10", drones[0].Target.String())
+	scan.check()
+}
+
+// tripleClick clicks label on m three times in a row, before the bot
+// answers the first, as a quick player does, and waits for the three
+// answers; it returns the interactions.
+func (g *sandGame) tripleClick(u *discordtest.User, m *discordtest.Message, label string) []*discordtest.Interaction {
+	g.h.t.Helper()
+	id := buttonID(g.h.t, m, label)
+	var ins []*discordtest.Interaction
+	for range 3 {
+		in, err := g.h.srv.Click(u, m, id)
+		require.NoError(g.h.t, err, "the clicks go out before the first answer")
+		ins = append(ins, in)
+	}
+	for _, in := range ins {
+		_, err := in.WaitResponse(wait)
+		require.NoError(g.h.t, err)
+	}
+	return ins
+}
+
+// TestSandTableTripleClicks: three quick clicks on Confirm of a
+// deployment panel, or on Commit of a draft, act once; the message keeps
+// the success, and the repeats are answered privately "Already done".
+func TestSandTableTripleClicks(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g := h.sandStart(alice, bob)
+	scan := newLeakScan(g)
+	panel := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", "phalanx"))
+	ins := g.tripleClick(alice, panel, "Confirm")
+	var already int
+	for _, in := range ins {
+		for _, m := range in.Messages() {
+			if m.ID != panel.ID && strings.Contains(m.Text(), "Already done: you confirmed this deployment.") {
+				require.True(t, m.Ephemeral())
+				already++
+			}
+		}
+	}
+	require.Equal(t, 2, already, "two repeats answered privately")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool {
+		return strings.Contains(h.srv.Message(panel.ID).Text(), "Confirmed. Your deployment stays secret")
+	}))
+	final := h.srv.Message(panel.ID).Text()
+	require.NotContains(t, final, "Nothing changed", "the panel keeps its success: %s", final)
+	require.Contains(t, final, "**Confirmed** ✅")
+	scan.check()
+
+	// Commit of a draft.
+	require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
+	_, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {
+		return m.ChannelID == g.thread.ID && strings.Contains(m.Content, "set up by an operator")
+	})
+	require.NoError(t, err)
+	scan.check()
+	d := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e4-e5 f4-g5"))
+	ins = g.tripleClick(alice, d, "Commit")
+	already = 0
+	played := 0
+	for _, in := range ins {
+		for _, m := range in.Messages() {
+			switch {
+			case strings.Contains(m.Text(), "Already done: you committed this draft: **e4-e5 f4-g5** was played in turn 1."):
+				require.True(t, m.Ephemeral())
+				already++
+			case strings.Contains(m.Text(), "played **e4-e5 f4-g5**"):
+				played++
+			}
+		}
+	}
+	require.Equal(t, 2, already, "two repeats answered privately")
+	require.Equal(t, 1, played, "played once")
+	require.NotContains(t, h.srv.Message(d.ID).Text(), "Nothing changed")
+	require.NotContains(t, h.srv.Message(d.ID).Text(), "You have no Infantry draft")
+	require.Equal(t, sandtable.PhasePostTurn, g.pos().Phase)
 	scan.check()
 }

@@ -50,7 +50,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 	lobby = h.tcPress(zed, lobby, "Join Black")
 	t.Run("join twice, leave when absent", func(t *testing.T) {
 		m := h.tcPress(carol, lobby, "Join Black")
-		require.Contains(t, mustBeEphemeral(t, m, carol), "already in Black's queue")
+		require.Contains(t, mustBeEphemeral(t, m, carol), "Already done: you are in Black's queue")
 	})
 	lobby = h.tcPress(zed, lobby, "Leave")
 	require.Contains(t, lobby.Text(), zed.Mention()+" left Black")

@@ -34,7 +34,10 @@
 // offer's or a Drone order's number, a draft's or a panel's stamp, the
 // board's ply or turn; gameArgButton, stamp): it acts on that and nothing
 // newer, and an old message's button is refused or brings its message up
-// to date, changing nothing.
+// to date, changing nothing. A click that repeats the user's own latest
+// click on that thing (a double click) is answered privately "Already
+// done" and leaves its message as the first click left it
+// (sandtable_repeat.go, drawRepeat).
 //
 // # Invariants
 //

@@ -52,6 +52,38 @@ type drawOffer struct {
 	save func() error
 	// accept ends the game in a draw by agreement, saves it and answers.
 	accept func() (*Response, error)
+	// answered is the kind's stored latest answer to an offer, for
+	// drawRepeat: "<offer number> accept|decline <user ID>".
+	answered *string
+}
+
+// drawRepeat answers a draw offer's button clicked by the player whose
+// answer to that very offer already took effect (answered is the kind's
+// stored drawOffer.answered), privately and changing nothing: "Already
+// done" for the same button (a double click), or what was done for the
+// other one. It returns nil for any other request, and while a newer
+// offer stands (standing is the kind's drawOffer.offer), whose buttons
+// the player should use. Kinds call it before refusing a finished game.
+func drawRepeat(req *Request, answered, standing string) *Response {
+	if req.Type != ComponentRequest || answered == "" || standing != "" {
+		return nil
+	}
+	id, err := ParseCustomID(req.CustomID)
+	if err != nil {
+		return nil
+	}
+	parts := strings.Fields(answered)
+	if len(parts) != 3 || parts[0] != id.Arg || parts[2] != req.User.ID {
+		return nil
+	}
+	what := "you declined this draw offer"
+	if parts[1] == "accept" {
+		what = "you accepted this draw offer: the game is drawn"
+	}
+	if strings.TrimPrefix(id.Action, "draw-") == parts[1] {
+		return Private("Already done: %s.", what)
+	}
+	return Private("Nothing changed: %s.", what)
 }
 
 // answer runs req's user's draw action "offer", "accept" or "decline" in
@@ -96,6 +128,7 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 		if *d.offer == req.User.ID {
 			return nil, Errorf("You made this draw offer; only %s can %s it.", d.opp.Mention(), action)
 		}
+		*d.answered = fmt.Sprintf("%d %s %s", *d.seq, action, req.User.ID)
 		if action == "decline" {
 			*d.offer = ""
 			if err := d.save(); err != nil {

@@ -90,6 +90,12 @@ type sandState struct {
 	// panels (the latest maxPanels), closed when the game ends during
 	// Deployment.
 	Panels [3][]string `json:"panels,omitempty"`
+	// Done is each side's latest click on a stamped control that took
+	// effect, so that a repeat of it is told "Already done"
+	// (sandtable_repeat.go).
+	Done [3]sandDone `json:"done"`
+	// DrawAnswer is the latest answer to a draw offer (drawOffer.answered).
+	DrawAnswer string `json:"draw_answer,omitempty"`
 
 	archive [][]sandtable.Entry // turns to archive with the next save
 }
@@ -164,24 +170,24 @@ func (a *App) sandTableKind() *Kind {
 			"dep-preset":    sandDeployButton,
 			"dep-random":    sandDeployButton,
 			"dep-clear":     sandDeployButton,
-			"dep-confirm":   sandDeployButton,
-			"dep-unconfirm": sandDeployButton,
+			"dep-confirm":   sandOnce(sandDeployButton),
+			"dep-unconfirm": sandOnce(sandDeployButton),
 			"dep-paste":     sandDeployPaste,
-			"dep-edit":      sandDeployEdit,
+			"dep-edit":      sandOnce(sandDeployEdit),
 			"dep-text":      sandDeployText,
 			"drone":         sandDroneButton,
-			"drone-confirm": sandDroneConfirm,
-			"drone-cancel":  sandDroneCancel,
-			"step-commit":   sandStepCommit,
-			"step-undo":     sandStepUndo,
-			"step-discard":  sandStepDiscard,
+			"drone-confirm": sandOnce(sandDroneConfirm),
+			"drone-cancel":  sandOnce(sandDroneCancel),
+			"step-commit":   sandOnce(sandStepCommit),
+			"step-undo":     sandOnce(sandStepUndo),
+			"step-discard":  sandOnce(sandStepDiscard),
 			"private":       sandPrivateView,
 			"draw-accept":   drawButton(sandDrawAction),
 			"draw-decline":  drawButton(sandDrawAction),
 		},
 		Modals: map[string]GameHandler{
 			"dep-layout":  sandDeployLayout,
-			"dep-edits":   sandDeployEdits,
+			"dep-edits":   sandOnce(sandDeployEdits),
 			"drone-order": sandDroneOrder,
 		},
 		Challenge: challengeHandlers(startSandTable),
@@ -742,12 +748,17 @@ func sandDrawAction(a *App, req *Request, g *storage.Game, action string) (*Resp
 	if action == "claim" {
 		return nil, Errorf("SandTable Chess has no draw claims: a game is drawn only by agreement (/draw offer), when one action makes both players meet a victory condition, or after %d turns in a row in which nobody could act (ruling 9).", sandtable.DeadlockTurns)
 	}
+	if st, _, err := loadSand(g); err != nil {
+		return nil, err
+	} else if r := drawRepeat(req, st.DrawAnswer, st.DrawOffer); r != nil {
+		return r, nil
+	}
 	st, pos, side, err := sandLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
 	}
 	return drawOffer{
-		offer: &st.DrawOffer, seq: &st.DrawSeq, opp: st.player(side.Opp()),
+		offer: &st.DrawOffer, seq: &st.DrawSeq, opp: st.player(side.Opp()), answered: &st.DrawAnswer,
 		offerNote: "(The offer lapses when the turn passes.)", noOfferNote: "(offers lapse when the turn passes)",
 		save: func() error { return a.sandSave(g, st, pos, req.Now, req.InteractionID) },
 		accept: func() (*Response, error) {
@@ -891,7 +902,7 @@ const sandRulesText = `**SandTable Chess**: a 20x20 war game for two (South, ran
 **Hazards**: a Mine destroys a Tank entering it, an Anti-Air an Airplane. A **Drone** (spotter: your Infantry; target: within 2 squares, not a Base) destroys whatever stands there at the start of your next turn, unless its spotter is destroyed first; it leaves a Crater for that turn.
 **You win** when the enemy has no Base or no Infantry left, or you control every Tank or every Airplane on the board. Draws by agreement only (/draw offer). The side to move loses when its turn's time runs out.
 **Notation** (/move): ` + "`d4-d5 e4-e5`" + ` Infantry steps · ` + "`Tc3-c8`" + ` Tank · ` + "`Pa1-h8/d9`" + ` Airplane, a crew member steps out to d9 · ` + "`Mf5` `Af5`" + ` Mine, Anti-Air. /step builds an Infantry turn privately. Drones: **Order a Drone (private)** on the board.
-**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G20 and the Discord rulings D1–D10).`
+**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G20 and the Discord rulings D1–D12).`
 
 func sandRules(a *App, req *Request) (*Response, error) {
 	var buf bytes.Buffer

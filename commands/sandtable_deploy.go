@@ -229,9 +229,11 @@ func sandDeployButton(a *App, req *Request, g *storage.Game) (*Response, error) 
 		note = "Cleared: your zone is empty."
 	case "dep-confirm":
 		act.Kind = sandtable.ActDeployConfirm
+		st.markDone(req, side, "you confirmed this deployment")
 	case "dep-unconfirm":
 		act.Kind = sandtable.ActDeployUnconfirm
 		note = "Confirmation withdrawn: you can change your deployment again."
+		st.markDone(req, side, "you withdrew the confirmation of this deployment")
 	}
 	return a.sandDeployApply(req, g, st, pos, side, []deployEdit{{act: act}}, note, true)
 }
@@ -383,6 +385,7 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.markDone(req, side, "you applied this form's changes to your deployment")
 	return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", plural(len(acts), "change", "changes")), true)
 }
 

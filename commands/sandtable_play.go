@@ -250,6 +250,7 @@ func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return resp, err
 	}
 	act := sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)}
+	st.markDone(req, side, fmt.Sprintf("you committed this draft: **%s** was played in turn %d", act.String(), pos.Turn))
 	return a.sandPlay(req, g, st, pos, side, act, "Your draft")
 }
 
@@ -260,6 +261,7 @@ func sandStepUndo(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	last := st.Steps[side][len(st.Steps[side])-1]
 	st.Steps[side] = st.Steps[side][:len(st.Steps[side])-1]
+	st.markDone(req, side, fmt.Sprintf("you took back %s from this draft", last))
 	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
 		return nil, err
 	}
@@ -272,6 +274,7 @@ func sandStepDiscard(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return resp, err
 	}
 	st.Steps[side] = nil
+	st.markDone(req, side, "you discarded this draft")
 	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
 		return nil, err
 	}
@@ -471,6 +474,7 @@ func sandDroneConfirm(a *App, req *Request, g *storage.Game) (*Response, error) 
 		return nil, err
 	}
 	st.Drone[side], st.DroneMsg[side] = "", ""
+	st.markDone(req, side, "you confirmed this Drone order: it strikes at the start of your next turn, unless its spotter is destroyed first")
 	entries, err := a.sandApply(g, st, pos, act, req.Now)
 	if err != nil {
 		return nil, sandRuleError("This Drone order", err)
@@ -519,6 +523,7 @@ func sandDroneCancel(a *App, req *Request, g *storage.Game) (*Response, error) {
 	text := "Drone order discarded: nothing was used and nothing was shown."
 	if current {
 		st.Drone[side], st.DroneMsg[side] = "", ""
+		st.markDone(req, side, "you discarded this Drone order: nothing of it was used or shown")
 		if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
 			return nil, err
 		}

@@ -77,8 +77,15 @@ func TestStaleDrawOfferButtons(t *testing.T) {
 			// The offer's own button answers it.
 			_, err = a.Handle(click(alice, buttonOf(t, second.Message, "Decline")))
 			require.NoError(t, err)
-			_, err = a.Handle(click(alice, buttonOf(t, second.Message, "Accept draw")))
-			require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
+			r, err := a.Handle(click(alice, buttonOf(t, second.Message, "Accept draw")))
+			require.NoError(t, err)
+			require.True(t, r.Ephemeral)
+			require.Equal(t, "Nothing changed: you declined this draw offer.", r.Content)
+			r, err = a.Handle(click(alice, buttonOf(t, second.Message, "Decline")))
+			require.NoError(t, err)
+			require.Equal(t, "Already done: you declined this draw offer.", r.Content, "a double click")
+			_, err = a.Handle(click(bob, buttonOf(t, second.Message, "Accept draw")))
+			require.Contains(t, userMsg(t, err), "That draw offer is no longer open", "only the player who answered did it")
 			require.True(t, active())
 
 			third, err := draw(bob, "offer")
@@ -87,6 +94,18 @@ func TestStaleDrawOfferButtons(t *testing.T) {
 			require.NoError(t, err)
 			require.Contains(t, resp.Content, "accepted the draw offer")
 			require.False(t, active())
+			// A double click on Accept: the game is drawn, nothing more.
+			for label, want := range map[string]string{
+				"Accept draw": "Already done: you accepted this draw offer: the game is drawn.",
+				"Decline":     "Nothing changed: you accepted this draw offer: the game is drawn.",
+			} {
+				resp, err = a.Handle(click(alice, buttonOf(t, third.Message, label)))
+				require.NoError(t, err)
+				require.True(t, resp.Ephemeral)
+				require.Equal(t, want, resp.Content)
+			}
+			_, err = a.Handle(click(bob, buttonOf(t, third.Message, "Accept draw")))
+			require.Contains(t, userMsg(t, err), "This game is over")
 		})
 	}
 }
@@ -141,13 +160,17 @@ func TestStaleStepDraftButtons(t *testing.T) {
 	r, err := a.Handle(click(alice, buttonOf(t, d2, "Commit")))
 	require.NoError(t, err)
 	require.Contains(t, r.Content, "played **e4-e5 f4-f5**")
-	for _, m := range []Message{d1, d2} {
-		r, err = a.Handle(click(alice, buttonOf(t, m, "Undo last step")))
-		require.NoError(t, err)
-		require.True(t, r.Update)
-		require.Contains(t, r.Content, "this draft was played, discarded or lapsed. Nothing changed.")
-		require.Empty(t, r.Components, "a draft that is gone keeps no buttons")
-	}
+	r, err = a.Handle(click(alice, buttonOf(t, d1, "Undo last step")))
+	require.NoError(t, err)
+	require.True(t, r.Update)
+	require.Contains(t, r.Content, "this draft was played, discarded or lapsed. Nothing changed.")
+	require.Empty(t, r.Components, "a draft that is gone keeps no buttons")
+	// The committed draft's own message keeps what Commit made of it.
+	r, err = a.Handle(click(alice, buttonOf(t, d2, "Undo last step")))
+	require.NoError(t, err)
+	require.False(t, r.Update)
+	require.True(t, r.Ephemeral)
+	require.Equal(t, "Nothing changed: you committed this draft: **e4-e5 f4-f5** was played in turn 1.", r.Content)
 }
 
 // TestStaleSurvivalFlip: Flip board shows the position of the board it is

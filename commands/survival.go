@@ -32,9 +32,11 @@ type survivalState struct {
 	MoveTime  time.Duration `json:"move_time"`
 	DrawOffer string        `json:"draw_offer,omitempty"` // user ID with a standing offer
 	DrawSeq   int           `json:"draw_seq,omitempty"`   // offers made so far (drawOffer.seq)
-	Result    string        `json:"result,omitempty"`     // PGN result once over
-	Reason    string        `json:"reason,omitempty"`     // why it ended, for people
-	Started   time.Time     `json:"started"`
+	// DrawAnswer is the latest answer to a draw offer (drawOffer.answered).
+	DrawAnswer string    `json:"draw_answer,omitempty"`
+	Result     string    `json:"result,omitempty"` // PGN result once over
+	Reason     string    `json:"reason,omitempty"` // why it ended, for people
+	Started    time.Time `json:"started"`
 }
 
 func (a *App) survivalKind() *Kind {
@@ -446,6 +448,11 @@ func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
 }
 
 func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {
+	if st, _, err := loadSurvival(g); err != nil {
+		return nil, err
+	} else if r := drawRepeat(req, st.DrawAnswer, st.DrawOffer); r != nil {
+		return r, nil
+	}
 	st, game, c, err := survivalLoadPlayer(g, req, false)
 	if err != nil {
 		return nil, err
@@ -453,7 +460,7 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 	switch action {
 	case "offer", "accept", "decline":
 		return drawOffer{
-			offer: &st.DrawOffer, seq: &st.DrawSeq, opp: st.player(c.Other()),
+			offer: &st.DrawOffer, seq: &st.DrawSeq, opp: st.player(c.Other()), answered: &st.DrawAnswer,
 			offerNote: "(The offer lapses with the next move.)", noOfferNote: "(offers lapse when a move is made)",
 			save: func() error { return a.saveSurvival(g, st, req.Now, req.InteractionID) },
 			accept: func() (*Response, error) {

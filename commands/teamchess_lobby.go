@@ -292,7 +292,8 @@ func tcLobbyJoin(a *App, req *Request) (*Response, error) {
 	note := ""
 	if cur, ok := l.sideOf(req.User.ID); ok {
 		if cur == side {
-			return nil, Errorf("You are already in %s's queue. Use Leave to leave the lobby.", side.Title())
+			// A double click: the first one joined.
+			return Private("Already done: you are in %s's queue. Use Leave to leave the lobby.", side.Title()), nil
 		}
 		l.remove(req.User.ID)
 		note = fmt.Sprintf("%s switched to %s.", req.User.Mention(), side.Title())
@@ -358,6 +359,11 @@ func tcLobbyMoveUp(a *App, req *Request) (*Response, error) {
 		side = chess.Black
 	}
 	q := l.queue(side)
+	if err == nil && who != "" && i >= 1 && i <= len(*q) && (*q)[i-1].ID == who && (i == len(*q) || (*q)[i].ID != who) {
+		// A repeat (a double choice, or a menu not yet redrawn): the
+		// commander already holds the place chosen for them.
+		return Private("Already done: %s is at place %d in %s's queue.", (*q)[i-1].Mention(), i, side.Title()), nil
+	}
 	if err != nil || (key != "w" && key != "b") || i < 1 || i >= len(*q) || (who != "" && (*q)[i].ID != who) {
 		return nil, Errorf("That queue place no longer holds the commander you chose; the lobby has changed. Choose again. Nothing changed.")
 	}
@@ -382,6 +388,9 @@ func tcLobbyDouble(a *App, req *Request) (*Response, error) {
 	}
 	if none, who, _ := strings.Cut(uid, ":"); none == "none" {
 		u, ok := l.doubled(side)
+		if !ok && who != "" {
+			return Private("Already done: <@%s> has no second command for %s.", who, side.Title()), nil
+		}
 		if !ok {
 			return nil, Errorf("%s has no second command to withdraw.", side.Title())
 		}
@@ -401,6 +410,9 @@ func tcLobbyDouble(a *App, req *Request) (*Response, error) {
 	}
 	if member == nil {
 		return nil, Errorf("That player is no longer in %s's queue; choose again.", side.Title())
+	}
+	if u, ok := l.doubled(side); ok && u.ID == member.ID {
+		return Private("Already done: %s has a second command for %s.", member.Mention(), side.Title()), nil
 	}
 	if !l.canDouble(side) {
 		return nil, Errorf("%s cannot have a second command now: a second command only balances the smaller team, one member at most, and never makes its queue longer than the other (rule 1.1). White has %d members, Black %d.",
