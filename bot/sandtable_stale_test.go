@@ -151,20 +151,23 @@ func TestSandTableTripleClicks(t *testing.T) {
 	d := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e4-e5 f4-g5"))
 	ins = g.tripleClick(alice, d, "Commit")
 	already = 0
-	played := 0
 	for _, in := range ins {
 		for _, m := range in.Messages() {
-			switch {
-			case strings.Contains(m.Text(), "Already done: you committed this draft: **e4-e5 f4-g5** was played in turn 1."):
+			if m.ID != d.ID && strings.Contains(m.Text(), "Already done: you committed this draft: **e4-e5 f4-g5** was played in turn 1.") {
 				require.True(t, m.Ephemeral())
 				already++
-			case strings.Contains(m.Text(), "played **e4-e5 f4-g5**"):
-				played++
 			}
 		}
 	}
 	require.Equal(t, 2, already, "two repeats answered privately")
+	played := 0
+	for _, m := range h.srv.Messages(g.thread.ID) {
+		if !m.Ephemeral() && strings.Contains(m.Text(), "played **e4-e5 f4-g5**") {
+			played++
+		}
+	}
 	require.Equal(t, 1, played, "played once")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return strings.Contains(h.srv.Message(d.ID).Text(), "**Committed** ✅") }))
 	require.NotContains(t, h.srv.Message(d.ID).Text(), "Nothing changed")
 	require.NotContains(t, h.srv.Message(d.ID).Text(), "You have no Infantry draft")
 	require.Equal(t, sandtable.PhasePostTurn, g.pos().Phase)

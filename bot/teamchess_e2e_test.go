@@ -299,7 +299,7 @@ func TestTeamChessSacrifices(t *testing.T) {
 		require.Equal(t, []string{"a8=RoyalGuard+ (a7a8g) = a7a8g"}, tb.choices(alice, tb.pub, "a8"))
 		m := tb.move(alice, "a7a8g")
 		tcDump(t, "royal-guard", m)
-		require.Contains(t, m.Text(), "played **a8=RoyalGuard+**. The pawn is consumed as a **Royal Guard**: White's captured Queen returns to the board (rule 3.1).")
+		require.Contains(t, m.Text(), "played **a8=RoyalGuard+**. The pawn is consumed as a **Royal Guard**: White's captured Queen returns to the board on a8 (rule 3.1).")
 		require.Contains(t, m.Text(), carol.Mention()+", your move (Black): you are in check.")
 		require.Contains(t, m.Text(), "**Check:** Black is in check.")
 		tb.do(carol, tb.pub, "resign")

@@ -547,6 +547,7 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 	case st.over(pos):
 		e.Color = colorOver
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.resultLine(pos)})
+		e.Footer.Text = "Game " + g.ID + " · /sandtable rules"
 	case pos.Phase == sandtable.PhaseDeployment:
 		if !g.Deadline.IsZero() {
 			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Time", Value: fmt.Sprintf(
@@ -590,6 +591,9 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		bottom = "North"
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · /move in this thread · /sandtable rules", g.ID, bottom)}
+	if st.over(pos) {
+		e.Footer.Text = fmt.Sprintf("Game %s · %s at the bottom · /sandtable rules", g.ID, bottom)
+	}
 	files := []*discordgo.File{file}
 	var comps []discordgo.MessageComponent
 	if !st.over(pos) {

@@ -82,12 +82,18 @@ func (a *App) sandPlay(req *Request, g *storage.Game, st *sandState, pos *sandta
 	if err != nil {
 		return nil, sandRuleError(what, err)
 	}
-	resp, err := a.sandCommit(req, g, st, pos, fmt.Sprintf("%s played **%s**. %s", req.User.Mention(), act.String(), st.nextPrompt(pos, side)))
+	resp, err := a.sandCommit(req, g, st, pos, st.playedNote(req, pos, side, act))
 	if err != nil {
 		return nil, err
 	}
 	a.sandNotices(g, st, entries)
 	return resp, nil
+}
+
+// playedNote is the board's note after req's user, playing side, played
+// act: what was played and what comes next.
+func (st *sandState) playedNote(req *Request, pos *sandtable.Position, side sandtable.Side, act sandtable.Action) string {
+	return fmt.Sprintf("%s played **%s**. %s", req.User.Mention(), act.String(), st.nextPrompt(pos, side))
 }
 
 // nextPrompt says what happens next after side acted.
@@ -243,15 +249,35 @@ func (a *App) sandStepLoad(g *storage.Game, req *Request) (st *sandState, pos *s
 	return st, pos, side, nil, nil
 }
 
-// sandStepCommit plays the draft as the Main action: a public board.
+// sandStepCommit plays the draft as the Main action: the public board goes
+// to the thread, and the draft message says what was played, without its
+// buttons.
 func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
 	st, pos, side, resp, err := a.sandStepLoad(g, req)
 	if resp != nil || err != nil {
 		return resp, err
 	}
 	act := sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)}
-	st.markDone(req, side, fmt.Sprintf("you committed this draft: **%s** was played in turn %d", act.String(), pos.Turn))
-	return a.sandPlay(req, g, st, pos, side, act, "Your draft")
+	turn := pos.Turn
+	st.markDone(req, side, fmt.Sprintf("you committed this draft: **%s** was played in turn %d", act.String(), turn))
+	entries, err := a.sandApply(g, st, pos, act, req.Now)
+	if err != nil {
+		return nil, sandRuleError("Your draft", err)
+	}
+	if err := a.sandSave(g, st, pos, req.Now, req.InteractionID); err != nil {
+		return nil, err
+	}
+	pub, err := a.sandMessage(g, st, pos, st.playedNote(req, pos, side, act))
+	if err != nil {
+		return nil, err
+	}
+	a.sandPublic(g, pub)
+	a.sandNotices(g, st, entries)
+	return &Response{Update: true, Message: Message{
+		Content:    fmt.Sprintf("**Committed** ✅: you played **%s** as your Main action of turn %d. The board is in <#%s>.", act.String(), turn, g.ThreadID),
+		Embeds:     []*discordgo.MessageEmbed{},
+		Components: []discordgo.MessageComponent{},
+	}}, nil
 }
 
 func sandStepUndo(a *App, req *Request, g *storage.Game) (*Response, error) {

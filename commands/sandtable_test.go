@@ -435,3 +435,50 @@ func TestSandBoardAtHazardCap(t *testing.T) {
 	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mc1"}))
 	require.Contains(t, userMsg(t, err), "only a Drone can be used")
 }
+
+// TestSandCommitClosesTheDraft: Commit posts the public board in the
+// thread and turns its draft message into what was played, without the
+// "not played yet" text and without buttons.
+func TestSandCommitClosesTheDraft(t *testing.T) {
+	a, p := testApp(t)
+	putSandTable(t, a, mainPos)
+	r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": "e4-e5"}))
+	require.NoError(t, err)
+	require.Contains(t, r.Embeds[0].Description, "(private, not played yet)")
+	before := len(p.sent)
+	r, err = a.Handle(click(alice, buttonOf(t, r.Message, "Commit")))
+	require.NoError(t, err)
+	require.True(t, r.Update, "the draft message itself is updated")
+	require.Equal(t, "**Committed** ✅: you played **e4-e5** as your Main action of turn 1. The board is in <#th1>.", r.Content)
+	require.Empty(t, r.Embeds)
+	require.Empty(t, r.Components, "no live buttons")
+	require.Len(t, p.sent, before+1)
+	pub := p.sent[before]
+	require.Equal(t, "th1", pub.Channel)
+	require.Contains(t, pub.Msg.Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
+	require.Equal(t, "board.png", pub.Msg.Files[0].Name)
+	_, _, pos := sandGame(t, a)
+	require.Equal(t, sandtable.PhasePostTurn, pos.Phase)
+}
+
+// TestSandFinishedFootersAdvertiseNoMoves: once the game is over, the
+// board and the deployment status no longer point to /move or /resign.
+func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
+	a, _ := testApp(t)
+	putSandTable(t, a, mainPos)
+	r, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Embeds[0].Footer.Text, "/move", "a game on shows how to play")
+	r, err = a.Handle(cmd(alice, "resign", "", nil))
+	require.NoError(t, err)
+	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", r.Embeds[0].Footer.Text)
+
+	b, _ := testApp(t)
+	putSandTable(t, b, sandtable.NewGame(9).Format())
+	r, err = b.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Embeds[0].Footer.Text, "/resign", "a deployment on shows how to give up")
+	r, err = b.Handle(cmd(alice, "resign", "", nil))
+	require.NoError(t, err)
+	require.Equal(t, "Game sand1 · /sandtable rules", r.Embeds[0].Footer.Text)
+}

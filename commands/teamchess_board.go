@@ -62,7 +62,13 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		s += "."
 		switch e.Role {
 		case teamchess.RoyalGuard:
-			s += fmt.Sprintf(" The pawn is consumed as a **Royal Guard**: %s's captured Queen returns to the board (rule 3.1).", side)
+			on := ""
+			if len(e.UCI) >= 4 {
+				if sq, err := chess.ParseSquare(e.UCI[2:4]); err == nil {
+					on = " on " + sq.String() // the sacrifice square (rule 3.1)
+				}
+			}
+			s += fmt.Sprintf(" The pawn is consumed as a **Royal Guard**: %s's captured Queen returns to the board%s (rule 3.1).", side, on)
 		case teamchess.Assassin:
 			victim := "a piece"
 			if m, err := teamchess.ParseMove(&tr.before, e.UCI); err == nil {
