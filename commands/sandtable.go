@@ -208,7 +208,7 @@ func sandPrivate(req *Request) bool {
 		case "step":
 			return true
 		case "move":
-			return strings.HasPrefix(req.Str("move"), "D")
+			return isDroneText(req.Str("move"))
 		}
 	case ModalRequest:
 		id, err := ParseCustomID(req.CustomID)

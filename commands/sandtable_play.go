@@ -20,9 +20,16 @@ import (
 
 const droneSecretMsg = "Drone orders are secret, so they are never typed in the thread: press **Order a Drone (private)** on the board message during your PostTurn."
 
+// isDroneText reports whether /move's text is a Drone order (notes in
+// parentheses ignored, as the notation reader ignores them): secret, so
+// answered privately from the first byte and never played from /move.
+func isDroneText(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(stripNotes(text)), "D")
+}
+
 func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	text := req.Str("move")
-	if strings.HasPrefix(text, "D") {
+	if isDroneText(text) {
 		return nil, Errorf("%s", droneSecretMsg)
 	}
 	st, pos, side, err := sandLoadPlayer(g, req, true)
