@@ -32,7 +32,8 @@ type Options struct {
 	Now func() time.Time
 	// DeferAfter is how long a handler may run before the bot sends a
 	// deferred response, keeping inside Discord's 3-second window
-	// (default 1.5 s).
+	// (default 1.5 s). A negative value defers every interaction except
+	// autocomplete at once, without racing the handler (for tests).
 	DeferAfter time.Duration
 	// SweepEvery is how often timers (move time limits, challenge expiry)
 	// are checked (default 5 s).
@@ -69,7 +70,7 @@ func New(cfg Config, store *storage.Store, opts Options) (*Bot, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.DeferAfter <= 0 {
+	if opts.DeferAfter == 0 {
 		opts.DeferAfter = 1500 * time.Millisecond
 	}
 	if opts.SweepEvery <= 0 {
@@ -310,16 +311,20 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	}()
 
 	var r result
-	select {
-	case r = <-done:
-		b.respond(i, b.answer(r, log))
-		return
-	case <-time.After(b.opts.DeferAfter):
-	}
 	if req.Type == commands.AutocompleteRequest {
 		r = <-done // autocomplete cannot be deferred; answer late or not at all
 		b.respond(i, b.answer(r, log))
 		return
+	}
+	if b.opts.DeferAfter > 0 {
+		timer := time.NewTimer(b.opts.DeferAfter)
+		select {
+		case r = <-done:
+			timer.Stop()
+			b.respond(i, b.answer(r, log))
+			return
+		case <-timer.C:
+		}
 	}
 	// A component (or a modal submitted from one) defers an update of its
 	// message, which shows nothing. A command defers with a "thinking"
@@ -385,6 +390,11 @@ func (b *Bot) respond(i *discordgo.Interaction, r *commands.Response) {
 // the answer fills.
 func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, privateDefer bool) {
 	var err error
+	if r.Modal != nil {
+		// A form cannot follow a deferral: say so instead of failing silently.
+		r = &commands.Response{Ephemeral: true, Message: commands.Message{
+			Content: "That form took too long to open. Nothing was changed; please click again."}}
+	}
 	switch {
 	case privateDefer:
 		_, err = b.sess.InteractionResponseEdit(i, webhookEdit(r))

@@ -177,7 +177,7 @@ func respType(t testing.TB, in *discordtest.Interaction) discordgo.InteractionRe
 func newDeferringHarness(t testing.TB) *harness {
 	t.Helper()
 	srv := discordtest.Start(t, discordtest.Options{})
-	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: time.Nanosecond})
+	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1})
 }
 
 func openStore(t testing.TB) *storage.Store {

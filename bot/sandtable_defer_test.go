@@ -38,7 +38,7 @@ func slowFormKind() *commands.Kind {
 				Inputs: []commands.ModalInput{{CustomID: "how", Label: "update or private", Required: true}}}}, nil
 		}},
 		Modals: map[string]commands.GameHandler{"submit": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
-			time.Sleep(300 * time.Millisecond)
+			time.Sleep(1500 * time.Millisecond)
 			if req.Fields["how"] == "update" {
 				return &commands.Response{Update: true, Message: commands.Message{Content: "panel v2"}}, nil
 			}
@@ -49,7 +49,7 @@ func slowFormKind() *commands.Kind {
 
 func TestSandTableDeferredFormSubmits(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{})
-	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 100 * time.Millisecond}, slowFormKind())
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 400 * time.Millisecond}, slowFormKind())
 	alice, carol := srv.User("alice"), srv.User("carol")
 	panel := h.reply(alice, h.gen.ID, "slowform")
 	require.True(t, panel.Ephemeral())
@@ -72,4 +72,22 @@ func TestSandTableDeferredFormSubmits(t *testing.T) {
 	for _, m := range srv.VisibleMessages(carol, h.gen.ID) {
 		require.False(t, strings.Contains(m.Text(), "panel") || strings.Contains(m.Text(), "private"), "public: %q", m.Text())
 	}
+}
+
+// TestLateFormOpensNothingSilently: when the handler behind a button answers
+// with a form after the bot has deferred, the form can no longer be shown;
+// the user is told privately to click again instead of seeing nothing.
+func TestLateFormOpensNothingSilently(t *testing.T) {
+	srv := discordtest.Start(t, discordtest.Options{})
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1}, slowFormKind())
+	alice := srv.User("alice")
+	in := h.slash(alice, h.gen.ID, "slowform")
+	f, err := in.WaitFollowup(wait, nil)
+	require.NoError(t, err)
+	panel := f
+	in = h.click(alice, panel, buttonID(t, panel, "Form"))
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, respType(t, in))
+	f, err = in.WaitFollowup(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, f, alice), "took too long to open")
 }
