@@ -1,57 +1,11 @@
 package chess
 
 import (
-	"bufio"
-	"fmt"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
+
+	"sandtable/games/chess/perfttest"
 )
-
-type perftCase struct {
-	id    string
-	fen   string
-	depth int
-	nodes uint64
-	line  int
-}
-
-// readPerftFile reads testdata perft files: "id", "epd", "perft" lines.
-func readPerftFile(t *testing.T, name string) []perftCase {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []perftCase
-	var id, fen string
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, rest, _ := strings.Cut(line, " ")
-		switch key {
-		case "id":
-			id = rest
-		case "epd":
-			fen = rest
-		case "perft":
-			var c perftCase
-			if _, err := fmt.Sscanf(rest, "%d %d", &c.depth, &c.nodes); err != nil {
-				t.Fatalf("%s:%d: %v", name, ln, err)
-			}
-			c.id, c.fen, c.line = id, fen, ln
-			out = append(out, c)
-		default:
-			t.Fatalf("%s:%d: unknown line %q", name, ln, line)
-		}
-	}
-	return out
-}
 
 // nodeLimit bounds the perft sizes run: small under -short (and smaller
 // still under the race detector, which slows the search about tenfold).
@@ -67,26 +21,26 @@ func nodeLimit() uint64 {
 
 func runPerftFile(t *testing.T, v Variant, name string) {
 	limit := nodeLimit()
-	for _, c := range readPerftFile(t, name) {
-		if c.nodes > limit {
+	for _, c := range perfttest.Read(t, name) {
+		if c.Nodes > limit {
 			continue
 		}
-		t.Run(c.id+"/"+strconv.Itoa(c.depth), func(t *testing.T) {
-			p, err := ParseFEN(v, c.fen)
+		t.Run(c.ID+"/"+strconv.Itoa(c.Depth), func(t *testing.T) {
+			p, err := ParseFEN(v, c.FEN)
 			if err != nil {
-				t.Fatalf("%s line %d: %v", name, c.line, err)
+				t.Fatalf("%s line %d: %v", name, c.Line, err)
 			}
 			var got uint64
-			if c.nodes > 5_000_000 {
-				got = PerftBulk(&p, c.depth)
+			if c.Nodes > 5_000_000 {
+				got = PerftBulk(&p, c.Depth)
 			} else {
-				got = Perft(&p, c.depth)
-				if b := PerftBulk(&p, c.depth); b != got {
+				got = Perft(&p, c.Depth)
+				if b := PerftBulk(&p, c.Depth); b != got {
 					t.Errorf("PerftBulk = %d, Perft = %d", b, got)
 				}
 			}
-			if got != c.nodes {
-				t.Errorf("%s: perft(%d) = %d, want %d (%s line %d)", c.fen, c.depth, got, c.nodes, name, c.line)
+			if got != c.Nodes {
+				t.Errorf("%s: perft(%d) = %d, want %d (%s line %d)", c.FEN, c.Depth, got, c.Nodes, name, c.Line)
 			}
 		})
 	}
@@ -98,23 +52,23 @@ func TestPerftChess(t *testing.T) { runPerftFile(t, Chess, "testdata/chess.perft
 // within the depth, Team Chess must give exactly the FIDE counts (issue 3).
 func TestPerftTeamChessEqualsChess(t *testing.T) {
 	limit := nodeLimit()
-	for _, c := range readPerftFile(t, "testdata/chess.perft") {
-		switch c.id {
+	for _, c := range perfttest.Read(t, "testdata/chess.perft") {
+		switch c.ID {
 		case "start", "position3", "position6", "castle-rights", "castling-prevented",
 			"short-castling-gives-check", "long-castling-gives-check":
 		default:
 			continue
 		}
 		// Black's f-pawn in position 3 reaches f1 at ply 6.
-		if c.nodes > limit || (c.id == "start" && c.depth > 5) || (c.id == "position3" && c.depth > 5) {
+		if c.Nodes > limit || (c.ID == "start" && c.Depth > 5) || (c.ID == "position3" && c.Depth > 5) {
 			continue
 		}
-		p, err := ParseFEN(TeamChess, c.fen)
+		p, err := ParseFEN(TeamChess, c.FEN)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := PerftBulk(&p, c.depth); got != c.nodes {
-			t.Errorf("teamchess %s perft(%d) = %d, want %d", c.id, c.depth, got, c.nodes)
+		if got := PerftBulk(&p, c.Depth); got != c.Nodes {
+			t.Errorf("teamchess %s perft(%d) = %d, want %d", c.ID, c.Depth, got, c.Nodes)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sandtable/games/chess/perfttest"
 )
 
 // refBoard is a deliberately naive Survival Chess model, written apart from
@@ -205,18 +207,18 @@ func TestSurvivalReferencePerft(t *testing.T) {
 	if testing.Short() {
 		depth = 4
 	}
-	for _, c := range readPerftFile(t, "testdata/survival.perft") {
-		if c.depth != 1 {
+	for _, c := range perfttest.Read(t, "testdata/survival.perft") {
+		if c.Depth != 1 {
 			continue
 		}
-		p, err := ParseFEN(Survival, c.fen)
+		p, err := ParseFEN(Survival, c.FEN)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := refFromPosition(&p)
 		for d := 1; d <= depth; d++ {
 			if got, want := Perft(&p, d), r.perft(d); got != want {
-				t.Errorf("%s perft(%d): engine %d, reference %d", c.id, d, got, want)
+				t.Errorf("%s perft(%d): engine %d, reference %d", c.ID, d, got, want)
 			}
 		}
 	}

@@ -1,58 +1,12 @@
 package teamchess
 
 import (
-	"bufio"
-	"fmt"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"sandtable/games/chess"
+	"sandtable/games/chess/perfttest"
 )
-
-type perftCase struct {
-	id    string
-	fen   string
-	depth int
-	nodes uint64
-	line  int
-}
-
-func readPerftFile(t *testing.T, name string) []perftCase {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []perftCase
-	var id, fen string
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		key, rest, _ := strings.Cut(line, " ")
-		switch key {
-		case "id":
-			id = rest
-		case "epd":
-			fen = rest
-		case "perft":
-			var c perftCase
-			if _, err := fmt.Sscanf(rest, "%d %d", &c.depth, &c.nodes); err != nil {
-				t.Fatalf("%s:%d: %v", name, ln, err)
-			}
-			c.id, c.fen, c.line = id, fen, ln
-			out = append(out, c)
-		default:
-			t.Fatalf("%s:%d: unknown line %q", name, ln, line)
-		}
-	}
-	return out
-}
 
 // nodeLimit keeps -short (and the race detector) fast.
 func nodeLimit() uint64 {
@@ -66,24 +20,24 @@ func nodeLimit() uint64 {
 }
 
 func TestPerftFile(t *testing.T) {
-	for _, c := range readPerftFile(t, "testdata/teamchess.perft") {
-		if c.nodes > nodeLimit() {
+	for _, c := range perfttest.Read(t, "testdata/teamchess.perft") {
+		if c.Nodes > nodeLimit() {
 			continue
 		}
-		t.Run(c.id+"/"+strconv.Itoa(c.depth), func(t *testing.T) {
-			p, err := chess.ParseFEN(chess.TeamChess, c.fen)
+		t.Run(c.ID+"/"+strconv.Itoa(c.Depth), func(t *testing.T) {
+			p, err := chess.ParseFEN(chess.TeamChess, c.FEN)
 			if err != nil {
-				t.Fatalf("line %d: %v", c.line, err)
+				t.Fatalf("line %d: %v", c.Line, err)
 			}
-			if got := Perft(&p, c.depth); got != c.nodes {
-				t.Errorf("line %d: perft(%d) = %d, want %d", c.line, c.depth, got, c.nodes)
+			if got := Perft(&p, c.Depth); got != c.Nodes {
+				t.Errorf("line %d: perft(%d) = %d, want %d", c.Line, c.Depth, got, c.Nodes)
 			}
 			var sum uint64
-			for _, e := range PerftDivide(&p, c.depth) {
+			for _, e := range PerftDivide(&p, c.Depth) {
 				sum += e.Nodes
 			}
-			if sum != c.nodes {
-				t.Errorf("line %d: divide sums to %d, want %d", c.line, sum, c.nodes)
+			if sum != c.Nodes {
+				t.Errorf("line %d: divide sums to %d, want %d", c.Line, sum, c.Nodes)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sandtable/games/chess"
+	"sandtable/games/chess/perfttest"
 )
 
 // refMoves is a deliberately simple, brute-force reading of ruling 3, kept
@@ -91,14 +92,14 @@ func refPerft(p *chess.Position, depth int, forced *Move) uint64 {
 // within the node limit against the reference generator.
 func TestPerftReference(t *testing.T) {
 	limit := nodeLimit() / 10
-	for _, c := range readPerftFile(t, "testdata/teamchess.perft") {
-		if c.nodes > limit {
+	for _, c := range perfttest.Read(t, "testdata/teamchess.perft") {
+		if c.Nodes > limit {
 			continue
 		}
-		t.Run(c.id+"/"+strconv.Itoa(c.depth), func(t *testing.T) {
-			p, _ := chess.ParseFEN(chess.TeamChess, c.fen)
-			if got := refPerft(&p, c.depth, nil); got != c.nodes {
-				t.Errorf("reference perft(%d) = %d, file says %d", c.depth, got, c.nodes)
+		t.Run(c.ID+"/"+strconv.Itoa(c.Depth), func(t *testing.T) {
+			p, _ := chess.ParseFEN(chess.TeamChess, c.FEN)
+			if got := refPerft(&p, c.Depth, nil); got != c.Nodes {
+				t.Errorf("reference perft(%d) = %d, file says %d", c.Depth, got, c.Nodes)
 			}
 		})
 	}
