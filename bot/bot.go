@@ -80,7 +80,7 @@ func New(cfg Config, store *storage.Store, opts Options) (*Bot, error) {
 	if log == nil {
 		log = NewLogger(cfg.Log, os.Stderr)
 	}
-	sess, err := discordgo.New("Bot " + string(cfg.Discord.Token))
+	sess, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
 	if err != nil {
 		return nil, fmt.Errorf("discord session: %w", err)
 	}
