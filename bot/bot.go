@@ -467,6 +467,7 @@ func mentions() *discordgo.MessageAllowedMentions {
 }
 
 func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
+	m = fitModal(m)
 	rows := make([]discordgo.MessageComponent, 0, len(m.Inputs))
 	for _, in := range m.Inputs {
 		style := discordgo.TextInputShort
