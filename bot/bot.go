@@ -361,6 +361,10 @@ func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
 	if r.err == nil && r.resp != nil {
 		fitted := *r.resp
 		fitted.Message = fit(r.resp.Message)
+		if r.resp.PrivateNote != nil {
+			note := fit(*r.resp.PrivateNote)
+			fitted.PrivateNote = &note
+		}
 		return &fitted
 	}
 	var ue *commands.UserError
@@ -424,6 +428,12 @@ func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 			r.Posted(m.ID)
 		} else {
 			b.log.Warn("reading posted answer failed", "interaction", i.ID, "err", err)
+		}
+	}
+	if r.PrivateNote != nil {
+		note := &commands.Response{Ephemeral: true, Message: *r.PrivateNote}
+		if _, err := b.sess.FollowupMessageCreate(i, true, webhookParams(note)); err != nil {
+			b.log.Error("sending the private note failed", "interaction", i.ID, "err", err)
 		}
 	}
 }
