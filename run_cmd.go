@@ -64,7 +64,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 2
 	}
-	if *forcePlayground || cfg.Discord.Token == "" {
+	if *forcePlayground || cfg.Discord.Token.Empty() {
 		if !*forcePlayground {
 			fmt.Fprintln(stderr, "sandtable run: no Discord token configured (DISCORD_TOKEN or discord.token), so starting the local playground. To connect to Discord, see the README's \"Create the Discord application\".")
 		}

@@ -80,7 +80,7 @@ func New(cfg Config, store *storage.Store, opts Options) (*Bot, error) {
 	if log == nil {
 		log = NewLogger(cfg.Log, os.Stderr)
 	}
-	sess, err := discordgo.New("Bot " + string(cfg.Discord.Token))
+	sess, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
 	if err != nil {
 		return nil, fmt.Errorf("discord session: %w", err)
 	}
@@ -361,6 +361,10 @@ func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
 	if r.err == nil && r.resp != nil {
 		fitted := *r.resp
 		fitted.Message = fit(r.resp.Message)
+		if r.resp.PrivateNote != nil {
+			note := fit(*r.resp.PrivateNote)
+			fitted.PrivateNote = &note
+		}
 		return &fitted
 	}
 	var ue *commands.UserError
@@ -426,6 +430,12 @@ func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 			b.log.Warn("reading posted answer failed", "interaction", i.ID, "err", err)
 		}
 	}
+	if r.PrivateNote != nil {
+		note := &commands.Response{Ephemeral: true, Message: *r.PrivateNote}
+		if _, err := b.sess.FollowupMessageCreate(i, true, webhookParams(note)); err != nil {
+			b.log.Error("sending the private note failed", "interaction", i.ID, "err", err)
+		}
+	}
 }
 
 func initialResponse(i *discordgo.Interaction, r *commands.Response) *discordgo.InteractionResponse {
@@ -467,6 +477,7 @@ func mentions() *discordgo.MessageAllowedMentions {
 }
 
 func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
+	m = fitModal(m)
 	rows := make([]discordgo.MessageComponent, 0, len(m.Inputs))
 	for _, in := range m.Inputs {
 		style := discordgo.TextInputShort

@@ -107,7 +107,7 @@ func TestDevGuildRegistrationAndShard(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{})
 	store := openStore(t)
 	cfg := bot.DefaultConfig()
-	cfg.Discord.Token = bot.Secret(srv.Token())
+	cfg.Discord.Token = bot.NewSecret(srv.Token())
 	cfg.Discord.DevGuildID = srv.Guild().ID
 	cfg.Discord.ShardID = 0
 	cfg.Discord.ShardCount = 2

@@ -1,12 +1,16 @@
 package bot
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -79,20 +83,83 @@ type PlaygroundConfig struct {
 	Users      []string `toml:"users"`
 }
 
-// Secret is a string that never prints its value (so a token cannot reach a
-// log line through %v or slog).
-type Secret string
+// Secret holds a string that never prints, so a token cannot reach a log
+// line or an error message. Every way Go prints a value is covered: fmt with
+// any verb and flag (Format, String, GoString), log/slog with the text and
+// JSON handlers, alone, in a group or nested in a struct (LogValue,
+// MarshalJSON), encoders using encoding.TextMarshaler (TOML, JSON map keys).
+// The value sits behind a pointer so that even fmt's reflection, which
+// cannot call the methods of a Secret in an unexported field, finds only an
+// address. An empty Secret prints as "" (so "not set" shows); any other as
+// "[redacted]". The zero value is empty; Value gives the string itself, for
+// the one place that needs it (the session).
+type Secret struct {
+	p *string
+}
+
+// NewSecret wraps v; NewSecret("") is the empty Secret.
+func NewSecret(v string) Secret {
+	if v == "" {
+		return Secret{}
+	}
+	return Secret{p: &v}
+}
+
+// Value returns the secret string itself. Never print or log it.
+func (s Secret) Value() string {
+	if s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+// Empty reports whether the Secret holds the empty string.
+func (s Secret) Empty() bool { return s.Value() == "" }
+
+// UnmarshalText reads the value (from the TOML file).
+func (s *Secret) UnmarshalText(b []byte) error {
+	*s = NewSecret(string(b))
+	return nil
+}
+
+// redacted is what a non-empty Secret prints as.
+const redacted = "[redacted]"
 
 // String hides the value.
 func (s Secret) String() string {
-	if s == "" {
+	if s.Empty() {
 		return ""
 	}
-	return "[redacted]"
+	return redacted
 }
 
-// LogValue hides the value from log/slog.
-func (s Secret) LogValue() string { return s.String() }
+// GoString hides the value from %#v.
+func (s Secret) GoString() string { return "bot.Secret(" + strconv.Quote(s.String()) + ")" }
+
+// Format hides the value from every fmt verb, including those that would
+// otherwise print the underlying string (%x, %d's error text): %#v gives
+// GoString, %q the quoted String, everything else String.
+func (s Secret) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		io.WriteString(f, s.GoString())
+	case verb == 'q':
+		io.WriteString(f, strconv.Quote(s.String()))
+	default:
+		io.WriteString(f, s.String())
+	}
+}
+
+// LogValue hides the value from log/slog: Secret is a slog.LogValuer.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalText hides the value from text encoders (TOML, encoding/xml, JSON
+// map keys).
+func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// MarshalJSON hides the value from encoding/json (and so from slog's JSON
+// handler when a Secret is nested in a struct).
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
 
 // Duration is a time.Duration read from a TOML string such as "24h" or "3d"
 // (see commands.ParseDuration).
@@ -158,7 +225,7 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 	}
 	if getenv != nil {
 		if tok := getenv("DISCORD_TOKEN"); tok != "" {
-			cfg.Discord.Token = Secret(tok)
+			cfg.Discord.Token = NewSecret(tok)
 		}
 	}
 	if err := cfg.validate(); err != nil {
@@ -272,7 +339,7 @@ func (p *PlaygroundConfig) IsLoopback() bool {
 // RequireToken reports the missing-token error that `sandtable run` gives when
 // it must connect to Discord.
 func (c *Config) RequireToken(path string) error {
-	if c.Discord.Token != "" {
+	if !c.Discord.Token.Empty() {
 		return nil
 	}
 	where := "no config file given"

@@ -1,12 +1,19 @@
 package bot
 
 import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,7 +52,7 @@ challenge_ttl = "30m"
 `)
 	cfg, err := LoadConfig(p, noEnv)
 	require.NoError(t, err)
-	require.Equal(t, Secret("file-token"), cfg.Discord.Token)
+	require.Equal(t, NewSecret("file-token"), cfg.Discord.Token)
 	require.Equal(t, 1, cfg.Discord.ShardID)
 	require.Equal(t, 800, cfg.Game.BoardSize)
 	require.Equal(t, 72*time.Hour, time.Duration(cfg.Game.MoveTime))
@@ -61,7 +68,7 @@ func TestEnvTokenOverridesFile(t *testing.T) {
 		return ""
 	})
 	require.NoError(t, err)
-	require.Equal(t, Secret("env"), cfg.Discord.Token)
+	require.Equal(t, NewSecret("env"), cfg.Discord.Token)
 }
 
 func TestConfigErrorsNameKeyAndFile(t *testing.T) {
@@ -97,12 +104,59 @@ func TestMissingTokenIsExplained(t *testing.T) {
 	require.ErrorContains(t, err, "discord.token")
 }
 
-func TestTokenNeverPrints(t *testing.T) {
-	cfg, err := LoadConfig("", func(string) string { return "sekrit-token" })
+// TestSecretNeverPrints tries every way a Secret can be printed: fmt with
+// each verb (alone, by pointer, in the config, in slices and maps), both
+// slog handlers (an attribute, a group, a logger's With, the whole config),
+// encoding/json and TOML.
+func TestSecretNeverPrints(t *testing.T) {
+	const token = "sekrit-token"
+	cfg, err := LoadConfig("", func(string) string { return token })
 	require.NoError(t, err)
-	for _, s := range []string{fmt.Sprint(cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%v", cfg.Discord)} {
-		require.NotContains(t, s, "sekrit-token")
+	s := cfg.Discord.Token
+	require.Equal(t, token, s.Value(), "the value itself is kept")
+
+	check := func(what, out string) {
+		t.Helper()
+		require.NotContains(t, out, token, what)
+		require.NotContains(t, out, hex.EncodeToString([]byte(token)), what)
 	}
+	values := map[string]any{
+		"secret": s, "pointer": &s, "config": cfg, "config pointer": &cfg, "discord": cfg.Discord,
+		"slice": []Secret{s}, "map": map[string]Secret{"t": s}, "map key": map[Secret]int{s: 1},
+		"anonymous struct": struct{ Token Secret }{s}, "unexported field": struct{ token Secret }{s},
+		"unexported pointer field": struct{ token *Secret }{&s},
+	}
+	for what, v := range values {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%t", "%10.3s", "%T %v"} {
+			check(what+" "+verb, fmt.Sprintf(verb, v, v))
+		}
+		check(what+" Sprint", fmt.Sprint(v))
+		check(what+" Sprintln", fmt.Sprintln(v))
+		check(what+" error", fmt.Errorf("bad: %v", v).Error())
+		out, err := json.Marshal(v)
+		require.NoError(t, err)
+		check(what+" json", string(out))
+
+		for _, format := range []string{"text", "json"} {
+			var buf bytes.Buffer
+			log := NewLogger(LogConfig{Level: "debug", Format: format}, &buf)
+			log.Info("attr", "v", v)
+			log.Info("any", slog.Any("v", v))
+			log.Info("group", slog.Group("g", slog.Any("v", v), "w", v))
+			log.With("v", v).Info("with")
+			log.WithGroup("g").Info("with group", "v", v)
+			log.LogAttrs(context.Background(), slog.LevelWarn, "attrs", slog.Any("v", v))
+			check(what+" slog "+format, buf.String())
+			require.Equal(t, 6, strings.Count(buf.String(), "\n"), "six lines were logged")
+		}
+	}
+	var buf bytes.Buffer
+	require.NoError(t, toml.NewEncoder(&buf).Encode(cfg))
+	check("toml", buf.String())
+	require.Contains(t, buf.String(), redacted)
+
+	require.Equal(t, "", fmt.Sprint(Secret{}), "an empty secret shows it is not set")
+	require.Equal(t, redacted, fmt.Sprint(s))
 }
 
 func TestPlaygroundConfig(t *testing.T) {

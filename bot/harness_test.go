@@ -90,7 +90,7 @@ func startBotAt(t testing.TB, srv *discordtest.Server, dbPath string, start time
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
 	cfg := bot.DefaultConfig()
-	cfg.Discord.Token = bot.Secret(srv.Token())
+	cfg.Discord.Token = bot.NewSecret(srv.Token())
 	logs := &syncBuffer{}
 	c := &clock{now: start}
 	opts.HTTPClient = srv.HTTPClient()

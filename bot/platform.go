@@ -50,11 +50,8 @@ func (p *platform) StartThread(channelID, name string, private bool) (string, er
 	if private {
 		typ = discordgo.ChannelTypeGuildPrivateThread
 	}
-	if len(name) > 100 {
-		name = name[:100]
-	}
 	ch, err := p.sess.ThreadStartComplex(channelID, &discordgo.ThreadStart{
-		Name: name, AutoArchiveDuration: 10080, Type: typ, Invitable: false,
+		Name: threadName(name), AutoArchiveDuration: 10080, Type: typ, Invitable: false,
 	})
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType {

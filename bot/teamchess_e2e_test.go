@@ -428,7 +428,8 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 	})
 
 	t.Run("leaderboard", func(t *testing.T) {
-		m := h.tcReply(carol, h.gen.ID, "teamchess leaderboard")
+		in := h.slash(carol, h.gen.ID, "teamchess leaderboard")
+		m := h.tcAnswer(in, nil)
 		require.False(t, m.Ephemeral())
 		tcDump(t, "leaderboard", m)
 		want := strings.Join([]string{
@@ -438,7 +439,22 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 			"**4.** " + carol.Mention() + " · team 0-2 · personal 0-1 (ratio 0.00) · 2 games",
 		}, "\n")
 		require.Contains(t, m.Text(), want)
-		require.Contains(t, m.Text(), "Your rank: 4 of 4.")
+		// The invoker's own rank is theirs alone (ruling D11): not in the
+		// public answer, but in a follow-up only they see.
+		require.NotContains(t, m.Text(), "Your rank")
+		note, err := in.WaitFollowup(wait, func(f *discordtest.Message) bool { return f.ID != m.ID })
+		require.NoError(t, err)
+		require.Equal(t, "Your rank: 4 of 4 · team 0-2 · personal 0-1 (ratio 0.00) · 2 games.", mustBeEphemeral(t, note, carol))
+		for _, u := range []*discordtest.User{alice, bob, dan} {
+			for _, v := range h.srv.VisibleMessages(u, h.gen.ID) {
+				require.NotContains(t, v.Text(), "Your rank", "%s sees another player's rank", u.Name)
+			}
+		}
+		// A player without a record gets the public list only.
+		zed := h.srv.User("zed")
+		m = h.tcReply(zed, h.gen.ID, "teamchess leaderboard")
+		require.False(t, m.Ephemeral())
+		require.NotContains(t, m.Text(), "Your rank")
 	})
 	t.Run("stats", func(t *testing.T) {
 		m := h.tcReply(alice, h.gen.ID, "teamchess stats", discordtest.Opt("user", bob))

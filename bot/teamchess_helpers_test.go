@@ -48,13 +48,15 @@ func (h *harness) tcAnswer(in *discordtest.Interaction, component *discordtest.M
 	var out *discordtest.Message
 	switch r.Type {
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		// The filled original first: a public answer may be followed by a
+		// private note (Response.PrivateNote).
 		err = h.srv.WaitFor(wait, func() bool {
-			if fs := in.Followups(); len(fs) > 0 {
-				out = fs[0]
-				return true
-			}
 			if m := in.Message(); m != nil && !m.Loading() {
 				out = m
+				return true
+			}
+			if fs := in.Followups(); len(fs) > 0 {
+				out = fs[0]
 				return true
 			}
 			return false

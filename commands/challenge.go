@@ -94,7 +94,7 @@ func discordReason(err error) string {
 	} else if errors.As(err, &re) && re.Response != nil {
 		s = re.Response.Status
 	}
-	return clipRunes(s, 200)
+	return Clip(s, 200)
 }
 
 // needTextChannel refuses to open a challenge or lobby in req's channel

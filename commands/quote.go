@@ -43,7 +43,7 @@ func cleanInput(s string, max int) string {
 		}
 		b.WriteRune(r)
 	}
-	return clipRunes(b.String(), max)
+	return Clip(b.String(), max)
 }
 
 // quoteInput is a player's input, as typed, for an answer that repeats
@@ -112,15 +112,58 @@ func engineText(msg string) string {
 		last = m[1]
 	}
 	b.WriteString(escapeMarkdown(msg[last:]))
-	return clipRunes(b.String(), 500)
+	return Clip(b.String(), 500)
 }
 
-// clipRunes shortens s to at most max characters (Unicode code points),
-// ending with "…" when it cut.
-func clipRunes(s string, max int) string {
+// Clip shortens s to at most max characters, ending with "…" when it cuts
+// (max <= 0: no limit). It is the one way text is cut to a Discord limit.
+//
+// Characters are Unicode code points: Discord's API is written in Python 3
+// and measures strings by code points ("\U0010FFFF" is one character; see
+// discord/discord-api-docs#1315), and the fake Discord (bot/discordtest)
+// measures the same way. Code points, not bytes: a cut by bytes splits a
+// multi-byte character into invalid UTF-8 (which encoding/json then sends
+// as U+FFFD) and keeps too little of non-ASCII text. Clip also never splits
+// what shows as one symbol where it can help it: it does not keep a zero
+// width joiner at the end or cut off a combining mark, variation selector,
+// skin tone or tag character from what it follows, or half a flag (a
+// pair of regional indicators); such a symbol is dropped whole.
+func Clip(s string, max int) string {
 	if max <= 0 || utf8.RuneCountInString(s) <= max {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:max-1]) + "…"
+	cut := max - 1
+	for cut > 0 && (extendsPrevious(r[cut]) || r[cut-1] == zwj) {
+		cut--
+	}
+	if cut > 0 && isRegionalIndicator(r[cut]) {
+		n := 0
+		for i := cut - 1; i >= 0 && isRegionalIndicator(r[i]); i-- {
+			n++
+		}
+		if n%2 == 1 {
+			cut--
+		}
+	}
+	if cut == 0 {
+		cut = max - 1 // one symbol longer than max: cut it anyway
+	}
+	return string(r[:cut]) + "…"
 }
+
+// zwj is the zero width joiner of emoji sequences such as 👨‍👩‍👧.
+const zwj = '\u200d'
+
+// extendsPrevious reports whether r belongs to the symbol before it: a
+// combining mark, a joiner, a variation selector, a skin tone modifier or
+// an emoji tag character.
+func extendsPrevious(r rune) bool {
+	switch {
+	case r == zwj, r >= 0xFE00 && r <= 0xFE0F, r >= 0x1F3FB && r <= 0x1F3FF, r >= 0xE0020 && r <= 0xE007F:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc)
+}
+
+func isRegionalIndicator(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }

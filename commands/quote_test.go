@@ -3,6 +3,7 @@ package commands
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -34,4 +35,54 @@ func TestEngineText(t *testing.T) {
 	long := engineText(`"` + strings.Repeat("z", 190) + `\x00" is too long to be a move`)
 	require.Equal(t, 99, strings.Count(long, "z"))
 	require.Equal(t, "the piece \\*x\\* on e4", engineText("the piece *x* on e4"))
+}
+
+// TestClip: text is cut by characters (code points) to at most max, ending
+// with "…", never into invalid UTF-8 and never inside a symbol made of
+// several code points (emoji sequences, flags, combining accents).
+func TestClip(t *testing.T) {
+	family := "👨\u200d👩\u200d👧" // one symbol, five code points
+	for _, c := range []struct {
+		name, in string
+		max      int
+		want     string
+	}{
+		{"short", "abc", 5, "abc"},
+		{"no limit", strings.Repeat("x", 5000), 0, strings.Repeat("x", 5000)},
+		{"ascii", "abcdef", 4, "abc…"},
+		{"emoji at the limit", strings.Repeat("🐉", 100), 100, strings.Repeat("🐉", 100)},
+		{"emoji over the limit", strings.Repeat("🐉", 101), 100, strings.Repeat("🐉", 99) + "…"},
+		{"CJK over the limit", strings.Repeat("象", 101), 100, strings.Repeat("象", 99) + "…"},
+		{"mixed widths", "a" + strings.Repeat("é象🐉", 40), 100, "a" + strings.Repeat("é象🐉", 32) + "é象…"},
+		{"a joined emoji is not split", strings.Repeat("x", 95) + family + "yy", 100, strings.Repeat("x", 95) + "…"},
+		{"nor after a joiner", strings.Repeat("x", 97) + family, 100, strings.Repeat("x", 97) + "…"},
+		{"a combining accent stays", strings.Repeat("x", 98) + "e\u0301z", 100, strings.Repeat("x", 98) + "…"},
+		{"a skin tone stays", strings.Repeat("x", 98) + "👍\U0001F3FDz", 100, strings.Repeat("x", 98) + "…"},
+		{"a flag is not halved", strings.Repeat("x", 98) + "🇫🇷🇩🇪", 100, strings.Repeat("x", 98) + "…"},
+		{"whole flags are kept", strings.Repeat("x", 97) + "🇫🇷🇩🇪", 100, strings.Repeat("x", 97) + "🇫🇷…"},
+		{"one long symbol", "e" + strings.Repeat("\u0301", 10), 4, "e\u0301\u0301…"},
+	} {
+		got := Clip(c.in, c.max)
+		require.Equal(t, c.want, got, c.name)
+		require.True(t, utf8.ValidString(got), c.name)
+		if c.max > 0 {
+			require.LessOrEqual(t, utf8.RuneCountInString(got), c.max, c.name)
+		}
+	}
+}
+
+// TestTextCutsByCharacters: the helpers that shorten text for Discord
+// (select labels, board logs, echoes) count characters and keep UTF-8
+// valid.
+func TestTextCutsByCharacters(t *testing.T) {
+	name := strings.Repeat("象", 60)
+	require.Equal(t, strings.Repeat("象", 40)+"…", trimLabel(name))
+	require.Equal(t, "short", trimLabel("short"))
+
+	lines := []string{strings.Repeat("🐉", 50), strings.Repeat("é", 30)}
+	require.Equal(t, strings.Repeat("🐉", 50)+"\n"+strings.Repeat("é", 30), clipLines(lines, 81), "fits in characters")
+	got := clipLines([]string{strings.Repeat("🐉", 90)}, 50)
+	require.True(t, utf8.ValidString(got))
+	require.Equal(t, 50, utf8.RuneCountInString(got))
+	require.Equal(t, "…\n"+strings.Repeat("é", 30), clipLines(lines, 40), "the oldest line goes first")
 }

@@ -106,6 +106,10 @@ type Response struct {
 	// Posted, when set, is called with the ID of the message the bot posted
 	// as this answer (public answers only).
 	Posted func(messageID string)
+	// PrivateNote, when set, follows the answer as a second message visible
+	// to the invoking user only: what concerns them alone in a public
+	// answer (their own rank under a public leaderboard).
+	PrivateNote *Message
 }
 
 // Modal is a form with text inputs.

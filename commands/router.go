@@ -69,9 +69,13 @@ func subcommands(name string, subs map[string]Handler) Handler {
 	}
 }
 
-// AnswersPrivately reports whether some kind declares req's answer private
-// (see Kind.Private), so that a deferred answer must be ephemeral.
+// AnswersPrivately reports whether req's answer is private: /games (the
+// caller's own games) or what some kind declares private (see
+// Kind.Private), so that a deferred answer must be ephemeral.
 func (a *App) AnswersPrivately(req *Request) bool {
+	if req.Type == CommandRequest && req.Command == "games" {
+		return true
+	}
 	for _, k := range a.kinds {
 		if k.Private != nil && k.Private(req) {
 			return true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -199,14 +200,11 @@ func sandLogLines(entries []sandtable.Entry, name func(sandtable.Side) string) [
 // characters.
 func clipLines(lines []string, max int) string {
 	s := strings.Join(lines, "\n")
-	for len(s) > max && len(lines) > 1 {
+	for utf8.RuneCountInString(s) > max && len(lines) > 1 {
 		lines = lines[1:]
 		s = "…\n" + strings.Join(lines, "\n")
 	}
-	if len(s) > max {
-		s = s[:max-1] + "…"
-	}
-	return s
+	return Clip(s, max)
 }
 
 // sandCountsText is one side's material for the embed (issue 7 point 3):

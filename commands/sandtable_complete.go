@@ -70,7 +70,7 @@ func (c *choices) add(value, note string) bool {
 	if c.full() {
 		return false
 	}
-	if value == "" || len(value) > maxChoiceLen || c.seen[value] {
+	if value == "" || utf8.RuneCountInString(value) > maxChoiceLen || c.seen[value] {
 		return true
 	}
 	if c.seen == nil {
@@ -79,17 +79,11 @@ func (c *choices) add(value, note string) bool {
 	c.seen[value] = true
 	name := value
 	if note != "" {
-		name += " (" + note + ")"
-		if len(name) > maxChoiceLen {
-			const more = "…)"
-			name = name[:maxChoiceLen-len(more)]
-			for !utf8.ValidString(name) {
-				name = name[:len(name)-1]
-			}
-			name += more
-			if len(name) <= len(value)+len(" ("+more) {
-				name = value // no room for a note
-			}
+		// The note is cut to what fits; a note that would keep less than
+		// two of its characters is left out.
+		room := maxChoiceLen - utf8.RuneCountInString(value) - len(" ()")
+		if room >= 3 || room >= utf8.RuneCountInString(note) {
+			name = value + " (" + Clip(note, room) + ")"
 		}
 	}
 	c.out = append(c.out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: value})

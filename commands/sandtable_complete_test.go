@@ -316,16 +316,20 @@ func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 }
 
 // TestSandChoiceNamesFit: a long note is clipped to Discord's 100
-// characters, closed, and never cuts the value.
+// characters (code points, not bytes: a multi-byte note keeps as much as
+// an ASCII one), closed, and never cuts the value.
 func TestSandChoiceNamesFit(t *testing.T) {
 	var c choices
-	c.add("e4-e5", strings.Repeat("é", 80))
+	c.add("e4-e5", strings.Repeat("é", 120))
 	name := c.out[0].Name
-	require.LessOrEqual(t, len(name), 100)
+	require.Equal(t, 100, utf8.RuneCountInString(name))
 	require.True(t, strings.HasPrefix(name, "e4-e5 (é"))
-	require.True(t, strings.HasSuffix(name, "…)"))
+	require.True(t, strings.HasSuffix(name, "é…)"))
 	require.True(t, utf8.ValidString(name))
 	require.Equal(t, "e4-e5", strings.TrimSpace(stripNotes(name)))
+	c.add("e5-e6", strings.Repeat("🏰", 92)) // exactly 100 characters with the value
+	require.Equal(t, "e5-e6 ("+strings.Repeat("🏰", 92)+")", c.out[1].Name, "a note that fits is whole")
+	c.out = c.out[:1]
 	long := strings.TrimSpace(strings.Repeat("a1-a2 ", 16)) // 95 characters
 	c.add(long, "a note")
 	require.Equal(t, long, c.out[1].Name, "no room for a note")

@@ -241,12 +241,9 @@ func sideKey(c chess.Color) string {
 	return "b"
 }
 
-func trimLabel(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+// trimLabel shortens a name for a select option's label (at most 41
+// characters with the "…").
+func trimLabel(s string) string { return Clip(s, 41) }
 
 // tcLoadLobby reads the lobby a button belongs to (under its lock, taken
 // by the router).

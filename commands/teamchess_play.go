@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -149,11 +150,12 @@ func tcRecord(a *App, req *Request, g *storage.Game) (*Response, error) {
 	shown := []string{}
 	size := 0
 	for i := len(lines) - 1; i >= 0; i-- {
-		if size+len(lines[i])+1 > 3600 {
+		n := utf8.RuneCountInString(lines[i]) + 1
+		if size+n > 3600 {
 			break
 		}
 		shown = append([]string{lines[i]}, shown...)
-		size += len(lines[i]) + 1
+		size += n
 	}
 	head := fmt.Sprintf("All %d entries (moves, sacrifices, passes, tag-outs, siege choices, result), each with both stagnation counters after it.", len(lines))
 	if len(shown) < len(lines) {
@@ -218,17 +220,17 @@ func tcAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, mt := range t.game.Complete(req.Str(req.Focused), 25) {
-		if len(mt.UCI) > 100 {
+		if utf8.RuneCountInString(mt.UCI) > maxChoiceLen {
 			continue
 		}
 		name := mt.SAN
 		if mt.UCI != mt.SAN {
 			name += " (" + mt.UCI + ")"
 		}
-		if len(name) > 100 {
+		if utf8.RuneCountInString(name) > maxChoiceLen {
 			name = mt.SAN
 		}
-		if len(name) > 100 {
+		if utf8.RuneCountInString(name) > maxChoiceLen {
 			continue
 		}
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: mt.UCI})

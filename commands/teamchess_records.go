@@ -83,16 +83,20 @@ func tcLeaderboard(a *App, req *Request) (*Response, error) {
 				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), plural(ps.Games, "game", "games")))
 		}
 	}
-	footer := "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1)."
-	if mine >= 0 {
-		footer = fmt.Sprintf("Your rank: %d of %d. ", mine+1, len(ranked)) + footer
-	}
-	return &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
+	resp := &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
 		Title:       "Team Chess leaderboard",
 		Description: strings.Join(lines, "\n"),
 		Color:       colorChallenge,
-		Footer:      &discordgo.MessageEmbedFooter{Text: footer},
-	}}}}, nil
+		Footer:      &discordgo.MessageEmbedFooter{Text: "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1)."},
+	}}}}
+	// The list is public; the invoker's own rank is for them alone (ruling
+	// D11), and a player with no record gets nothing private.
+	if mine >= 0 {
+		ps := ranked[mine]
+		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank: %d of %d · team %d-%d · personal %d-%d (ratio %s) · %s.",
+			mine+1, len(ranked), ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), plural(ps.Games, "game", "games"))}
+	}
+	return resp, nil
 }
 
 func tcStats(a *App, req *Request) (*Response, error) {

@@ -293,3 +293,35 @@ func TestTeamChessLobbyButtonsReachTheKind(t *testing.T) {
 	_, err = click(bob, "join-white")
 	require.Contains(t, userMsg(t, err), "This challenge or lobby is no longer open.")
 }
+
+// TestLeaderboardRankIsPrivate: /teamchess leaderboard answers the list
+// publicly; the invoker's own rank goes in a private note, and a player
+// without a record gets none (ruling D11).
+func TestLeaderboardRankIsPrivate(t *testing.T) {
+	a, _ := testApp(t)
+	ranked, unranked := User{ID: "100001", Name: "ann"}, User{ID: "100009", Name: "zed"}
+	require.NoError(t, a.Store.Update(func(tx *storage.Tx) error {
+		for _, ps := range []teamchess.PlayerStats{
+			{ID: ranked.ID, Name: "ann", Games: 1, TeamWins: 1, PersonalWins: 1},
+			{ID: "100002", Name: "bob", Games: 1, TeamLosses: 1, PersonalLosses: 1},
+		} {
+			if err := tx.PutDoc(tcRecordsNS, "g/"+ps.ID, &ps); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	r, err := a.Handle(cmd(ranked, "teamchess", "leaderboard", nil))
+	require.NoError(t, err)
+	require.False(t, r.Ephemeral)
+	public := r.Embeds[0].Description + r.Embeds[0].Footer.Text + r.Content
+	require.Contains(t, public, "**1.** <@100001>")
+	require.NotContains(t, public, "Your rank")
+	require.NotNil(t, r.PrivateNote)
+	require.Contains(t, r.PrivateNote.Content, "Your rank: 1 of 2")
+
+	r, err = a.Handle(cmd(unranked, "teamchess", "leaderboard", nil))
+	require.NoError(t, err)
+	require.False(t, r.Ephemeral)
+	require.Nil(t, r.PrivateNote, "no record, nothing private")
+}

@@ -243,7 +243,7 @@ func (p *Playground) startBot() {
 		}
 	}
 	cfg := p.opts.Config
-	cfg.Discord = bot.DiscordConfig{Token: bot.Secret(p.fake.Token()), APIBase: p.fake.URL(), ShardCount: 1}
+	cfg.Discord = bot.DiscordConfig{Token: bot.NewSecret(p.fake.Token()), APIBase: p.fake.URL(), ShardCount: 1}
 	bopts := p.opts.Bot
 	bopts.HTTPClient, bopts.Dialer = nil, nil // api_base redirects discordgo to the stand-in
 	if bopts.Logger == nil {

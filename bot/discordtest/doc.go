@@ -25,8 +25,11 @@
 //     descriptions, option order, choices) and keeping command IDs by name.
 //
 // Invalid requests get Discord's errors: 50006 empty message, 50035 invalid form body (content
-// over 2000 characters, more than 10 embeds or 5 rows, duplicate custom IDs...), 10003, 10008,
-// 50001, 50005, 160004, 401 for a wrong token.
+// over 2000 characters, more than 10 embeds or 5 rows, duplicate custom IDs...), 50109 a body
+// that is not UTF-8, 10003, 10008, 50001, 50005, 160004, 401 for a wrong token. Lengths are
+// counted in characters (Unicode code points) as Discord counts them, never in bytes. Stricter
+// than Discord, a string holding U+FFFD is refused (50035): encoding/json sends each byte of
+// invalid UTF-8 as U+FFFD, so from the bot it means text cut inside a character.
 //
 // # Gateway
 //

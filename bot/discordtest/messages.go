@@ -230,7 +230,8 @@ func validateEmbeds(es []*discordgo.MessageEmbed) *apiError {
 }
 
 // validateComponents checks classic action rows: at most 5 rows, each with 1 to 5 buttons or
-// exactly one select menu; custom IDs 1 to 100 characters and unique; labels at most 80.
+// exactly one select menu; custom IDs 1 to 100 characters and unique; labels at most 80; select
+// placeholders at most 150, option labels, values and descriptions at most 100.
 func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
 	if v2 {
 		return nil // Components V2 layouts are stored as sent.
@@ -293,6 +294,9 @@ func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
 				if err := checkID(iat, sm.CustomID); err != nil {
 					return err
 				}
+				if utf8.RuneCountInString(sm.Placeholder) > 150 {
+					return errInvalidForm(iat + ".placeholder: must be 150 or fewer in length")
+				}
 				if sm.MenuType == 0 || sm.MenuType == discordgo.StringSelectMenu {
 					if len(sm.Options) == 0 || len(sm.Options) > 25 {
 						return errInvalidForm(iat + ".options: must be 1 to 25 in length")
@@ -301,6 +305,9 @@ func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
 					for k, o := range sm.Options {
 						if o.Label == "" || utf8.RuneCountInString(o.Label) > 100 || o.Value == "" || utf8.RuneCountInString(o.Value) > 100 {
 							return errInvalidForm(fmt.Sprintf("%s.options[%d]: label and value must be 1 to 100 characters", iat, k))
+						}
+						if utf8.RuneCountInString(o.Description) > 100 {
+							return errInvalidForm(fmt.Sprintf("%s.options[%d].description: must be 100 or fewer in length", iat, k))
 						}
 						if vals[o.Value] {
 							return errInvalidForm(fmt.Sprintf("%s.options[%d].value: duplicated", iat, k))
@@ -316,7 +323,8 @@ func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
 	return nil
 }
 
-// validateModal checks a modal response: custom ID, title, 1 to 5 rows of one text input.
+// validateModal checks a modal response: custom ID, title, 1 to 5 rows of one text input
+// (label at most 45 characters, placeholder 100, value 4000 and within max_length).
 func validateModal(p *msgPatch) *apiError {
 	if p.customID == "" || utf8.RuneCountInString(p.customID) > 100 {
 		return errInvalidForm("data.custom_id: must be 1 to 100 characters")
@@ -346,6 +354,15 @@ func validateModal(p *msgPatch) *apiError {
 		seen[ti.CustomID] = true
 		if ti.Label == "" || utf8.RuneCountInString(ti.Label) > 45 {
 			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input label must be 1 to 45 characters", i))
+		}
+		if utf8.RuneCountInString(ti.Placeholder) > 100 {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input placeholder must be 100 or fewer in length", i))
+		}
+		if ti.MinLength < 0 || ti.MinLength > 4000 || ti.MaxLength < 0 || ti.MaxLength > 4000 || ti.MaxLength > 0 && ti.MaxLength < ti.MinLength {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input min_length and max_length must be 0 to 4000, min at most max", i))
+		}
+		if n := utf8.RuneCountInString(ti.Value); n > 4000 || ti.MaxLength > 0 && n > ti.MaxLength {
+			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input value is longer than its max_length (or 4000)", i))
 		}
 		if ti.Style != discordgo.TextInputShort && ti.Style != discordgo.TextInputParagraph {
 			return errInvalidForm(fmt.Sprintf("data.components[%d]: text input style must be 1 or 2", i))

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -203,10 +204,7 @@ func parseBody(r *http.Request, req *request) error {
 	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" {
 		req.body = body
-		if !json.Valid(body) {
-			return errInvalidForm("body is not valid JSON")
-		}
-		return nil
+		return checkJSONBody(body, "body")
 	}
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 	for {
@@ -224,8 +222,8 @@ func parseBody(r *http.Request, req *request) error {
 		name := part.FormName()
 		switch {
 		case name == "payload_json":
-			if !json.Valid(data) {
-				return errInvalidForm("payload_json is not valid JSON")
+			if err := checkJSONBody(data, "payload_json"); err != nil {
+				return err
 			}
 			req.body = data
 		case strings.HasPrefix(name, "files[") || name == "file":
@@ -233,6 +231,55 @@ func parseBody(r *http.Request, req *request) error {
 		}
 	}
 	return nil
+}
+
+// checkJSONBody refuses a JSON body that Discord would refuse as invalid
+// JSON (not UTF-8, code 50109), and, stricter than Discord, one with U+FFFD
+// in any string. encoding/json (and so discordgo) sends each byte of invalid
+// UTF-8 as U+FFFD, so a U+FFFD from the bot is almost always text cut in the
+// middle of a character; Discord would show it as "�". Refusing it makes
+// every end-to-end test catch such a cut.
+func checkJSONBody(body []byte, what string) error {
+	if !utf8.Valid(body) {
+		return &apiError{400, discordgo.ErrCodeTheRequestBodyContainsInvalidJSON, "The request body contains invalid JSON: " + what + " is not UTF-8"}
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return &apiError{400, discordgo.ErrCodeTheRequestBodyContainsInvalidJSON, "The request body contains invalid JSON: " + what + ": " + err.Error()}
+	}
+	if at := findReplacementChar(v, what); at != "" {
+		return errInvalidForm(at + ": contains U+FFFD, the mark of text cut in the middle of a character")
+	}
+	return nil
+}
+
+// findReplacementChar returns the path of the first string in v (a decoded
+// JSON value) that holds U+FFFD, or "".
+func findReplacementChar(v any, at string) string {
+	switch x := v.(type) {
+	case string:
+		if strings.ContainsRune(x, utf8.RuneError) {
+			return at
+		}
+	case []any:
+		for i, e := range x {
+			if p := findReplacementChar(e, fmt.Sprintf("%s[%d]", at, i)); p != "" {
+				return p
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if p := findReplacementChar(x[k], at+"."+k); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // seg matches the request path against a pattern of literal segments and "*" captures, and

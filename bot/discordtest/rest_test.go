@@ -612,3 +612,88 @@ func TestConcurrentInteractions(t *testing.T) {
 	}
 	e.noErrors()
 }
+
+// TestTextIsMeasuredInCharacters: the fake measures Discord's limits in
+// characters (code points) as Discord does, so multi-byte text of exactly
+// a limit is accepted and one character more is refused; it refuses a body
+// that is not UTF-8 (50109) and text holding U+FFFD, which is what
+// encoding/json sends for a string cut inside a character (50035).
+func TestTextIsMeasuredInCharacters(t *testing.T) {
+	e := newEnv(t, simpleCmd("form"))
+	dragons := func(n int) string { return strings.Repeat("🐉", n) }
+	row := func(c discordgo.MessageComponent) []discordgo.MessageComponent {
+		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{c}}}
+	}
+	sel := func(placeholder, description string) []discordgo.MessageComponent {
+		return row(discordgo.SelectMenu{CustomID: "s", Placeholder: placeholder,
+			Options: []discordgo.SelectMenuOption{{Label: dragons(100), Value: "v", Description: description}}})
+	}
+	for _, c := range []struct {
+		name     string
+		ok, over *discordgo.MessageSend
+	}{
+		{"content", &discordgo.MessageSend{Content: dragons(2000)}, &discordgo.MessageSend{Content: dragons(2001)}},
+		{"embed title", &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Title: dragons(256)}}},
+			&discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Title: dragons(257)}}}},
+		{"author", &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Author: &discordgo.MessageEmbedAuthor{Name: dragons(256)}}}},
+			&discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Author: &discordgo.MessageEmbedAuthor{Name: dragons(257)}}}}},
+		{"button label", &discordgo.MessageSend{Components: row(discordgo.Button{Label: dragons(80), CustomID: "b"})},
+			&discordgo.MessageSend{Components: row(discordgo.Button{Label: dragons(81), CustomID: "b"})}},
+		{"select placeholder", &discordgo.MessageSend{Components: sel(dragons(150), "")}, &discordgo.MessageSend{Components: sel(dragons(151), "")}},
+		{"option description", &discordgo.MessageSend{Components: sel("", dragons(100))}, &discordgo.MessageSend{Components: sel("", dragons(101))}},
+		{"cut inside a character", &discordgo.MessageSend{Content: "象"}, &discordgo.MessageSend{Content: "象"[:2]}},
+		{"cut inside a character, in an embed", &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Title: "象"}}},
+			&discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{Title: "a", Fields: []*discordgo.MessageEmbedField{{Name: "n", Value: "象"[:1]}}}}}},
+	} {
+		if _, err := e.sess.ChannelMessageSendComplex(e.ch.ID, c.ok); err != nil {
+			t.Errorf("%s at the limit: %v", c.name, err)
+		}
+		if status, code := restCode(func() error { _, err := e.sess.ChannelMessageSendComplex(e.ch.ID, c.over); return err }()); status != 400 || code != discordgo.ErrCodeInvalidFormBody {
+			t.Errorf("%s over the limit: %d %d, want 400 50035", c.name, status, code)
+		}
+	}
+
+	// Thread names: 100 characters of 4 bytes each are fine, 101 are not.
+	if _, err := e.sess.ThreadStartComplex(e.ch.ID, &discordgo.ThreadStart{Name: dragons(100), Type: discordgo.ChannelTypeGuildPublicThread}); err != nil {
+		t.Errorf("thread name of 100 characters: %v", err)
+	}
+	for _, name := range []string{dragons(101), dragons(10) + "🐉"[:3]} {
+		_, err := e.sess.ThreadStartComplex(e.ch.ID, &discordgo.ThreadStart{Name: name, Type: discordgo.ChannelTypeGuildPublicThread})
+		if status, _ := restCode(err); status != 400 {
+			t.Errorf("thread name %q: %v, want a 400", name, err)
+		}
+	}
+
+	// A body that is not UTF-8 at all (discordgo never sends one; another client might).
+	_, err := e.sess.RequestRaw("POST", discordgo.EndpointChannelMessages(e.ch.ID), "application/json",
+		[]byte("{\"content\":\"\xff\xfe\"}"), discordgo.EndpointChannelMessages(e.ch.ID), 0)
+	if status, code := restCode(err); status != 400 || code != discordgo.ErrCodeTheRequestBodyContainsInvalidJSON {
+		t.Errorf("body not UTF-8: %d %d (%v), want 400 50109", status, code, err)
+	}
+
+	// Modals: placeholder 100, value 4000 and within max_length.
+	input := make(chan discordgo.TextInput, 1)
+	e.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		respond(e, s, i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: &discordgo.InteractionResponseData{
+			CustomID: "m", Title: dragons(45), Components: row(<-input)}})
+	})
+	for _, c := range []struct {
+		name string
+		in   discordgo.TextInput
+		ok   bool
+	}{
+		{"at the limits", discordgo.TextInput{Label: dragons(45), Placeholder: dragons(100), Value: dragons(4000)}, true},
+		{"label", discordgo.TextInput{Label: dragons(46)}, false},
+		{"placeholder", discordgo.TextInput{Label: "l", Placeholder: dragons(101)}, false},
+		{"value", discordgo.TextInput{Label: "l", Value: dragons(4001)}, false},
+		{"value over max_length", discordgo.TextInput{Label: "l", Value: dragons(11), MaxLength: 10}, false},
+		{"max_length", discordgo.TextInput{Label: "l", MaxLength: 4001}, false},
+	} {
+		c.in.CustomID, c.in.Style = "i", discordgo.TextInputShort
+		input <- c.in
+		must[*Interaction](t)(e.srv.Slash(e.alice, e.ch.ID, "form"))
+		if err := e.nextErr(); (err == nil) != c.ok {
+			t.Errorf("modal %s: %v, want ok=%v", c.name, err, c.ok)
+		}
+	}
+}

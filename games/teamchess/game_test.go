@@ -48,6 +48,24 @@ func TestTeamsValidation(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "without an ID") {
 		t.Errorf("blank ID: %v", err)
 	}
+	// Names are measured in characters: 100 emoji (400 bytes) are a name,
+	// 101 or broken UTF-8 are not.
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{
+		{strings.Repeat("🐉", 100), true},
+		{strings.Repeat("🐉", 101), false},
+		{"ann\xff", false},
+	} {
+		_, err = NewGame(Setup{White: []Member{{ID: "ann", Name: c.name}}, Black: ids("cid")})
+		if (err == nil) != c.ok {
+			t.Errorf("name of %d bytes: %v, want ok=%v", len(c.name), err, c.ok)
+		}
+	}
+	if _, err = NewGame(Setup{White: []Member{{ID: strings.Repeat("1", 101)}}, Black: ids("cid")}); err == nil {
+		t.Error("an ID of 101 bytes accepted")
+	}
 }
 
 func TestNewGamePositions(t *testing.T) {

@@ -3,6 +3,7 @@ package teamchess
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"sandtable/games/chess"
 )
@@ -50,7 +51,9 @@ const maxMembers = 32
 
 // newTeams validates the queues (ruling 1, rule 1.1):
 //   - each side has at least one commander, IDs are non-empty and at most
-//     100 bytes, and no member plays on both sides;
+//     100 bytes, names valid UTF-8 of at most 100 characters (Discord's
+//     names have at most 32, of up to 4 bytes each), and no member plays on
+//     both sides;
 //   - a member appears at most twice in a queue, and at most one member of
 //     a team has a second command;
 //   - a second command is only for balance: the team has fewer distinct
@@ -73,8 +76,11 @@ func newTeams(white, black []Member) ([2]team, error) {
 			if strings.TrimSpace(m.ID) == "" {
 				return teams, fmt.Errorf("%s has a commander without an ID", side.Title())
 			}
-			if len(m.ID) > 100 || len(m.Name) > 100 {
-				return teams, fmt.Errorf("commander ID or name longer than 100 bytes")
+			if len(m.ID) > 100 {
+				return teams, fmt.Errorf("a commander ID is longer than 100 bytes")
+			}
+			if !utf8.ValidString(m.Name) || utf8.RuneCountInString(m.Name) > 100 {
+				return teams, fmt.Errorf("a commander's name is not text of at most 100 characters")
 			}
 			count[m.ID]++
 			term := count[m.ID]
