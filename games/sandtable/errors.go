@@ -45,6 +45,8 @@ var (
 	RuleDroneSpotter   = Rule{7, "Drones", "a Drone's spotter is a friendly Infantry on the ground"}
 	RuleDroneTarget    = Rule{7, "Drones", "a Drone's target is within two squares of its spotter and never a Base square"}
 	RuleBaseNeverMoves = Rule{8, "Base", "Bases never move"}
+	RuleTurnLimit      = Rule{3, "Turn", "a game lasts at most 999999999 turns, the most the position format holds (G21)"}
+	RuleHazardNumbers  = Rule{6, "PostTurn", "a placed Mine or Anti-Air takes the next number of its kind, and numbers end at 2147483647 (G12)"}
 )
 
 // RuleError is an illegal action: Msg says what is wrong with this action

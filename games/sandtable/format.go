@@ -503,6 +503,23 @@ func (pp *posParser) finish() error {
 			p.Turn = 0
 		}
 	}
+	// Counters the engine never takes past these bounds, checked in every
+	// phase: a Deployment position keeps them into the game.
+	if p.Phase != PhasePostTurn && p.HazardUses != 0 {
+		return pp.errf("hazard-uses is 0 outside PostTurn")
+	}
+	if (p.Phase == PhaseFinished) != (p.Result.Reason != NoReason) {
+		return pp.errf("a finished position has a result, and only a finished one")
+	}
+	switch {
+	case p.Phase == PhaseDeployment && p.DeadTurns != 0:
+		return pp.errf("dead-turns is 0 in Deployment: no turn has been played")
+	case p.Phase != PhaseFinished && p.DeadTurns >= DeadlockTurns:
+		// the deadlocked turn that reaches DeadlockTurns draws the game
+		return pp.errf("dead-turns %d: a game still playing has at most %d deadlocked turns (the %dth draws it, ruling 9)", p.DeadTurns, DeadlockTurns-1, DeadlockTurns)
+	case p.DeadTurns > DeadlockTurns:
+		return pp.errf("dead-turns %d: the game ends after %d deadlocked turns (ruling 9)", p.DeadTurns, DeadlockTurns)
+	}
 	switch p.Phase {
 	case PhaseDeployment:
 		if len(p.pieces) > 0 || len(p.Drones) > 0 || len(p.Craters) > 0 {
@@ -553,14 +570,10 @@ func (pp *posParser) finish() error {
 	if p.Phase == PhasePostTurn && !pp.seen["hazard-uses"] {
 		p.HazardUses = p.Count(p.ToMove, Base) // PostTurn just begun: one use per Base
 	}
-	if p.Phase == PhasePostTurn && p.HazardUses > 2 {
-		return pp.errf("hazard-uses is at most 2 (one per Base)")
-	}
-	if p.Phase != PhasePostTurn && p.HazardUses != 0 {
-		return pp.errf("hazard-uses is 0 outside PostTurn")
-	}
-	if (p.Phase == PhaseFinished) != (p.Result.Reason != NoReason) {
-		return pp.errf("a finished position has a result, and only a finished one")
+	// G6: one use per Base controlled when PostTurn began, and no hazard
+	// use destroys a Base (a hand-written position may have more than 2)
+	if bases := p.Count(p.ToMove, Base); p.Phase == PhasePostTurn && p.HazardUses > bases {
+		return pp.errf("hazard-uses %d: %s has %d %s, and PostTurn gives one hazard use per Base (G6)", p.HazardUses, p.ToMove, bases, plural(bases, "Base", "Bases"))
 	}
 	for _, c := range p.Craters {
 		if pc := p.ground(c.Square); pc != nil {
@@ -590,11 +603,16 @@ func (pp *posParser) finish() error {
 	}
 	for s := South; s <= North; s++ {
 		for i, k := range []Kind{Mine, AntiAir} {
-			if next := p.nextFreeNumber(s, k); !pp.hasNH || p.NextHazard[s][i] < next {
-				if pp.hasNH {
-					return pp.errf("next-hazard %s is already in use", ID{s, k, p.NextHazard[s][i]})
-				}
-				p.NextHazard[s][i] = next
+			next := p.nextFreeNumber(s, k)
+			switch {
+			case pp.hasNH && int64(p.NextHazard[s][i]) < next:
+				return pp.errf("next-hazard %s is already in use", ID{s, k, p.NextHazard[s][i]})
+			case next > MaxIDNumber:
+				// G12: next-hazard must name a number after every one in use
+				return pp.errf("%s has the highest number an ID holds (%d), so no number is left for the next %s (next-hazard)",
+					ID{s, k, MaxIDNumber}, MaxIDNumber, k)
+			case !pp.hasNH:
+				p.NextHazard[s][i] = int32(next)
 			}
 		}
 	}
