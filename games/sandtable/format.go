@@ -580,6 +580,15 @@ func (pp *posParser) finish() error {
 			return pp.errf("the Crater on %s holds %s: Craters are empty squares", c.Square, pc.ID)
 		}
 	}
+	// A side's pending Drones were all declared in its last PostTurn, one
+	// per hazard use, so one per Base at most, and Bases stand on distinct
+	// squares. The bound also keeps every printed position, and its views
+	// (drone south hidden), well under the 1 MiB the parser reads.
+	for _, s := range []Side{South, North} {
+		if n := p.PendingDrones(s); n > NumSquares {
+			return pp.errf("%s has %d pending Drones; at most %d (all are declared in one PostTurn, one per Base)", s, n, NumSquares)
+		}
+	}
 	for _, d := range p.Drones {
 		if d.Hidden {
 			if !p.Redacted || d.Side == p.Viewer {

@@ -278,3 +278,27 @@ func TestDeploymentCounters(t *testing.T) {
 	}
 	assertRoundTrip(t, p)
 }
+
+// TestDroneCountBound: a side's pending Drones come from one PostTurn, one
+// per Base, so there are at most NumSquares of them; the parser refuses
+// more. It used to accept a million-byte position of Drone lines, whose
+// views ("drone south hidden") printed longer than the 1 MiB the parser
+// reads.
+func TestDroneCountBound(t *testing.T) {
+	head := "sandtable-position 1\nphase main\nto-move north\n" + limitsBase + "piece SI2147483647 d4\n"
+	many := func(n int) string {
+		return head + strings.Repeat("drone SI2147483647 d5 cancelled\n", n)
+	}
+	p := mustParse(t, many(NumSquares))
+	assertRoundTrip(t, p)
+	_, err := ParsePosition(many(NumSquares + 1))
+	if err == nil || !strings.Contains(err.Error(), "Drones") {
+		t.Fatalf("401 South Drones: error %v", err)
+	}
+	// the longest text the parser reads, full of short Drone lines: if it
+	// parses, it round-trips, views included
+	text := head + strings.Repeat("drone SI1 d5 cancelled\n", (1<<20-len(head))/23)
+	if p, err := ParsePosition(text); err == nil {
+		assertRoundTrip(t, p)
+	}
+}
