@@ -1,6 +1,10 @@
 package sandtable
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Rule names a rule that can forbid an action: the ruling number of
 // docs/rules/sandtable.md (which quotes the rule text it rests on), a short
@@ -76,4 +80,26 @@ func (e *SyntaxError) Error() string {
 		return fmt.Sprintf("%s line %d: %s", e.What, e.Line, e.Msg)
 	}
 	return e.What + ": " + e.Msg
+}
+
+// MaxQuoted is the most characters (runes) of one input that an error
+// message quotes; longer input is clipped (see quote).
+const MaxQuoted = 60
+
+// quote returns s quoted as %q would. Input longer than MaxQuoted
+// characters is clipped at a character boundary, with an ellipsis inside
+// the quotes and the full length after them: "abc…" (900000 characters).
+func quote(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= MaxQuoted {
+		return strconv.Quote(s)
+	}
+	i, end := 0, 0
+	for end = range s {
+		if i == MaxQuoted {
+			break
+		}
+		i++
+	}
+	return strconv.Quote(s[:end]+"…") + " (" + strconv.Itoa(n) + " characters)"
 }

@@ -213,7 +213,7 @@ func ParsePosition(text string) (*Position, error) {
 
 func (pp *posParser) once(key string) error {
 	if pp.seen[key] {
-		return pp.errf("%q is given twice", key)
+		return pp.errf("%s is given twice", quote(key))
 	}
 	pp.seen[key] = true
 	return nil
@@ -237,7 +237,7 @@ func (pp *posParser) parseLine(line string) error {
 	}
 	nargs := func(n int) error {
 		if len(args) != n {
-			return pp.errf("%q takes %d value(s), got %d", key, n, len(args))
+			return pp.errf("%s takes %d value(s), got %d", quote(key), n, len(args))
 		}
 		return nil
 	}
@@ -247,14 +247,14 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		sd, err := ParseSide(s)
 		if err != nil || lower(s) != s || len(s) == 1 {
-			return NoSide, pp.errf("want south or north%s, got %q", map[bool]string{true: " or none", false: ""}[allowNone], s)
+			return NoSide, pp.errf("want south or north%s, got %s", map[bool]string{true: " or none", false: ""}[allowNone], quote(s))
 		}
 		return sd, nil
 	}
 	num := func(s string) (int, error) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > maxCounter || strconv.Itoa(n) != s {
-			return 0, pp.errf("%s wants a whole number 0–%d, got %q", key, maxCounter, s)
+			return 0, pp.errf("%s wants a whole number 0–%d, got %s", key, maxCounter, quote(s))
 		}
 		return n, nil
 	}
@@ -279,7 +279,7 @@ func (pp *posParser) parseLine(line string) error {
 		var ph Phase
 		ph, err = parsePhase(args[0])
 		if err != nil || args[0] != ph.String() {
-			return pp.errf("unknown phase %q (want deployment, preturn, main, postturn or finished)", args[0])
+			return pp.errf("unknown phase %s (want deployment, preturn, main, postturn or finished)", quote(args[0]))
 		}
 		p.Phase = ph
 	case "turn", "hazard-uses", "dead-turns":
@@ -316,7 +316,7 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		n, err := strconv.ParseUint(args[0], 10, 64)
 		if err != nil || strconv.FormatUint(n, 10) != args[0] {
-			return pp.errf("seed wants a whole number 0–18446744073709551615, got %q", args[0])
+			return pp.errf("seed wants a whole number 0–18446744073709551615, got %s", quote(args[0]))
 		}
 		p.Seed = n
 	case "next-hazard":
@@ -327,7 +327,7 @@ func (pp *posParser) parseLine(line string) error {
 		for i, a := range args {
 			id, err := ParseID(a)
 			if err != nil || id.Side != want[i].Side || id.Kind != want[i].Kind {
-				return pp.errf("next-hazard wants four IDs: South Mine, South Anti-Air, North Mine, North Anti-Air (like SM16 SA16 NM16 NA16), got %q", a)
+				return pp.errf("next-hazard wants four IDs: South Mine, South Anti-Air, North Mine, North Anti-Air (like SM16 SA16 NM16 NA16), got %s", quote(a))
 			}
 			p.NextHazard[id.Side][i%2] = id.N
 		}
@@ -342,7 +342,7 @@ func (pp *posParser) parseLine(line string) error {
 		w := NoSide
 		if args[0] != "draw" {
 			if w, err = side(args[0], false); err != nil {
-				return pp.errf("result winner must be south, north or draw, got %q", args[0])
+				return pp.errf("result winner must be south, north or draw, got %s", quote(args[0]))
 			}
 		}
 		r := NoReason
@@ -353,7 +353,7 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		draw := r == Agreement || r == Simultaneous || r == Deadlock
 		if r == NoReason || draw != (w == NoSide) {
-			return pp.errf("result %q %q: a win has reason resignation, no-bases, no-infantry, all-tanks or all-airplanes; a draw agreement, simultaneous or deadlock", args[0], args[1])
+			return pp.errf("result %s %s: a win has reason resignation, no-bases, no-infantry, all-tanks or all-airplanes; a draw agreement, simultaneous or deadlock", quote(args[0]), quote(args[1]))
 		}
 		p.Result = Result{w, r}
 	case "piece":
@@ -396,7 +396,7 @@ func (pp *posParser) parseLine(line string) error {
 			case a == "confirmed" && !p.Confirmed[s]:
 				p.Confirmed[s] = true
 			default:
-				return pp.errf("draft wants a side and optionally hidden and confirmed, got %q", a)
+				return pp.errf("draft wants a side and optionally hidden and confirmed, got %s", quote(a))
 			}
 		}
 		pp.draft = nil
@@ -405,7 +405,7 @@ func (pp *posParser) parseLine(line string) error {
 			p.Drafts[s] = pp.draft
 		}
 	default:
-		return pp.errf("unknown line %q (want phase, turn, to-move, first, hazard-uses, dead-turns, seed, next-hazard, result, view, piece, drone, crater or draft)", key)
+		return pp.errf("unknown line %s (want phase, turn, to-move, first, hazard-uses, dead-turns, seed, next-hazard, result, view, piece, drone, crater or draft)", quote(key))
 	}
 	return err
 }
@@ -471,7 +471,7 @@ func (pp *posParser) parseDrone(args []string) error {
 	if len(args) == 2 && args[1] == "hidden" {
 		s, err := ParseSide(args[0])
 		if err != nil || lower(args[0]) != args[0] || len(args[0]) == 1 {
-			return pp.errf("want south or north, got %q", args[0])
+			return pp.errf("want south or north, got %s", quote(args[0]))
 		}
 		p.Drones = append(p.Drones, Drone{Side: s, Target: NoSquare, Hidden: true})
 		return nil
@@ -481,7 +481,7 @@ func (pp *posParser) parseDrone(args []string) error {
 	}
 	id, err := ParseID(args[0])
 	if err != nil || id.Kind != Infantry {
-		return pp.errf("a Drone's spotter must be an Infantry ID, got %q", args[0])
+		return pp.errf("a Drone's spotter must be an Infantry ID, got %s", quote(args[0]))
 	}
 	sq, err := ParseSquare(args[1])
 	if err != nil {

@@ -120,12 +120,12 @@ func (p *Position) apply(l *logger, a Action) error {
 	}
 	if a.Kind >= ActDeployPlace {
 		if p.Phase != PhaseDeployment {
-			return illegal(RulePhase, "deployment is over; %q is a Deployment action", a.String())
+			return illegal(RulePhase, "deployment is over; %s is a Deployment action", quote(a.String()))
 		}
 		return p.deployAction(l, a)
 	}
 	if p.Phase == PhaseDeployment {
-		return illegal(RulePhase, "the game is still in Deployment; %q can only be played later", a.String())
+		return illegal(RulePhase, "the game is still in Deployment; %s can only be played later", quote(a.String()))
 	}
 	switch a.Kind {
 	case ActInfantry, ActVehicle:
