@@ -16,8 +16,9 @@ import (
 // prints the resulting position in the same format on standard output and
 // the turn log on standard error. Exit codes: 0 done; 1 an illegal action
 // (the error names the rule; nothing is printed on standard output, as no
-// action takes effect); 2 bad arguments, an action that cannot be read, or
-// an unreadable position.
+// action takes effect); 2 bad arguments, an action that cannot be read, an
+// unreadable position, or one whose automatic phases would pass the last
+// turn a position holds. Messages clip the input they echo (clip.go).
 func applyMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -28,55 +29,56 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "applies the actions in order; prints the resulting position on standard output and the turn log on standard error")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
+	// fail prints a message (echoed input clipped) and returns code.
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintln(stderr, clipMessage("sandtable apply: "+fmt.Sprintf(format, a...)))
+		return code
+	}
 	if *game != "sandtable" {
 		if *game == "" {
-			fmt.Fprintln(stderr, "sandtable apply: -game is required (only sandtable is supported)")
-		} else {
-			fmt.Fprintf(stderr, "sandtable apply: -game %q is not supported (only sandtable)\n", *game)
+			return fail(2, "-game is required (only sandtable is supported)")
 		}
-		return 2
+		return fail(2, "-game %s is not supported (only sandtable)", quoteArg(*game))
 	}
 	if *posFile == "" {
-		fmt.Fprintln(stderr, "sandtable apply: -position FILE is required")
-		return 2
+		return fail(2, "-position FILE is required")
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "sandtable apply: give at least one ACTION")
-		return 2
+		return fail(2, "give at least one ACTION")
 	}
 	data, err := readPositionFile(*posFile)
 	if err != nil {
-		fmt.Fprintf(stderr, "sandtable apply: cannot read the position: %v\n", err)
-		return 2
+		return fail(2, "cannot read the position: %v", err)
 	}
 	p, err := sandtable.ParsePosition(string(data))
 	if err != nil {
-		fmt.Fprintf(stderr, "sandtable apply: %s: %v\n", *posFile, err)
-		return 2
+		return fail(2, "%s: %v", *posFile, err)
 	}
 	if p.Redacted {
-		fmt.Fprintf(stderr, "sandtable apply: %s is a redacted view (it has a view line and hides secrets); actions apply only to a full position\n", *posFile)
-		return 2
+		return fail(2, "%s is a redacted view (it has a view line and hides secrets); actions apply only to a full position", *posFile)
 	}
 	actions := make([]sandtable.Action, fs.NArg())
 	for i, s := range fs.Args() {
 		if actions[i], err = sandtable.ParseAction(s); err != nil {
-			fmt.Fprintf(stderr, "sandtable apply: action %d %q: %v\n", i+1, s, err)
-			return 2
+			return fail(2, "action %d %s: %v", i+1, quoteArg(s), err)
 		}
 	}
-	log := p.Advance()
+	// a position whose automatic phases would pass the last turn the
+	// format holds (G21) cannot go on: bad input
+	log, err := p.TryAdvance()
+	if err != nil {
+		return fail(2, "%s cannot be advanced: %v", *posFile, err)
+	}
 	for i, a := range actions {
 		entries, err := p.Apply(a)
 		if err != nil {
-			fmt.Fprintf(stderr, "sandtable apply: action %d %q is illegal: %v\n", i+1, fs.Arg(i), err)
-			return 1
+			return fail(1, "action %d %s is illegal: %v", i+1, quoteArg(fs.Arg(i)), err)
 		}
 		log = append(log, entries...)
 	}

@@ -54,7 +54,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := subcommands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "sandtable: unknown subcommand %q\n", args[0])
+		fmt.Fprintf(stderr, "sandtable: unknown subcommand %s\n", quoteArg(args[0]))
 		usage(stderr)
 		return 2
 	}

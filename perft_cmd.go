@@ -35,7 +35,8 @@ flags:
 
 // perftMain implements "sandtable perft" (issue 3; Team Chess counting,
 // issue 6). Exit codes: 0 success,
-// 2 bad arguments or a malformed FEN (message on standard error).
+// 2 bad arguments or a malformed FEN (message on standard error, clipping
+// the input it echoes).
 func perftMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -50,7 +51,7 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 		fs.SetOutput(io.Discard)
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "sandtable perft: "+format+"\n", a...)
+		fmt.Fprintln(stderr, clipMessage("sandtable perft: "+fmt.Sprintf(format, a...)))
 		fmt.Fprintln(stderr, "run 'sandtable perft -h' for usage")
 		return 2
 	}
@@ -62,7 +63,7 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (quote the FEN: -fen \"...\")", fs.Arg(0))
+		return fail("unexpected argument %s (quote the FEN: -fen \"...\")", quoteArg(fs.Arg(0)))
 	}
 	v, err := chess.ParseVariant(*variant)
 	if err != nil {

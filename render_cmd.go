@@ -31,7 +31,7 @@ import (
 // south or north adds that player's deployment draft and pending Drones,
 // when the file holds them. Exit codes: 0 written; 2 bad arguments, an
 // invalid FEN or position, or a file that cannot be read or written (the
-// message on standard error says which).
+// message on standard error says which, clipping the input it echoes).
 func renderMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -49,18 +49,18 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(w, "       sandtable render -game sandtable -position FILE [-view public|south|north] [-flip] [-size PX] -out FILE")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "sandtable render: "+format+"\n", a...)
+		fmt.Fprintln(stderr, clipMessage("sandtable render: "+fmt.Sprintf(format, a...)))
 		return 2
 	}
 	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (every input is a flag; quote the FEN)", fs.Arg(0))
+		return fail("unexpected argument %s (every input is a flag; quote the FEN)", quoteArg(fs.Arg(0)))
 	}
 	if *out == "" {
 		return fail("-out FILE is required")
@@ -84,7 +84,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		}
 		v, ok := map[string]render.View{"public": render.ViewPublic, "south": render.ViewSouth, "north": render.ViewNorth}[strings.ToLower(*viewName)]
 		if !ok {
-			return fail("-view %q: want public, south or north", *viewName)
+			return fail("-view %s: want public, south or north", quoteArg(*viewName))
 		}
 		data, err := readPositionFile(*posFile)
 		if err != nil {
@@ -108,7 +108,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 	default:
 		variant, err := chess.ParseVariant(g)
 		if err != nil {
-			return fail("-game %q: want survival, teamchess, chess or sandtable", *game)
+			return fail("-game %s: want survival, teamchess, chess or sandtable", quoteArg(*game))
 		}
 		for _, name := range []string{"position", "view"} {
 			if set[name] {
@@ -128,7 +128,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 			from, err1 := chess.ParseSquare(strings.ToLower((*last)[:min(2, len(*last))]))
 			to, err2 := chess.ParseSquare(strings.ToLower((*last)[min(2, len(*last)):]))
 			if err1 != nil || err2 != nil {
-				return fail("-last %q: want two squares such as e2e4", *last)
+				return fail("-last %s: want two squares such as e2e4", quoteArg(*last))
 			}
 			b.LastMove = []render.Square{render.Square(from), render.Square(to)}
 		}

@@ -228,7 +228,7 @@ func (d *Deployment) parseRow(line string, seen map[int]bool) error {
 		i++
 	}
 	if i == 0 || i > 2 {
-		return fmt.Errorf("a row starts with its rank number (1–20), got %q", line)
+		return fmt.Errorf("a row starts with its rank number (1–20), got %s", quote(line))
 	}
 	r := 0
 	for _, c := range line[:i] {
@@ -316,7 +316,7 @@ func PresetNames() []string {
 func Preset(side Side, name string) (*Deployment, error) {
 	rows, ok := presets[lower(name)]
 	if !ok {
-		return nil, illegal(RuleDeployCounts, "no preset named %q (presets: %s)", name, strings.Join(PresetNames(), ", "))
+		return nil, illegal(RuleDeployCounts, "no preset named %s (presets: %s)", quote(name), strings.Join(PresetNames(), ", "))
 	}
 	south, err := ParseLayout(South, strings.Join(rows, "\n"))
 	if err != nil {

@@ -1,6 +1,10 @@
 package sandtable
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Rule names a rule that can forbid an action: the ruling number of
 // docs/rules/sandtable.md (which quotes the rule text it rests on), a short
@@ -45,6 +49,8 @@ var (
 	RuleDroneSpotter   = Rule{7, "Drones", "a Drone's spotter is a friendly Infantry on the ground"}
 	RuleDroneTarget    = Rule{7, "Drones", "a Drone's target is within two squares of its spotter and never a Base square"}
 	RuleBaseNeverMoves = Rule{8, "Base", "Bases never move"}
+	RuleTurnLimit      = Rule{3, "Turn", "a game lasts at most 999999999 turns, the most the position format holds (G21)"}
+	RuleHazardNumbers  = Rule{6, "PostTurn", "a placed Mine or Anti-Air takes the next number of its kind, and numbers end at 2147483647 (G12)"}
 )
 
 // RuleError is an illegal action: Msg says what is wrong with this action
@@ -74,4 +80,26 @@ func (e *SyntaxError) Error() string {
 		return fmt.Sprintf("%s line %d: %s", e.What, e.Line, e.Msg)
 	}
 	return e.What + ": " + e.Msg
+}
+
+// MaxQuoted is the most characters (runes) of one input that an error
+// message quotes; longer input is clipped (see quote).
+const MaxQuoted = 60
+
+// quote returns s quoted as %q would. Input longer than MaxQuoted
+// characters is clipped at a character boundary, with an ellipsis inside
+// the quotes and the full length after them: "abc…" (900000 characters).
+func quote(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= MaxQuoted {
+		return strconv.Quote(s)
+	}
+	i, end := 0, 0
+	for end = range s {
+		if i == MaxQuoted {
+			break
+		}
+		i++
+	}
+	return strconv.Quote(s[:end]+"…") + " (" + strconv.Itoa(n) + " characters)"
 }

@@ -213,7 +213,7 @@ func ParsePosition(text string) (*Position, error) {
 
 func (pp *posParser) once(key string) error {
 	if pp.seen[key] {
-		return pp.errf("%q is given twice", key)
+		return pp.errf("%s is given twice", quote(key))
 	}
 	pp.seen[key] = true
 	return nil
@@ -237,7 +237,7 @@ func (pp *posParser) parseLine(line string) error {
 	}
 	nargs := func(n int) error {
 		if len(args) != n {
-			return pp.errf("%q takes %d value(s), got %d", key, n, len(args))
+			return pp.errf("%s takes %d value(s), got %d", quote(key), n, len(args))
 		}
 		return nil
 	}
@@ -247,14 +247,14 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		sd, err := ParseSide(s)
 		if err != nil || lower(s) != s || len(s) == 1 {
-			return NoSide, pp.errf("want south or north%s, got %q", map[bool]string{true: " or none", false: ""}[allowNone], s)
+			return NoSide, pp.errf("want south or north%s, got %s", map[bool]string{true: " or none", false: ""}[allowNone], quote(s))
 		}
 		return sd, nil
 	}
 	num := func(s string) (int, error) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > maxCounter || strconv.Itoa(n) != s {
-			return 0, pp.errf("%s wants a whole number 0–%d, got %q", key, maxCounter, s)
+			return 0, pp.errf("%s wants a whole number 0–%d, got %s", key, maxCounter, quote(s))
 		}
 		return n, nil
 	}
@@ -279,7 +279,7 @@ func (pp *posParser) parseLine(line string) error {
 		var ph Phase
 		ph, err = parsePhase(args[0])
 		if err != nil || args[0] != ph.String() {
-			return pp.errf("unknown phase %q (want deployment, preturn, main, postturn or finished)", args[0])
+			return pp.errf("unknown phase %s (want deployment, preturn, main, postturn or finished)", quote(args[0]))
 		}
 		p.Phase = ph
 	case "turn", "hazard-uses", "dead-turns":
@@ -316,7 +316,7 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		n, err := strconv.ParseUint(args[0], 10, 64)
 		if err != nil || strconv.FormatUint(n, 10) != args[0] {
-			return pp.errf("seed wants a whole number 0–18446744073709551615, got %q", args[0])
+			return pp.errf("seed wants a whole number 0–18446744073709551615, got %s", quote(args[0]))
 		}
 		p.Seed = n
 	case "next-hazard":
@@ -327,7 +327,7 @@ func (pp *posParser) parseLine(line string) error {
 		for i, a := range args {
 			id, err := ParseID(a)
 			if err != nil || id.Side != want[i].Side || id.Kind != want[i].Kind {
-				return pp.errf("next-hazard wants four IDs: South Mine, South Anti-Air, North Mine, North Anti-Air (like SM16 SA16 NM16 NA16), got %q", a)
+				return pp.errf("next-hazard wants four IDs: South Mine, South Anti-Air, North Mine, North Anti-Air (like SM16 SA16 NM16 NA16), got %s", quote(a))
 			}
 			p.NextHazard[id.Side][i%2] = id.N
 		}
@@ -342,7 +342,7 @@ func (pp *posParser) parseLine(line string) error {
 		w := NoSide
 		if args[0] != "draw" {
 			if w, err = side(args[0], false); err != nil {
-				return pp.errf("result winner must be south, north or draw, got %q", args[0])
+				return pp.errf("result winner must be south, north or draw, got %s", quote(args[0]))
 			}
 		}
 		r := NoReason
@@ -353,7 +353,7 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		draw := r == Agreement || r == Simultaneous || r == Deadlock
 		if r == NoReason || draw != (w == NoSide) {
-			return pp.errf("result %q %q: a win has reason resignation, no-bases, no-infantry, all-tanks or all-airplanes; a draw agreement, simultaneous or deadlock", args[0], args[1])
+			return pp.errf("result %s %s: a win has reason resignation, no-bases, no-infantry, all-tanks or all-airplanes; a draw agreement, simultaneous or deadlock", quote(args[0]), quote(args[1]))
 		}
 		p.Result = Result{w, r}
 	case "piece":
@@ -396,7 +396,7 @@ func (pp *posParser) parseLine(line string) error {
 			case a == "confirmed" && !p.Confirmed[s]:
 				p.Confirmed[s] = true
 			default:
-				return pp.errf("draft wants a side and optionally hidden and confirmed, got %q", a)
+				return pp.errf("draft wants a side and optionally hidden and confirmed, got %s", quote(a))
 			}
 		}
 		pp.draft = nil
@@ -405,7 +405,7 @@ func (pp *posParser) parseLine(line string) error {
 			p.Drafts[s] = pp.draft
 		}
 	default:
-		return pp.errf("unknown line %q (want phase, turn, to-move, first, hazard-uses, dead-turns, seed, next-hazard, result, view, piece, drone, crater or draft)", key)
+		return pp.errf("unknown line %s (want phase, turn, to-move, first, hazard-uses, dead-turns, seed, next-hazard, result, view, piece, drone, crater or draft)", quote(key))
 	}
 	return err
 }
@@ -471,7 +471,7 @@ func (pp *posParser) parseDrone(args []string) error {
 	if len(args) == 2 && args[1] == "hidden" {
 		s, err := ParseSide(args[0])
 		if err != nil || lower(args[0]) != args[0] || len(args[0]) == 1 {
-			return pp.errf("want south or north, got %q", args[0])
+			return pp.errf("want south or north, got %s", quote(args[0]))
 		}
 		p.Drones = append(p.Drones, Drone{Side: s, Target: NoSquare, Hidden: true})
 		return nil
@@ -481,7 +481,7 @@ func (pp *posParser) parseDrone(args []string) error {
 	}
 	id, err := ParseID(args[0])
 	if err != nil || id.Kind != Infantry {
-		return pp.errf("a Drone's spotter must be an Infantry ID, got %q", args[0])
+		return pp.errf("a Drone's spotter must be an Infantry ID, got %s", quote(args[0]))
 	}
 	sq, err := ParseSquare(args[1])
 	if err != nil {
@@ -502,6 +502,23 @@ func (pp *posParser) finish() error {
 		if p.Phase == PhaseDeployment {
 			p.Turn = 0
 		}
+	}
+	// Counters the engine never takes past these bounds, checked in every
+	// phase: a Deployment position keeps them into the game.
+	if p.Phase != PhasePostTurn && p.HazardUses != 0 {
+		return pp.errf("hazard-uses is 0 outside PostTurn")
+	}
+	if (p.Phase == PhaseFinished) != (p.Result.Reason != NoReason) {
+		return pp.errf("a finished position has a result, and only a finished one")
+	}
+	switch {
+	case p.Phase == PhaseDeployment && p.DeadTurns != 0:
+		return pp.errf("dead-turns is 0 in Deployment: no turn has been played")
+	case p.Phase != PhaseFinished && p.DeadTurns >= DeadlockTurns:
+		// the deadlocked turn that reaches DeadlockTurns draws the game
+		return pp.errf("dead-turns %d: a game still playing has at most %d deadlocked turns (the %dth draws it, ruling 9)", p.DeadTurns, DeadlockTurns-1, DeadlockTurns)
+	case p.DeadTurns > DeadlockTurns:
+		return pp.errf("dead-turns %d: the game ends after %d deadlocked turns (ruling 9)", p.DeadTurns, DeadlockTurns)
 	}
 	switch p.Phase {
 	case PhaseDeployment:
@@ -553,18 +570,23 @@ func (pp *posParser) finish() error {
 	if p.Phase == PhasePostTurn && !pp.seen["hazard-uses"] {
 		p.HazardUses = p.Count(p.ToMove, Base) // PostTurn just begun: one use per Base
 	}
-	if p.Phase == PhasePostTurn && p.HazardUses > 2 {
-		return pp.errf("hazard-uses is at most 2 (one per Base)")
-	}
-	if p.Phase != PhasePostTurn && p.HazardUses != 0 {
-		return pp.errf("hazard-uses is 0 outside PostTurn")
-	}
-	if (p.Phase == PhaseFinished) != (p.Result.Reason != NoReason) {
-		return pp.errf("a finished position has a result, and only a finished one")
+	// G6: one use per Base controlled when PostTurn began, and no hazard
+	// use destroys a Base (a hand-written position may have more than 2)
+	if bases := p.Count(p.ToMove, Base); p.Phase == PhasePostTurn && p.HazardUses > bases {
+		return pp.errf("hazard-uses %d: %s has %d %s, and PostTurn gives one hazard use per Base (G6)", p.HazardUses, p.ToMove, bases, plural(bases, "Base", "Bases"))
 	}
 	for _, c := range p.Craters {
 		if pc := p.ground(c.Square); pc != nil {
 			return pp.errf("the Crater on %s holds %s: Craters are empty squares", c.Square, pc.ID)
+		}
+	}
+	// A side's pending Drones were all declared in its last PostTurn, one
+	// per hazard use, so one per Base at most, and Bases stand on distinct
+	// squares. The bound also keeps every printed position, and its views
+	// (drone south hidden), well under the 1 MiB the parser reads.
+	for _, s := range []Side{South, North} {
+		if n := p.PendingDrones(s); n > NumSquares {
+			return pp.errf("%s has %d pending Drones; at most %d (all are declared in one PostTurn, one per Base)", s, n, NumSquares)
 		}
 	}
 	for _, d := range p.Drones {
@@ -590,11 +612,16 @@ func (pp *posParser) finish() error {
 	}
 	for s := South; s <= North; s++ {
 		for i, k := range []Kind{Mine, AntiAir} {
-			if next := p.nextFreeNumber(s, k); !pp.hasNH || p.NextHazard[s][i] < next {
-				if pp.hasNH {
-					return pp.errf("next-hazard %s is already in use", ID{s, k, p.NextHazard[s][i]})
-				}
-				p.NextHazard[s][i] = next
+			next := p.nextFreeNumber(s, k)
+			switch {
+			case pp.hasNH && int64(p.NextHazard[s][i]) < next:
+				return pp.errf("next-hazard %s is already in use", ID{s, k, p.NextHazard[s][i]})
+			case next > MaxIDNumber:
+				// G12: next-hazard must name a number after every one in use
+				return pp.errf("%s has the highest number an ID holds (%d), so no number is left for the next %s (next-hazard)",
+					ID{s, k, MaxIDNumber}, MaxIDNumber, k)
+			case !pp.hasNH:
+				p.NextHazard[s][i] = int32(next)
 			}
 		}
 	}

@@ -180,7 +180,7 @@ func ParseAction(s string) (Action, error) {
 	a := Action{Kind: ActInfantry}
 	for _, tok := range toks {
 		if strings.IndexByte("TPMAD", tok[0]) >= 0 {
-			return Action{}, actionErr("%q cannot be combined with other steps: one action is either Infantry steps, or one Vehicle move, or one hazard use (ruling 3)", tok)
+			return Action{}, actionErr("%s cannot be combined with other steps: one action is either Infantry steps, or one Vehicle move, or one hazard use (ruling 3)", quote(tok))
 		}
 		st, err := parseStep(tok)
 		if err != nil {
@@ -204,22 +204,22 @@ func splitMove(tok string) (string, string, bool) {
 func parseStep(tok string) (Step, error) {
 	a, b, ok := splitMove(tok)
 	if !ok {
-		return Step{}, actionErr("cannot read %q: an Infantry step is FROM-TO like d4-d5 (or ID-TO like SI12-d5); a Vehicle move starts with T or P (Tc3-c8), a hazard with M, A or D", tok)
+		return Step{}, actionErr("cannot read %s: an Infantry step is FROM-TO like d4-d5 (or ID-TO like SI12-d5); a Vehicle move starts with T or P (Tc3-c8), a hazard with M, A or D", quote(tok))
 	}
 	to, err := ParseSquare(b)
 	if err != nil {
-		return Step{}, actionErr("in %q: %v", tok, err)
+		return Step{}, actionErr("in %s: %v", quote(tok), err)
 	}
 	if len(a) > 0 && (a[0] == 'S' || a[0] == 'N') {
 		id, err := ParseID(a)
 		if err != nil {
-			return Step{}, actionErr("in %q: %v", tok, err)
+			return Step{}, actionErr("in %s: %v", quote(tok), err)
 		}
 		return Step{Who: id, From: NoSquare, To: to}, nil
 	}
 	from, err := ParseSquare(a)
 	if err != nil {
-		return Step{}, actionErr("in %q: %v", tok, err)
+		return Step{}, actionErr("in %s: %v", quote(tok), err)
 	}
 	return Step{From: from, To: to}, nil
 }
@@ -230,7 +230,7 @@ func parsePieceAction(t string) (Action, error) {
 	case 'M', 'A':
 		sq, err := ParseSquare(rest)
 		if err != nil {
-			return Action{}, actionErr("in %q: %v", t, err)
+			return Action{}, actionErr("in %s: %v", quote(t), err)
 		}
 		k := ActMine
 		if letter == 'A' {
@@ -240,7 +240,7 @@ func parsePieceAction(t string) (Action, error) {
 	case 'D':
 		st, err := parseStep(rest)
 		if err != nil {
-			return Action{}, actionErr("cannot read Drone %q: write D, the spotter's square or ID, '-', the target (Dd4-f6)", t)
+			return Action{}, actionErr("cannot read Drone %s: write D, the spotter's square or ID, '-', the target (Dd4-f6)", quote(t))
 		}
 		return Action{Kind: ActDrone, Who: st.Who, From: st.From, To: st.To}, nil
 	}
@@ -251,15 +251,15 @@ func parsePieceAction(t string) (Action, error) {
 	move, dis, hasDis := strings.Cut(rest, "/")
 	a, b, ok := splitMove(move)
 	if !ok {
-		return Action{}, actionErr("cannot read %s move %q: write %cFROM-TO like %cc3-c8", kind, t, letter, letter)
+		return Action{}, actionErr("cannot read %s move %s: write %cFROM-TO like %cc3-c8", kind, quote(t), letter, letter)
 	}
 	from, err := ParseSquare(a)
 	if err != nil {
-		return Action{}, actionErr("in %q: %v", t, err)
+		return Action{}, actionErr("in %s: %v", quote(t), err)
 	}
 	to, err := ParseSquare(b)
 	if err != nil {
-		return Action{}, actionErr("in %q: %v", t, err)
+		return Action{}, actionErr("in %s: %v", quote(t), err)
 	}
 	act := Action{Kind: ActVehicle, Vehicle: kind, From: from, To: to}
 	if hasDis {
@@ -267,14 +267,14 @@ func parsePieceAction(t string) (Action, error) {
 		if x, y, ok := splitMove(dis); ok {
 			id, err := ParseID(x)
 			if err != nil {
-				return Action{}, actionErr("in dismount %q: %v", dis, err)
+				return Action{}, actionErr("in dismount %s: %v", quote(dis), err)
 			}
 			ds.Who = id
 			dis = y
 		}
 		sq, err := ParseSquare(dis)
 		if err != nil {
-			return Action{}, actionErr("in dismount of %q: %v", t, err)
+			return Action{}, actionErr("in dismount of %s: %v", quote(t), err)
 		}
 		ds.To = sq
 		act.Dismount = &ds
@@ -288,7 +288,7 @@ func parseSideAction(side Side, toks []string) (Action, error) {
 	args := toks[1:]
 	need := func(n int) error {
 		if len(args) != n {
-			return actionErr("%q takes %d argument(s), got %d", cmd, n, len(args))
+			return actionErr("%s takes %d argument(s), got %d", quote(cmd), n, len(args))
 		}
 		return nil
 	}
@@ -359,7 +359,7 @@ func parseSideAction(side Side, toks []string) (Action, error) {
 		}
 		a.Kind, a.Seed = ActDeployRandom, n
 	default:
-		return Action{}, actionErr("unknown command %q after the side (want place, move, remove, clear, preset, random, confirm, unconfirm or resign)", toks[0])
+		return Action{}, actionErr("unknown command %s after the side (want place, move, remove, clear, preset, random, confirm, unconfirm or resign)", quote(toks[0]))
 	}
 	return a, nil
 }

@@ -312,6 +312,16 @@ func (p *Position) setSquare(id ID, sq Square) {
 
 func (p *Position) hasCrater(sq Square) bool { return p.CraterAt(sq) }
 
+// craterAt returns the Crater on sq.
+func (p *Position) craterAt(sq Square) (Crater, bool) {
+	for _, c := range p.Craters {
+		if c.Square == sq {
+			return c, true
+		}
+	}
+	return Crater{}, false
+}
+
 func (p *Position) baseSquare(sq Square) bool {
 	pc := p.ground(sq)
 	return pc != nil && pc.ID.Kind == Base

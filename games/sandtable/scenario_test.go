@@ -32,7 +32,7 @@ type scenario struct {
 	hasError               bool
 }
 
-func loadScenarios(t *testing.T) []scenario {
+func loadScenarios(t testing.TB) []scenario {
 	t.Helper()
 	files, err := filepath.Glob("testdata/scenarios/*.txt")
 	if err != nil || len(files) == 0 {

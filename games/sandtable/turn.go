@@ -25,8 +25,21 @@ func (p *Position) Apply(a Action) ([]Entry, error) {
 	if err := q.apply(l, a); err != nil {
 		return nil, err
 	}
+	if err := q.checkLimits(); err != nil {
+		return nil, err
+	}
 	*p = *q
 	return l.entries, nil
+}
+
+// checkLimits refuses a result the position format cannot hold (G21): a
+// turn number past maxCounter. Every other counter is bounded by the
+// rules (dead-turns, hazard-uses) or checked where it grows (hazard IDs).
+func (p *Position) checkLimits() error {
+	if p.Turn > maxCounter {
+		return illegal(RuleTurnLimit, "this would end turn %d, the last turn a position can hold; the game can only end now, by resignation or an agreed draw", maxCounter)
+	}
+	return nil
 }
 
 // ApplyString parses one action in the notation and applies it.
@@ -43,11 +56,30 @@ func (p *Position) ApplyString(s string) ([]Entry, error) {
 // so that it waits for an action or is finished. It is a no-op on a
 // position produced by Apply. Victory is not checked on loading (ruling 9
 // checks it after actions and phases): PreTurn resolution checks it, else
-// the next action does.
+// the next action does. When the automatic phases would end the last turn
+// a position can hold (G21), Advance changes nothing; TryAdvance says so.
 func (p *Position) Advance() []Entry {
+	entries, _ := p.TryAdvance()
+	return entries
+}
+
+// TryAdvance is Advance that reports, as a *RuleError, automatic phases
+// that would end the last turn a position can hold (G21); the position
+// is then unchanged.
+func (p *Position) TryAdvance() ([]Entry, error) {
 	if p.Redacted {
-		return nil
+		return nil, nil
 	}
+	q := p.Clone()
+	entries := q.advance()
+	if err := q.checkLimits(); err != nil {
+		return nil, err
+	}
+	*p = *q
+	return entries, nil
+}
+
+func (p *Position) advance() []Entry {
 	l := &logger{p: p}
 	switch p.Phase {
 	case PhasePreTurn:
@@ -88,12 +120,12 @@ func (p *Position) apply(l *logger, a Action) error {
 	}
 	if a.Kind >= ActDeployPlace {
 		if p.Phase != PhaseDeployment {
-			return illegal(RulePhase, "deployment is over; %q is a Deployment action", a.String())
+			return illegal(RulePhase, "deployment is over; %s is a Deployment action", quote(a.String()))
 		}
 		return p.deployAction(l, a)
 	}
 	if p.Phase == PhaseDeployment {
-		return illegal(RulePhase, "the game is still in Deployment; %q can only be played later", a.String())
+		return illegal(RulePhase, "the game is still in Deployment; %s can only be played later", quote(a.String()))
 	}
 	switch a.Kind {
 	case ActInfantry, ActVehicle:
@@ -205,12 +237,18 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 	if kind == AntiAir {
 		ki = 1
 	}
-	n := p.NextHazard[side][ki]
+	n := int64(p.NextHazard[side][ki])
 	if n < 1 {
 		n = p.nextFreeNumber(side, kind)
 	}
-	id := ID{side, kind, n}
-	p.NextHazard[side][ki] = n + 1
+	if n >= MaxIDNumber {
+		// the ID itself would fit, but the one after it, which next-hazard
+		// must hold, would not
+		return illegal(RuleHazardNumbers, "%s's %s numbers are used up: the next would be %d, which leaves no number for the one after it (IDs end at %d); use another hazard",
+			side, kind, n, MaxIDNumber)
+	}
+	id := ID{side, kind, int32(n)}
+	p.NextHazard[side][ki] = int32(n + 1)
 	p.add(Piece{ID: id, Owner: side, Square: a.To})
 	l.addf(Entry{Kind: EntryAction, Side: side, Notation: a.String()}, "%s played %s.", side, a.String())
 	l.addf(Entry{Kind: EntryPlace, Side: side, Piece: id, To: a.To}, "%s placed %s %s on %s.", side, kind, id, a.To)
@@ -218,15 +256,15 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 }
 
 // nextFreeNumber is one more than the highest number side's pieces of
-// kind use.
-func (p *Position) nextFreeNumber(side Side, kind Kind) int32 {
+// kind use; it may be MaxIDNumber+1, which no ID holds.
+func (p *Position) nextFreeNumber(side Side, kind Kind) int64 {
 	var n int32
 	for i := range p.pieces {
 		if id := p.pieces[i].ID; id.Side == side && id.Kind == kind && id.N > n {
 			n = id.N
 		}
 	}
-	return n + 1
+	return int64(n) + 1
 }
 
 // startPostTurn enters PostTurn with one hazard use per Base (ruling 6), or
@@ -311,6 +349,13 @@ func (p *Position) preTurn(l *logger) {
 			"%s's Drone spotted by %s hit %s: %s.", side, d.Spotter, d.Target, what)
 		if t != nil {
 			p.destroy(l, t.ID, CauseDrone, ID{})
+		}
+		if c, ok := p.craterAt(d.Target); ok {
+			// Only a hand-written position can hold a Crater here now, and
+			// it lasts at least as long as a new one would: the square
+			// stays one Crater (G22).
+			l.addf(Entry{Kind: EntryCrater, Side: c.Side, To: d.Target}, "%s stays a Crater until the end of %s's turn.", d.Target, c.Side)
+			continue
 		}
 		p.Craters = append(p.Craters, Crater{Square: d.Target, Side: side})
 		l.addf(Entry{Kind: EntryCrater, Side: side, To: d.Target}, "A Crater marks %s until the end of %s's turn.", d.Target, side)

@@ -72,7 +72,7 @@ func ParseSide(s string) (Side, error) {
 	case "n", "north":
 		return North, nil
 	}
-	return NoSide, fmt.Errorf("unknown side %q (want south or north)", s)
+	return NoSide, fmt.Errorf("unknown side %s (want south or north)", quote(s))
 }
 
 // Kind is the kind of a Piece.
@@ -168,24 +168,24 @@ func (s Square) String() string {
 // leading zeros).
 func ParseSquare(s string) (Square, error) {
 	if len(s) < 2 || len(s) > 3 {
-		return NoSquare, fmt.Errorf("bad square %q (want a file a–t and a rank 1–20, like e4 or t20)", s)
+		return NoSquare, fmt.Errorf("bad square %s (want a file a–t and a rank 1–20, like e4 or t20)", quote(s))
 	}
 	f := int(s[0]) - 'a'
 	if f < 0 || f >= Files {
-		return NoSquare, fmt.Errorf("bad square %q: file must be a–t", s)
+		return NoSquare, fmt.Errorf("bad square %s: file must be a–t", quote(s))
 	}
 	if s[1] == '0' {
-		return NoSquare, fmt.Errorf("bad square %q: rank must be 1–20", s)
+		return NoSquare, fmt.Errorf("bad square %s: rank must be 1–20", quote(s))
 	}
 	r := 0
 	for i := 1; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return NoSquare, fmt.Errorf("bad square %q: rank must be 1–20", s)
+			return NoSquare, fmt.Errorf("bad square %s: rank must be 1–20", quote(s))
 		}
 		r = r*10 + int(s[i]-'0')
 	}
 	if r < 1 || r > Ranks {
-		return NoSquare, fmt.Errorf("bad square %q: rank must be 1–20", s)
+		return NoSquare, fmt.Errorf("bad square %s: rank must be 1–20", quote(s))
 	}
 	return Sq(f, r-1), nil
 }
@@ -274,7 +274,7 @@ func (id ID) less(o ID) bool {
 // ParseID reads an ID such as "SI12" or "NA3".
 func ParseID(s string) (ID, error) {
 	if len(s) < 3 || len(s) > 12 {
-		return ID{}, fmt.Errorf("bad piece ID %q (want side S/N, kind letter, number, like SI12)", s)
+		return ID{}, fmt.Errorf("bad piece ID %s (want side S/N, kind letter, number, like SI12)", quote(s))
 	}
 	var side Side
 	switch s[0] {
@@ -283,18 +283,18 @@ func ParseID(s string) (ID, error) {
 	case 'N':
 		side = North
 	default:
-		return ID{}, fmt.Errorf("bad piece ID %q: must start with S or N", s)
+		return ID{}, fmt.Errorf("bad piece ID %s: must start with S or N", quote(s))
 	}
 	k, ok := KindFromLetter(s[1])
 	if !ok || s[1] < 'A' || s[1] > 'Z' {
-		return ID{}, fmt.Errorf("bad piece ID %q: second letter must be one of B T P I M A", s)
+		return ID{}, fmt.Errorf("bad piece ID %s: second letter must be one of B T P I M A", quote(s))
 	}
 	if s[2] == '0' {
-		return ID{}, fmt.Errorf("bad piece ID %q: number must be 1 or more, without leading zeros", s)
+		return ID{}, fmt.Errorf("bad piece ID %s: number must be 1 or more, without leading zeros", quote(s))
 	}
 	n, err := strconv.Atoi(s[2:])
 	if err != nil || n < 1 || n > MaxIDNumber || strconv.Itoa(n) != s[2:] {
-		return ID{}, fmt.Errorf("bad piece ID %q: number must be 1–%d", s, MaxIDNumber)
+		return ID{}, fmt.Errorf("bad piece ID %s: number must be 1–%d", quote(s), MaxIDNumber)
 	}
 	return ID{side, k, int32(n)}, nil
 }
@@ -335,7 +335,7 @@ func parsePhase(s string) (Phase, error) {
 			return Phase(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown phase %q (want deployment, preturn, main, postturn or finished)", s)
+	return 0, fmt.Errorf("unknown phase %s (want deployment, preturn, main, postturn or finished)", quote(s))
 }
 
 func abs(x int) int {

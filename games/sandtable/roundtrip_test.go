@@ -1,0 +1,265 @@
+package sandtable
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// The position format's promise (docs/rules/sandtable.md): whatever the
+// engine prints, after any sequence of legal or refused actions, parses
+// and prints identically, and so do the views. These tests play random
+// actions from random deployments, from every scenario's hand-written
+// position and from positions at the format's limits, and check it after
+// every action.
+
+// edgePositions are hand-written positions where counters, IDs and sets
+// run out or collide: the last turns, the last hazard numbers, a Crater
+// that a Drone hits again, three Bases, a nearly deadlocked game, large
+// IDs, positions that advance on loading, and Deployment.
+var edgePositions = []string{
+	// the last turns the format holds (G21)
+	"sandtable-position 1\nphase postturn\nturn 999999998\nto-move south\nhazard-uses 1\n" + limitsBase + "piece ST1 c3 SI1\npiece NI2 h18\n",
+	"sandtable-position 1\nphase main\nturn 999999999\nto-move north\n" + limitsBase + "piece NT1 k15 NI2\npiece SB2 c1\n",
+	// the last hazard numbers (G12)
+	"sandtable-position 1\nphase main\nturn 7\nto-move south\nnext-hazard SM2147483645 SA2147483646 NM2147483646 NA2147483645\n" + limitsBase +
+		"piece SB2 c1\npiece SI1 d4\npiece NB2 q20\npiece NI2 p18\npiece SM2147483644 e4\npiece NA2147483644 p17\n",
+	// a Crater of the side not to move, which its own Drone hits again (G22)
+	"sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\n" + limitsBase + "piece NI2 e7\ndrone NI2 e5\ndrone NI2 e6\ndrone NI1 t19 cancelled\ncrater e5 north\ncrater e6 north\n",
+	"sandtable-position 1\nphase preturn\nturn 4\nto-move north\n" + limitsBase + "piece NI2 e7\ndrone NI2 e5\ndrone NI2 e5\ncrater e5 north\n",
+	// three Bases: three hazard uses
+	"sandtable-position 1\nphase main\nto-move south\n" + limitsBase + "piece SB2 c1\npiece SB3 e1\npiece SI2 f2\npiece SI3 g2\n",
+	// three deadlocked turns: the next one draws
+	"sandtable-position 1\nphase main\nto-move south\ndead-turns 3\n" + limitsBase,
+	// the highest IDs for spotters and crews
+	"sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\n" + limitsBase + "piece SI2147483647 d4\npiece ST2147483647 f4 SI2147483646\npiece NI2147483647 e6\n",
+	// PostTurn with no use left, and PreTurn: both advance on loading
+	"sandtable-position 1\nphase postturn\nturn 12\nto-move north\nhazard-uses 0\n" + limitsBase + "drone SI30 c4\n",
+	"sandtable-position 1\nphase preturn\nturn 5\nto-move south\n" + limitsBase + "drone SI30 c3\ndrone SI30 c3\ndrone SI29 b4 cancelled\npiece NI2 c3\n",
+	// finished, also in Deployment
+	"sandtable-position 1\nphase finished\nturn 40\nto-move south\nresult draw deadlock\ndead-turns 4\n" + limitsBase + "crater h8 south\n",
+	"sandtable-position 1\nphase finished\nturn 0\nresult north resignation\n",
+	// Deployment: empty, and one side confirmed
+	"sandtable-position 1\nphase deployment\nseed 18446744073709551615\n",
+	"sandtable-position 1\nphase deployment\nseed 5\ndraft south confirmed\n" + mustLayout(South, "phalanx") + "draft north\n 20 IIIII...............\n",
+}
+
+func mustLayout(side Side, preset string) string {
+	d, err := Preset(side, preset)
+	if err != nil {
+		panic(err)
+	}
+	return d.Layout()
+}
+
+// handWrittenPositions returns the edge positions and every scenario's
+// starting position that parses.
+func handWrittenPositions(tb testing.TB) []string {
+	out := append([]string(nil), edgePositions...)
+	for _, sc := range loadScenarios(tb) {
+		if _, err := ParsePosition(sc.position); err == nil {
+			out = append(out, sc.position)
+		}
+	}
+	return out
+}
+
+// randomRoundTripAction returns an action for p, usually a legal one: a
+// random Infantry turn or Vehicle move in Main, a hazard use in PostTurn,
+// deployment commands (legal or not) in Deployment, now and then a
+// resignation, a draw or a random action that is usually illegal. ok is
+// false when p is finished.
+func randomRoundTripAction(p *Position, r *rand.Rand) (a string, ok bool) {
+	if p.Phase == PhaseFinished {
+		return "", false
+	}
+	switch n := r.IntN(400); {
+	case n == 0:
+		return "draw", true
+	case n == 1:
+		return []string{"resign", "S resign", "N resign"}[r.IntN(3)], true
+	case n < 30:
+		return randomJunkAction(r), true
+	}
+	sq := func() string { return Sq(r.IntN(Files), r.IntN(Ranks)).String() }
+	switch p.Phase {
+	case PhaseDeployment:
+		side := []string{"S", "N"}[r.IntN(2)]
+		switch r.IntN(10) {
+		case 0, 1:
+			return fmt.Sprintf("%s random %d", side, r.Uint64()), true
+		case 2:
+			names := PresetNames()
+			return side + " preset " + names[r.IntN(len(names))], true
+		case 3:
+			return side + " place " + string(AllKinds[r.IntN(len(AllKinds))].Letter()) + sq(), true
+		case 4:
+			return side + " move " + sq() + "-" + sq(), true
+		case 5:
+			return side + " remove " + sq(), true
+		case 6:
+			return side + " clear", true
+		case 7:
+			return side + " unconfirm", true
+		default:
+			return side + " confirm", true
+		}
+	case PhaseMain:
+		if r.IntN(3) == 0 {
+			if vm, _ := p.LegalVehicleMoves(); len(vm) > 0 {
+				return vm[r.IntN(len(vm))].String(), true
+			}
+		}
+		var steps []Step
+		for {
+			next, err := p.LegalNextSteps(steps)
+			if err != nil || len(next) == 0 {
+				break
+			}
+			steps = append(steps, next[r.IntN(len(next))])
+			if r.IntN(3) == 0 {
+				break
+			}
+		}
+		if len(steps) > 0 {
+			return Action{Kind: ActInfantry, Steps: steps}.String(), true
+		}
+		if vm, _ := p.LegalVehicleMoves(); len(vm) > 0 {
+			return vm[r.IntN(len(vm))].String(), true
+		}
+	case PhasePostTurn:
+		if h, _ := p.LegalHazardUses(); len(h) > 0 {
+			return h[r.IntN(len(h))].String(), true
+		}
+	}
+	return randomJunkAction(r), true
+}
+
+// playRoundTrip advances p, then applies up to n random actions, checking
+// after each that a refused action changed nothing and that the printed
+// position and its views parse and print identically. It returns the
+// number of actions applied.
+func playRoundTrip(tb testing.TB, p *Position, r *rand.Rand, n int) int {
+	tb.Helper()
+	if _, err := p.TryAdvance(); err != nil {
+		tb.Logf("not advanced: %v", err)
+	}
+	assertRoundTrip(tb, p)
+	applied := 0
+	for range n {
+		s, ok := randomRoundTripAction(p, r)
+		if !ok {
+			break
+		}
+		a, err := ParseAction(s)
+		if err != nil {
+			tb.Fatalf("generated action %q does not parse: %v", s, err)
+		}
+		if again := a.String(); again != s {
+			tb.Fatalf("action %q prints as %q", s, again)
+		}
+		before := p.Format()
+		if _, err := p.Apply(a); err != nil {
+			if p.Format() != before {
+				tb.Fatalf("refused action %q changed the position:\n%s\n---\n%s", s, before, p.Format())
+			}
+			continue
+		}
+		applied++
+		assertRoundTripAfter(tb, p, before, s)
+	}
+	return applied
+}
+
+// assertRoundTripAfter is assertRoundTrip with the position before the
+// action in the failure message.
+func assertRoundTripAfter(tb testing.TB, p *Position, before, action string) {
+	tb.Helper()
+	for _, q := range []*Position{p, p.View(NoSide), p.View(South), p.View(North)} {
+		text := q.Format()
+		r, err := ParsePosition(text)
+		if err != nil {
+			tb.Fatalf("after %q the printed position does not parse: %v\n%s\nbefore:\n%s", action, err, text, before)
+		}
+		if again := r.Format(); again != text {
+			tb.Fatalf("after %q the printed position prints differently after parsing:\n%s\n---\n%s\nbefore:\n%s", action, text, again, before)
+		}
+	}
+}
+
+// TestRoundTripProperty plays random action sequences from random
+// deployments and from hand-written positions; after every action the
+// printed position parses and prints identically (see playRoundTrip).
+func TestRoundTripProperty(t *testing.T) {
+	games, gameActions, runs, runActions := 10, 1000, 4, 100
+	if testing.Short() {
+		games, gameActions, runs, runActions = 2, 100, 1, 8
+	}
+	total := 0
+	for g := range games {
+		seed := uint64(7000 + g)
+		r := rand.New(rand.NewPCG(seed, 11))
+		p := NewGame(seed)
+		// half the games start from random deployments, half find their
+		// way through the deployment commands
+		if g%2 == 0 {
+			p = startRandomGame(t, seed)
+		}
+		total += playRoundTrip(t, p, r, gameActions)
+	}
+	positions := handWrittenPositions(t)
+	for i, text := range positions {
+		for run := range runs {
+			r := rand.New(rand.NewPCG(uint64(i), uint64(run)))
+			p := mustParse(t, text)
+			total += playRoundTrip(t, p, r, runActions)
+		}
+	}
+	t.Logf("%d actions applied from %d games and %d hand-written positions", total, games, len(positions))
+}
+
+// FuzzRoundTrip: from any position the parser accepts, the fuzzed actions
+// and then random legal ones (from the fuzzed seed) never print a position
+// that does not parse and print identically. In plain go test it runs the
+// seeds: the edge positions and every scenario's position.
+func FuzzRoundTrip(f *testing.F) {
+	for i, text := range edgePositions {
+		f.Add(text, "", uint64(i))
+	}
+	f.Add(edgePositions[0], "Mc3\nb2-b3\nMc4", uint64(1))
+	f.Add(edgePositions[2], "d4-d5\nMe5\nAe6\np18-p17\nMp16", uint64(2))
+	f.Add("sandtable-position 1\nphase deployment\n", "S preset phalanx\nN preset fortress\nS confirm\nN confirm", uint64(3))
+	for i, sc := range loadScenarios(f) {
+		// TestRoundTripProperty starts from every scenario; in -short the
+		// seeds take a quarter of them, with their actions
+		if !testing.Short() || i%4 == 0 {
+			f.Add(sc.position, strings.Join(sc.actions, "\n"), uint64(len(sc.actions)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, text, actions string, seed uint64) {
+		p, err := ParsePosition(text)
+		if err != nil || p.Redacted {
+			return
+		}
+		assertRoundTrip(t, p)
+		if _, err := p.TryAdvance(); err != nil {
+			return
+		}
+		assertRoundTrip(t, p)
+		for i, s := range strings.Split(actions, "\n") {
+			if i == 8 {
+				break
+			}
+			before := p.Format()
+			if _, err := p.ApplyString(s); err != nil {
+				if p.Format() != before {
+					t.Fatalf("refused action %q changed the position", s)
+				}
+				continue
+			}
+			assertRoundTripAfter(t, p, before, s)
+		}
+		playRoundTrip(t, p, rand.New(rand.NewPCG(seed, 3)), 6)
+	})
+}
