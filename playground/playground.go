@@ -65,11 +65,12 @@ type Playground struct {
 	url  string
 
 	done      chan struct{} // closed by Shutdown: ends long polls and the saver
+	saverDone chan struct{}
+	botDone   chan struct{} // closed when the bot's start finished (or was abandoned)
+
 	// waitingPolls counts the long polls waiting for a change, so a test can make its
 	// change only once a poll must be woken by it.
 	waitingPolls atomic.Int64
-	saverDone chan struct{}
-	botDone   chan struct{} // closed when the bot's start finished (or was abandoned)
 
 	mu     sync.Mutex
 	bot    *bot.Bot
