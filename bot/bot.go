@@ -38,6 +38,12 @@ type Options struct {
 	// SweepEvery is how often timers (move time limits, challenge expiry)
 	// are checked (default 5 s).
 	SweepEvery time.Duration
+	// AfterSweep, when set, is called by the timer loop after each sweep
+	// with the clock time it swept at and its error. Once it reports a time
+	// at or after an instant, every timer due by that instant has fired and
+	// announced its result, and none that was not due has: tests wait for it
+	// instead of sleeping.
+	AfterSweep func(now time.Time, err error)
 	// Logger receives structured logs (default: from the config's [log]).
 	Logger *slog.Logger
 }
@@ -216,8 +222,12 @@ func (b *Bot) timerLoop() {
 				b.log.Error("heartbeat failed", "err", err)
 			}
 		}
-		if err := b.app.Sweep(now); err != nil {
+		err := b.app.Sweep(now)
+		if err != nil {
 			b.log.Error("timer sweep failed", "err", err)
+		}
+		if b.opts.AfterSweep != nil {
+			b.opts.AfterSweep(now, err)
 		}
 		if now.Sub(lastPrune) > time.Hour {
 			lastPrune = now

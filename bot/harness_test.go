@@ -39,6 +39,29 @@ func (c *clock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// sweepLog follows the bot's timer loop through bot.Options.AfterSweep.
+type sweepLog struct {
+	mu      sync.Mutex
+	last    time.Time // the clock time of the latest finished sweep
+	err     error     // the first sweep error
+	changed chan struct{}
+}
+
+func newSweepLog() *sweepLog { return &sweepLog{changed: make(chan struct{})} }
+
+func (s *sweepLog) note(now time.Time, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.After(s.last) {
+		s.last = now
+	}
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
 // harness is the real bot (real discordgo, real bbolt) connected to a fake
 // Discord on loopback.
 type harness struct {
@@ -49,6 +72,7 @@ type harness struct {
 	clock *clock
 	logs  *syncBuffer
 	gen   *discordtest.Channel
+	sweep *sweepLog
 }
 
 type syncBuffer struct {
@@ -96,6 +120,8 @@ func startBotAt(t testing.TB, srv *discordtest.Server, dbPath string, start time
 	opts.HTTPClient = srv.HTTPClient()
 	opts.Now = c.Now
 	opts.SweepEvery = 20 * time.Millisecond
+	sweeps := newSweepLog()
+	opts.AfterSweep = sweeps.note
 	opts.Logger = slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b, err := bot.New(cfg, store, opts)
 	require.NoError(t, err)
@@ -104,7 +130,7 @@ func startBotAt(t testing.TB, srv *discordtest.Server, dbPath string, start time
 	}
 	srv.Connect(b.Session())
 	require.NoError(t, b.Start())
-	h := &harness{t: t, srv: srv, bot: b, store: store, clock: c, logs: logs, gen: srv.Channel("general")}
+	h := &harness{t: t, srv: srv, bot: b, store: store, clock: c, logs: logs, gen: srv.Channel("general"), sweep: sweeps}
 	t.Cleanup(h.stop)
 	require.NoError(t, srv.WaitCommands(wait, h.gen.ID, "survival", "move"))
 	return h
@@ -115,6 +141,31 @@ func (h *harness) stop() {
 	defer cancel()
 	_ = h.bot.Shutdown(ctx)
 	_ = h.store.Close()
+}
+
+// swept waits until the timer loop has finished a sweep at the clock's
+// current time or later, and fails the test if any sweep failed. After it,
+// every timer due by now has fired and announced its result; one that did
+// not fire was not due. Advance the clock, then call swept: this is how a
+// test shows that something did not happen (instead of sleeping).
+func (h *harness) swept() {
+	h.t.Helper()
+	at := h.clock.Now()
+	deadline := time.After(wait)
+	for {
+		h.sweep.mu.Lock()
+		last, err, changed := h.sweep.last, h.sweep.err, h.sweep.changed
+		h.sweep.mu.Unlock()
+		require.NoError(h.t, err, "a timer sweep failed")
+		if !last.Before(at) {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			h.t.Fatalf("no timer sweep at %s within %s (the latest ran at %s)", at.Format(time.TimeOnly), wait, last.Format(time.TimeOnly))
+		}
+	}
 }
 
 // slash runs a slash command and returns the interaction.

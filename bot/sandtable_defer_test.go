@@ -20,7 +20,9 @@ import (
 // Drone orders) rely on: a form submitted from a message is deferred as an
 // update of that message, so its answer edits the message (Update) or
 // follows up (ephemeral) without ever showing a public "thinking" message.
-func slowFormKind() *commands.Kind {
+// A submit answers only when release delivers (the test sends once it has
+// seen the deferral), or after wait.
+func slowFormKind(release <-chan struct{}) *commands.Kind {
 	return &commands.Kind{
 		Name: "slowform", Title: "Slow form",
 		Definitions: []*discordgo.ApplicationCommand{{Name: "slowform", Description: "A form test"}},
@@ -38,7 +40,10 @@ func slowFormKind() *commands.Kind {
 				Inputs: []commands.ModalInput{{CustomID: "how", Label: "update or private", Required: true}}}}, nil
 		}},
 		Modals: map[string]commands.GameHandler{"submit": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
-			time.Sleep(1500 * time.Millisecond)
+			select {
+			case <-release:
+			case <-time.After(wait):
+			}
 			if req.Fields["how"] == "update" {
 				return &commands.Response{Update: true, Message: commands.Message{Content: "panel v2"}}, nil
 			}
@@ -49,7 +54,8 @@ func slowFormKind() *commands.Kind {
 
 func TestSandTableDeferredFormSubmits(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{})
-	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 400 * time.Millisecond}, slowFormKind())
+	release := make(chan struct{})
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 400 * time.Millisecond}, slowFormKind(release))
 	alice, carol := srv.User("alice"), srv.User("carol")
 	panel := h.reply(alice, h.gen.ID, "slowform")
 	require.True(t, panel.Ephemeral())
@@ -59,6 +65,11 @@ func TestSandTableDeferredFormSubmits(t *testing.T) {
 		sub, err := srv.SubmitModal(alice, map[string]string{"how": how})
 		require.NoError(t, err)
 		require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, respType(t, sub), "a form from a message defers as an update")
+		select { // the handler answers after the deferral
+		case release <- struct{}{}:
+		case <-time.After(wait):
+			t.Fatal("the submit handler no longer waits")
+		}
 		if how == "update" {
 			require.NoError(t, srv.WaitFor(wait, func() bool { return srv.Message(panel.ID).Content == "panel v2" }))
 			require.True(t, srv.Message(panel.ID).Ephemeral(), "the ephemeral panel was edited in place")
@@ -79,7 +90,7 @@ func TestSandTableDeferredFormSubmits(t *testing.T) {
 // the user is told privately to click again instead of seeing nothing.
 func TestLateFormOpensNothingSilently(t *testing.T) {
 	srv := discordtest.Start(t, discordtest.Options{})
-	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1}, slowFormKind())
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1}, slowFormKind(nil))
 	alice := srv.User("alice")
 	in := h.slash(alice, h.gen.ID, "slowform")
 	f, err := in.WaitFollowup(wait, nil)

@@ -285,8 +285,10 @@ piece NP9 l20
 		g.mine(func(sandtable.Square) bool { return true })
 		// Bob's turn started now: his hour runs from here.
 		h.clock.Advance(59 * time.Minute)
-		time.Sleep(50 * time.Millisecond)
-		require.True(t, g.pos().ToMove == sandtable.North)
+		h.swept() // the timer loop looked at the game at this time
+		sg, p, _ := g.state()
+		require.True(t, sg.Active, "Bob still has a minute")
+		require.Equal(t, sandtable.North, p.ToMove)
 		h.clock.Advance(2 * time.Minute)
 		m, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {
 			return m.ChannelID == g.thread.ID && strings.Contains(m.Text(), "ran out of time")

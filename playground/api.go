@@ -288,11 +288,21 @@ func (p *Playground) apiPoll(w http.ResponseWriter, r *http.Request) error {
 	}
 	timer := time.NewTimer(pollWait)
 	defer timer.Stop()
+	waiting := false
+	defer func() {
+		if waiting {
+			p.waitingPolls.Add(-1)
+		}
+	}()
 	for {
 		v, fc, sc := p.version()
 		if v != since {
 			writeJSON(w, 200, map[string]any{"version": v, "changed": true})
 			return nil
+		}
+		if !waiting {
+			waiting = true
+			p.waitingPolls.Add(1) // after version: a change from now on closes fc or sc
 		}
 		select {
 		case <-fc:

@@ -347,13 +347,31 @@ func TestPageAssetsAreLocal(t *testing.T) {
 	require.NoError(t, err)
 }
 
+// waitUntil checks cond every millisecond until it holds, failing the test
+// after wait.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(wait)
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 func TestLongPollWakesOnAChange(t *testing.T) {
 	tp := startPlayground(t, "", testConfig())
 	alice, general := tp.userID("alice"), tp.channelID("general")
 	v := tp.view(alice, general)
 	done := make(chan resp, 1)
 	go func() { done <- tp.get("/api/poll?since=" + strconv.FormatUint(v.Version, 10)) }()
-	time.Sleep(50 * time.Millisecond)
+	// Change only once the poll waits: an earlier change would answer it at
+	// once, without waking anything.
+	waitUntil(t, "the long poll to wait", func() bool { return tp.p.waitingPolls.Load() == 1 })
 	tp.ok("/api/messages", map[string]any{"as": alice, "channel_id": general, "content": "wake up"})
 	select {
 	case r := <-done:

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -66,6 +67,10 @@ type Playground struct {
 	done      chan struct{} // closed by Shutdown: ends long polls and the saver
 	saverDone chan struct{}
 	botDone   chan struct{} // closed when the bot's start finished (or was abandoned)
+
+	// waitingPolls counts the long polls waiting for a change, so a test can make its
+	// change only once a poll must be woken by it.
+	waitingPolls atomic.Int64
 
 	mu     sync.Mutex
 	bot    *bot.Bot
