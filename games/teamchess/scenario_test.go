@@ -251,12 +251,20 @@ func expect(t *testing.T, g *Game, where, what, arg string) {
 		if g.Result().String() != arg {
 			fail(g.Result())
 		}
-	case "category": // category <key>: the game's result, as it reports and stores it
+	case "category": // category <key>|none: the game's result, as it reports and stores it
 		if g.Result().Category.Key() != arg {
 			fail(g.Result().Category.Key())
 		}
-		if r := g.State().Result; r == nil || r.Category != arg {
+		if r := g.State().Result; (r == nil) != (arg == "none") || r != nil && r.Category != arg {
 			fail(fmt.Sprintf("stored result %+v", r))
+		}
+	case "winner": // winner white|black|none
+		got := "none"
+		if r := g.Result(); r.HasWinner() {
+			got = r.Winner.String()
+		}
+		if got != arg {
+			fail(got)
 		}
 	case "sacrificed": // sacrificed <side> yes|no
 		side, _ := parseSide(args[0])
