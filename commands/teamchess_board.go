@@ -87,7 +87,7 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		case teamchess.PoliticalAgent:
 			s += fmt.Sprintf(" The pawn is consumed as a **Political Agent**: a political revolution in %s's team (rule 3.4).", opp)
 		}
-		if e.Role != teamchess.NoRole && t.firstSacrifice(e) {
+		if e.Role != teamchess.NoRole && t.game.Phase() != teamchess.Finished && t.firstSacrifice(e) {
 			s += fmt.Sprintf(" %s has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).", side)
 		}
 		return s
