@@ -87,6 +87,9 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		case teamchess.PoliticalAgent:
 			s += fmt.Sprintf(" The pawn is consumed as a **Political Agent**: a political revolution in %s's team (rule 3.4).", opp)
 		}
+		if e.Role != teamchess.NoRole && t.game.Phase() != teamchess.Finished && t.firstSacrifice(e) {
+			s += fmt.Sprintf(" %s has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).", side)
+		}
 		return s
 	case teamchess.PassEvent:
 		return fmt.Sprintf("%s has no legal move and is not in check: %s is **besieged** and passes (rule 2.1).", side, side)
@@ -121,12 +124,35 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 		}
 		return "🔁 " + s
 	case teamchess.SiegeContinueEvent:
-		return fmt.Sprintf("%s (%s) declines the Siege Win and makes one more move: a checkmate upgrades the win; a move that gives %s a legal move without mate is a personal fatigue loss (rule 2.1).",
-			bold(e.Commander), side, opp)
+		return fmt.Sprintf("%s (%s) declines the Siege Win and makes one more move: %s; a move that gives %s a legal move without mate is a personal fatigue loss (rule 2.1).",
+			bold(e.Commander), side, t.siegeMateText(e.Side), opp)
 	case teamchess.GameOverEvent:
 		return "🏁 " + resultLine(e)
 	}
 	return ""
+}
+
+// firstSacrifice reports whether the move event e is its team's first
+// 8th-rank sacrifice of the game.
+func (t *tcGame) firstSacrifice(e teamchess.Event) bool {
+	for _, ev := range t.game.Events() {
+		if ev.Seq >= e.Seq {
+			break
+		}
+		if ev.Kind == teamchess.MoveEvent && ev.Role != teamchess.NoRole && ev.Side == e.Side {
+			return false
+		}
+	}
+	return true
+}
+
+// siegeMateText says what a checkmate by the attacker's one more move
+// would be (rule 2.1's upgrade; rule 5 decides the honour: ruling 6).
+func (t *tcGame) siegeMateText(attacker chess.Color) string {
+	if t.game.Sacrificed(attacker) {
+		return fmt.Sprintf("a checkmate wins, as a dishonourable checkmate since %s has made an 8th-rank sacrifice (rule 5)", attacker.Title())
+	}
+	return "a checkmate upgrades the win to an honourable checkmate"
 }
 
 // resultLine says how the game ended and who took the end-of-game personal
@@ -262,8 +288,8 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 		switch {
 		case t.game.Phase() == teamchess.SiegeDecision:
 			name = "Siege decision (rule 2.1)"
-			value = fmt.Sprintf("%s has no legal move and is not in check: it is besieged and passed.\n%s (%s) decides: `/siege win` takes the Siege Win (dishonourable), `/siege continue` makes one more move: a checkmate upgrades the win; a move that gives %s a legal move without mate is a personal fatigue loss.",
-				turn.Other().Title(), memberUser(active).Mention(), turn.Title(), turn.Other().Title())
+			value = fmt.Sprintf("%s has no legal move and is not in check: it is besieged and passed.\n%s (%s) decides: `/siege win` takes the Siege Win (dishonourable), `/siege continue` makes one more move: %s; a move that gives %s a legal move without mate is a personal fatigue loss.",
+				turn.Other().Title(), memberUser(active).Mention(), turn.Title(), t.siegeMateText(turn), turn.Other().Title())
 		case t.game.SiegeContinuing():
 			name = "Siege continuation (rule 2.1)"
 			value = fmt.Sprintf("%s (%s) declined the Siege Win and makes one more move.", memberUser(active).Mention(), turn.Title())

@@ -21,17 +21,19 @@
 // queues (ruling 1), the active commanders and everyone's personal wins and
 // losses, tag-outs (ruling 2), the Saboteur's forced move (ruling 3), the
 // siege decision (ruling 4), stagnation counters and fatigue (ruling 5),
-// and the result with its win category (ruling 6). Actions (Play, TagOut,
-// Resign, SiegeWin, SiegeContinue, Timeout, or Apply with a stored Action)
-// are validated first and change nothing when refused; each returns the
-// new record entries (Event). Automatic consequences (a besieged side's
-// pass, fatigue at the end of a round, a Political Agent's revolution,
-// mutual loss) happen inside the action that causes them.
+// and the result with its win category (ruling 6; honour in honour.go).
+// Actions (Play, TagOut, Resign, SiegeWin, SiegeContinue, Timeout, or Apply
+// with a stored Action) are validated first and change nothing when
+// refused; each returns the new record entries (Event). Automatic
+// consequences (a besieged side's pass, fatigue at the end of a round, a
+// Political Agent's revolution, mutual loss) happen inside the action that
+// causes them.
 //
-// A Game serialises as State (start FEN, queues, actions), which Restore
-// replays deterministically; MarshalJSON and Load wrap it in JSON. PGN
-// exports the game with custom tags. Summary, PlayerStats, Tally and Rank
-// are the pure leaderboard logic.
+// A Game serialises as State (start FEN, queues, actions and, once over,
+// the result it was given), which Restore replays deterministically,
+// keeping the stored result's category; MarshalJSON and Load wrap it in
+// JSON. PGN exports the game with custom tags. Summary, PlayerStats, Tally
+// and Rank are the pure leaderboard logic.
 //
 // Invariants: a Game's position is always a valid Team Chess position; in
 // the Playing phase the side to move has a legal move (otherwise it is

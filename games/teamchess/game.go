@@ -59,7 +59,9 @@ type Game struct {
 	continuing bool // the attacker chose SiegeContinue and must move
 	stag       [2]int
 	roundFirst chess.Color
-	lastSac    [2]bool // the team's latest move was a sacrifice
+	sacrificed [2]bool  // the team has performed a sacrifice (honour, rule 5)
+	lastSac    [2]bool  // the team's latest move was a sacrifice (version-1 honour)
+	v1Mate     Category // the checkmate's category by the version-1 honour rule
 	result     Result
 	events     []Event
 	actions    []Action
@@ -543,11 +545,14 @@ func (g *Game) move(side chess.Color, m Move) {
 	pc := g.pos.PieceAt(m.Board.From())
 	progress := pc.Role() == chess.Pawn || g.pos.IsCapture(m.Board) || m.Role() == Assassin
 	wasForced := g.forced != nil
-	dishonour := m.IsSacrifice() || g.lastSac[side] || wasForced
+	v1Dishonour := m.IsSacrifice() || g.lastSac[side] || wasForced
 	san := SAN(&g.pos, m)
 	g.pos, _ = g.pos.Play(m.Board)
 	g.last = &m
 	g.lastSac[side] = m.IsSacrifice()
+	if m.IsSacrifice() {
+		g.sacrificed[side] = true
+	}
 	g.forced = nil
 	if m.Role() == Saboteur {
 		f := *m.Forced
@@ -566,11 +571,8 @@ func (g *Game) move(side chess.Color, m Move) {
 	}
 	has := g.forced != nil || HasLegalMove(&g.pos)
 	if !has && g.pos.InCheck() {
-		cat := HonourableCheckmate
-		if dishonour {
-			cat = DishonourableCheckmate
-		}
-		g.finish(Result{Category: cat, Winner: side})
+		g.v1Mate = mateCategory(v1Dishonour)
+		g.finish(Result{Category: mateCategory(g.sacrificed[side]), Winner: side})
 		return
 	}
 	if g.continuing {

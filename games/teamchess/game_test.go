@@ -169,7 +169,7 @@ func TestStateRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"version":1,"start_fen":"4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1",` +
+	want := `{"version":2,"start_fen":"4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1",` +
 		`"white":[{"id":"ann","name":"Ann"},{"id":"bob","name":"Bob"}],"black":[{"id":"cid","name":"Cid"},{"id":"dan","name":"Dan"}],` +
 		`"actions":[{"kind":"move","side":"white","by":"ann","move":"a7a8s:h8h1"},{"kind":"move","side":"black","by":"cid","move":"h8h1"},` +
 		`{"kind":"move","side":"white","by":"ann","move":"e1d2"},{"kind":"tagout","side":"black","by":"cid"}]}`
@@ -196,7 +196,7 @@ func TestStateRoundTrip(t *testing.T) {
 	if _, err := Load([]byte(bad)); err == nil || !strings.Contains(err.Error(), "action 3") {
 		t.Errorf("corrupt state: %v", err)
 	}
-	if _, err := Load([]byte(`{"version":2}`)); err == nil || !strings.Contains(err.Error(), "version 2") {
+	if _, err := Load([]byte(`{"version":3}`)); err == nil || !strings.Contains(err.Error(), "version 3") {
 		t.Errorf("future version: %v", err)
 	}
 	if _, err := Load([]byte(`{`)); err == nil {

@@ -8,11 +8,12 @@ type Category uint8
 // The categories. NoCategory: the game is not over.
 const (
 	NoCategory Category = iota
-	// HonourableCheckmate: checkmate not following an 8th-rank sacrifice (rule 5).
+	// HonourableCheckmate: checkmate by a team that performed no 8th-rank
+	// sacrifice in the whole game (rule 5, ruling 6).
 	HonourableCheckmate
-	// DishonourableCheckmate: the mating move is a sacrifice, or the mating
-	// team's first move after one of its own sacrifices, or a Saboteur's
-	// forced move (rule 5, ruling 6).
+	// DishonourableCheckmate: checkmate by a team that performed an 8th-rank
+	// sacrifice at some point of the game (rule 5, ruling 6; see
+	// Game.Sacrificed).
 	DishonourableCheckmate
 	// SiegeWin: the opponent was besieged and the attacker took the win
 	// (rule 2.1; dishonourable, rule 5).
@@ -68,8 +69,18 @@ func (c Category) Key() string {
 	return "none"
 }
 
+// parseCategory reads a Key; ok is false for an unknown key and for "none".
+func parseCategory(key string) (c Category, ok bool) {
+	for _, c := range Categories {
+		if c.Key() == key {
+			return c, true
+		}
+	}
+	return NoCategory, false
+}
+
 // Dishonourable reports whether a win of this category is dishonourable
-// (rule 5: a Siege Win, or checkmate following an 8th-rank sacrifice).
+// (rule 5: a Siege Win, or checkmate by a team that sacrificed).
 func (c Category) Dishonourable() bool { return c == DishonourableCheckmate || c == SiegeWin }
 
 // Result is the outcome of a game: its category and, except for a mutual

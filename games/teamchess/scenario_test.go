@@ -2,6 +2,7 @@ package teamchess
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -17,7 +18,10 @@ import (
 // "<member> siege win|continue", "timeout"; member "-" skips the actor
 // check) and checks expectations ("expect <what> ..."). An "error <text>"
 // line right after an action says the action must be refused with a
-// message containing text, and that the game must be unchanged.
+// message containing text, and that the game must be unchanged. "reload"
+// replaces the game by its stored State restored; "reload v1" does so as
+// the old code stored it (version 1, without the result), to check what
+// old stored games become.
 func TestScenarios(t *testing.T) {
 	for _, sc := range readScenarios(t, "testdata/scenarios.txt") {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, sc) })
@@ -111,6 +115,13 @@ func runScenario(t *testing.T, sc scenario) {
 			}
 			lastErr = nil
 			continue
+		case "reload":
+			start()
+			if lastErr != nil {
+				t.Fatalf("line %d: %s failed: %v", sc.lines[i-1].n, lastAction, lastErr)
+			}
+			g = reload(t, g, where, f[1:])
+			continue
 		case "expect":
 			start()
 			if lastErr != nil {
@@ -143,6 +154,29 @@ func runScenario(t *testing.T, sc scenario) {
 	if a, b := snapshot(g), snapshot(h); a != b {
 		t.Fatalf("restored game differs:\n%s\n---\n%s", a, b)
 	}
+}
+
+// reload restores g from its State; with "v1", from the State the code of
+// state version 1 wrote (no stored result).
+func reload(t *testing.T, g *Game, where string, args []string) *Game {
+	t.Helper()
+	s := g.State()
+	switch {
+	case len(args) == 0:
+	case len(args) == 1 && args[0] == "v1":
+		s.Version, s.Result = 1, nil
+	default:
+		t.Fatalf("%s: reload [v1]", where)
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(data)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", where, err, data)
+	}
+	return h
 }
 
 func act(t *testing.T, g *Game, where string, f []string) error {
@@ -217,9 +251,25 @@ func expect(t *testing.T, g *Game, where, what, arg string) {
 		if g.Result().String() != arg {
 			fail(g.Result())
 		}
-	case "category":
+	case "category": // category <key>|none: the game's result, as it reports and stores it
 		if g.Result().Category.Key() != arg {
 			fail(g.Result().Category.Key())
+		}
+		if r := g.State().Result; (r == nil) != (arg == "none") || r != nil && r.Category != arg {
+			fail(fmt.Sprintf("stored result %+v", r))
+		}
+	case "winner": // winner white|black|none
+		got := "none"
+		if r := g.Result(); r.HasWinner() {
+			got = r.Winner.String()
+		}
+		if got != arg {
+			fail(got)
+		}
+	case "sacrificed": // sacrificed <side> yes|no
+		side, _ := parseSide(args[0])
+		if got := g.Sacrificed(side); got != (args[1] == "yes") {
+			fail(got)
 		}
 	case "active": // active <side> <id>|none
 		side, _ := parseSide(args[0])
