@@ -1,0 +1,102 @@
+package teamchess
+
+import (
+	"sandtable/games/chess"
+)
+
+// Listing returns what a refused move in p names (chess.Listing; ruling
+// in docs/rules/teamchess.md, "Notation"): the legal moves when there are
+// at most chess.MaxListed entries, counting each sacrifice once per legal
+// role. A role with one choice is written in full; with several, its
+// choice is a placeholder: e8=Assassin:<target>, e8=Saboteur:<move>
+// (e7e8a:<target>, e7e8s:<move> in UCI). A move captures when the piece or
+// pawn takes on its destination (en passant too); an Assassin's removal is
+// not a capture. Team Chess never forces a capture. p must be a Team Chess
+// position.
+func Listing(p *chess.Position, uci bool) chess.Listing {
+	var buf [256]chess.Move
+	var cb [32]chess.Move
+	total := 0
+	for _, m := range p.AppendLegalMoves(buf[:0]) {
+		if !m.IsSacrifice() {
+			total++
+		}
+	}
+	type roles struct {
+		bare chess.Move
+		opts []RoleOption
+	}
+	var sacs []roles
+	for _, c := range p.SacrificeCandidates(cb[:0]) {
+		r := roles{bare: c, opts: RoleOptions(p, c)}
+		for _, o := range r.opts {
+			if o.Legal {
+				total++
+			}
+		}
+		sacs = append(sacs, r)
+	}
+	if total > chess.MaxListed {
+		return chess.Listing{Total: total}
+	}
+	es := make([]chess.ListEntry, 0, total)
+	for _, m := range p.AppendLegalMoves(buf[:0]) {
+		if !m.IsSacrifice() {
+			es = append(es, chess.ListEntry{Text: moveText(p, Move{Board: m}, uci), Capture: p.IsCapture(m)})
+		}
+	}
+	for _, s := range sacs {
+		capture := p.PieceAt(s.bare.To()) != chess.NoPiece
+		for _, o := range s.opts {
+			if o.Legal {
+				es = append(es, chess.ListEntry{Text: roleText(p, s.bare, o, uci), Capture: capture})
+			}
+		}
+	}
+	return chess.NewListing(es, false)
+}
+
+func moveText(p *chess.Position, m Move, uci bool) string {
+	if uci {
+		return m.UCI()
+	}
+	return string(appendSAN(nil, p, m))
+}
+
+// roleText is the listing entry of one legal role of the bare sacrifice.
+func roleText(p *chess.Position, bare chess.Move, o RoleOption, uci bool) string {
+	switch o.Role {
+	case Assassin:
+		if o.Choices == 1 {
+			return moveText(p, Move{Board: sacrifice(bare, Assassin, exampleTargetSquare(p, bare))}, uci)
+		}
+		if uci {
+			return bare.From().String() + bare.To().String() + "a:<target>"
+		}
+		return sanHead(p, bare) + "=Assassin:<target>"
+	case Saboteur:
+		head := Move{Board: sacrifice(bare, Saboteur, 0)}
+		if o.Choices == 1 {
+			after, _ := p.Play(head.Board)
+			f := LegalMoves(&after)[0]
+			head.Forced = &f
+			return moveText(p, head, uci)
+		}
+		if uci {
+			return string(head.appendUCI(nil)) + ":<move>"
+		}
+		return string(appendSAN(nil, p, head)) + ":<move>"
+	}
+	return moveText(p, Move{Board: sacrifice(bare, o.Role, 0)}, uci)
+}
+
+// exampleTargetSquare is the first square an Assassin may legally remove
+// after bare, or chess.NoSquare.
+func exampleTargetSquare(p *chess.Position, bare chess.Move) chess.Square {
+	for b := assassinTargets(p, bare); b != 0; b &= b - 1 {
+		if p.IsLegal(sacrifice(bare, Assassin, b.First())) {
+			return b.First()
+		}
+	}
+	return chess.NoSquare
+}
