@@ -22,19 +22,10 @@ func Listing(p *chess.Position, uci bool) chess.Listing {
 			total++
 		}
 	}
-	type roles struct {
-		bare chess.Move
-		opts []RoleOption
-	}
-	var sacs []roles
+	var cands []chess.Move
 	for _, c := range p.SacrificeCandidates(cb[:0]) {
-		r := roles{bare: c, opts: RoleOptions(p, c)}
-		for _, o := range r.opts {
-			if o.Legal {
-				total++
-			}
-		}
-		sacs = append(sacs, r)
+		total += legalRoles(p, c)
+		cands = append(cands, c)
 	}
 	if total > chess.MaxListed {
 		return chess.Listing{Total: total}
@@ -45,15 +36,38 @@ func Listing(p *chess.Position, uci bool) chess.Listing {
 			es = append(es, chess.ListEntry{Text: moveText(p, Move{Board: m}, uci), Capture: p.IsCapture(m)})
 		}
 	}
-	for _, s := range sacs {
-		capture := p.PieceAt(s.bare.To()) != chess.NoPiece
-		for _, o := range s.opts {
+	for _, c := range cands {
+		capture := p.PieceAt(c.To()) != chess.NoPiece
+		for _, o := range RoleOptions(p, c) {
 			if o.Legal {
-				es = append(es, chess.ListEntry{Text: roleText(p, s.bare, o, uci), Capture: capture})
+				es = append(es, chess.ListEntry{Text: roleText(p, c, o, uci), Capture: capture})
 			}
 		}
 	}
 	return chess.NewListing(es, false)
+}
+
+// legalRoles counts the roles RoleOptions finds legal for bare, cheaply:
+// without counting an Assassin's targets or a Saboteur's replies.
+func legalRoles(p *chess.Position, bare chess.Move) int {
+	if queenCaptured(p) {
+		if p.IsLegal(sacrifice(bare, RoyalGuard, 0)) {
+			return 1
+		}
+		return 0
+	}
+	n := 0
+	if exampleTargetSquare(p, bare) != chess.NoSquare {
+		n++
+	}
+	if !p.IsLegal(sacrifice(bare, PoliticalAgent, 0)) {
+		return n
+	}
+	n++ // Political Agent
+	if after, _ := p.Play(sacrifice(bare, Saboteur, 0)); HasLegalMove(&after) {
+		n++
+	}
+	return n
 }
 
 func moveText(p *chess.Position, m Move, uci bool) string {

@@ -1,7 +1,9 @@
 package teamchess
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"sandtable/games/chess"
@@ -107,5 +109,45 @@ func TestForcedMoveRefusalNamesOnlyIt(t *testing.T) {
 	me, ok := err.(*chess.MoveError)
 	if !ok || me.Error() != "a Saboteur forced your move: you must play Kd7" || me.Legal.Moves != nil {
 		t.Errorf("refusal %v %#v", err, me)
+	}
+}
+
+// TestLegalRolesAgreesWithRoleOptions: the cheap role count used to decide
+// whether to list equals the legal roles RoleOptions finds, for every
+// sacrifice candidate of the positions in testdata/moves.txt.
+func TestLegalRolesAgreesWithRoleOptions(t *testing.T) {
+	data, err := os.ReadFile("testdata/moves.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	checked := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		fen, _, ok := strings.Cut(line, "|")
+		fen = strings.TrimSpace(fen)
+		if !ok || strings.HasPrefix(line, "#") || seen[fen] || fen == "start" {
+			continue
+		}
+		seen[fen] = true
+		p, err := chess.ParseFEN(chess.TeamChess, fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cb [32]chess.Move
+		for _, c := range p.SacrificeCandidates(cb[:0]) {
+			want := 0
+			for _, o := range RoleOptions(&p, c) {
+				if o.Legal {
+					want++
+				}
+			}
+			if got := legalRoles(&p, c); got != want {
+				t.Errorf("%s %s: legalRoles %d, RoleOptions %d", fen, c, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d candidates checked", checked)
 	}
 }
