@@ -389,6 +389,8 @@ func (p *Position) badPromotion(in string, r Role, found []Move) error {
 	return moveErr(in, p.sans(found), "a pawn can promote only to %s", joinOr(p.sans(found), 8))
 }
 
+// explainMove says why m, given as a Move rather than typed, is not legal
+// in p, naming what is legal as a typed UCI move's refusal does.
 func (p *Position) explainMove(m Move) error {
 	in := m.UCI()
 	if m.IsSacrifice() {
@@ -402,10 +404,14 @@ func (p *Position) explainMove(m Move) error {
 		pat.promo, pat.promoGiven = m.Promoted(), true
 	}
 	legal := p.LegalMoves()
-	if _, err := p.resolve(in, pat, legal); err != nil {
-		return err
+	_, err := p.resolve(in, pat, legal)
+	if err == nil {
+		err = moveErr(in, nil, "%s is not a legal move here", in)
 	}
-	return moveErr(in, nil, "%s is not a legal move here", in)
+	if me, ok := err.(*MoveError); ok {
+		me.Legal = p.listing(true, legal) // a Move is named in UCI
+	}
+	return err
 }
 
 // explainPattern builds the message for a pattern no legal move fits.
