@@ -103,7 +103,8 @@ func (p *Position) parseMove(s string, legal []Move) (Move, error) {
 // relevance ranks the readings of a text that no legal move fits, to
 // choose whose reason to give: 2 when a piece could make the move by its
 // movement but a rule forbids it (pin, check, mandatory capture), 1 when
-// the piece it names is on the board, 0 otherwise. Ties keep the earlier
+// the piece it names is on the board (on the file or rank written), 0
+// otherwise. Ties keep the earlier
 // reading (for a lower-case b, the pawn's file).
 func (p *Position) relevance(pat sanPattern) int {
 	for _, m := range p.pseudoMoves(nil) {
@@ -124,8 +125,11 @@ func (p *Position) relevance(pat sanPattern) int {
 	if role == NoRole {
 		role = Pawn
 	}
-	if p.Pieces(p.turn, role) != 0 {
-		return 1
+	for b := p.Pieces(p.turn, role); b != 0; b &= b - 1 {
+		sq := b.First()
+		if (pat.fromFile < 0 || sq.File() == pat.fromFile) && (pat.fromRank < 0 || sq.Rank() == pat.fromRank) {
+			return 1
+		}
 	}
 	return 0
 }
