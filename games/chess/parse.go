@@ -104,8 +104,8 @@ func (p *Position) parseMove(s string, legal []Move) (Move, error) {
 // choose whose reason to give: 2 when a piece could make the move by its
 // movement but a rule forbids it (pin, check, mandatory capture), 1 when
 // the piece it names is on the board (on the file or rank written), 0
-// otherwise. Ties keep the earlier
-// reading (for a lower-case b, the pawn's file).
+// otherwise. Ties keep the earlier reading (for a lower-case b, the
+// pawn's file).
 func (p *Position) relevance(pat sanPattern) int {
 	for _, m := range p.pseudoMoves(nil) {
 		if p.matches(pat, m) && (!pat.capture || p.IsCapture(m)) {
