@@ -191,10 +191,14 @@ func TestSurvivalRefusals(t *testing.T) {
 	h.move(alice, thread, "g7g8q")
 	h.move(bob, thread, "e2e1k")
 	t.Run("capture is mandatory", func(t *testing.T) {
+		// The private refusal names the forced captures in the notation
+		// typed: UCI for UCI, SAN for SAN.
 		m := h.reply(alice, thread.ID, "move", discordtest.Opt("move", "a7a8q"))
 		text := mustBeEphemeral(t, m, alice)
-		require.Contains(t, text, "capture is mandatory")
-		require.Contains(t, text, "Qxg6")
+		require.Contains(t, text, "that move does not capture\nCapture is mandatory: the legal captures are `g8f7`, `g8g6`, `g8h7`.")
+		m = h.reply(alice, thread.ID, "move", discordtest.Opt("move", "a8=Q"))
+		text = mustBeEphemeral(t, m, alice)
+		require.Contains(t, text, "Capture is mandatory: the legal captures are `Qxf7`, `Qxg6`, `Qxh7`.")
 	})
 	t.Run("nothing changed", func(t *testing.T) {
 		board := h.reply(carol, thread.ID, "board")

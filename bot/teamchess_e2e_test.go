@@ -296,6 +296,12 @@ func TestTeamChessSacrifices(t *testing.T) {
 		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "a8=Saboteur:Kd7")),
 			"`a8=Saboteur:Kd7` is not a legal move: the pawn on a7 cannot be a Saboteur here: your Queen has been captured, so the pawn must be a Royal Guard (rule 3.1)")
 		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "a8")), "Write a8=RoyalGuard")
+		// Six legal moves: the private refusal names them, the sacrifice once
+		// per role, in the notation typed.
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "Ke3")),
+			"`Ke3` is not a legal move: no king can move to e3\nThe legal moves are `a8=RoyalGuard+`, `Kd1`, `Kd2`, `Ke2`, `Kf1`, `Kf2`.")
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "e1e3")),
+			"\nThe legal moves are `a7a8g`, `e1d1`, `e1d2`, `e1e2`, `e1f1`, `e1f2`.")
 		require.Equal(t, []string{"a8=RoyalGuard+ (a7a8g) = a7a8g"}, tb.choices(alice, tb.pub, "a8"))
 		m := tb.move(alice, "a7a8g")
 		tcDump(t, "royal-guard", m)

@@ -347,7 +347,7 @@ func survivalMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		var me *chess.MoveError
 		if errors.As(err, &me) {
-			return nil, notLegal(text, me.Reason)
+			return nil, moveRefused(text, me)
 		}
 		return nil, err
 	}
@@ -477,6 +477,10 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 		if text := req.Str("move"); text != "" {
 			m, err := game.Position().ParseMove(text)
 			if err != nil {
+				var me *chess.MoveError
+				if errors.As(err, &me) {
+					return nil, moveRefused(text, me)
+				}
 				return nil, notLegal(text, err.Error())
 			}
 			claims = game.ClaimsWithMove(m)

@@ -366,7 +366,7 @@ func tcRefusal(err error, text string) error {
 		if text == "" {
 			text = me.Input
 		}
-		return notLegal(text, me.Reason)
+		return moveRefused(text, me)
 	}
 	return err
 }

@@ -12,6 +12,8 @@
 //   - fen.go: ParseFEN (validated, typed *FENError) and Position.FEN.
 //   - move.go, san.go, parse.go: Move, UCI, SAN, and ParseMove, a lenient
 //     SAN/UCI reader whose *MoveError says why a move is illegal.
+//   - listing.go: Listing, what a refusal names as legal instead (forced
+//     captures, or the legal moves when few) in the notation typed.
 //   - play.go: Play, IsLegal, captures, Team Chess sacrifice hooks.
 //   - status.go, game.go, pgn.go: results (Status, Claim), Game (history,
 //     repetition, replay) and PGN export.

@@ -22,8 +22,11 @@ func ExamplePosition_ParseMove() {
 	p, _ := chess.ParseFEN(chess.Survival, "4k3/8/5p2/3p4/4P1N1/8/8/K7 w - - 0 1")
 	_, err := p.ParseMove("Nh6")
 	fmt.Println(err)
+	_, err = p.ParseMove("g4h6") // UCI: the listing is in UCI too
+	fmt.Println(err.(*chess.MoveError).Legal.Moves)
 	// Output:
-	// capture is mandatory: the legal captures are exd5, Nxf6
+	// that move does not capture; capture is mandatory: the legal captures are exd5, Nxf6
+	// [e4d5 g4f6]
 }
 
 func ExamplePerft() {

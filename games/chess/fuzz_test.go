@@ -60,6 +60,8 @@ var fuzzPositions = []struct {
 	{Survival, TartanFEN},
 	{Survival, "4k3/8/5p2/3p4/4P1N1/8/8/K7 w - - 0 1"},
 	{TeamChess, "r3k2r/1P6/8/8/8/8/8/4K3 w kq - 0 1"},
+	{Chess, "k7/8/1Q6/8/3Pp3/4P3/8/K7 b - d3 0 1"},         // one legal move, en passant
+	{Survival, "8/8/8/2ppp3/2pQp3/1pppp3/8/N6K w - - 0 1"}, // nine forced captures
 }
 
 // FuzzParseMove: any text gives a legal move or a *MoveError, never a
@@ -84,6 +86,16 @@ func FuzzParseMove(f *testing.F) {
 			}
 			if err.Error() == "" {
 				t.Fatal("empty error message")
+			}
+			// What the refusal names as legal is legal and counted right.
+			l := err.(*MoveError).Legal
+			for _, text := range l.Moves {
+				if _, err := p.ParseMove(text); err != nil {
+					t.Fatalf("%q: listed move %q does not parse: %v", s, text, err)
+				}
+			}
+			if len(l.Moves) > 0 && l.Total != len(p.LegalMoves()) {
+				t.Fatalf("%q: listing total %d, %d legal moves", s, l.Total, len(p.LegalMoves()))
 			}
 			return
 		}

@@ -2,20 +2,34 @@ package chess
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
 // MoveError says, in words for a player, why a move text or move was not
 // accepted. Candidates lists the SANs the message refers to (ambiguous
-// matches, the legal captures when capture is mandatory, promotion choices).
+// matches, promotion choices). Legal names what is legal instead when a
+// capture is mandatory or there are few legal moves (see Listing); a typed
+// move's refusal by ParseMove fills it.
 type MoveError struct {
 	Input      string
 	Reason     string
 	Candidates []string
+	Legal      Listing
 }
 
-func (e *MoveError) Error() string { return e.Reason }
+// Error returns the reason, followed by the listing when it names moves:
+// "...; the only legal move is exd3", or after a reason that ends a
+// sentence "... (rule 3.1). The legal moves are ...".
+func (e *MoveError) Error() string {
+	l := e.Legal.String()
+	switch {
+	case l == "":
+		return e.Reason
+	case strings.HasSuffix(e.Reason, "."):
+		return e.Reason + " " + strings.ToUpper(l[:1]) + l[1:] + "."
+	}
+	return e.Reason + "; " + l
+}
 
 func moveErr(input string, cands []string, format string, args ...any) *MoveError {
 	return &MoveError{Input: input, Reason: fmt.Sprintf(format, args...), Candidates: cands}
@@ -42,9 +56,25 @@ type sanPattern struct {
 // pawn's file first and as a bishop if no pawn move fits. In Team Chess a
 // pawn move to the last rank is written without a piece ("e8", "e7e8") and
 // yields the bare Sacrifice. On failure the *MoveError says why the move is
-// illegal (for example "capture is mandatory: the legal captures are exd5,
-// Nxf7", "the pawn on e2 cannot move to e5", "ambiguous: Nbd2 or Nfd2").
+// illegal (for example "the pawn on e2 cannot move to e5", "ambiguous: Nbd2
+// or Nfd2", "that move does not capture"), and its Legal field names what
+// is legal when a capture is mandatory or there are at most MaxListed legal
+// moves, in UCI when s is UCI (IsUCIText) and in SAN otherwise (so that
+// Error reads "that move does not capture; capture is mandatory: the legal
+// captures are exd5, Nxf7"). When no reading of the text fits a legal
+// move, the reason comes from the reading about a piece that could make
+// that move but may not (a pinned bishop for "bd3"), rather than from one
+// about a piece that is not there.
 func (p *Position) ParseMove(s string) (Move, error) {
+	legal := p.LegalMoves()
+	m, err := p.parseMove(s, legal)
+	if me, ok := err.(*MoveError); ok {
+		me.Legal = p.listing(IsUCIText(s), legal)
+	}
+	return m, err
+}
+
+func (p *Position) parseMove(s string, legal []Move) (Move, error) {
 	in := strings.TrimSpace(s)
 	if in == "" {
 		return NullMove, moveErr(s, nil, "type a move, for example e4, Nf3 or e2e4")
@@ -56,18 +86,52 @@ func (p *Position) ParseMove(s string) (Move, error) {
 	if err != nil {
 		return NullMove, err
 	}
-	legal := p.LegalMoves()
-	var firstErr error
+	var best error
+	bestRank := -1
 	for _, pat := range pats {
 		m, err := p.resolve(in, pat, legal)
 		if err == nil {
 			return m, nil
 		}
-		if firstErr == nil {
-			firstErr = err
+		if r := p.relevance(pat); r > bestRank {
+			best, bestRank = err, r
 		}
 	}
-	return NullMove, firstErr
+	return NullMove, best
+}
+
+// relevance ranks the readings of a text that no legal move fits, to
+// choose whose reason to give: 2 when a piece could make the move by its
+// movement but a rule forbids it (pin, check, mandatory capture), 1 when
+// the piece it names is on the board (on the file or rank written), 0
+// otherwise. Ties keep the earlier reading (for a lower-case b, the
+// pawn's file).
+func (p *Position) relevance(pat sanPattern) int {
+	for _, m := range p.pseudoMoves(nil) {
+		if p.matches(pat, m) && (!pat.capture || p.IsCapture(m)) {
+			return 2
+		}
+	}
+	switch {
+	case pat.castle != Normal:
+		return 1
+	case pat.uci && pat.role == NoRole:
+		if pc := p.board[pat.from]; pc != NoPiece && pc.Color() == p.turn {
+			return 1
+		}
+		return 0
+	}
+	role := pat.role
+	if role == NoRole {
+		role = Pawn
+	}
+	for b := p.Pieces(p.turn, role); b != 0; b &= b - 1 {
+		sq := b.First()
+		if (pat.fromFile < 0 || sq.File() == pat.fromFile) && (pat.fromRank < 0 || sq.Rank() == pat.fromRank) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // ParseUCI parses a strict UCI move ("e2e4", "e7e8q", "e1g1") legal in p.
@@ -329,6 +393,8 @@ func (p *Position) badPromotion(in string, r Role, found []Move) error {
 	return moveErr(in, p.sans(found), "a pawn can promote only to %s", joinOr(p.sans(found), 8))
 }
 
+// explainMove says why m, given as a Move rather than typed, is not legal
+// in p, naming what is legal as a typed UCI move's refusal does.
 func (p *Position) explainMove(m Move) error {
 	in := m.UCI()
 	if m.IsSacrifice() {
@@ -342,10 +408,14 @@ func (p *Position) explainMove(m Move) error {
 		pat.promo, pat.promoGiven = m.Promoted(), true
 	}
 	legal := p.LegalMoves()
-	if _, err := p.resolve(in, pat, legal); err != nil {
-		return err
+	_, err := p.resolve(in, pat, legal)
+	if err == nil {
+		err = moveErr(in, nil, "%s is not a legal move here", in)
 	}
-	return moveErr(in, nil, "%s is not a legal move here", in)
+	if me, ok := err.(*MoveError); ok {
+		me.Legal = p.listing(true, legal) // a Move is named in UCI
+	}
+	return err
 }
 
 // explainPattern builds the message for a pattern no legal move fits.
@@ -368,9 +438,9 @@ func (p *Position) explainPattern(in string, pat sanPattern, legal []Move, captu
 	if len(pseudo) > 0 {
 		m := pseudo[0]
 		if p.variant == Survival {
-			caps := p.sans(legal) // only captures are legal when any capture is
-			slices.SortFunc(caps, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
-			return moveErr(in, caps, "capture is mandatory: the legal captures are %s", joinList(caps, 12))
+			// Only captures are legal when any capture is; the listing
+			// ParseMove adds names them.
+			return moveErr(in, nil, "that move does not capture")
 		}
 		return moveErr(in, nil, "%s", p.whyUnsafe(m))
 	}

@@ -150,4 +150,10 @@ func TestPlayRejectsIllegalMoveWithReason(t *testing.T) {
 	if _, err := p.Play(NewSacrifice(SquareAt(4, 6), SquareAt(4, 7))); err == nil || !strings.Contains(err.Error(), "only in Team Chess") {
 		t.Errorf("sacrifice in chess: %v", err)
 	}
+	// A Move refused in Survival names the forced captures, in UCI.
+	s, _ := ParseFEN(Survival, "4k3/8/8/3p4/4P3/8/8/N7 w - - 0 1")
+	_, err = s.Play(NewMove(A1, SquareAt(1, 2), Normal, NoRole))
+	if err == nil || err.Error() != "that move does not capture; capture is mandatory: the only legal capture is e4d5" {
+		t.Errorf("Play(a1b3) in Survival: %v", err)
+	}
 }

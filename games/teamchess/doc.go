@@ -13,7 +13,8 @@
 //   - ParseMove, SAN, MoveTexts, Complete: the player notation
 //     (e8=Assassin:xd4, e8=Saboteur:Nf6, e8=RoyalGuard, e8=PoliticalAgent),
 //     the UCI-style form (e7e8a:d4, e7e8s:g8f6, e7e8g, e7e8p), and cheap
-//     prefix completion for autocomplete.
+//     prefix completion for autocomplete. Listing: what a refused move
+//     names as legal, one entry per sacrifice role (e8=Assassin:<target>).
 //   - Perft, PerftDivide: move-tree counts with each sacrifice counted once
 //     per distinct choice.
 //

@@ -257,9 +257,16 @@ func (c *completer) walk(p *chess.Position, outer []Move, sanHead, uciHead []byt
 // g/q, a, s, p, or as an unambiguous prefix of two letters or more. Errors
 // are *chess.MoveError values that say which roles are possible for that
 // pawn move and why the others are not; a pawn move to the last rank
-// without a role is refused the same way.
+// without a role is refused the same way. A refusal's Legal field names
+// the legal moves when there are at most chess.MaxListed (see Listing), in
+// UCI-style form when s is written so (chess.IsUCIText) and in SAN
+// otherwise.
 func ParseMove(p *chess.Position, s string) (Move, error) {
-	return parseMove(p, s, 0)
+	m, err := parseMove(p, s, 0)
+	if me, ok := err.(*chess.MoveError); ok && p.Variant() == chess.TeamChess {
+		me.Legal = Listing(p, chess.IsUCIText(s))
+	}
+	return m, err
 }
 
 const maxMoveText = 512
@@ -420,6 +427,13 @@ func parseSacrifice(p *chess.Position, in string, pat pawnPattern, rest string, 
 	roleText, target, hasColon := strings.Cut(rest, ":")
 	roleText = stripMarks(roleText)
 	if roleText == "" && !hasColon {
+		// A pawn move without its role fits no move, so a lower-case b is
+		// then a bishop if that is legal (docs/rules/chess.md): bxc8.
+		if strings.HasPrefix(in, "b") {
+			if m, err := p.ParseMove("B" + in[1:]); err == nil && !m.IsSacrifice() {
+				return Move{Board: m}, nil
+			}
+		}
 		return Move{}, missingRole(p, in, bare)
 	}
 	role, ok := ParseRole(roleText)
@@ -463,6 +477,10 @@ func parseSacrifice(p *chess.Position, in string, pat pawnPattern, rest string, 
 		var cands []string
 		if me, ok := err.(*chess.MoveError); ok {
 			cands = me.Candidates
+			reason = me.Reason // the core's listing would be in its neutral forms
+			if l := Listing(&after, chess.IsUCIText(target)).String(); l != "" {
+				reason += " (for " + them.Title() + ", " + l + ")"
+			}
 		}
 		return Move{}, moveErr(in, cands, "the move forced on %s after %s=Saboteur is not legal: %s", them.Title(), sanHead(p, bare), reason)
 	}
@@ -605,10 +623,8 @@ func missingRoleMsg(p *chess.Position, in string, bare chess.Move, lead string) 
 
 // exampleTarget names one square an Assassin may legally remove.
 func exampleTarget(p *chess.Position, bare chess.Move) string {
-	for b := assassinTargets(p, bare); b != 0; b &= b - 1 {
-		if p.IsLegal(sacrifice(bare, Assassin, b.First())) {
-			return b.First().String()
-		}
+	if sq := exampleTargetSquare(p, bare); sq != chess.NoSquare {
+		return sq.String()
 	}
 	return "<square>"
 }

@@ -218,6 +218,8 @@ func FuzzParseMove(f *testing.F) {
 		"4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1",
 		"nr2k3/1P6/8/8/8/8/1K6/7Q w - - 0 1",
 		"q3k3/8/8/8/8/8/p7/4K3 b - - 0 1",
+		"4k3/P7/8/8/8/pp6/PP6/QK6 w - - 0 1", // six legal moves, three of them roles
+		"4k3/P7/8/8/8/p7/PP6/QK6 w - - 0 1",  // eight, a single Assassin target
 	}
 	for _, s := range []string{"e4", "a8=Assassin:xh8", "a8=Saboteur:h1=Saboteur:Kd2", "a7a8s:e8d7",
 		"bxa8=A:b8", "a8=Q", "a8 political agent", "a1=Sab:Kd2", "O-O", "a8=:", "a8=Saboteur::", "x"} {
@@ -229,8 +231,18 @@ func FuzzParseMove(f *testing.F) {
 		p, _ := chess.ParseFEN(chess.TeamChess, fens[int(which)%len(fens)])
 		m, err := ParseMove(&p, s)
 		if err != nil {
-			if _, ok := err.(*chess.MoveError); !ok {
+			me, ok := err.(*chess.MoveError)
+			if !ok {
 				t.Fatalf("%q: error type %T", s, err)
+			}
+			// Listed moves written in full are legal moves.
+			for _, text := range me.Legal.Moves {
+				if strings.Contains(text, "<") {
+					continue // a role's placeholder: e8=Assassin:<target>
+				}
+				if _, err := ParseMove(&p, text); err != nil {
+					t.Fatalf("%q: listed move %q does not parse: %v", s, text, err)
+				}
 			}
 			return
 		}
