@@ -54,7 +54,7 @@ type Bot struct {
 	cfg   Config
 	opts  Options
 	log   *slog.Logger
-	store *storage.Store
+	store storage.Store
 	app   *commands.App
 	sess  *discordgo.Session
 
@@ -72,7 +72,7 @@ type Bot struct {
 
 // New prepares a bot; Start connects it. The store stays owned by the
 // caller, who closes it after Shutdown.
-func New(cfg Config, store *storage.Store, opts Options) (*Bot, error) {
+func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -156,10 +156,10 @@ func (b *Bot) Start() error {
 	}
 	// The clocks stop while the bot is down: credit that time before any
 	// timer can fire.
-	if down, n, err := b.app.CreditDowntime(b.opts.Now()); err != nil {
+	if down, err := b.app.CreditDowntime(b.opts.Now()); err != nil {
 		b.log.Error("crediting downtime failed", "err", err)
 	} else if down > 0 {
-		b.log.Info("credited downtime to running clocks", "downtime", down.Round(time.Second), "deadlines", n)
+		b.log.Info("credited downtime to running clocks", "downtime", down.Round(time.Second))
 	}
 	b.started.Store(true)
 	go b.timerLoop()
@@ -231,7 +231,7 @@ func (b *Bot) timerLoop() {
 		}
 		if now.Sub(lastPrune) > time.Hour {
 			lastPrune = now
-			if err := b.store.Update(func(tx *storage.Tx) error { return tx.PruneInteractions(now.Add(-time.Hour)) }); err != nil {
+			if err := b.store.Update(context.Background(), func(tx storage.Tx) error { return tx.Dedupe().Prune(now.Add(-time.Hour)) }); err != nil {
 				b.log.Error("pruning interactions failed", "err", err)
 			}
 		}

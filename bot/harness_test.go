@@ -68,7 +68,7 @@ type harness struct {
 	t     testing.TB
 	srv   *discordtest.Server
 	bot   *bot.Bot
-	store *storage.Store
+	store *storage.Bolt
 	clock *clock
 	logs  *syncBuffer
 	gen   *discordtest.Channel
@@ -231,7 +231,7 @@ func newDeferringHarness(t testing.TB) *harness {
 	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1})
 }
 
-func openStore(t testing.TB) *storage.Store {
+func openStore(t testing.TB) *storage.Bolt {
 	t.Helper()
 	s, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), time.Second)
 	require.NoError(t, err)

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func slowFormKind(release <-chan struct{}) *commands.Kind {
 		Definitions: []*discordgo.ApplicationCommand{{Name: "slowform", Description: "A form test"}},
 		TopLevel: map[string]commands.Handler{"slowform": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
 			g := &storage.Game{ID: "slowform" + req.InteractionID[len(req.InteractionID)-6:], Kind: "slowform", ThreadID: "x" + req.InteractionID, Players: []string{req.User.ID}, Active: true}
-			if err := a.Store.Update(func(tx *storage.Tx) error { return tx.PutGame(g, req.Now) }); err != nil {
+			if err := a.Store.Update(context.Background(), func(tx storage.Tx) error { return tx.Games().Put(g, req.Now) }); err != nil {
 				return nil, err
 			}
 			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "panel v1", Components: []discordgo.MessageComponent{

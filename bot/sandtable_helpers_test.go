@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,9 +79,9 @@ func (g *sandGame) user(side sandtable.Side) *discordtest.User {
 func (g *sandGame) state() (*storage.Game, *sandtable.Position, []sandtable.Entry) {
 	g.h.t.Helper()
 	var sg *storage.Game
-	require.NoError(g.h.t, g.h.store.View(func(tx *storage.Tx) error {
+	require.NoError(g.h.t, g.h.store.View(context.Background(), func(tx storage.Tx) error {
 		var err error
-		sg, err = tx.Game(g.id)
+		sg, err = tx.Games().Get(g.id)
 		return err
 	}))
 	pos, log, err := commands.LoadSandTable(sg)

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image/png"
 	"os"
@@ -163,7 +164,7 @@ func TestSurvivalRefusals(t *testing.T) {
 			var doc struct {
 				MessageID string `json:"message_id"`
 			}
-			err := h.store.View(func(tx *storage.Tx) error { return tx.GetDoc("challenges", id.ID, &doc) })
+			err := h.store.View(context.Background(), func(tx storage.Tx) error { _, err := tx.Challenges().Get(id.ID, &doc); return err })
 			return err == nil && doc.MessageID == ch.ID
 		}, wait, 5*time.Millisecond)
 		h.clock.Advance(2 * time.Hour)
@@ -429,9 +430,9 @@ func TestClockStopsWhileTheBotIsDown(t *testing.T) {
 	// Run a sweep now, as the timer loop would: nothing is due.
 	require.NoError(t, h2.bot.App().Sweep(h2.clock.Now()))
 	var games []*storage.Game
-	require.NoError(t, h2.store.View(func(tx *storage.Tx) error {
+	require.NoError(t, h2.store.View(context.Background(), func(tx storage.Tx) error {
 		var err error
-		games, err = tx.GamesByUser(bob.ID)
+		games, err = tx.Games().Active(bob.ID)
 		return err
 	}))
 	require.Len(t, games, 1)

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -141,13 +142,14 @@ func lobbyID(t testing.TB, lobby *discordtest.Message) string {
 func (h *harness) tcSetFEN(lobby *discordtest.Message, fen string) {
 	h.t.Helper()
 	id := lobbyID(h.t, lobby)
-	require.NoError(h.t, h.store.Update(func(tx *storage.Tx) error {
+	require.NoError(h.t, h.store.Update(context.Background(), func(tx storage.Tx) error {
 		var doc map[string]any
-		if err := tx.GetDoc("lobbies", id, &doc); err != nil {
+		exp, err := tx.Lobbies().Get(id, &doc)
+		if err != nil {
 			return err
 		}
 		doc["start_fen"] = fen
-		return tx.PutDoc("lobbies", id, doc)
+		return tx.Lobbies().Put(id, exp, doc)
 	}))
 }
 
@@ -360,9 +362,9 @@ func tcDump(t testing.TB, name string, m *discordtest.Message) {
 func (tb *tcTable) stored() *storage.Game {
 	tb.t.Helper()
 	var g *storage.Game
-	require.NoError(tb.t, tb.h.store.View(func(tx *storage.Tx) error {
+	require.NoError(tb.t, tb.h.store.View(context.Background(), func(tx storage.Tx) error {
 		var err error
-		g, err = tx.Game(tb.id)
+		g, err = tx.Games().Get(tb.id)
 		return err
 	}))
 	return g

@@ -68,7 +68,7 @@ type Settings struct {
 
 // App holds what every handler needs. Create it with New.
 type App struct {
-	Store    *storage.Store
+	Store    storage.Store
 	Platform Platform
 	Settings Settings
 	Log      *slog.Logger
@@ -82,7 +82,7 @@ type App struct {
 }
 
 // New builds an App with the standard game kinds registered.
-func New(store *storage.Store, p Platform, s Settings, log *slog.Logger) *App {
+func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.Default()
 	}

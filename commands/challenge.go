@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -10,8 +9,6 @@ import (
 
 	"sandtable/storage"
 )
-
-const challengeNS = "challenges"
 
 // Challenge is an open invitation from one player to another to start a
 // two-player game. It is stored until accepted, declined, cancelled or
@@ -26,6 +23,17 @@ type Challenge struct {
 	Opponent   User              `json:"opponent"`
 	Options    map[string]string `json:"options,omitempty"`
 	Expires    time.Time         `json:"expires"`
+}
+
+// getChallenge reads the challenge id into ch, its expiry as the store
+// keeps it (downtime credited).
+func getChallenge(tx storage.Tx, id string, ch *Challenge) error {
+	exp, err := tx.Challenges().Get(id, ch)
+	if err != nil {
+		return err
+	}
+	ch.Expires = exp
+	return nil
 }
 
 // ChallengeStarter starts the game of an accepted challenge: it creates and
@@ -153,7 +161,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		Options:    options,
 		Expires:    req.Now.Add(a.Settings.ChallengeTTL),
 	}
-	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(challengeNS, ch.ID, ch) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return tx.Challenges().Put(ch.ID, ch.Expires, ch) }); err != nil {
 		return nil, err
 	}
 	desc := fmt.Sprintf("%s challenges %s to a game of **%s**.", ch.Challenger.Mention(), ch.Opponent.Mention(), k.Title)
@@ -194,12 +202,12 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 		return nil, err
 	}
 	var ch Challenge
-	if err := a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(challengeNS, id.ID, &ch) }); err != nil {
+	if err := a.view(func(tx storage.Tx) error { return getChallenge(tx, id.ID, &ch) }); err != nil {
 		return nil, err
 	}
 	k := a.kinds[ch.Kind]
 	if !req.Now.Before(ch.Expires) {
-		if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(challengeNS, ch.ID) }); err != nil {
+		if err := a.update(func(tx storage.Tx) error { return tx.Challenges().Delete(ch.ID) }); err != nil {
 			return nil, err
 		}
 		return closedChallenge(k, &ch, "This challenge expired before it was answered."), nil
@@ -219,7 +227,7 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	}
 	// Delete first: if starting fails, nothing is left half-done, and a
 	// second click finds the challenge gone.
-	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(challengeNS, ch.ID) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return tx.Challenges().Delete(ch.ID) }); err != nil {
 		return nil, err
 	}
 	switch action {
@@ -239,7 +247,7 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 			return closedChallenge(k, &ch, msg), nil
 		}
 		// Put the challenge back so it can be accepted again.
-		if perr := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(challengeNS, ch.ID, &ch) }); perr != nil {
+		if perr := a.update(func(tx storage.Tx) error { return tx.Challenges().Put(ch.ID, ch.Expires, &ch) }); perr != nil {
 			a.Log.Error("restoring challenge failed", "challenge", ch.ID, "err", perr)
 		}
 		if explained {
@@ -268,29 +276,25 @@ func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 // expireChallenges closes every challenge whose time is up, editing its
 // message when the message ID is known.
 func (a *App) expireChallenges(now time.Time) error {
-	var expired []Challenge
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		return tx.Docs(challengeNS, "", func(_ string, raw []byte) error {
-			var ch Challenge
-			if err := json.Unmarshal(raw, &ch); err != nil {
-				return err
-			}
-			if !now.Before(ch.Expires) {
-				expired = append(expired, ch)
-			}
-			return nil
-		})
+	var expired []string
+	if err := a.view(func(tx storage.Tx) error {
+		var err error
+		expired, err = tx.Challenges().Expired(now)
+		return err
 	}); err != nil {
 		return err
 	}
-	for _, ch := range expired {
-		unlock := a.lock(ch.ID)
-		err := a.Store.Update(func(tx *storage.Tx) error {
-			var cur Challenge
-			if err := tx.GetDoc(challengeNS, ch.ID, &cur); err != nil {
+	for _, id := range expired {
+		unlock := a.lock(id)
+		var ch Challenge
+		err := a.update(func(tx storage.Tx) error {
+			if err := getChallenge(tx, id, &ch); err != nil {
 				return err
 			}
-			return tx.DeleteDoc(challengeNS, ch.ID)
+			if now.Before(ch.Expires) {
+				return storage.ErrNotFound // answered or renewed meanwhile
+			}
+			return tx.Challenges().Delete(id)
 		})
 		unlock()
 		if errors.Is(err, storage.ErrNotFound) {
@@ -314,13 +318,13 @@ func (a *App) expireChallenges(now time.Time) error {
 func (a *App) challengePosted(id, messageID string) {
 	unlock := a.lock(id)
 	defer unlock()
-	err := a.Store.Update(func(tx *storage.Tx) error {
+	err := a.update(func(tx storage.Tx) error {
 		var ch Challenge
-		if err := tx.GetDoc(challengeNS, id, &ch); err != nil {
+		if err := getChallenge(tx, id, &ch); err != nil {
 			return err
 		}
 		ch.MessageID = messageID
-		return tx.PutDoc(challengeNS, id, &ch)
+		return tx.Challenges().Put(id, ch.Expires, &ch)
 	})
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		a.Log.Warn("recording challenge message failed", "challenge", id, "err", err)

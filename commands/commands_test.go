@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -142,11 +141,8 @@ var (
 
 func testApp(t *testing.T) (*App, *fakePlatform) {
 	t.Helper()
-	store, err := storage.Open(filepath.Join(t.TempDir(), "t.db"), time.Second)
-	require.NoError(t, err)
-	t.Cleanup(func() { store.Close() })
 	p := newFakePlatform()
-	a := New(store, p, Settings{BoardSize: 320, MoveTime: 24 * time.Hour, ChallengeTTL: time.Hour}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a := New(storage.NewMemory(), p, Settings{BoardSize: 320, MoveTime: 24 * time.Hour, ChallengeTTL: time.Hour}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	a.Now = func() time.Time { return t0 }
 	return a, p
 }
@@ -160,7 +156,7 @@ func putSurvival(t *testing.T, a *App, fen string, moves ...string) string {
 	require.NoError(t, err)
 	g := &storage.Game{ID: "game1", Kind: kindSurvival, GuildID: "g", ChannelID: "general", ThreadID: "th1",
 		Players: []string{alice.ID, bob.ID}, Active: true, Deadline: t0.Add(time.Hour), State: raw}
-	require.NoError(t, a.Store.Update(func(tx *storage.Tx) error { return tx.PutGame(g, t0) }))
+	require.NoError(t, a.update(func(tx storage.Tx) error { return tx.Games().Put(g, t0) }))
 	return g.ID
 }
 
@@ -187,9 +183,9 @@ func userMsg(t *testing.T, err error) string {
 func loadState(t *testing.T, a *App, id string) (*storage.Game, *survivalState) {
 	t.Helper()
 	var g *storage.Game
-	require.NoError(t, a.Store.View(func(tx *storage.Tx) error {
+	require.NoError(t, a.view(func(tx storage.Tx) error {
 		var err error
-		g, err = tx.Game(id)
+		g, err = tx.Games().Get(id)
 		return err
 	}))
 	st, _, err := loadSurvival(g)

@@ -42,8 +42,8 @@
 // # Invariants
 //
 //   - Every change of a game is one storage transaction (saveGame:
-//     App.Store.Update with Tx.PutGame), which also marks the interaction
-//     applied (markApplied, Tx.MarkInteraction): a transition is saved
+//     App.update with storage.Games.Put), which also marks the interaction
+//     applied (markApplied, storage.Dedupe.Mark): a transition is saved
 //     whole or not at all, and the same interaction is never applied twice.
 //   - A handler returns a *UserError for anything the user did wrong; its
 //     text is shown to them privately, word for word, and nothing changed.

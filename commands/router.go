@@ -179,17 +179,16 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 	if id.Scope == "c" {
 		unlock := a.lock(id.ID)
 		defer unlock()
-		// A challenge (challengeNS) or a lobby (lobbyNS): either document
-		// names its kind.
+		// A challenge or a lobby: either document names its kind.
 		var ch struct {
 			Kind string `json:"kind"`
 		}
-		ns := challengeNS
-		err := a.Store.View(func(tx *storage.Tx) error {
-			err := tx.GetDoc(challengeNS, id.ID, &ch)
+		ns := "challenge"
+		err := a.view(func(tx storage.Tx) error {
+			_, err := tx.Challenges().Get(id.ID, &ch)
 			if errors.Is(err, storage.ErrNotFound) {
-				ns = lobbyNS
-				err = tx.GetDoc(lobbyNS, id.ID, &ch)
+				ns = "lobby"
+				_, err = tx.Lobbies().Get(id.ID, &ch)
 			}
 			return err
 		})
@@ -245,9 +244,9 @@ func (a *App) withGame(id string, req *Request, h GameHandler) (*Response, error
 // snapshot reads the stored game id.
 func (a *App) snapshot(id string) (*storage.Game, error) {
 	var g *storage.Game
-	err := a.Store.View(func(tx *storage.Tx) error {
+	err := a.view(func(tx storage.Tx) error {
 		var err error
-		g, err = tx.Game(id)
+		g, err = tx.Games().Get(id)
 		return err
 	})
 	return g, err
@@ -255,15 +254,9 @@ func (a *App) snapshot(id string) (*storage.Game, error) {
 
 func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
 	var g *storage.Game
-	err := a.Store.View(func(tx *storage.Tx) error {
+	err := a.view(func(tx storage.Tx) error {
 		var err error
-		g, err = tx.GameByChannel(channelID)
-		if errors.Is(err, storage.ErrNotFound) {
-			var id string
-			if err = tx.GetDoc(channelGamesNS, channelID, &id); err == nil {
-				g, err = tx.Game(id)
-			}
-		}
+		g, err = tx.Games().ByChannel(channelID)
 		return err
 	})
 	if errors.Is(err, storage.ErrNotFound) {
@@ -272,21 +265,12 @@ func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
 	return g, err
 }
 
-// lobbyNS holds lobby documents: open invitations to multi-player games,
-// each with a "kind" field, whose buttons (scope "c") reach that kind's
-// Challenge handlers like a challenge's.
-const lobbyNS = "lobbies"
-
-// channelGamesNS maps further channels of a game (for example a team's
-// private thread) to the game's ID, so that thread commands used there reach
-// the game like in its public thread (storage indexes only Game.ThreadID).
-// Kinds write the mapping with putChannelGame in the transaction that
-// saves the game.
-const channelGamesNS = "channel-games"
-
-// putChannelGame makes commands used in channelID reach the game gameID.
-func putChannelGame(tx *storage.Tx, channelID, gameID string) error {
-	return tx.PutDoc(channelGamesNS, channelID, gameID)
+// putChannelGame makes commands used in channelID (a further channel of
+// a game, for example a team's private thread) reach the game gameID like
+// in its public thread. Kinds call it in the transaction that saves the
+// game.
+func putChannelGame(tx storage.Tx, channelID, gameID string) error {
+	return tx.Games().LinkChannel(channelID, gameID)
 }
 
 // Sweep runs every timer that is due at now: per-move time limits of games
@@ -294,9 +278,10 @@ func putChannelGame(tx *storage.Tx, channelID, gameID string) error {
 // error after trying everything.
 func (a *App) Sweep(now time.Time) error {
 	var due []string
-	if err := a.Store.View(func(tx *storage.Tx) error {
-		due = tx.DueGames(now)
-		return nil
+	if err := a.view(func(tx storage.Tx) error {
+		var err error
+		due, err = tx.Games().Due(now)
+		return err
 	}); err != nil {
 		return err
 	}
@@ -335,9 +320,10 @@ func (a *App) timeoutGame(id string, now time.Time) error {
 // NextDeadline is when Sweep next has work, or the zero time.
 func (a *App) NextDeadline() time.Time {
 	var t time.Time
-	_ = a.Store.View(func(tx *storage.Tx) error {
-		t = tx.NextDeadline()
-		return nil
+	_ = a.view(func(tx storage.Tx) error {
+		var err error
+		t, err = tx.Games().NextDeadline()
+		return err
 	})
 	return t
 }

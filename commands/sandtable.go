@@ -42,10 +42,6 @@ import (
 
 const kindSandTable = "sandtable"
 
-// sandLogNS holds each finished turn's log of a SandTable game, keyed
-// "<game ID>/<000001>", for the game record at the end.
-const sandLogNS = "sandtable_log"
-
 // sandState is the stored state of one SandTable game.
 type sandState struct {
 	// Position is the full position in the engine's text format, secrets
@@ -56,7 +52,8 @@ type sandState struct {
 	TurnTime time.Duration `json:"turn_time"`
 	Started  time.Time     `json:"started"`
 	// Prev is the previous turn's log, Cur the current turn's so far (from
-	// its "Turn N" entry); older turns are archived in sandLogNS. All
+	// its "Turn N" entry); older turns are archived in the store's logs (storage.Logs), one
+	// entry per turn, for the game record at the end. All
 	// entries are kept, secret ones too; readers filter them.
 	Prev   []sandtable.Entry `json:"prev,omitempty"`
 	Cur    []sandtable.Entry `json:"cur,omitempty"`
@@ -322,9 +319,9 @@ func LoadSandTable(g *storage.Game) (*sandtable.Position, []sandtable.Entry, err
 // application.
 func (a *App) sandSave(g *storage.Game, st *sandState, pos *sandtable.Position, now time.Time, interactionID string) error {
 	st.Position = pos.Format()
-	err := a.saveGame(g, st, now, interactionID, func(tx *storage.Tx) error {
+	err := a.saveGame(g, st, now, interactionID, func(tx storage.Tx) error {
 		for i, turn := range st.archive {
-			if err := tx.PutDoc(sandLogNS, fmt.Sprintf("%s/%06d", g.ID, st.LogSeq-len(st.archive)+i+1), turn); err != nil {
+			if err := tx.Logs().Put(g.ID, st.LogSeq-len(st.archive)+i+1, turn); err != nil {
 				return err
 			}
 		}
@@ -649,8 +646,8 @@ func (a *App) sandRecord(g *storage.Game, st *sandState, pos *sandtable.Position
 			b.WriteByte('\n')
 		}
 	}
-	err := a.Store.View(func(tx *storage.Tx) error {
-		return tx.Docs(sandLogNS, g.ID+"/", func(_ string, raw []byte) error {
+	err := a.view(func(tx storage.Tx) error {
+		return tx.Logs().Each(g.ID, func(_ int, raw []byte) error {
 			var turn []sandtable.Entry
 			if err := json.Unmarshal(raw, &turn); err != nil {
 				return err

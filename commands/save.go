@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -12,8 +13,8 @@ var errAlreadyApplied = &UserError{Msg: "This action was already applied once; i
 // markApplied marks the interaction interactionID applied in tx, the
 // transaction of the change it makes; a second application of the same
 // interaction is refused with errAlreadyApplied.
-func markApplied(tx *storage.Tx, interactionID string, now time.Time) error {
-	seen, err := tx.MarkInteraction(interactionID, now)
+func markApplied(tx storage.Tx, interactionID string, now time.Time) error {
+	seen, err := tx.Dedupe().Mark(interactionID, now)
 	if err != nil {
 		return err
 	}
@@ -28,13 +29,13 @@ func markApplied(tx *storage.Tx, interactionID string, now time.Time) error {
 // interactionID is set, the transaction marks it applied (markApplied);
 // extra, when not nil, writes what else the transition changes (archived
 // logs, players' records) in the same transaction.
-func (a *App) saveGame(g *storage.Game, st any, now time.Time, interactionID string, extra func(tx *storage.Tx) error) error {
+func (a *App) saveGame(g *storage.Game, st any, now time.Time, interactionID string, extra func(tx storage.Tx) error) error {
 	raw, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
 	g.State = raw
-	return a.Store.Update(func(tx *storage.Tx) error {
+	return a.update(func(tx storage.Tx) error {
 		if interactionID != "" {
 			if err := markApplied(tx, interactionID, now); err != nil {
 				return err
@@ -45,6 +46,16 @@ func (a *App) saveGame(g *storage.Game, st any, now time.Time, interactionID str
 				return err
 			}
 		}
-		return tx.PutGame(g, now)
+		return tx.Games().Put(g, now)
 	})
+}
+
+// update runs fn in one store transaction (see storage.Store.Update).
+func (a *App) update(fn func(tx storage.Tx) error) error {
+	return a.Store.Update(context.Background(), fn)
+}
+
+// view runs fn in a read-only store transaction.
+func (a *App) view(fn func(tx storage.Tx) error) error {
+	return a.Store.View(context.Background(), fn)
 }

@@ -56,12 +56,13 @@ func sharedDefinitions() []*discordgo.ApplicationCommand {
 	}
 }
 
-// gamesOf reads the games userID plays in (storage.Tx.GamesByUser).
+// gamesOf reads the active games userID plays in, newest first
+// (storage.Games.Active).
 func (a *App) gamesOf(userID string) ([]*storage.Game, error) {
 	var games []*storage.Game
-	err := a.Store.View(func(tx *storage.Tx) error {
+	err := a.view(func(tx storage.Tx) error {
 		var err error
-		games, err = tx.GamesByUser(userID)
+		games, err = tx.Games().Active(userID)
 		return err
 	})
 	return games, err

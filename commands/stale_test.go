@@ -276,7 +276,7 @@ func TestStaleLobbyMenus(t *testing.T) {
 	require.Contains(t, userMsg(t, err), "no longer holds the commander you chose")
 	lid, _ := ParseCustomID(id)
 	var l tcLobby
-	require.NoError(t, a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(lobbyNS, lid.ID, &l) }))
+	require.NoError(t, a.view(func(tx storage.Tx) error { _, err := tx.Lobbies().Get(lid.ID, &l); return err }))
 	require.Equal(t, []User{bob, carol}, l.White, "nothing changed")
 }
 

@@ -255,7 +255,7 @@ func (a *App) tcCommit(t *tcGame, now time.Time, interactionID string) ([]member
 			t.st.InThread[side] = want
 		}
 	}
-	err = a.saveGame(t.g, t.st, now, interactionID, func(tx *storage.Tx) error {
+	err = a.saveGame(t.g, t.st, now, interactionID, func(tx storage.Tx) error {
 		if sum, over := t.game.Summary(); over {
 			return tcTally(tx, t.g.GuildID, sum)
 		}

@@ -17,7 +17,7 @@ import (
 // The Team Chess lobby: /teamchess new posts it; players join a side (the
 // queue order is the join order); the creator reorders the queues, grants
 // a second command to balance a smaller team (rule 1.1, ruling A1), and
-// starts. The lobby is a document in lobbyNS, so its buttons (scope "c")
+// starts. The lobby is kept in the store's lobbies (storage.Tx.Lobbies), so its buttons (scope "c")
 // reach this kind through the router.
 
 // tcMaxTeam is the most distinct members a team may have in a lobby (the
@@ -149,7 +149,7 @@ func tcLobbyNew(a *App, req *Request) (*Response, error) {
 	}
 	l := &tcLobby{ID: newID(), Kind: kindTeamChess, GuildID: req.GuildID, ChannelID: req.ChannelID,
 		Creator: req.User, MoveTime: moveTime, Created: req.Now}
-	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(lobbyNS, l.ID, l) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return tx.Lobbies().Put(l.ID, time.Time{}, l) }); err != nil {
 		return nil, err
 	}
 	return &Response{Message: tcLobbyMessage(l, fmt.Sprintf("%s opened a Team Chess lobby: join a side!", req.User.Mention()))}, nil
@@ -253,7 +253,7 @@ func tcLoadLobby(a *App, req *Request) (*tcLobby, error) {
 		return nil, &UserError{Msg: err.Error()}
 	}
 	var l tcLobby
-	if err := a.Store.View(func(tx *storage.Tx) error { return tx.GetDoc(lobbyNS, id.ID, &l) }); err != nil {
+	if err := a.view(func(tx storage.Tx) error { _, err := tx.Lobbies().Get(id.ID, &l); return err }); err != nil {
 		return nil, err
 	}
 	return &l, nil
@@ -262,11 +262,11 @@ func tcLoadLobby(a *App, req *Request) (*tcLobby, error) {
 // tcSaveLobby stores l (marking the click applied) and answers with the
 // updated lobby message.
 func tcSaveLobby(a *App, req *Request, l *tcLobby, note string) (*Response, error) {
-	err := a.Store.Update(func(tx *storage.Tx) error {
+	err := a.update(func(tx storage.Tx) error {
 		if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 			return err
 		}
-		return tx.PutDoc(lobbyNS, l.ID, l)
+		return tx.Lobbies().Put(l.ID, time.Time{}, l)
 	})
 	if err != nil {
 		return nil, err
@@ -426,7 +426,7 @@ func tcLobbyCancel(a *App, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(lobbyNS, l.ID) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return tx.Lobbies().Delete(l.ID) }); err != nil {
 		return nil, err
 	}
 	return &Response{Update: true, Message: tcClosedLobby(l, fmt.Sprintf("%s cancelled this lobby.", req.User.Mention()))}, nil
@@ -516,7 +516,7 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 	if t.g.State, err = json.Marshal(t.st); err != nil {
 		return nil, err
 	}
-	err = a.Store.Update(func(tx *storage.Tx) error {
+	err = a.update(func(tx storage.Tx) error {
 		if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 			return err
 		}
@@ -525,10 +525,10 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 				return err
 			}
 		}
-		if err := tx.DeleteDoc(lobbyNS, l.ID); err != nil {
+		if err := tx.Lobbies().Delete(l.ID); err != nil {
 			return err
 		}
-		return tx.PutGame(t.g, req.Now)
+		return tx.Games().Put(t.g, req.Now)
 	})
 	if err != nil {
 		return nil, err
@@ -560,7 +560,7 @@ func (a *App) tcStartFailed(req *Request, l *tcLobby, err error) (*Response, err
 	if !gone {
 		return nil, Errorf("%s The lobby is still open.", msg)
 	}
-	if err := a.Store.Update(func(tx *storage.Tx) error { return tx.DeleteDoc(lobbyNS, l.ID) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return tx.Lobbies().Delete(l.ID) }); err != nil {
 		return nil, err
 	}
 	return &Response{Update: true, Message: tcClosedLobby(l, msg)}, nil

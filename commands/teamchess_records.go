@@ -13,25 +13,22 @@ import (
 )
 
 // Per-guild Team Chess records (issue 6 point 4): one
-// teamchess.PlayerStats per player and guild in tcRecordsNS, key
-// "<guild ID>/<user ID>", updated in the transaction that ends a game.
-
-const tcRecordsNS = "teamchess-records"
+// teamchess.PlayerStats per player and guild in the store's records of kind
+// "teamchess", updated in the transaction that ends a game.
 
 // tcLeaderboardSize is how many players /teamchess leaderboard lists.
 const tcLeaderboardSize = 15
 
 // tcTally adds a finished game's outcome to its players' records.
-func tcTally(tx *storage.Tx, guildID string, sum teamchess.Summary) error {
+func tcTally(tx storage.Tx, guildID string, sum teamchess.Summary) error {
 	for _, r := range sum.Players {
-		key := guildID + "/" + r.Member.ID
 		var ps teamchess.PlayerStats
-		if err := tx.GetDoc(tcRecordsNS, key, &ps); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := tx.Records().Get(kindTeamChess, guildID, r.Member.ID, &ps); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
 		ps.ID = r.Member.ID
 		ps.Add(r, sum.Result.Category)
-		if err := tx.PutDoc(tcRecordsNS, key, &ps); err != nil {
+		if err := tx.Records().Put(kindTeamChess, guildID, r.Member.ID, &ps); err != nil {
 			return err
 		}
 	}
@@ -41,8 +38,8 @@ func tcTally(tx *storage.Tx, guildID string, sum teamchess.Summary) error {
 // tcGuildStats reads every record of a guild, ranked (rule 6.1).
 func (a *App) tcGuildStats(guildID string) ([]teamchess.PlayerStats, error) {
 	var all []teamchess.PlayerStats
-	err := a.Store.View(func(tx *storage.Tx) error {
-		return tx.Docs(tcRecordsNS, guildID+"/", func(_ string, raw []byte) error {
+	err := a.view(func(tx storage.Tx) error {
+		return tx.Records().Each(kindTeamChess, guildID, func(_ string, raw []byte) error {
 			var ps teamchess.PlayerStats
 			if err := json.Unmarshal(raw, &ps); err != nil {
 				return err

@@ -22,7 +22,7 @@ func tcTestGame(t *testing.T, a *App, p *fakePlatform, fen string, white, black 
 	t.Helper()
 	l := &tcLobby{ID: newID(), Kind: kindTeamChess, GuildID: "g", ChannelID: "general", Creator: white[0],
 		White: white, Black: black, MoveTime: time.Hour, Created: t0, StartFEN: fen}
-	require.NoError(t, a.Store.Update(func(tx *storage.Tx) error { return tx.PutDoc(lobbyNS, l.ID, l) }))
+	require.NoError(t, a.update(func(tx storage.Tx) error { return tx.Lobbies().Put(l.ID, time.Time{}, l) }))
 	interactionSeq++
 	resp, err := a.Handle(&Request{Type: ComponentRequest, InteractionID: fmt.Sprint("i", interactionSeq), GuildID: "g", ChannelID: "general",
 		User: white[0], CustomID: CustomID{Scope: "c", ID: l.ID, Action: "start"}.String(), Now: t0})
@@ -30,9 +30,9 @@ func tcTestGame(t *testing.T, a *App, p *fakePlatform, fen string, white, black 
 	require.True(t, resp.Update)
 	n := len(p.threads)
 	pub, team = p.threads[n-3], [2]string{p.threads[n-2], p.threads[n-1]}
-	require.NoError(t, a.Store.View(func(tx *storage.Tx) error {
+	require.NoError(t, a.view(func(tx storage.Tx) error {
 		var err error
-		g, err = tx.GameByChannel(pub)
+		g, err = tx.Games().ByChannel(pub)
 		return err
 	}))
 	return g, pub, team

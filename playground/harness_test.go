@@ -43,7 +43,7 @@ func (s *syncBuffer) String() string {
 type testPlayground struct {
 	t       testing.TB
 	p       *Playground
-	store   *storage.Store
+	store   *storage.Bolt
 	dbPath  string
 	stdout  *syncBuffer
 	stderr  *syncBuffer

@@ -2,46 +2,40 @@ package playground
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"sandtable/storage"
 )
 
-// The stand-in's state lives in the playground database beside the bot's games, as storage
-// documents: the state without file bytes in nsState/keyState, and each attachment's bytes
-// once in nsFiles under its attachment ID (attachments never change).
-const (
-	nsState  = "playground"
-	keyState = "discord"
-	nsFiles  = "playground-files"
-)
+// The stand-in's state lives in the playground database beside the bot's games, in the store's
+// playground repository (storage.Tx.Playground): the state without file bytes under
+// storage.PlaygroundState, and each attachment's bytes once under storage.PlaygroundFile plus its
+// attachment ID (attachments never change).
 
 // load reads the saved state and files; a new database has neither (nil, nil, nil).
 func (p *Playground) load() ([]byte, map[string][]byte, error) {
-	var state json.RawMessage
+	var state []byte
 	files := map[string][]byte{}
-	err := p.opts.Store.View(func(tx *storage.Tx) error {
-		if err := tx.GetDoc(nsState, keyState, &state); err != nil {
+	err := p.opts.Store.View(context.Background(), func(tx storage.Tx) error {
+		var err error
+		if state, err = tx.Playground().Get(storage.PlaygroundState); err != nil {
 			if errors.Is(err, storage.ErrNotFound) {
 				state = nil
 				return nil
 			}
 			return err
 		}
-		return tx.Docs(nsFiles, "", func(key string, raw []byte) error {
-			var data []byte
-			if err := json.Unmarshal(raw, &data); err != nil {
-				return fmt.Errorf("file %s: %w", key, err)
-			}
-			files[key] = data
+		return tx.Playground().Each(storage.PlaygroundFile, func(key string, data []byte) error {
+			files[strings.TrimPrefix(key, storage.PlaygroundFile)] = append([]byte(nil), data...)
 			return nil
 		})
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("playground: reading the saved playground from %s: %w", p.opts.Store.Path(), err)
+		return nil, nil, fmt.Errorf("playground: reading the saved playground from %s: %w", p.opts.Config.Playground.Database, err)
 	}
 	if state == nil {
 		return nil, nil, nil
@@ -67,10 +61,10 @@ func (p *Playground) save() error {
 		return nil
 	}
 	var added, removed []string
-	err = p.opts.Store.Update(func(tx *storage.Tx) error {
+	err = p.opts.Store.Update(context.Background(), func(tx storage.Tx) error {
 		for id, data := range files {
 			if !saved[id] {
-				if err := tx.PutDoc(nsFiles, id, data); err != nil {
+				if err := tx.Playground().Put(storage.PlaygroundFile+id, data); err != nil {
 					return err
 				}
 				added = append(added, id)
@@ -78,13 +72,13 @@ func (p *Playground) save() error {
 		}
 		for id := range saved {
 			if _, ok := files[id]; !ok {
-				if err := tx.DeleteDoc(nsFiles, id); err != nil {
+				if err := tx.Playground().Delete(storage.PlaygroundFile + id); err != nil {
 					return err
 				}
 				removed = append(removed, id)
 			}
 		}
-		return tx.PutDoc(nsState, keyState, json.RawMessage(state))
+		return tx.Playground().Put(storage.PlaygroundState, state)
 	})
 	if err != nil {
 		return err

@@ -32,7 +32,7 @@ type Options struct {
 	Config bot.Config
 	// Store is the open playground database (Config.Playground.Database). It holds the bot's
 	// games and the stand-in's state; the caller closes it after Shutdown.
-	Store *storage.Store
+	Store storage.Store
 	// Stdout gets the line with the page's URL; Stderr gets warnings (a taken port, a
 	// non-loopback address). Nil discards.
 	Stdout, Stderr io.Writer

@@ -11,9 +11,10 @@ import (
 )
 
 // TestFixtureOpens opens a copy of the database written by the main of
-// 2026-12-02 (testdata/fixture-v1, see its README) and finds everything it
-// held: nine games by kind and state, their thread index, the open
-// challenge and the lobby. bot.TestFixtureDatabase plays on from it.
+// 2026-12-02 (testdata/fixture-v1, schema 1; see its README), migrates it
+// and finds everything it held: nine games by kind and state with their
+// thread index, the open challenge, the lobby and the heartbeat.
+// bot.TestFixtureDatabase plays on from it.
 func TestFixtureOpens(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "fixture-v1", "bot.db"))
 	require.NoError(t, err)
@@ -24,36 +25,40 @@ func TestFixtureOpens(t *testing.T) {
 	defer s.Close()
 
 	var got []string
-	require.NoError(t, s.View(func(tx *Tx) error {
-		return tx.tx.Bucket(bucketGames).ForEach(func(k, _ []byte) error {
-			g, err := tx.Game(string(k))
-			if err != nil {
-				return err
-			}
-			byThread, err := tx.GameByChannel(g.ThreadID)
-			if err != nil {
-				return err
-			}
+	view(t, s, func(tx Tx) {
+		var gameIDs []string
+		require.NoError(t, tx.(*txImpl).kv.scan(bGames, "", "", func(k string, _ []byte) error {
+			gameIDs = append(gameIDs, k)
+			return nil
+		}))
+		for _, id := range gameIDs {
+			g, err := tx.Games().Get(id)
+			require.NoError(t, err)
+			byThread, err := tx.Games().ByChannel(g.ThreadID)
+			require.NoError(t, err)
 			require.Equal(t, g.ID, byThread.ID)
 			state := "finished"
 			if g.Active {
 				state = "running"
+			} else {
+				require.False(t, g.Ended.IsZero())
 			}
 			got = append(got, g.Kind+" "+state)
-			return nil
-		})
-	}))
+		}
+		n := 0
+		require.NoError(t, tx.Lobbies().Each(func(string, []byte) error { n++; return nil }))
+		require.Positive(t, n, "the open lobby")
+		n = 0
+		require.NoError(t, tx.Challenges().Each(func(string, []byte) error { n++; return nil }))
+		require.Positive(t, n, "the open challenge")
+		hb, err := tx.Meta().Heartbeat()
+		require.NoError(t, err)
+		require.False(t, hb.IsZero())
+	})
 	sort.Strings(got)
 	require.Equal(t, []string{
 		"sandtable finished", "sandtable running", "sandtable running",
 		"survival finished", "survival finished", "survival running",
 		"teamchess finished", "teamchess finished", "teamchess running",
 	}, got)
-	for _, ns := range []string{"challenges", "lobbies"} {
-		n := 0
-		require.NoError(t, s.View(func(tx *Tx) error {
-			return tx.Docs(ns, "", func(string, []byte) error { n++; return nil })
-		}))
-		require.Positive(t, n, ns)
-	}
 }

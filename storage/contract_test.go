@@ -1,0 +1,401 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+var ctx = context.Background()
+
+// eachStore runs a contract test against every implementation.
+func eachStore(t *testing.T, test func(t *testing.T, s Store)) {
+	t.Run("bolt", func(t *testing.T) {
+		s, err := Open(filepath.Join(t.TempDir(), "test.db"), time.Second)
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		test(t, s)
+	})
+	t.Run("memory", func(t *testing.T) { test(t, NewMemory()) })
+}
+
+func update(t *testing.T, s Store, fn func(tx Tx) error) {
+	t.Helper()
+	require.NoError(t, s.Update(ctx, fn))
+}
+
+func view(t *testing.T, s Store, fn func(tx Tx)) {
+	t.Helper()
+	require.NoError(t, s.View(ctx, func(tx Tx) error { fn(tx); return nil }))
+}
+
+func ids(gs []*Game) []string {
+	out := []string{}
+	for _, g := range gs {
+		out = append(out, g.ID)
+	}
+	return out
+}
+
+func TestGamesIndexes(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		deadline := t0.Add(time.Hour)
+		g := &Game{ID: "g1", Kind: "survival", ThreadID: "th1", Players: []string{"alice", "bob"}, Active: true, Deadline: deadline}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		require.Equal(t, int64(1), g.Version)
+		require.True(t, g.Created.Equal(t0))
+		view(t, s, func(tx Tx) {
+			got, err := tx.Games().ByChannel("th1")
+			require.NoError(t, err)
+			require.Equal(t, "g1", got.ID)
+			require.True(t, got.Deadline.Equal(deadline))
+			act, err := tx.Games().Active("bob")
+			require.NoError(t, err)
+			require.Equal(t, []string{"g1"}, ids(act))
+			due, _ := tx.Games().Due(deadline.Add(-time.Nanosecond))
+			require.Empty(t, due)
+			due, _ = tx.Games().Due(deadline)
+			require.Equal(t, []string{"g1"}, due)
+			next, _ := tx.Games().NextDeadline()
+			require.True(t, next.Equal(deadline))
+			_, err = tx.Games().ByChannel("nope")
+			require.ErrorIs(t, err, ErrNotFound)
+		})
+
+		// A further channel reaches the game; a new thread replaces the old one.
+		g.Deadline = deadline.Add(time.Hour)
+		g.ThreadID = "th2"
+		update(t, s, func(tx Tx) error {
+			require.NoError(t, tx.Games().LinkChannel("team1", "g1"))
+			return tx.Games().Put(g, t0.Add(time.Minute))
+		})
+		view(t, s, func(tx Tx) {
+			for _, ch := range []string{"team1", "th2"} {
+				got, err := tx.Games().ByChannel(ch)
+				require.NoError(t, err, ch)
+				require.Equal(t, "g1", got.ID)
+			}
+			_, err := tx.Games().ByChannel("th1")
+			require.ErrorIs(t, err, ErrNotFound)
+			due, _ := tx.Games().Due(deadline)
+			require.Empty(t, due, "the old deadline left the timer index")
+			due, _ = tx.Games().Due(deadline.Add(time.Hour))
+			require.Equal(t, []string{"g1"}, due)
+		})
+
+		// Finishing moves the game from active to finished and stops its clock.
+		g.Active = false
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0.Add(2*time.Minute)) })
+		require.True(t, g.Ended.Equal(t0.Add(2*time.Minute)))
+		view(t, s, func(tx Tx) {
+			act, _ := tx.Games().Active("alice")
+			require.Empty(t, act)
+			fin, err := tx.Games().Finished("alice", time.Time{}, 10)
+			require.NoError(t, err)
+			require.Equal(t, []string{"g1"}, ids(fin))
+			due, _ := tx.Games().Due(deadline.Add(48 * time.Hour))
+			require.Empty(t, due)
+			next, _ := tx.Games().NextDeadline()
+			require.True(t, next.IsZero())
+			got, _ := tx.Games().Get("g1")
+			require.True(t, got.Deadline.IsZero())
+		})
+	})
+}
+
+func TestGamesFinishedPages(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		update(t, s, func(tx Tx) error {
+			for i := 0; i < 7; i++ {
+				g := &Game{ID: fmt.Sprintf("f%d", i), Kind: "survival", Players: []string{"alice"}, Active: true}
+				if err := tx.Games().Put(g, t0); err != nil {
+					return err
+				}
+				g.Active = false
+				if err := tx.Games().Put(g, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+					return err
+				}
+			}
+			return tx.Games().Put(&Game{ID: "a1", Kind: "survival", Players: []string{"alice"}, Active: true}, t0)
+		})
+		view(t, s, func(tx Tx) {
+			page, err := tx.Games().Finished("alice", time.Time{}, 3)
+			require.NoError(t, err)
+			require.Equal(t, []string{"f6", "f5", "f4"}, ids(page), "newest first")
+			page, err = tx.Games().Finished("alice", page[2].Ended, 3)
+			require.NoError(t, err)
+			require.Equal(t, []string{"f3", "f2", "f1"}, ids(page), "the next page starts after the last one shown")
+			page, _ = tx.Games().Finished("alice", page[2].Ended, 3)
+			require.Equal(t, []string{"f0"}, ids(page))
+			page, _ = tx.Games().Finished("bob", time.Time{}, 3)
+			require.Empty(t, page)
+			act, _ := tx.Games().Active("alice")
+			require.Equal(t, []string{"a1"}, ids(act))
+		})
+	})
+}
+
+func TestGamesPutRefusesStaleVersion(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		g := &Game{ID: "g1", Kind: "survival", Active: true}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		stale := *g
+		stale.Version = 0
+		err := s.Update(ctx, func(tx Tx) error { return tx.Games().Put(&stale, t0) })
+		require.ErrorIs(t, err, ErrConflict)
+		err = s.Update(ctx, func(tx Tx) error { return tx.Games().Put(&Game{ID: "", Kind: "survival"}, t0) })
+		require.Error(t, err)
+	})
+}
+
+// TestFailedTransactionSavesNothing: an error after writes in the same
+// transaction rolls back the records and every index.
+func TestFailedTransactionSavesNothing(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		g := &Game{ID: "g1", Kind: "survival", ThreadID: "th1", Players: []string{"alice"}, Active: true, State: []byte(`{"moves":[]}`)}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		boom := errors.New("boom")
+		err := s.Update(ctx, func(tx Tx) error {
+			cur, err := tx.Games().Get("g1")
+			require.NoError(t, err)
+			cur.State = []byte(`{"moves":["e2e4"]}`)
+			cur.ThreadID = "th2"
+			cur.Players = []string{"carol"}
+			cur.Deadline = t0
+			if _, err := tx.Dedupe().Mark("i1", t0); err != nil {
+				return err
+			}
+			if err := tx.Challenges().Put("c1", t0, map[string]string{"kind": "survival"}); err != nil {
+				return err
+			}
+			if err := tx.Games().Put(cur, t0); err != nil {
+				return err
+			}
+			return boom
+		})
+		require.ErrorIs(t, err, boom)
+		view(t, s, func(tx Tx) {
+			got, err := tx.Games().ByChannel("th1")
+			require.NoError(t, err)
+			require.JSONEq(t, `{"moves":[]}`, string(got.State))
+			_, err = tx.Games().ByChannel("th2")
+			require.ErrorIs(t, err, ErrNotFound)
+			act, _ := tx.Games().Active("carol")
+			require.Empty(t, act)
+			due, _ := tx.Games().Due(t0)
+			require.Empty(t, due)
+			var v any
+			_, err = tx.Challenges().Get("c1", &v)
+			require.ErrorIs(t, err, ErrNotFound)
+			exp, _ := tx.Challenges().Expired(t0)
+			require.Empty(t, exp)
+		})
+		update(t, s, func(tx Tx) error {
+			seen, err := tx.Dedupe().Mark("i1", t0)
+			require.False(t, seen, "the rolled-back mark must not survive")
+			return err
+		})
+	})
+}
+
+func TestViewRefusesWrites(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		err := s.View(ctx, func(tx Tx) error { return tx.Games().Put(&Game{ID: "g", Kind: "survival"}, t0) })
+		require.ErrorIs(t, err, ErrReadOnly)
+		err = s.View(ctx, func(tx Tx) error { return tx.Meta().SetHeartbeat(t0) })
+		require.ErrorIs(t, err, ErrReadOnly)
+	})
+}
+
+func TestDedupe(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		for i, want := range []bool{false, true} {
+			update(t, s, func(tx Tx) error {
+				seen, err := tx.Dedupe().Mark("i1", t0)
+				require.Equal(t, want, seen, "call %d", i)
+				return err
+			})
+		}
+		update(t, s, func(tx Tx) error {
+			_, err := tx.Dedupe().Mark("i2", t0.Add(2*time.Minute))
+			require.NoError(t, err)
+			return tx.Dedupe().Prune(t0.Add(time.Minute))
+		})
+		update(t, s, func(tx Tx) error {
+			seen, err := tx.Dedupe().Mark("i1", t0)
+			require.False(t, seen, "pruned")
+			require.NoError(t, err)
+			seen, err = tx.Dedupe().Mark("i2", t0)
+			require.True(t, seen, "newer than the cutoff")
+			return err
+		})
+	})
+}
+
+func TestInvitations(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		type doc struct {
+			ID   string `json:"id"`
+			Kind string `json:"kind"`
+		}
+		update(t, s, func(tx Tx) error {
+			require.NoError(t, tx.Challenges().Put("c1", t0.Add(time.Hour), doc{"c1", "survival"}))
+			require.NoError(t, tx.Challenges().Put("c2", t0.Add(2*time.Hour), doc{"c2", "sandtable"}))
+			require.Error(t, tx.Challenges().Put("a/b", t0, doc{}))
+			return tx.Lobbies().Put("l1", time.Time{}, doc{"l1", "teamchess"})
+		})
+		view(t, s, func(tx Tx) {
+			var d doc
+			exp, err := tx.Challenges().Get("c1", &d)
+			require.NoError(t, err)
+			require.Equal(t, doc{"c1", "survival"}, d)
+			require.True(t, exp.Equal(t0.Add(time.Hour)))
+			_, err = tx.Lobbies().Get("c1", &d)
+			require.ErrorIs(t, err, ErrNotFound, "challenges and lobbies are apart")
+			exp, err = tx.Lobbies().Get("l1", &d)
+			require.NoError(t, err)
+			require.True(t, exp.IsZero())
+			got, _ := tx.Challenges().Expired(t0.Add(90 * time.Minute))
+			require.Equal(t, []string{"c1"}, got)
+			got, _ = tx.Lobbies().Expired(t0.Add(1000 * time.Hour))
+			require.Empty(t, got, "a lobby without expiry never expires")
+			var all []string
+			require.NoError(t, tx.Challenges().Each(func(id string, raw []byte) error {
+				var d doc
+				require.NoError(t, json.Unmarshal(raw, &d))
+				all = append(all, id+"="+d.Kind)
+				return nil
+			}))
+			require.Equal(t, []string{"c1=survival", "c2=sandtable"}, all)
+		})
+		// A new expiry replaces the old one in the index; Delete clears both.
+		update(t, s, func(tx Tx) error {
+			require.NoError(t, tx.Challenges().Put("c1", t0.Add(3*time.Hour), doc{"c1", "survival"}))
+			return tx.Challenges().Delete("c2")
+		})
+		view(t, s, func(tx Tx) {
+			got, _ := tx.Challenges().Expired(t0.Add(150 * time.Minute))
+			require.Empty(t, got)
+			got, _ = tx.Challenges().Expired(t0.Add(3 * time.Hour))
+			require.Equal(t, []string{"c1"}, got)
+		})
+	})
+}
+
+// TestClockOffset: growing the offset moves every running deadline and
+// expiry later, rewriting no record, and what is written afterwards is read
+// back as written.
+func TestClockOffset(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		d1 := t0.Add(time.Hour)
+		update(t, s, func(tx Tx) error {
+			require.NoError(t, tx.Games().Put(&Game{ID: "g1", Kind: "survival", Players: []string{"a"}, Active: true, Deadline: d1}, t0))
+			require.NoError(t, tx.Games().Put(&Game{ID: "g2", Kind: "survival", Players: []string{"a"}, Active: false}, t0))
+			return tx.Challenges().Put("c1", d1, map[string]int{"n": 1})
+		})
+		var before []byte
+		view(t, s, func(tx Tx) { before = mustRaw(t, tx, "g1") })
+		update(t, s, func(tx Tx) error {
+			off, err := tx.Meta().ClockOffset()
+			require.NoError(t, err)
+			require.Zero(t, off)
+			return tx.Meta().SetClockOffset(10 * time.Minute)
+		})
+		view(t, s, func(tx Tx) {
+			g, _ := tx.Games().Get("g1")
+			require.True(t, g.Deadline.Equal(d1.Add(10*time.Minute)))
+			require.Equal(t, before, mustRaw(t, tx, "g1"), "the record is not rewritten")
+			due, _ := tx.Games().Due(d1)
+			require.Empty(t, due)
+			due, _ = tx.Games().Due(d1.Add(10 * time.Minute))
+			require.Equal(t, []string{"g1"}, due)
+			next, _ := tx.Games().NextDeadline()
+			require.True(t, next.Equal(d1.Add(10*time.Minute)))
+			var v any
+			exp, _ := tx.Challenges().Get("c1", &v)
+			require.True(t, exp.Equal(d1.Add(10*time.Minute)))
+			gone, _ := tx.Challenges().Expired(d1)
+			require.Empty(t, gone)
+			g2, _ := tx.Games().Get("g2")
+			require.True(t, g2.Deadline.IsZero())
+		})
+		d3 := t0.Add(5 * time.Hour)
+		update(t, s, func(tx Tx) error {
+			g, _ := tx.Games().Get("g1")
+			g.Deadline = d3
+			return tx.Games().Put(g, t0)
+		})
+		view(t, s, func(tx Tx) {
+			g, _ := tx.Games().Get("g1")
+			require.True(t, g.Deadline.Equal(d3), "written after the offset grew, read back unchanged")
+		})
+		err := s.Update(ctx, func(tx Tx) error { return tx.Meta().SetClockOffset(-time.Second) })
+		require.Error(t, err)
+	})
+}
+
+// mustRaw is the stored bytes of a game, through the backend.
+func mustRaw(t *testing.T, tx Tx, id string) []byte {
+	t.Helper()
+	return append([]byte(nil), tx.(*txImpl).kv.get(bGames, id)...)
+}
+
+func TestRecordsLogsMetaBlobs(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		type rec struct{ N int }
+		update(t, s, func(tx Tx) error {
+			require.NoError(t, tx.Records().Put("teamchess", "g1", "alice", rec{1}))
+			require.NoError(t, tx.Records().Put("teamchess", "g1", "bob", rec{2}))
+			require.NoError(t, tx.Records().Put("teamchess", "g2", "alice", rec{3}))
+			require.NoError(t, tx.Records().Put("survival", "g1", "alice", rec{4}))
+			require.Error(t, tx.Records().Put("teamchess", "g/1", "alice", rec{}))
+			for _, seq := range []int{2, 10, 1} {
+				require.NoError(t, tx.Logs().Put("game1", seq, rec{seq}))
+			}
+			require.NoError(t, tx.Logs().Put("game10", 1, rec{99}))
+			require.Error(t, tx.Logs().Put("game1", 0, rec{}))
+			require.NoError(t, tx.Meta().SetHeartbeat(t0))
+			require.NoError(t, tx.Playground().Put("file/a", []byte{1, 2}))
+			return tx.Playground().Put("discord", []byte(`{}`))
+		})
+		view(t, s, func(tx Tx) {
+			var users []string
+			require.NoError(t, tx.Records().Each("teamchess", "g1", func(u string, raw []byte) error {
+				var r rec
+				require.NoError(t, json.Unmarshal(raw, &r))
+				users = append(users, fmt.Sprintf("%s=%d", u, r.N))
+				return nil
+			}))
+			require.Equal(t, []string{"alice=1", "bob=2"}, users)
+			var r rec
+			require.NoError(t, tx.Records().Get("survival", "g1", "alice", &r))
+			require.Equal(t, 4, r.N)
+			require.ErrorIs(t, tx.Records().Get("survival", "g1", "bob", &r), ErrNotFound)
+			var seqs []int
+			require.NoError(t, tx.Logs().Each("game1", func(seq int, raw []byte) error {
+				seqs = append(seqs, seq)
+				return nil
+			}))
+			require.Equal(t, []int{1, 2, 10}, seqs, "in sequence order, one game only")
+			hb, err := tx.Meta().Heartbeat()
+			require.NoError(t, err)
+			require.True(t, hb.Equal(t0))
+			data, err := tx.Playground().Get("file/a")
+			require.NoError(t, err)
+			require.Equal(t, []byte{1, 2}, data)
+			_, err = tx.Playground().Get("file/b")
+			require.ErrorIs(t, err, ErrNotFound)
+			var keys []string
+			require.NoError(t, tx.Playground().Each("file/", func(k string, _ []byte) error { keys = append(keys, k); return nil }))
+			require.Equal(t, []string{"file/a"}, keys)
+		})
+	})
+}

@@ -1,0 +1,61 @@
+package storage
+
+import (
+	"errors"
+)
+
+// kv is what a backend gives the repositories: ordered buckets of byte keys
+// and values inside one transaction. The repositories (repos.go) are
+// written once over it, so every backend has the same schema.
+type kv interface {
+	// get returns the value of key, or nil; the slice is valid only inside
+	// the transaction.
+	get(b, key string) []byte
+	put(b, key string, v []byte) error
+	del(b, key string) error
+	// scan calls fn for each key in [from, to) in ascending order (to ""
+	// means no upper bound); fn returning errStop ends the scan without
+	// error. Values are valid only during fn.
+	scan(b, from, to string, fn func(k string, v []byte) error) error
+}
+
+// errStop ends a scan early.
+var errStop = errors.New("stop")
+
+// The buckets of schema 2.
+const (
+	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset"
+	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
+	bChannels     = "channel_games" // thread or linked channel ID -> game ID
+	bUserActive   = "user_active"   // user ID "/" game ID -> ""
+	bUserFinished = "user_finished" // user ID "/" inverted end time "/" game ID -> ""
+	bTimers       = "timers"        // deadline (bot's clock, sortable) "/" game ID -> ""
+	bInteractions = "interactions"  // interaction ID -> unix seconds applied
+	bChallenges   = "challenges"    // ID -> JSON envelope {expires, doc}
+	bLobbies      = "lobbies"       // ID -> JSON envelope {expires, doc}
+	bExpiry       = "expiry"        // expiry (bot's clock, sortable) "/" bucket "/" ID -> ""
+	bRecords      = "records"       // kind "/" guild "/" user -> JSON
+	bLogs         = "logs"          // game ID "/" %09d sequence -> JSON
+	bPlayground   = "playground"    // the playground's keys -> bytes
+)
+
+// buckets lists every bucket of the current schema.
+var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground}
+
+// prefixEnd is the smallest key greater than every key starting with p.
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
+}
+
+// scanPrefix calls fn for every key starting with p.
+func scanPrefix(t kv, b, p string, fn func(k string, v []byte) error) error {
+	return t.scan(b, p, prefixEnd(p), fn)
+}

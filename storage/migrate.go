@@ -1,0 +1,221 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the layout version this code writes.
+//
+//   - 1: games with indexes by thread, user and deadline; everything else as
+//     JSON documents in namespaces of one "docs" bucket, named by the
+//     handlers (the main of 2026-12-02 and before).
+//   - 2: one bucket per repository (kv.go), owned by this package; finished
+//     games indexed by end time; downtime credited by a clock offset.
+const SchemaVersion = 2
+
+// migration upgrades a bbolt database from version from to from+1 inside
+// one transaction.
+type migration struct {
+	from  int
+	apply func(tx *bolt.Tx) error
+}
+
+// migrations lists the upgrades in order; Open runs those a database needs.
+// Version 0 is a new, empty file.
+var migrations = []migration{
+	{from: 0, apply: func(tx *bolt.Tx) error {
+		for _, b := range []string{"games", "channel_games", "user_games", "timers", "interactions", "docs"} {
+			if _, err := tx.CreateBucketIfNotExists([]byte(b)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}},
+	{from: 1, apply: migrate1to2},
+}
+
+func (s *Bolt) migrate() error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucketIfNotExists([]byte(bMeta))
+		if err != nil {
+			return err
+		}
+		v := 0
+		if raw := meta.Get([]byte("schema")); raw != nil {
+			if v, err = strconv.Atoi(string(raw)); err != nil {
+				return fmt.Errorf("bad schema version %q", raw)
+			}
+		}
+		if v > SchemaVersion {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", v, SchemaVersion)
+		}
+		for _, m := range migrations {
+			if m.from < v {
+				continue
+			}
+			if m.from != v {
+				return fmt.Errorf("no migration from schema version %d", v)
+			}
+			if err := m.apply(tx); err != nil {
+				return fmt.Errorf("migrating schema %d to %d: %w", v, v+1, err)
+			}
+			v++
+		}
+		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte(strconv.Itoa(v)))
+	})
+}
+
+// migrate1to2 moves schema 1's documents into their repositories and
+// indexes finished games by their end (their last update). Nothing is
+// recomputed: records, logs and game states keep their bytes.
+func migrate1to2(btx *bolt.Tx) error {
+	for _, b := range buckets {
+		if _, err := btx.CreateBucketIfNotExists([]byte(b)); err != nil {
+			return err
+		}
+	}
+	k := boltKV{btx}
+	t := newTx(k)
+	if docs := btx.Bucket([]byte("docs")); docs != nil {
+		var moved [][]byte
+		err := docs.ForEach(func(key, v []byte) error {
+			i := bytes.IndexByte(key, 0)
+			if i < 0 {
+				return nil
+			}
+			ns, id := string(key[:i]), string(key[i+1:])
+			ok, err := migrateDoc(t, ns, id, v)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", ns, id, err)
+			}
+			if ok {
+				moved = append(moved, append([]byte(nil), key...))
+			} else {
+				slog.Warn("storage: migration kept an unknown document", "namespace", ns, "key", id)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, key := range moved {
+			if err := docs.Delete(key); err != nil {
+				return err
+			}
+		}
+		if first, _ := docs.Cursor().First(); first == nil {
+			if err := btx.DeleteBucket([]byte("docs")); err != nil {
+				return err
+			}
+		}
+	}
+	if btx.Bucket([]byte("user_games")) != nil {
+		if err := btx.DeleteBucket([]byte("user_games")); err != nil {
+			return err
+		}
+	}
+	var ids []string
+	if err := k.scan(bGames, "", "", func(id string, _ []byte) error {
+		ids = append(ids, id)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		var g Game
+		if err := getJSON(k, bGames, id, "game", &g); err != nil {
+			return err
+		}
+		if g.Active {
+			for _, u := range g.Players {
+				if err := k.put(bUserActive, u+"/"+g.ID, nil); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if g.Ended.IsZero() {
+			g.Ended = g.Updated
+			if err := putJSON(k, bGames, g.ID, &g); err != nil {
+				return err
+			}
+		}
+		for _, u := range g.Players {
+			if err := k.put(bUserFinished, u+"/"+invertedKey(g.Ended)+"/"+g.ID, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// migrateDoc moves one schema-1 document into its repository; ok false
+// leaves a document of a namespace this schema does not know.
+func migrateDoc(t *txImpl, ns, id string, raw []byte) (ok bool, err error) {
+	switch ns {
+	case "challenges":
+		var ch struct {
+			Expires time.Time `json:"expires"`
+		}
+		if err := json.Unmarshal(raw, &ch); err != nil {
+			return false, err
+		}
+		return true, t.Challenges().Put(id, ch.Expires, json.RawMessage(raw))
+	case "lobbies":
+		return true, t.Lobbies().Put(id, time.Time{}, json.RawMessage(raw))
+	case "teamchess-records":
+		guild, user, found := strings.Cut(id, "/")
+		if !found {
+			return false, fmt.Errorf("bad record key")
+		}
+		return true, t.Records().Put("teamchess", guild, user, json.RawMessage(raw))
+	case "sandtable_log":
+		game, seq, found := strings.Cut(id, "/")
+		n, err := strconv.Atoi(seq)
+		if !found || err != nil {
+			return false, fmt.Errorf("bad log key")
+		}
+		return true, t.Logs().Put(game, n, json.RawMessage(raw))
+	case "channel-games":
+		var game string
+		if err := json.Unmarshal(raw, &game); err != nil {
+			return false, err
+		}
+		return true, t.Games().LinkChannel(id, game)
+	case "bot":
+		if id != "alive" {
+			return false, nil
+		}
+		var at time.Time
+		if err := json.Unmarshal(raw, &at); err != nil {
+			return false, err
+		}
+		return true, t.Meta().SetHeartbeat(at)
+	case "playground":
+		if id != "discord" {
+			return false, nil
+		}
+		return true, t.Playground().Put(PlaygroundState, raw)
+	case "playground-files":
+		var data []byte
+		if err := json.Unmarshal(raw, &data); err != nil {
+			return false, err
+		}
+		return true, t.Playground().Put(PlaygroundFile+id, data)
+	}
+	return false, nil
+}
+
+// Keys of the playground's repository (Tx.Playground).
+const (
+	PlaygroundState = "discord" // the Discord stand-in's state, JSON
+	PlaygroundFile  = "file/"   // + attachment ID: the attachment's bytes
+)

@@ -1,0 +1,186 @@
+// Package storage keeps every game, challenge, lobby, record and log of the
+// bot behind one interface, Store: transactions over repositories. Two
+// implementations share one schema and one contract test suite: Bolt (a
+// bbolt file, what the bot runs on) and Memory (maps, for unit tests).
+//
+// The schema is this package's alone: no caller names a bucket, a key
+// layout or an index. Repositories keep their indexes in line with the
+// records in the same transaction (see Games.Put), so an index never
+// disagrees with what it indexes.
+//
+// Invariants:
+//   - Update runs its function in one read-write transaction: everything it
+//     wrote is saved, or (when it returns an error) nothing is.
+//   - View is read-only: a write in it fails with ErrReadOnly.
+//   - Records are JSON with explicit field names; a database written by an
+//     earlier schema is migrated when it is opened (migrate.go), never
+//     rewritten at run time.
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+var (
+	// ErrNotFound is returned when a record does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrLocked is returned by Open when another process holds the database.
+	ErrLocked = errors.New("database is in use by another process")
+	// ErrReadOnly is returned by a write inside View.
+	ErrReadOnly = errors.New("storage: write in a read-only transaction")
+	// ErrConflict is returned by Games.Put when the stored game changed
+	// since the caller read it (its Version moved on).
+	ErrConflict = errors.New("storage: the record changed meanwhile")
+)
+
+// Store is the bot's persistence. It is safe for concurrent use.
+type Store interface {
+	// Update runs fn in one read-write transaction; if fn returns an error,
+	// nothing it wrote is saved and Update returns that error.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// View runs fn in a read-only transaction.
+	View(ctx context.Context, fn func(Tx) error) error
+	// Close releases the store.
+	Close() error
+}
+
+// Tx is one transaction: the repositories, all reading and writing the
+// same snapshot. A Tx must not be used after its function returns.
+type Tx interface {
+	Games() Games
+	Challenges() Invitations
+	Lobbies() Invitations
+	Records() Records
+	Logs() Logs
+	Dedupe() Dedupe
+	Meta() Meta
+	// Playground holds the local playground's own state (its Discord
+	// stand-in), apart from the bot's.
+	Playground() Blobs
+}
+
+// Game is one stored game of any kind. State is the game's own JSON (its
+// kind defines it).
+type Game struct {
+	ID        string `json:"id"`
+	Kind      string `json:"kind"` // "survival", "sandtable", "teamchess", ...
+	GuildID   string `json:"guild_id"`
+	ChannelID string `json:"channel_id"` // the channel the game was started in
+	ThreadID  string `json:"thread_id"`  // the public game thread (indexed)
+	// Players are the user IDs taking part (indexed: Games.Active and
+	// Games.Finished list a user's games).
+	Players []string `json:"players"`
+	Active  bool     `json:"active"` // false once finished
+	// Deadline is when the running clock runs out (wall time); zero: no
+	// clock. The store keeps it in the bot's clock (see Meta.ClockOffset),
+	// so crediting downtime moves every deadline without rewriting a game.
+	Deadline time.Time       `json:"deadline"`
+	Version  int64           `json:"version"` // incremented by every Games.Put
+	Created  time.Time       `json:"created"`
+	Updated  time.Time       `json:"updated"`
+	Ended    time.Time       `json:"ended,omitempty"` // set by Games.Put when Active turns false
+	State    json.RawMessage `json:"state"`
+}
+
+// Games is the repository of games and their indexes: thread and further
+// channels → game, active and finished games per player, running clocks.
+type Games interface {
+	// Get reads one game, or ErrNotFound.
+	Get(id string) (*Game, error)
+	// ByChannel finds the game owning a thread or channel (its ThreadID or a
+	// channel linked with LinkChannel), or ErrNotFound.
+	ByChannel(channelID string) (*Game, error)
+	// LinkChannel makes ByChannel(channelID) find the game gameID (for
+	// example a Team Chess team's private thread).
+	LinkChannel(channelID, gameID string) error
+	// Put writes g and brings every index in line with it. g.Version must be
+	// the stored version (zero for a new game), else ErrConflict; Put then
+	// increments it, sets Updated (and Created, for a new game) to now, and
+	// Ended to now when the game stops being active.
+	Put(g *Game, now time.Time) error
+	// Active lists the active games of a user, newest first.
+	Active(userID string) ([]*Game, error)
+	// Finished lists at most limit finished games of a user that ended
+	// before before (zero: any), newest first: a page of their history.
+	Finished(userID string, before time.Time, limit int) ([]*Game, error)
+	// Due lists the IDs of active games whose deadline is at or before now,
+	// oldest deadline first.
+	Due(now time.Time) ([]string, error)
+	// NextDeadline is the earliest running deadline, or the zero time.
+	NextDeadline() (time.Time, error)
+}
+
+// Invitations is the repository of open invitations, challenges or lobbies:
+// the framework's JSON record under an ID, indexed by expiry.
+type Invitations interface {
+	// Get decodes the invitation id into v and returns its expiry (zero:
+	// never), or returns ErrNotFound.
+	Get(id string, v any) (expires time.Time, err error)
+	// Put writes v as the invitation id, expiring at expires (zero: never).
+	Put(id string, expires time.Time, v any) error
+	// Delete removes the invitation (no error if absent).
+	Delete(id string) error
+	// Expired lists the IDs of invitations whose expiry is at or before now.
+	Expired(now time.Time) ([]string, error)
+	// Each calls fn with every invitation's ID and JSON, in ID order; fn must
+	// not keep raw.
+	Each(fn func(id string, raw []byte) error) error
+}
+
+// Records is the repository of players' records: one JSON record per game
+// kind, guild and user.
+type Records interface {
+	// Get decodes the record into v, or returns ErrNotFound.
+	Get(kind, guildID, userID string, v any) error
+	// Put writes v as the record.
+	Put(kind, guildID, userID string, v any) error
+	// Each calls fn with every record of a kind in a guild, by user ID.
+	Each(kind, guildID string, fn func(userID string, raw []byte) error) error
+}
+
+// Logs is the repository of games' archived log entries (for example a
+// SandTable game's finished turns), in sequence order per game.
+type Logs interface {
+	// Put writes v as entry seq (1 or more) of game gameID.
+	Put(gameID string, seq int, v any) error
+	// Each calls fn with every entry of the game, in sequence order.
+	Each(gameID string, fn func(seq int, raw []byte) error) error
+}
+
+// Dedupe remembers which interactions were applied, so none is applied
+// twice.
+type Dedupe interface {
+	// Mark records that the interaction id is applied at now and reports
+	// whether it had been before (then the caller must not apply it again).
+	// Call it in the transaction of the change it guards.
+	Mark(id string, now time.Time) (seen bool, err error)
+	// Prune forgets interactions applied before cutoff.
+	Prune(cutoff time.Time) error
+}
+
+// Meta holds the bot's own bookkeeping.
+type Meta interface {
+	// Heartbeat is the last time the running bot recorded (zero: never).
+	Heartbeat() (time.Time, error)
+	SetHeartbeat(t time.Time) error
+	// ClockOffset is the downtime credited so far. Deadlines and expiries
+	// are stored in the bot's clock, wall time minus this offset, and read
+	// back in wall time: growing the offset moves every running deadline and
+	// expiry later at once, rewriting nothing.
+	ClockOffset() (time.Duration, error)
+	SetClockOffset(d time.Duration) error
+}
+
+// Blobs is a small key → bytes repository.
+type Blobs interface {
+	// Get returns the bytes under key, or ErrNotFound.
+	Get(key string) ([]byte, error)
+	Put(key string, data []byte) error
+	Delete(key string) error
+	// Each calls fn with every key starting with prefix, in key order; fn
+	// must not keep data.
+	Each(prefix string, fn func(key string, data []byte) error) error
+}
