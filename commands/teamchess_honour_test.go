@@ -119,13 +119,13 @@ func TestTeamChessOldFinishedGameKeepsItsCategory(t *testing.T) {
 		alice.ID: {ID: alice.ID, Name: "alice", Games: 1, TeamWins: 1, PersonalWins: 1, WinsBy: map[string]int{"dishonourable_checkmate": 1}},
 		bob.ID:   {ID: bob.ID, Name: "bob", Games: 1, TeamLosses: 1, PersonalLosses: 1, LossesBy: map[string]int{"dishonourable_checkmate": 1}},
 	}
-	require.NoError(t, a.Store.Update(func(tx *storage.Tx) error {
+	require.NoError(t, a.update(func(tx storage.Tx) error {
 		for id, ps := range old {
-			if err := tx.PutDoc(tcRecordsNS, "g/"+id, ps); err != nil {
+			if err := tx.Records().Put(kindTeamChess, "g", id, ps); err != nil {
 				return err
 			}
 		}
-		return tx.PutGame(stored, t0)
+		return tx.Games().Put(stored, t0)
 	}))
 	before, err := a.snapshot(g.ID)
 	require.NoError(t, err)

@@ -300,12 +300,12 @@ func TestTeamChessLobbyButtonsReachTheKind(t *testing.T) {
 func TestLeaderboardRankIsPrivate(t *testing.T) {
 	a, _ := testApp(t)
 	ranked, unranked := User{ID: "100001", Name: "ann"}, User{ID: "100009", Name: "zed"}
-	require.NoError(t, a.Store.Update(func(tx *storage.Tx) error {
+	require.NoError(t, a.update(func(tx storage.Tx) error {
 		for _, ps := range []teamchess.PlayerStats{
 			{ID: ranked.ID, Name: "ann", Games: 1, TeamWins: 1, PersonalWins: 1},
 			{ID: "100002", Name: "bob", Games: 1, TeamLosses: 1, PersonalLosses: 1},
 		} {
-			if err := tx.PutDoc(tcRecordsNS, "g/"+ps.ID, &ps); err != nil {
+			if err := tx.Records().Put(kindTeamChess, "g", ps.ID, &ps); err != nil {
 				return err
 			}
 		}
