@@ -22,7 +22,10 @@
 // LegalNextSteps, VehicleMovesFrom, LegalVehicleMoves and LegalHazardUses
 // give legal actions for autocomplete and computer players. Format and
 // ParsePosition read and write the plain-text position format, which
-// round-trips exactly.
+// round-trips exactly: whatever Apply or Advance leaves, and its views,
+// Format prints a text that ParsePosition reads back to the same text. An
+// action that would take a counter or an ID past what the format holds
+// (the turn number, hazard numbers) is refused instead (G12, G21).
 //
 // Invariants of a Position after every Apply: at most one piece on the
 // ground per square (crew share their Vehicle's square); a Vehicle has 0–4

@@ -263,3 +263,132 @@ func FuzzRoundTrip(f *testing.F) {
 		playRoundTrip(t, p, rand.New(rand.NewPCG(seed, 3)), 6)
 	})
 }
+
+// randomPositionText writes a random hand-written position: random pieces
+// of both sides on random squares (Vehicles with random crews), Craters of
+// either side, Drones of either side (some cancelled), and settings near
+// the format's limits now and then. The parser refuses some of them.
+func randomPositionText(r *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString(FormatHeader + "\n")
+	phases := []string{"preturn", "main", "main", "postturn", "postturn", "finished"}
+	phase := phases[r.IntN(len(phases))]
+	fmt.Fprintf(&b, "phase %s\n", phase)
+	side := []string{"south", "north"}[r.IntN(2)]
+	fmt.Fprintf(&b, "to-move %s\n", side)
+	turn := 1 + r.IntN(40)
+	if r.IntN(3) == 0 {
+		turn = maxCounter - r.IntN(3)
+	}
+	fmt.Fprintf(&b, "turn %d\n", turn)
+	// hazard numbers: small, or the last ones (next-hazard above them)
+	big := r.IntN(3) == 0
+	if r.IntN(2) == 0 {
+		next := func() int {
+			if big {
+				return MaxIDNumber - r.IntN(3)
+			}
+			return 100 + r.IntN(40)
+		}
+		fmt.Fprintf(&b, "next-hazard SM%d SA%d NM%d NA%d\n", next(), next(), next(), next())
+	}
+	if r.IntN(3) == 0 {
+		fmt.Fprintf(&b, "dead-turns %d\n", r.IntN(DeadlockTurns))
+	}
+	if phase == "finished" {
+		b.WriteString([]string{"result south resignation\n", "result north all-tanks\n", "result draw agreement\n"}[r.IntN(3)])
+	}
+	used := map[Square]bool{}
+	free := func() Square {
+		for {
+			if sq := Square(r.IntN(NumSquares)); !used[sq] {
+				used[sq] = true
+				return sq
+			}
+		}
+	}
+	var inf [3][]ID
+	bases := map[Square]bool{}
+	for s := South; s <= North; s++ {
+		// a few Bases, Infantry, Vehicles and hazards per side
+		counts := map[Kind]int{Base: 1 + r.IntN(3), Infantry: 1 + r.IntN(12), Tank: r.IntN(3), Airplane: r.IntN(3), Mine: r.IntN(4), AntiAir: r.IntN(4)}
+		n := int32(0)
+		for _, k := range AllKinds {
+			for range counts[k] {
+				n++
+				num := n
+				if k.IsHazard() && big {
+					num = MaxIDNumber - 3 - n
+				}
+				id := ID{s, k, num}
+				if k == Infantry {
+					inf[s] = append(inf[s], id)
+				}
+				if !k.IsVehicle() {
+					sq := free()
+					bases[sq] = k == Base
+					fmt.Fprintf(&b, "piece %s %s\n", id, sq)
+					continue
+				}
+				fmt.Fprintf(&b, "piece %s %s", id, free())
+				for range r.IntN(3) {
+					n++
+					c := ID{s, Infantry, n}
+					inf[s] = append(inf[s], c)
+					fmt.Fprintf(&b, " %s", c)
+				}
+				b.WriteByte('\n')
+			}
+		}
+	}
+	for range r.IntN(4) {
+		fmt.Fprintf(&b, "crater %s %s\n", free(), []string{"south", "north"}[r.IntN(2)])
+	}
+	for range r.IntN(5) {
+		s := Side(1 + r.IntN(2))
+		spot := inf[s][r.IntN(len(inf[s]))]
+		target := Sq(r.IntN(Files), r.IntN(Ranks))
+		for bases[target] {
+			target = Sq(r.IntN(Files), r.IntN(Ranks))
+		}
+		if r.IntN(2) == 0 {
+			// aim at a Crater, where G22 applies
+			for sq := range used {
+				if !bases[sq] {
+					target = sq
+					break
+				}
+			}
+		}
+		fmt.Fprintf(&b, "drone %s %s", spot, target)
+		if r.IntN(4) == 0 {
+			b.WriteString(" cancelled")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestRoundTripRandomPositions plays random actions from random
+// hand-written positions (randomPositionText) that the parser accepts.
+func TestRoundTripRandomPositions(t *testing.T) {
+	positions, actions := 600, 30
+	if testing.Short() {
+		positions, actions = 60, 6
+	}
+	r := rand.New(rand.NewPCG(99, 1))
+	parsed, applied := 0, 0
+	for range positions {
+		text := randomPositionText(r)
+		p, err := ParsePosition(text)
+		if err != nil {
+			continue
+		}
+		parsed++
+		applied += playRoundTrip(t, p, r, actions)
+	}
+	if parsed < positions/4 {
+		t.Fatalf("only %d of %d random positions parsed", parsed, positions)
+	}
+	t.Logf("%d of %d random positions parsed, %d actions applied", parsed, positions, applied)
+}
