@@ -364,10 +364,11 @@ func TestLoadSandTablePositionRefusals(t *testing.T) {
 	require.ErrorContains(t, a.LoadSandTablePosition("game1", mainPos), "not an active SandTable game")
 	putSandTable(t, a, mainPos)
 	require.Error(t, a.LoadSandTablePosition("sand1", "sandtable-position 1\nphase nonsense\n"))
+	a.Now = func() time.Time { return t0.Add(10 * time.Minute) } // the first deadline was t0+1h
 	require.NoError(t, a.LoadSandTablePosition("sand1", strings.Replace(mainPos, "to-move south", "to-move north", 1)))
 	g, st, pos := sandGame(t, a)
 	require.Equal(t, sandtable.North, pos.ToMove)
-	require.Equal(t, t0.Add(time.Hour), g.Deadline, "the clock restarts for the new position")
+	require.Equal(t, t0.Add(70*time.Minute), g.Deadline, "the clock restarts for the new position")
 	require.Empty(t, st.Prev)
 }
 
