@@ -198,6 +198,11 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 		if p.baseSquare(a.To) {
 			return illegal(RuleDroneTarget, "a Drone may not target the Base on %s", a.To)
 		}
+		if n := p.PendingDrones(side); n >= NumSquares {
+			// only a hand-written position gets here: in play a side's
+			// pending Drones are the few of its last PostTurn
+			return illegal(RuleHazardUse, "%s already has %d pending Drones, the most a position holds; place a Mine or an Anti-Air", side, n)
+		}
 		p.Drones = append(p.Drones, Drone{Side: side, Spotter: sp.ID, Target: a.To})
 		n := p.PendingDrones(side)
 		l.addf(Entry{Kind: EntryAction, Side: side, Secret: side, Notation: a.String()}, "%s played %s.", side, a.String())
