@@ -37,7 +37,7 @@ func (p *Position) Apply(a Action) ([]Entry, error) {
 // rules (dead-turns, hazard-uses) or checked where it grows (hazard IDs).
 func (p *Position) checkLimits() error {
 	if p.Turn > maxCounter {
-		return illegal(RuleTurnLimit, "this would end turn %d, the last turn a position can hold; the game can only end now, by resignation or an agreed draw", maxCounter)
+		return illegal(RuleTurnLimit, "this would end turn %d, the last turn a position can hold: from here the game can only end, by a victory in Main, a resignation or an agreed draw", maxCounter)
 	}
 	return nil
 }
