@@ -28,6 +28,9 @@ func TestCLIErrorsClipEchoedInput(t *testing.T) {
 		code int
 	}{
 		{"unknown subcommand", []string{long}, 2},
+		{"run: unknown flag", []string{"-" + long}, 2},
+		{"run: stray argument", []string{"run", long}, 2},
+		{"run: config file name", []string{"run", "-config", filepath.Join(t.TempDir(), wide)}, 2},
 		{"apply: unreadable action", append(apply, good, "d4-d5", long), 2},
 		{"apply: multi-byte action", append(apply, good, wide), 2},
 		{"apply: illegal action", append(apply, good, "S preset "+strings.Repeat("q", 1900)), 1},

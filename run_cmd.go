@@ -43,14 +43,14 @@ starts the local playground instead: the bot against a Discord stand-in on
 127.0.0.1 and a web page to play in, at the URL it prints.`)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sandtable run: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "sandtable run: unexpected argument %s\n", quoteArg(fs.Arg(0)))
 		return 2
 	}
 	path := *configPath
@@ -61,7 +61,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 	}
 	cfg, err := bot.LoadConfig(path, os.Getenv)
 	if err != nil {
-		fmt.Fprintln(stderr, "sandtable run:", err)
+		fmt.Fprintln(stderr, clipMessage("sandtable run: "+err.Error()))
 		return 2
 	}
 	if *forcePlayground || cfg.Discord.Token.Empty() {

@@ -191,8 +191,8 @@ func (p *Position) HasLegalMain() bool {
 }
 
 // LegalHazardUses returns every legal PostTurn hazard use of the side to
-// move: Mines, then Anti-Air (both only below the cap), then Drones (by
-// spotter square), each in square order.
+// move: Mines, then Anti-Air (both only below the cap and while their
+// numbers last), then Drones (by spotter square), each in square order.
 func (p *Position) LegalHazardUses() ([]Action, error) {
 	if err := p.needPhase(PhasePostTurn); err != nil {
 		return nil, err
@@ -212,13 +212,17 @@ func (p *Position) LegalHazardUses() ([]Action, error) {
 				}
 			}
 		}
-		for _, k := range []ActionKind{ActMine, ActAntiAir} {
+		for i, k := range []ActionKind{ActMine, ActAntiAir} {
+			if p.NextHazard[side][i] >= MaxIDNumber {
+				continue // numbers used up (G12)
+			}
 			for _, sq := range sqs {
 				out = append(out, Action{Kind: k, From: NoSquare, To: sq})
 			}
 		}
 	}
-	for sq := Square(0); sq < NumSquares; sq++ {
+	droneRoom := p.PendingDrones(side) < NumSquares // the most a position holds
+	for sq := Square(0); sq < NumSquares && droneRoom; sq++ {
 		t := p.ground(sq)
 		if t == nil || t.ID.Kind != Infantry || t.Owner != side {
 			continue

@@ -133,6 +133,12 @@ func TestHazardNumberLimit(t *testing.T) {
 	before := p.Format()
 	_, err := p.ApplyString("Mc3")
 	assertRefused(t, p, before, err, RuleHazardNumbers, "2147483647")
+	if n := countUses(t, p, ActMine); n != 0 {
+		t.Errorf("LegalHazardUses offers %d Mines with the numbers used up", n)
+	}
+	if n := countUses(t, p, ActAntiAir); n == 0 {
+		t.Errorf("LegalHazardUses offers no Anti-Air")
+	}
 	if _, err := p.ApplyString("Ac3"); err != nil {
 		t.Fatalf("Anti-Air SA2147483646 refused: %v", err)
 	}
@@ -301,4 +307,46 @@ func TestDroneCountBound(t *testing.T) {
 	if p, err := ParsePosition(text); err == nil {
 		assertRoundTrip(t, p)
 	}
+}
+
+// TestDroneDeclarationBound: a hand-written PostTurn may already hold 400
+// of the mover's Drones, the most the parser reads; one more Drone is
+// refused (it used to be declared, printing 401 Drone lines that the
+// parser refuses).
+func TestDroneDeclarationBound(t *testing.T) {
+	pos := func(n int) string {
+		return "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\n" + limitsBase +
+			strings.Repeat("drone SI30 b3\n", n)
+	}
+	p := mustParse(t, pos(NumSquares))
+	before := p.Format()
+	_, err := p.ApplyString("Db2-b4")
+	assertRefused(t, p, before, err, RuleHazardUse, "400")
+	if n := countUses(t, p, ActDrone); n != 0 {
+		t.Errorf("LegalHazardUses offers %d Drones beyond the bound", n)
+	}
+	if _, err := p.ApplyString("Mb3"); err != nil {
+		t.Fatalf("a Mine is still possible: %v", err)
+	}
+	p = mustParse(t, pos(NumSquares-1))
+	if _, err := p.ApplyString("Db2-b4"); err != nil {
+		t.Fatal(err)
+	}
+	assertRoundTrip(t, p)
+}
+
+// countUses counts the hazard uses of kind k that LegalHazardUses offers.
+func countUses(t *testing.T, p *Position, k ActionKind) int {
+	t.Helper()
+	uses, err := p.LegalHazardUses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, a := range uses {
+		if a.Kind == k {
+			n++
+		}
+	}
+	return n
 }

@@ -1,6 +1,7 @@
 package sandtable
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -68,19 +69,20 @@ func handWrittenPositions(tb testing.TB) []string {
 // randomRoundTripAction returns an action for p, usually a legal one: a
 // random Infantry turn or Vehicle move in Main, a hazard use in PostTurn,
 // deployment commands (legal or not) in Deployment, now and then a
-// resignation, a draw or a random action that is usually illegal. ok is
-// false when p is finished.
-func randomRoundTripAction(p *Position, r *rand.Rand) (a string, ok bool) {
+// resignation, a draw or a random action that is usually illegal. legal
+// says the action comes from the legal action generators, so Apply must
+// accept it; ok is false when p is finished.
+func randomRoundTripAction(p *Position, r *rand.Rand) (a string, legal, ok bool) {
 	if p.Phase == PhaseFinished {
-		return "", false
+		return "", false, false
 	}
 	switch n := r.IntN(400); {
 	case n == 0:
-		return "draw", true
+		return "draw", true, true
 	case n == 1:
-		return []string{"resign", "S resign", "N resign"}[r.IntN(3)], true
+		return []string{"resign", "S resign", "N resign"}[r.IntN(3)], true, true
 	case n < 30:
-		return randomJunkAction(r), true
+		return randomJunkAction(r), false, true
 	}
 	sq := func() string { return Sq(r.IntN(Files), r.IntN(Ranks)).String() }
 	switch p.Phase {
@@ -88,27 +90,27 @@ func randomRoundTripAction(p *Position, r *rand.Rand) (a string, ok bool) {
 		side := []string{"S", "N"}[r.IntN(2)]
 		switch r.IntN(10) {
 		case 0, 1:
-			return fmt.Sprintf("%s random %d", side, r.Uint64()), true
+			return fmt.Sprintf("%s random %d", side, r.Uint64()), false, true
 		case 2:
 			names := PresetNames()
-			return side + " preset " + names[r.IntN(len(names))], true
+			return side + " preset " + names[r.IntN(len(names))], false, true
 		case 3:
-			return side + " place " + string(AllKinds[r.IntN(len(AllKinds))].Letter()) + sq(), true
+			return side + " place " + string(AllKinds[r.IntN(len(AllKinds))].Letter()) + sq(), false, true
 		case 4:
-			return side + " move " + sq() + "-" + sq(), true
+			return side + " move " + sq() + "-" + sq(), false, true
 		case 5:
-			return side + " remove " + sq(), true
+			return side + " remove " + sq(), false, true
 		case 6:
-			return side + " clear", true
+			return side + " clear", false, true
 		case 7:
-			return side + " unconfirm", true
+			return side + " unconfirm", false, true
 		default:
-			return side + " confirm", true
+			return side + " confirm", false, true
 		}
 	case PhaseMain:
 		if r.IntN(3) == 0 {
 			if vm, _ := p.LegalVehicleMoves(); len(vm) > 0 {
-				return vm[r.IntN(len(vm))].String(), true
+				return vm[r.IntN(len(vm))].String(), true, true
 			}
 		}
 		var steps []Step
@@ -123,17 +125,17 @@ func randomRoundTripAction(p *Position, r *rand.Rand) (a string, ok bool) {
 			}
 		}
 		if len(steps) > 0 {
-			return Action{Kind: ActInfantry, Steps: steps}.String(), true
+			return Action{Kind: ActInfantry, Steps: steps}.String(), true, true
 		}
 		if vm, _ := p.LegalVehicleMoves(); len(vm) > 0 {
-			return vm[r.IntN(len(vm))].String(), true
+			return vm[r.IntN(len(vm))].String(), true, true
 		}
 	case PhasePostTurn:
 		if h, _ := p.LegalHazardUses(); len(h) > 0 {
-			return h[r.IntN(len(h))].String(), true
+			return h[r.IntN(len(h))].String(), true, true
 		}
 	}
-	return randomJunkAction(r), true
+	return randomJunkAction(r), false, true
 }
 
 // playRoundTrip advances p, then applies up to n random actions, checking
@@ -148,7 +150,7 @@ func playRoundTrip(tb testing.TB, p *Position, r *rand.Rand, n int) int {
 	assertRoundTrip(tb, p)
 	applied := 0
 	for range n {
-		s, ok := randomRoundTripAction(p, r)
+		s, legal, ok := randomRoundTripAction(p, r)
 		if !ok {
 			break
 		}
@@ -163,6 +165,12 @@ func playRoundTrip(tb testing.TB, p *Position, r *rand.Rand, n int) int {
 		if _, err := p.Apply(a); err != nil {
 			if p.Format() != before {
 				tb.Fatalf("refused action %q changed the position:\n%s\n---\n%s", s, before, p.Format())
+			}
+			// the generators offer only what Apply accepts, except
+			// where G21 refuses the end of the last turn
+			var re *RuleError
+			if legal && !(errors.As(err, &re) && re.Rule == RuleTurnLimit) {
+				tb.Fatalf("legal action %q refused: %v\n%s", s, err, before)
 			}
 			continue
 		}

@@ -37,7 +37,7 @@ func (p *Position) Apply(a Action) ([]Entry, error) {
 // rules (dead-turns, hazard-uses) or checked where it grows (hazard IDs).
 func (p *Position) checkLimits() error {
 	if p.Turn > maxCounter {
-		return illegal(RuleTurnLimit, "this would end turn %d, the last turn a position can hold; the game can only end now, by resignation or an agreed draw", maxCounter)
+		return illegal(RuleTurnLimit, "this would end turn %d, the last turn a position can hold: from here the game can only end, by a victory in Main, a resignation or an agreed draw", maxCounter)
 	}
 	return nil
 }
@@ -197,6 +197,11 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 		}
 		if p.baseSquare(a.To) {
 			return illegal(RuleDroneTarget, "a Drone may not target the Base on %s", a.To)
+		}
+		if n := p.PendingDrones(side); n >= NumSquares {
+			// only a hand-written position gets here: in play a side's
+			// pending Drones are the few of its last PostTurn
+			return illegal(RuleHazardUse, "%s already has %d pending Drones, the most a position holds; place a Mine or an Anti-Air", side, n)
 		}
 		p.Drones = append(p.Drones, Drone{Side: side, Spotter: sp.ID, Target: a.To})
 		n := p.PendingDrones(side)
