@@ -12,8 +12,8 @@ import (
 // engine prints, after any sequence of legal or refused actions, parses
 // and prints identically, and so do the views. These tests play random
 // actions from random deployments, from every scenario's hand-written
-// position and from positions at the format's limits, and check it after
-// every action.
+// position, from positions at the format's limits and from random
+// hand-written positions, and check it after every action.
 
 // edgePositions are hand-written positions where counters, IDs and sets
 // run out or collide: the last turns, the last hazard numbers, a Crater
