@@ -112,6 +112,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		BoardSize:    cfg.Game.BoardSize,
 		MoveTime:     time.Duration(cfg.Game.MoveTime),
 		ChallengeTTL: time.Duration(cfg.Game.ChallengeTTL),
+		LobbyTTL:     time.Duration(cfg.Game.LobbyTTL),
 		DevGuildID:   cfg.Discord.DevGuildID,
 	}, log)
 	b.app.Now = opts.Now

@@ -60,6 +60,7 @@ type GameConfig struct {
 	BoardSize    int      `toml:"board_size"`
 	MoveTime     Duration `toml:"move_time"`
 	ChallengeTTL Duration `toml:"challenge_ttl"`
+	LobbyTTL     Duration `toml:"lobby_ttl"`
 }
 
 // PlaygroundConfig holds the [playground] table: the web page, the local
@@ -185,6 +186,7 @@ func DefaultConfig() Config {
 			BoardSize:    640,
 			MoveTime:     Duration(24 * time.Hour),
 			ChallengeTTL: Duration(time.Hour),
+			LobbyTTL:     Duration(24 * time.Hour),
 		},
 		Playground: PlaygroundConfig{
 			Address:    "127.0.0.1",
@@ -252,6 +254,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.move_time must be at least 1m, got %s", time.Duration(c.Game.MoveTime))
 	case time.Duration(c.Game.ChallengeTTL) < time.Minute:
 		return fmt.Errorf("game.challenge_ttl must be at least 1m, got %s", time.Duration(c.Game.ChallengeTTL))
+	case time.Duration(c.Game.LobbyTTL) < time.Minute:
+		return fmt.Errorf("game.lobby_ttl must be at least 1m, got %s", time.Duration(c.Game.LobbyTTL))
 	}
 	if c.Discord.APIBase != "" {
 		u, err := url.Parse(c.Discord.APIBase)

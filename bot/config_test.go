@@ -49,6 +49,7 @@ format = "json"
 board_size = 800
 move_time = "3d"
 challenge_ttl = "30m"
+lobby_ttl = "2d"
 `)
 	cfg, err := LoadConfig(p, noEnv)
 	require.NoError(t, err)
@@ -57,6 +58,7 @@ challenge_ttl = "30m"
 	require.Equal(t, 800, cfg.Game.BoardSize)
 	require.Equal(t, 72*time.Hour, time.Duration(cfg.Game.MoveTime))
 	require.Equal(t, 30*time.Minute, time.Duration(cfg.Game.ChallengeTTL))
+	require.Equal(t, 48*time.Hour, time.Duration(cfg.Game.LobbyTTL))
 }
 
 func TestEnvTokenOverridesFile(t *testing.T) {
@@ -83,6 +85,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[log]\nlevel = \"loud\"\n", "log.level"},
 		{"[log]\nformat = \"xml\"\n", "log.format"},
 		{"[storage]\npath = \"\"\n", "storage.path"},
+		{"[game]\nlobby_ttl = \"30s\"\n", "game.lobby_ttl must be at least 1m"},
+		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
 		{"[game\n", "bot.toml"},
 	}
 	for _, c := range cases {

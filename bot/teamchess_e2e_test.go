@@ -544,3 +544,22 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 	require.Contains(t, board.Text(), "**1.** "+alice.Mention()+" · team 1-0 · personal 2-0 (ratio 2, no losses) · 1 game")
 	tb.requirePrivacy()
 }
+
+// TestTeamChessLobbyExpires: a lobby nobody changes for a day (the default
+// game.lobby_ttl) is closed by the timer: its message loses its buttons and
+// says so (TestLobbyExpires checks that a click that still reaches it is
+// refused).
+func TestTeamChessLobbyExpires(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	lobby := h.tcOpen(alice)
+	lobby = h.tcPress(bob, lobby, "Join White")
+	h.clock.Advance(24*time.Hour - time.Second)
+	h.swept()
+	require.NotEmpty(t, h.srv.Message(lobby.ID).Buttons(), "a day after the last change, less a second: still open")
+	h.clock.Advance(time.Second)
+	h.swept()
+	closed := h.srv.Message(lobby.ID)
+	require.Empty(t, closed.Buttons())
+	require.Contains(t, closed.Text(), "This lobby expired")
+}

@@ -62,6 +62,7 @@ type Settings struct {
 	BoardSize    int           // 8x8 image edge in pixels
 	MoveTime     time.Duration // default per-move time limit
 	ChallengeTTL time.Duration // how long a challenge stays open
+	LobbyTTL     time.Duration // how long a lobby stays open after its last change
 	// DevGuildID, when set, is the only guild the commands are registered in.
 	DevGuildID string
 }

@@ -297,6 +297,9 @@ func (a *App) Sweep(now time.Time) error {
 	if err := a.expireChallenges(now); err != nil && first == nil {
 		first = err
 	}
+	if err := a.expireLobbies(now); err != nil && first == nil {
+		first = err
+	}
 	return first
 }
 

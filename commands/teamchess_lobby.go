@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -35,6 +36,8 @@ type tcLobby struct {
 	Black     []User        `json:"black"`
 	MoveTime  time.Duration `json:"move_time"`
 	Created   time.Time     `json:"created"`
+	// MessageID is the lobby's message, for its expiry to close it.
+	MessageID string `json:"message_id,omitempty"`
 	// StartFEN is the start position; empty for the standard start. No
 	// command sets it: only tests write it into the stored lobby, to start
 	// games from special positions.
@@ -149,10 +152,83 @@ func tcLobbyNew(a *App, req *Request) (*Response, error) {
 	}
 	l := &tcLobby{ID: newID(), Kind: kindTeamChess, GuildID: req.GuildID, ChannelID: req.ChannelID,
 		Creator: req.User, MoveTime: moveTime, Created: req.Now}
-	if err := a.update(func(tx storage.Tx) error { return tx.Lobbies().Put(l.ID, time.Time{}, l) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return tx.Lobbies().Put(l.ID, a.lobbyExpiry(req.Now), l) }); err != nil {
 		return nil, err
 	}
-	return &Response{Message: tcLobbyMessage(l, fmt.Sprintf("%s opened a Team Chess lobby: join a side!", req.User.Mention()))}, nil
+	return &Response{Posted: func(mid string) { a.lobbyPosted(l.ID, mid) },
+		Message: tcLobbyMessage(l, fmt.Sprintf("%s opened a Team Chess lobby: join a side!", req.User.Mention()))}, nil
+}
+
+// lobbyTTL is how long a lobby stays open after its last change
+// (Settings.LobbyTTL; 24 hours when unset).
+func (a *App) lobbyTTL() time.Duration {
+	if a.Settings.LobbyTTL <= 0 {
+		return 24 * time.Hour
+	}
+	return a.Settings.LobbyTTL
+}
+
+// lobbyExpiry is when a lobby changed at now expires unstarted.
+func (a *App) lobbyExpiry(now time.Time) time.Time { return now.Add(a.lobbyTTL()) }
+
+// lobbyPosted records the message ID of a lobby the bot has just posted,
+// so that its expiry can close it.
+func (a *App) lobbyPosted(id, messageID string) {
+	unlock := a.lock(id)
+	defer unlock()
+	err := a.update(func(tx storage.Tx) error {
+		var l tcLobby
+		exp, err := tx.Lobbies().Get(id, &l)
+		if err != nil {
+			return err
+		}
+		l.MessageID = messageID
+		return tx.Lobbies().Put(id, exp, &l)
+	})
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.Log.Warn("recording lobby message failed", "lobby", id, "err", err)
+	}
+}
+
+// expireLobbies closes every lobby whose time is up: it is deleted and its
+// message says so, without buttons.
+func (a *App) expireLobbies(now time.Time) error {
+	var expired []string
+	if err := a.view(func(tx storage.Tx) error {
+		var err error
+		expired, err = tx.Lobbies().Expired(now)
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, id := range expired {
+		unlock := a.lock(id)
+		var l tcLobby
+		err := a.update(func(tx storage.Tx) error {
+			exp, err := tx.Lobbies().Get(id, &l)
+			if err != nil {
+				return err
+			}
+			if now.Before(exp) {
+				return storage.ErrNotFound // changed meanwhile
+			}
+			return tx.Lobbies().Delete(id)
+		})
+		unlock()
+		if errors.Is(err, storage.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if l.MessageID != "" {
+			m := tcClosedLobby(&l, "This lobby expired: nobody changed it for "+FormatDuration(a.lobbyTTL())+". Open a new one with `/teamchess new`.")
+			if err := a.Platform.Edit(l.ChannelID, l.MessageID, m); err != nil {
+				a.Log.Warn("editing expired lobby failed", "lobby", id, "err", err)
+			}
+		}
+	}
+	return nil
 }
 
 // tcLobbyMessage shows the lobby with its buttons; note is the latest change.
@@ -253,8 +329,16 @@ func tcLoadLobby(a *App, req *Request) (*tcLobby, error) {
 		return nil, &UserError{Msg: err.Error()}
 	}
 	var l tcLobby
-	if err := a.view(func(tx storage.Tx) error { _, err := tx.Lobbies().Get(id.ID, &l); return err }); err != nil {
+	var exp time.Time
+	if err := a.view(func(tx storage.Tx) error {
+		var err error
+		exp, err = tx.Lobbies().Get(id.ID, &l)
+		return err
+	}); err != nil {
 		return nil, err
+	}
+	if !exp.IsZero() && !req.Now.Before(exp) {
+		return nil, Errorf("This lobby has expired: nobody changed it in time. Open a new one with `/teamchess new`.")
 	}
 	return &l, nil
 }
@@ -266,7 +350,7 @@ func tcSaveLobby(a *App, req *Request, l *tcLobby, note string) (*Response, erro
 		if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 			return err
 		}
-		return tx.Lobbies().Put(l.ID, time.Time{}, l)
+		return tx.Lobbies().Put(l.ID, a.lobbyExpiry(req.Now), l)
 	})
 	if err != nil {
 		return nil, err

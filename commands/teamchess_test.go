@@ -325,3 +325,56 @@ func TestLeaderboardRankIsPrivate(t *testing.T) {
 	require.False(t, r.Ephemeral)
 	require.Nil(t, r.PrivateNote, "no record, nothing private")
 }
+
+// TestLobbyExpires: a lobby stays open Settings.LobbyTTL after its last
+// change; then a click is refused, and the sweep deletes it and closes its
+// message. Downtime is credited to it like to a challenge.
+func TestLobbyExpires(t *testing.T) {
+	a, p := testApp(t)
+	a.Settings.LobbyTTL = 24 * time.Hour
+	open := tcCmd(alice, "general", "teamchess", "new", nil)
+	resp, err := a.Handle(open)
+	require.NoError(t, err)
+	require.NotNil(t, resp.Posted)
+	resp.Posted("lobbymsg")
+	id, err := ParseCustomID(resp.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.Button).CustomID)
+	require.NoError(t, err)
+	join := func(u User, at time.Time) (*Response, error) {
+		r := click(u, CustomID{Scope: "c", ID: id.ID, Action: "join-white"}.String())
+		r.ChannelID, r.Now = "general", at
+		return a.Handle(r)
+	}
+	// A join 23 hours in keeps it open for another 24.
+	_, err = join(bob, t0.Add(23*time.Hour))
+	require.NoError(t, err)
+	require.NoError(t, a.Sweep(t0.Add(46*time.Hour)))
+	require.Empty(t, p.edits, "still open 23 hours after the join")
+	// At expiry a click is refused, changing nothing.
+	_, err = join(carol, t0.Add(47*time.Hour))
+	require.Contains(t, userMsg(t, err), "This lobby has expired")
+	require.NoError(t, a.Sweep(t0.Add(47*time.Hour)))
+	require.Len(t, p.edits, 1)
+	require.Equal(t, "lobbymsg", p.edits[0].ID)
+	require.Equal(t, "general", p.edits[0].Channel)
+	require.Empty(t, p.edits[0].Msg.Components, "an expired lobby has no buttons")
+	require.Contains(t, p.edits[0].Msg.Embeds[0].Description, "expired")
+	_, err = join(carol, t0.Add(48*time.Hour))
+	require.Contains(t, userMsg(t, err), "no longer open")
+	require.NoError(t, a.Sweep(t0.Add(72*time.Hour)))
+	require.Len(t, p.edits, 1, "closed once")
+}
+
+func TestLobbyExpiryCreditsDowntime(t *testing.T) {
+	a, p := testApp(t)
+	resp, err := a.Handle(tcCmd(alice, "general", "teamchess", "new", nil))
+	require.NoError(t, err)
+	resp.Posted("lobbymsg")
+	require.NoError(t, a.Heartbeat(t0.Add(time.Hour)))
+	down, err := a.CreditDowntime(t0.Add(11 * time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, 10*time.Hour, down)
+	require.NoError(t, a.Sweep(t0.Add(33*time.Hour)))
+	require.Empty(t, p.edits, "24 hours of open time plus 10 of downtime")
+	require.NoError(t, a.Sweep(t0.Add(34*time.Hour)))
+	require.Len(t, p.edits, 1)
+}
