@@ -108,7 +108,9 @@ func TestEveryLimitCutsByCharacters(t *testing.T) {
 		}},
 		{"modal title", 45, func(s string) string { return fitModal(&commands.Modal{CustomID: "m", Title: s}).Title }},
 		{"input label", 45, func(s string) string { return input(commands.ModalInput{CustomID: "i", Label: s}).Label }},
-		{"input placeholder", 100, func(s string) string { return input(commands.ModalInput{CustomID: "i", Label: "l", Placeholder: s}).Placeholder }},
+		{"input placeholder", 100, func(s string) string {
+			return input(commands.ModalInput{CustomID: "i", Label: "l", Placeholder: s}).Placeholder
+		}},
 		{"input value", 4000, func(s string) string { return input(commands.ModalInput{CustomID: "i", Label: "l", Value: s}).Value }},
 		{"input value within its max length", 30, func(s string) string {
 			return input(commands.ModalInput{CustomID: "i", Label: "l", Value: s, MaxLength: 30}).Value
