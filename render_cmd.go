@@ -9,10 +9,10 @@ import (
 	"os"
 	"strings"
 
-	"sandtable/commands"
 	"sandtable/games/chess"
 	"sandtable/games/sandtable"
 	"sandtable/render"
+	"sandtable/render/sandboard"
 )
 
 // renderMain implements
@@ -94,7 +94,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail("%s: %v", *posFile, err)
 		}
-		b, err := commands.SandTableBoard(p)
+		b, err := sandboard.FromPosition(p)
 		if err != nil {
 			return fail("%s: %v", *posFile, err)
 		}

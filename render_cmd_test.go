@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"sandtable/commands"
 	"sandtable/games/sandtable"
 	"sandtable/render"
+	"sandtable/render/sandboard"
 )
 
 func runRender(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -275,7 +275,7 @@ func TestRenderSandTableCLI(t *testing.T) {
 // into the renderer's input against the position's own counts.
 func TestSandTableBoardConversion(t *testing.T) {
 	p := sandGame(t)
-	b, err := commands.SandTableBoard(p)
+	b, err := sandboard.FromPosition(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestSandTableBoardConversion(t *testing.T) {
 	if _, err := q.ApplyString("S preset " + sandtable.PresetNames()[0]); err != nil {
 		t.Fatal(err)
 	}
-	b, err = commands.SandTableBoard(q)
+	b, err = sandboard.FromPosition(q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"sandtable/commands"
+	"sandtable/internal/duration"
 )
 
 // Config is the bot's configuration, read from a TOML file shaped like
@@ -163,12 +163,12 @@ func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
 
 // Duration is a time.Duration read from a TOML string such as "24h" or "3d"
-// (see commands.ParseDuration).
+// (see duration.Parse).
 type Duration time.Duration
 
 // UnmarshalText parses a duration string.
 func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := commands.ParseDuration(string(b))
+	v, err := duration.Parse(string(b))
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot/discordtest"
-	"sandtable/commands"
 	"sandtable/games/sandtable"
 	"sandtable/render"
+	"sandtable/render/sandboard"
 )
 
 // leakScan checks every REST payload the bot sends for secrets (issue 7
@@ -178,7 +178,7 @@ func (s *leakScan) check() {
 	var expect *image.Paletted
 	if !deploying {
 		view := pos.View(sandtable.NoSide)
-		b, err := commands.SandTablePublicBoard(view, sandtable.FilterLog(log, sandtable.NoSide))
+		b, err := sandboard.Public(view, sandtable.FilterLog(log, sandtable.NoSide))
 		require.NoError(h.t, err)
 		expect, err = s.rnd.SandTableImage(&b, render.ViewPublic, render.DefaultSandTableSize)
 		require.NoError(h.t, err)

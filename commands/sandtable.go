@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"sandtable/games/sandtable"
+	"sandtable/internal/duration"
 	"sandtable/render"
 	"sandtable/storage"
 )
@@ -226,7 +227,7 @@ func sandChallenge(a *App, req *Request) (*Response, error) {
 	k := a.kinds[kindSandTable]
 	desc := []string{
 		fmt.Sprintf("%s plays South, %s North; a coin decides who moves first once both have deployed in secret.", req.User.Mention(), opp.Mention()),
-		fmt.Sprintf("Time for the deployment and for each turn: %s.", FormatDuration(turnTime)),
+		fmt.Sprintf("Time for the deployment and for each turn: %s.", duration.Format(turnTime)),
 	}
 	return a.openChallenge(req, k, opp, map[string]string{"turn_time": turnTime.String()}, desc)
 }

@@ -13,6 +13,7 @@ import (
 
 	"sandtable/games/sandtable"
 	"sandtable/render"
+	"sandtable/render/sandboard"
 	"sandtable/storage"
 )
 
@@ -179,19 +180,19 @@ func TestSandTableLastMoves(t *testing.T) {
 	require.NoError(t, err)
 	entries, err := pos.Clone().ApplyString("Tc3-c6/d7")
 	require.NoError(t, err)
-	path, steps := SandTableLastMoves(entries)
+	path, steps := sandboard.LastMoves(entries)
 	require.Equal(t, []render.Square{render.Square(sq(t, "c3")), render.Square(sq(t, "c6"))}, path)
 	require.Equal(t, []render.Step{{From: render.Square(sq(t, "c6")), To: render.Square(sq(t, "d7"))}}, steps)
 	entries, err = pos.Clone().ApplyString("e4-e5 c3-d4 f4-g5")
 	require.NoError(t, err)
-	path, steps = SandTableLastMoves(entries)
+	path, steps = sandboard.LastMoves(entries)
 	require.Nil(t, path)
 	require.Equal(t, []render.Step{
 		{From: render.Square(sq(t, "e4")), To: render.Square(sq(t, "e5"))},
 		{From: render.Square(sq(t, "c3")), To: render.Square(sq(t, "d4"))},
 		{From: render.Square(sq(t, "f4")), To: render.Square(sq(t, "g5"))},
 	}, steps)
-	require.Empty(t, func() []render.Step { _, s := SandTableLastMoves(nil); return s }())
+	require.Empty(t, func() []render.Step { _, s := sandboard.LastMoves(nil); return s }())
 }
 
 func sq(t *testing.T, s string) sandtable.Square {

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"sandtable/games/chess"
+	"sandtable/internal/duration"
 	"sandtable/storage"
 )
 
@@ -94,7 +95,7 @@ func survivalChallenge(a *App, req *Request) (*Response, error) {
 	k := a.kinds[kindSurvival]
 	desc := []string{
 		fmt.Sprintf("Colour of %s: %s.", req.User.Mention(), color),
-		fmt.Sprintf("Time for each move: %s.", FormatDuration(moveTime)),
+		fmt.Sprintf("Time for each move: %s.", duration.Format(moveTime)),
 	}
 	return a.openChallenge(req, k, req.UserOpt("opponent"), map[string]string{
 		"color": color, "move_time": moveTime.String(),

@@ -9,6 +9,7 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
+	"sandtable/internal/duration"
 )
 
 // The Team Chess board message and the notes announcing each transition.
@@ -364,5 +365,5 @@ func tcMoveTimeText(d time.Duration) string {
 	if d <= 0 {
 		return "none"
 	}
-	return FormatDuration(d)
+	return duration.Format(d)
 }

@@ -12,6 +12,7 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
+	"sandtable/internal/duration"
 	"sandtable/storage"
 )
 
@@ -222,7 +223,7 @@ func (a *App) expireLobbies(now time.Time) error {
 			return err
 		}
 		if l.MessageID != "" {
-			m := tcClosedLobby(&l, "This lobby expired: nobody changed it for "+FormatDuration(a.lobbyTTL())+". Open a new one with `/teamchess new`.")
+			m := tcClosedLobby(&l, "This lobby expired: nobody changed it for "+duration.Format(a.lobbyTTL())+". Open a new one with `/teamchess new`.")
 			if err := a.Platform.Edit(l.ChannelID, l.MessageID, m); err != nil {
 				a.Log.Warn("editing expired lobby failed", "lobby", id, "err", err)
 			}

@@ -1,4 +1,4 @@
-package commands
+package duration
 
 import (
 	"testing"
@@ -7,23 +7,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseDuration(t *testing.T) {
+func TestParseAndFormat(t *testing.T) {
 	good := map[string]time.Duration{
 		"24h": 24 * time.Hour, "3d": 72 * time.Hour, "1d12h": 36 * time.Hour,
 		" 90m ": 90 * time.Minute, "2D": 48 * time.Hour, "45s": 45 * time.Second,
 	}
 	for in, want := range good {
-		got, err := ParseDuration(in)
+		got, err := Parse(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
-		back, err := ParseDuration(FormatDuration(got))
+		back, err := Parse(Format(got))
 		require.NoError(t, err)
-		require.Equal(t, got, back, "FormatDuration round-trips %q", in)
+		require.Equal(t, got, back, "Format round-trips %q", in)
 	}
 	for _, in := range []string{"", "soon", "-5m", "d", "999d", "3x", "1d-2h"} {
-		_, err := ParseDuration(in)
+		_, err := Parse(in)
 		require.Error(t, err, in)
 	}
-	require.Equal(t, "1h30m", FormatDuration(90*time.Minute))
-	require.Equal(t, "3d", FormatDuration(72*time.Hour))
+	require.Equal(t, "1h30m", Format(90*time.Minute))
+	require.Equal(t, "3d", Format(72*time.Hour))
 }
