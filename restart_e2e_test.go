@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // TestMain lets a test run the real `sandtable` entry point in a child
@@ -54,7 +54,7 @@ func (c *child) kill() {
 // middle of a Survival game, starts it again on the same database, and
 // finishes the game: nothing is lost and no move is applied twice.
 func TestRestartMidGame(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	dir := t.TempDir()
 	config := filepath.Join(dir, "bot.toml")
 	require.NoError(t, os.WriteFile(config, []byte(fmt.Sprintf(`
@@ -75,7 +75,7 @@ level = "debug"
 	require.NoError(t, err)
 
 	alice, bob := srv.User("alice"), srv.User("bob")
-	answer := func(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Message {
+	answer := func(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Message {
 		t.Helper()
 		in, err := srv.Slash(u, channelID, command, opts...)
 		require.NoError(t, err)
@@ -83,7 +83,7 @@ level = "debug"
 		require.NoError(t, err, "child log:\n%s", bot.logs)
 		return m
 	}
-	ch := answer(alice, gen.ID, "survival challenge", discordtest.Opt("opponent", bob), discordtest.Opt("color", "white"))
+	ch := answer(alice, gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
 	var accept string
 	for _, b := range ch.Buttons() {
 		if b.Label == "Accept" {
@@ -92,22 +92,22 @@ level = "debug"
 	}
 	in, err := srv.Click(bob, ch, accept)
 	require.NoError(t, err)
-	_, err = in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	_, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	threads := srv.Threads(gen.ID)
 	require.Len(t, threads, 1)
 	thread := threads[0]
 
 	moves := []string{"g7g8q", "e2e1k", "g8g6", "f7g6", "c7c8q", "e1f2"}
-	players := []*discordtest.User{alice, bob}
+	players := []*discordsim.User{alice, bob}
 	for i, mv := range moves[:3] {
-		m := answer(players[i%2], thread.ID, "move", discordtest.Opt("move", mv))
+		m := answer(players[i%2], thread.ID, "move", discordsim.Opt("move", mv))
 		require.False(t, m.Ephemeral(), m.Text())
 	}
 
 	// Kill the bot while a move is in flight: it is either applied (and
 	// answered or not) or not applied at all, but never twice.
-	inFlight, err := srv.Slash(bob, thread.ID, "move", discordtest.Opt("move", moves[3]))
+	inFlight, err := srv.Slash(bob, thread.ID, "move", discordsim.Opt("move", moves[3]))
 	require.NoError(t, err)
 	bot.kill()
 
@@ -115,7 +115,7 @@ level = "debug"
 	down, err := srv.Slash(alice, thread.ID, "board")
 	require.NoError(t, err)
 	_, err = down.WaitResponse(500 * time.Millisecond)
-	require.ErrorIs(t, err, discordtest.ErrTimeout)
+	require.ErrorIs(t, err, discordsim.ErrTimeout)
 
 	bot = startChild(t, config)
 	require.NoError(t, srv.WaitFor(wait, func() bool {
@@ -132,7 +132,7 @@ level = "debug"
 
 	// Resend the in-flight move: applied now if it was lost, refused
 	// clearly if it had been applied before the kill.
-	m := answer(bob, thread.ID, "move", discordtest.Opt("move", moves[3]))
+	m := answer(bob, thread.ID, "move", discordsim.Opt("move", moves[3]))
 	if m.Ephemeral() {
 		require.Contains(t, m.Text(), "It is not your turn", "the refused resend must say why")
 	}
@@ -140,7 +140,7 @@ level = "debug"
 	require.Contains(t, board.Text(), "2... fxg6", "every move before the restart is still there, once")
 
 	for i, mv := range moves[4:] {
-		m := answer(players[i%2], thread.ID, "move", discordtest.Opt("move", mv))
+		m := answer(players[i%2], thread.ID, "move", discordsim.Opt("move", mv))
 		require.False(t, m.Ephemeral(), m.Text())
 	}
 	board = answer(bob, thread.ID, "board")

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // moveLatencies plays n moves (starting new games as games end) in the game
@@ -15,8 +15,8 @@ import (
 // time from each injected /move to the bot's callback carrying the board.
 func moveLatencies(b *testing.B, h *harness, games int, n int) []time.Duration {
 	type table struct {
-		white, black *discordtest.User
-		thread       *discordtest.Channel
+		white, black *discordsim.User
+		thread       *discordsim.Channel
 		ply          int
 	}
 	tables := make([]*table, games)
@@ -46,7 +46,7 @@ func moveLatencies(b *testing.B, h *harness, games int, n int) []time.Duration {
 				if tb.ply%2 == 1 {
 					u = tb.black
 				}
-				in, err := h.srv.Slash(u, tb.thread.ID, "move", discordtest.Opt("move", eliminationGame[tb.ply]))
+				in, err := h.srv.Slash(u, tb.thread.ID, "move", discordsim.Opt("move", eliminationGame[tb.ply]))
 				if err != nil {
 					b.Error(err)
 					return

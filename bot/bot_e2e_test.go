@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
 	"sandtable/commands"
+	"sandtable/internal/discordsim"
 )
 
 // testKind is a game kind whose commands misbehave on purpose.
@@ -40,7 +40,7 @@ func testKind(release <-chan struct{}, started chan<- struct{}) *commands.Kind {
 }
 
 func TestPanicAnswersUserAndLogsStack(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{}, testKind(nil, nil))
 	alice := srv.User("alice")
 	m := h.reply(alice, h.gen.ID, "boom")
@@ -56,7 +56,7 @@ func TestPanicAnswersUserAndLogsStack(t *testing.T) {
 }
 
 func TestGracefulShutdownFinishesInFlight(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: time.Minute}, testKind(release, started))
@@ -104,7 +104,7 @@ func TestGatewayIntentsAndGlobalRegistration(t *testing.T) {
 }
 
 func TestDevGuildRegistrationAndShard(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	store := openStore(t)
 	cfg := bot.DefaultConfig()
 	cfg.Discord.Token = bot.NewSecret(srv.Token())

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // TestGamesStartOnlyInTextChannels: a challenge or a lobby opened in a
@@ -19,10 +19,10 @@ func TestGamesStartOnlyInTextChannels(t *testing.T) {
 	const want = "Use this in a server text channel, not in a thread"
 	for _, c := range []struct {
 		command string
-		opts    []discordtest.Option
+		opts    []discordsim.Option
 	}{
-		{"survival challenge", []discordtest.Option{discordtest.Opt("opponent", bob)}},
-		{"sandtable challenge", []discordtest.Option{discordtest.Opt("opponent", bob)}},
+		{"survival challenge", []discordsim.Option{discordsim.Opt("opponent", bob)}},
+		{"sandtable challenge", []discordsim.Option{discordsim.Opt("opponent", bob)}},
 		{"teamchess new", nil},
 	} {
 		m := h.reply(alice, thread.ID, c.command, c.opts...)
@@ -41,12 +41,12 @@ func TestGamesStartOnlyInTextChannels(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, st.ChannelRemove(ch))
 	before := len(h.srv.CallsTo("GET /channels/" + thread.ID))
-	m := h.reply(alice, thread.ID, "survival challenge", discordtest.Opt("opponent", bob))
+	m := h.reply(alice, thread.ID, "survival challenge", discordsim.Opt("opponent", bob))
 	require.Contains(t, mustBeEphemeral(t, m, alice), want)
 	require.Greater(t, len(h.srv.CallsTo("GET /channels/"+thread.ID)), before, "the type came from Discord")
 
 	// In a text channel the challenge is posted as usual.
-	ok := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+	ok := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
 	require.False(t, ok.Ephemeral())
 }
 
@@ -57,9 +57,9 @@ func TestGamesStartOnlyInTextChannels(t *testing.T) {
 func TestThreadRefusedAtAccept(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
-	noThreads := discordtest.Fault{Status: 400, Code: 50024, Message: "Cannot execute action on this channel type"}
+	noThreads := discordsim.Fault{Status: 400, Code: 50024, Message: "Cannot execute action on this channel type"}
 
-	ch := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
 	h.srv.FailNext("POST /channels/*/threads", 1, noThreads)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
 	m := h.answerOf(in, ch.Version)
@@ -71,7 +71,7 @@ func TestThreadRefusedAtAccept(t *testing.T) {
 	lobby := h.tcOpen(alice)
 	lobby = h.tcPress(alice, lobby, "Join White")
 	lobby = h.tcPress(bob, lobby, "Join Black")
-	h.srv.FailNext("POST /channels/*/threads", 1, discordtest.Fault{Status: 403, Code: 50013, Message: "Missing Permissions"})
+	h.srv.FailNext("POST /channels/*/threads", 1, discordsim.Fault{Status: 403, Code: 50013, Message: "Missing Permissions"})
 	r := h.tcPress(alice, lobby, "Start")
 	text := mustBeEphemeral(t, r, alice)
 	require.Contains(t, text, `I could not create the game's thread: Discord said "Missing Permissions" (error 50013)`)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // The clock tests play each game through the bot with a move or turn made
@@ -19,8 +19,8 @@ import (
 
 // timeLosses returns the messages of a channel that announce a lapse of
 // time, in order.
-func (h *harness) timeLosses(channelID string) []*discordtest.Message {
-	var out []*discordtest.Message
+func (h *harness) timeLosses(channelID string) []*discordsim.Message {
+	var out []*discordsim.Message
 	for _, m := range h.srv.Messages(channelID) {
 		if strings.Contains(m.Text(), "ran out of time") || strings.Contains(m.Text(), "time ran out") {
 			out = append(out, m)
@@ -32,7 +32,7 @@ func (h *harness) timeLosses(channelID string) []*discordtest.Message {
 // requireTimeLosses waits for a sweep at the current clock time and
 // checks that the channel then holds exactly n announcements of a lapse of
 // time, which it returns.
-func (h *harness) requireTimeLosses(channelID string, n int, why string) []*discordtest.Message {
+func (h *harness) requireTimeLosses(channelID string, n int, why string) []*discordsim.Message {
 	h.t.Helper()
 	h.swept()
 	got := h.timeLosses(channelID)
@@ -53,7 +53,7 @@ func (h *harness) requireTimeLosses(channelID string, n int, why string) []*disc
 func TestSurvivalMoveClockRestartsWithEachMove(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
-	thread := h.survivalGame(alice, bob, discordtest.Opt("move_time", "1h")) // T0: White's hour
+	thread := h.survivalGame(alice, bob, discordsim.Opt("move_time", "1h")) // T0: White's hour
 	h.clock.Advance(54 * time.Minute)
 	h.move(alice, thread, "g7g8q") // T0+54m: Black's hour starts
 	h.clock.Advance(54 * time.Minute)
@@ -65,7 +65,7 @@ func TestSurvivalMoveClockRestartsWithEachMove(t *testing.T) {
 	m := h.requireTimeLosses(thread.ID, 1, "exactly one hour after Black's move")[0]
 	require.Contains(t, m.Text(), alice.Mention()+" (White) ran out of time")
 	require.Contains(t, m.Text(), bob.Mention()+" (Black) wins by time")
-	mv := h.reply(alice, thread.ID, "move", discordtest.Opt("move", "g8g6"))
+	mv := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "g8g6"))
 	require.Contains(t, mustBeEphemeral(t, mv, alice), "This game is over")
 	h.clock.Advance(2 * time.Hour)
 	h.requireTimeLosses(thread.ID, 1, "a finished game")
@@ -78,7 +78,7 @@ func TestSurvivalMoveClockRestartsWithEachMove(t *testing.T) {
 func TestTeamChessMoveTimerRestartsWithEachTransition(t *testing.T) {
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
-	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordtest.Opt("move_time", "1h")) // T0
+	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordsim.Opt("move_time", "1h")) // T0
 	pub := tb.pub.ID
 
 	h.clock.Advance(54 * time.Minute)
@@ -103,7 +103,7 @@ func TestTeamChessMoveTimerRestartsWithEachTransition(t *testing.T) {
 
 	h.clock.Advance(time.Hour - time.Second)
 	h.requireTimeLosses(pub, 1, "one second before dan's hour is up")
-	require.Contains(t, tb.refused(carol, tb.pub, "move", discordtest.Opt("move", "Nc6")), "dan commands Black now")
+	require.Contains(t, tb.refused(carol, tb.pub, "move", discordsim.Opt("move", "Nc6")), "dan commands Black now")
 	h.clock.Advance(time.Second)
 	m = h.requireTimeLosses(pub, 2, "exactly one hour after the tag-out for time")[1]
 	require.Contains(t, m.Text(), "**dan** (Black) ran out of time for the move")
@@ -126,7 +126,7 @@ func TestSandTableTurnClockRestartsEachTurn(t *testing.T) {
 	t.Run("turns", func(t *testing.T) {
 		h := newHarness(t)
 		alice, bob := h.srv.User("alice"), h.srv.User("bob")
-		g := h.sandStart(alice, bob, discordtest.Opt("turn_time", "1h")) // T0: the deployment's hour
+		g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "1h")) // T0: the deployment's hour
 		th := g.thread.ID
 		h.clock.Advance(54 * time.Minute)
 		g.deployRandom(bob)
@@ -160,7 +160,7 @@ func TestSandTableTurnClockRestartsEachTurn(t *testing.T) {
 	t.Run("deployment", func(t *testing.T) {
 		h := newHarness(t)
 		alice, bob := h.srv.User("alice"), h.srv.User("bob")
-		g := h.sandStart(alice, bob, discordtest.Opt("turn_time", "1h")) // the deployment's hour
+		g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "1h")) // the deployment's hour
 		th := g.thread.ID
 		h.clock.Advance(30 * time.Minute)
 		g.deployRandom(bob) // a confirmation does not restart the deployment's time
@@ -173,7 +173,7 @@ func TestSandTableTurnClockRestartsEachTurn(t *testing.T) {
 }
 
 // deployRandom has u load a random deployment in their panel and confirm it.
-func (g *sandGame) deployRandom(u *discordtest.User) {
+func (g *sandGame) deployRandom(u *discordsim.User) {
 	g.h.t.Helper()
 	panel := g.dmPanel(u)
 	_, panel = g.press(u, panel, "Random")

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // The fixture database (storage/testdata/fixture-v1) was written by the main
@@ -49,7 +49,7 @@ func TestWriteFixture(t *testing.T) {
 		t.Skip("set SANDTABLE_WRITE_FIXTURE=DIR to write the fixture database")
 	}
 	require.NoError(t, os.MkdirAll(out, 0o755))
-	srv := discordtest.Start(t, discordtest.Options{Users: []string{"alice", "bob", "carol", "dave", "erin", "frank"}})
+	srv := discordsim.Start(t, discordsim.Options{Users: []string{"alice", "bob", "carol", "dave", "erin", "frank"}})
 	dbPath := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, dbPath)
 	alice, bob, carol, dave, erin, frank := srv.User("alice"), srv.User("bob"), srv.User("carol"), srv.User("dave"), srv.User("erin"), srv.User("frank")
@@ -58,7 +58,7 @@ func TestWriteFixture(t *testing.T) {
 
 	// Survival: one finished by elimination, one by resignation, one running.
 	th := h.survivalGame(alice, bob)
-	var last *discordtest.Message
+	var last *discordsim.Message
 	for i, mv := range eliminationGame {
 		u := alice
 		if i%2 == 1 {
@@ -140,7 +140,7 @@ func TestWriteFixture(t *testing.T) {
 	// Team Chess: a Siege Win; a checkmate after a Political Agent (scored
 	// honourable by this main's rulings 6 and A9); a 2 v 2 game running with a
 	// tag-out and a suggestion.
-	tb := h.tcStart("7k/5K2/8/6Q1/8/8/8/8 w - - 0 1", []*discordtest.User{alice}, []*discordtest.User{bob})
+	tb := h.tcStart("7k/5K2/8/6Q1/8/8/8/8 w - - 0 1", []*discordsim.User{alice}, []*discordsim.User{bob})
 	tb.move(alice, "Qg6")
 	m = tb.do(alice, tb.pub, "siege win")
 	require.Contains(t, m.Text(), "Siege Win")
@@ -148,7 +148,7 @@ func TestWriteFixture(t *testing.T) {
 	meta.Results["teamchess-siege"] = firstLine(t, m.Text(), "wins by")
 	step()
 
-	tb = h.tcStart("7k/P7/6K1/8/8/8/8/1Q6 w - - 0 1", []*discordtest.User{carol}, []*discordtest.User{dave, erin})
+	tb = h.tcStart("7k/P7/6K1/8/8/8/8/1Q6 w - - 0 1", []*discordsim.User{carol}, []*discordsim.User{dave, erin})
 	tb.move(carol, "a8=PoliticalAgent")
 	tb.move(erin, "Kg8")
 	tb.move(carol, "Qc1")
@@ -159,10 +159,10 @@ func TestWriteFixture(t *testing.T) {
 	meta.Results["teamchess-mate-after-sacrifice"] = firstLine(t, m.Text(), "wins by")
 	step()
 
-	tb = h.tcStart("", []*discordtest.User{alice, bob}, []*discordtest.User{carol, dave})
+	tb = h.tcStart("", []*discordsim.User{alice, bob}, []*discordsim.User{carol, dave})
 	tb.move(alice, "e4")
 	tb.move(carol, "e5")
-	h.tcReply(bob, tb.team[tcWhite].ID, "suggest", discordtest.Opt("move", "Nf3"), discordtest.Opt("comment", "develop"))
+	h.tcReply(bob, tb.team[tcWhite].ID, "suggest", discordsim.Opt("move", "Nf3"), discordsim.Opt("comment", "develop"))
 	tb.move(alice, "Nf3")
 	tb.do(carol, tb.pub, "tagout")
 	tb.move(dave, "Nc6")
@@ -170,7 +170,7 @@ func TestWriteFixture(t *testing.T) {
 	step()
 
 	// An open Survival challenge and an open Team Chess lobby.
-	ch := h.reply(erin, h.gen.ID, "survival challenge", discordtest.Opt("opponent", frank), discordtest.Opt("color", "black"))
+	ch := h.reply(erin, h.gen.ID, "survival challenge", discordsim.Opt("opponent", frank), discordsim.Opt("color", "black"))
 	require.False(t, ch.Ephemeral(), ch.Text())
 	meta.Messages["survival-challenge"] = ch.ID
 	lobby := h.tcOpen(bob)
@@ -241,7 +241,7 @@ func startFixture(t *testing.T) (*harness, fixtureMeta) {
 	require.NoError(t, err)
 	dbPath := filepath.Join(t.TempDir(), "bot.db")
 	require.NoError(t, os.WriteFile(dbPath, db, 0o600))
-	srv := discordtest.Start(t, discordtest.Options{State: state, Files: files})
+	srv := discordsim.Start(t, discordsim.Options{State: state, Files: files})
 	h := startBotAt(t, srv, dbPath, meta.Now.Add(5*time.Minute), bot.Options{})
 	return h, meta
 }
@@ -254,7 +254,7 @@ func TestFixtureDatabase(t *testing.T) {
 	h, meta := startFixture(t)
 	srv := h.srv
 	alice, bob, carol, dave, erin, frank := srv.User("alice"), srv.User("bob"), srv.User("carol"), srv.User("dave"), srv.User("erin"), srv.User("frank")
-	thread := func(role string) *discordtest.Channel {
+	thread := func(role string) *discordsim.Channel {
 		c := srv.ChannelByID(meta.Threads[role])
 		require.NotNil(t, c, role)
 		return c
@@ -266,7 +266,7 @@ func TestFixtureDatabase(t *testing.T) {
 		// (the mate after a Political Agent was honourable then, and stays so).
 		for _, c := range []struct {
 			role   string
-			u      *discordtest.User
+			u      *discordsim.User
 			move   string
 			result string
 		}{
@@ -276,7 +276,7 @@ func TestFixtureDatabase(t *testing.T) {
 			{"teamchess-siege", alice, "Kg6", "**White wins by Siege Win.** A Siege Win is dishonourable (rule 5)."},
 			{"teamchess-mate-after-sacrifice", carol, "Kg6", "**White wins by honourable checkmate.** An honourable win (rule 5)."},
 		} {
-			m := h.reply(c.u, thread(c.role).ID, "move", discordtest.Opt("move", c.move))
+			m := h.reply(c.u, thread(c.role).ID, "move", discordsim.Opt("move", c.move))
 			require.Contains(t, mustBeEphemeral(t, m, c.u), "over", c.role)
 			b := h.reply(c.u, thread(c.role).ID, "board")
 			require.Contains(t, b.Text(), c.result, c.role)
@@ -329,14 +329,14 @@ func TestFixtureDatabase(t *testing.T) {
 		require.Contains(t, m.Text(), "Bc4")
 		m = tb.move(dave, "Nf6")
 		require.Contains(t, m.Text(), "Nf6")
-		require.Contains(t, tb.refused(carol, tb.pub, "suggest", discordtest.Opt("move", "e5")), "personal loss")
+		require.Contains(t, tb.refused(carol, tb.pub, "suggest", discordsim.Opt("move", "e5")), "personal loss")
 	})
 
 	t.Run("the open challenge is accepted", func(t *testing.T) {
 		ch := srv.Message(meta.Messages["survival-challenge"])
 		require.NotNil(t, ch)
 		in := h.click(frank, ch, buttonID(t, ch, "Accept"))
-		updated, err := in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+		updated, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 		require.NoError(t, err)
 		link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(updated.Text())
 		require.NotNil(t, link)
@@ -348,7 +348,7 @@ func TestFixtureDatabase(t *testing.T) {
 	t.Run("the lobby starts", func(t *testing.T) {
 		lobby := srv.Message(meta.Messages["teamchess-lobby"])
 		require.NotNil(t, lobby)
-		tb := h.tcBegin(bob, lobby, []*discordtest.User{bob}, []*discordtest.User{erin})
+		tb := h.tcBegin(bob, lobby, []*discordsim.User{bob}, []*discordsim.User{erin})
 		tb.move(bob, "d4")
 	})
 

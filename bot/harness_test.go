@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
 	"sandtable/commands"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
@@ -66,12 +66,12 @@ func (s *sweepLog) note(now time.Time, err error) {
 // Discord on loopback.
 type harness struct {
 	t     testing.TB
-	srv   *discordtest.Server
+	srv   *discordsim.Server
 	bot   *bot.Bot
 	store *storage.Bolt
 	clock *clock
 	logs  *syncBuffer
-	gen   *discordtest.Channel
+	gen   *discordsim.Channel
 	sweep *sweepLog
 }
 
@@ -94,22 +94,22 @@ func (s *syncBuffer) String() string {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	return startBot(t, srv, filepath.Join(t.TempDir(), "bot.db"))
 }
 
-func startBot(t testing.TB, srv *discordtest.Server, dbPath string) *harness {
+func startBot(t testing.TB, srv *discordsim.Server, dbPath string) *harness {
 	t.Helper()
 	return startBotWith(t, srv, dbPath, bot.Options{})
 }
 
-func startBotWith(t testing.TB, srv *discordtest.Server, dbPath string, opts bot.Options, extra ...*commands.Kind) *harness {
+func startBotWith(t testing.TB, srv *discordsim.Server, dbPath string, opts bot.Options, extra ...*commands.Kind) *harness {
 	t.Helper()
 	return startBotAt(t, srv, dbPath, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), opts, extra...)
 }
 
 // startBotAt starts a bot whose clock starts at start.
-func startBotAt(t testing.TB, srv *discordtest.Server, dbPath string, start time.Time, opts bot.Options, extra ...*commands.Kind) *harness {
+func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.Time, opts bot.Options, extra ...*commands.Kind) *harness {
 	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func (h *harness) swept() {
 }
 
 // slash runs a slash command and returns the interaction.
-func (h *harness) slash(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Interaction {
+func (h *harness) slash(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Interaction {
 	h.t.Helper()
 	in, err := h.srv.Slash(u, channelID, command, opts...)
 	require.NoError(h.t, err)
@@ -177,7 +177,7 @@ func (h *harness) slash(u *discordtest.User, channelID, command string, opts ...
 }
 
 // reply runs a slash command and waits for the message it produced.
-func (h *harness) reply(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Message {
+func (h *harness) reply(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Message {
 	h.t.Helper()
 	in := h.slash(u, channelID, command, opts...)
 	m, err := in.WaitMessage(wait, nil)
@@ -186,7 +186,7 @@ func (h *harness) reply(u *discordtest.User, channelID, command string, opts ...
 }
 
 // click clicks a button and waits for the answer.
-func (h *harness) click(u *discordtest.User, m *discordtest.Message, customID string) *discordtest.Interaction {
+func (h *harness) click(u *discordsim.User, m *discordsim.Message, customID string) *discordsim.Interaction {
 	h.t.Helper()
 	in, err := h.srv.Click(u, m, customID)
 	require.NoError(h.t, err)
@@ -196,7 +196,7 @@ func (h *harness) click(u *discordtest.User, m *discordtest.Message, customID st
 }
 
 // buttonID finds the custom ID of the button with the label on m.
-func buttonID(t testing.TB, m *discordtest.Message, label string) string {
+func buttonID(t testing.TB, m *discordsim.Message, label string) string {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if b.Label == label {
@@ -208,7 +208,7 @@ func buttonID(t testing.TB, m *discordtest.Message, label string) string {
 }
 
 // mustBeEphemeral asserts m is private to u and returns its text.
-func mustBeEphemeral(t testing.TB, m *discordtest.Message, u *discordtest.User) string {
+func mustBeEphemeral(t testing.TB, m *discordsim.Message, u *discordsim.User) string {
 	t.Helper()
 	require.True(t, m.Ephemeral(), "expected an ephemeral answer, got public %q", m.Text())
 	require.True(t, m.VisibleFor(u.ID))
@@ -216,7 +216,7 @@ func mustBeEphemeral(t testing.TB, m *discordtest.Message, u *discordtest.User) 
 }
 
 // respType returns the initial response type of in.
-func respType(t testing.TB, in *discordtest.Interaction) discordgo.InteractionResponseType {
+func respType(t testing.TB, in *discordsim.Interaction) discordgo.InteractionResponseType {
 	t.Helper()
 	r, err := in.WaitResponse(wait)
 	require.NoError(t, err)
@@ -227,7 +227,7 @@ func respType(t testing.TB, in *discordtest.Interaction) discordgo.InteractionRe
 // once, so the deferred paths (edit @original, follow-ups) carry every answer.
 func newDeferringHarness(t testing.TB) *harness {
 	t.Helper()
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	return startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1})
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // TestLongMultiByteNamesFitDiscordLimits: a Team Chess game between
@@ -27,12 +27,12 @@ func TestLongMultiByteNamesFitDiscordLimits(t *testing.T) {
 		"Σ" + strings.Repeat("한", 31),
 		"Ω" + strings.Repeat("ñ", 31),
 	}
-	var us []*discordtest.User
+	var us []*discordsim.User
 	for _, n := range names {
 		require.Equal(t, 32, utf8.RuneCountInString(n))
 		us = append(us, h.srv.User(n))
 	}
-	white, black := []*discordtest.User{us[0], us[1], us[4]}, []*discordtest.User{us[2], us[3], us[5]}
+	white, black := []*discordsim.User{us[0], us[1], us[4]}, []*discordsim.User{us[2], us[3], us[5]}
 	tb := h.tcStart("", white, black)
 
 	full := map[string]string{

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
 	"sandtable/commands"
+	"sandtable/internal/discordsim"
 )
 
 // noteKind has one command answering publicly with a private note.
@@ -35,7 +35,7 @@ func noteKind() *commands.Kind {
 func TestPrivateNoteFollowsAPublicAnswer(t *testing.T) {
 	for name, deferAfter := range map[string]time.Duration{"at once": time.Minute, "deferred": -1} {
 		t.Run(name, func(t *testing.T) {
-			srv := discordtest.Start(t, discordtest.Options{})
+			srv := discordsim.Start(t, discordsim.Options{})
 			h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: deferAfter}, noteKind())
 			alice, bob := srv.User("alice"), srv.User("bob")
 			in := h.slash(alice, h.gen.ID, "standings")
@@ -43,7 +43,7 @@ func TestPrivateNoteFollowsAPublicAnswer(t *testing.T) {
 			require.NoError(t, err)
 			require.False(t, m.Ephemeral())
 			require.Equal(t, "the list", m.Text())
-			note, err := in.WaitFollowup(wait, func(f *discordtest.Message) bool { return f.ID != m.ID })
+			note, err := in.WaitFollowup(wait, func(f *discordsim.Message) bool { return f.ID != m.ID })
 			require.NoError(t, err)
 			require.Equal(t, "your own line, alice", mustBeEphemeral(t, note, alice))
 			for _, v := range srv.VisibleMessages(bob, h.gen.ID) {

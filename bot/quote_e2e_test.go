@@ -7,20 +7,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // hostile is input meant to ping, format and smuggle control characters,
 // and longer than an echo may be.
-func hostile(target *discordtest.User) string {
+func hostile(target *discordsim.User) string {
 	return "<@" + target.ID + "> @everyone **big** ||s|| `x` # [l](http://x)\x00\u202e" + strings.Repeat("z", 110)
 }
 
 // requireQuotedSafely asserts that text repeats none of hostile's effects:
 // no mention of target, no @everyone, no control character, no markdown
 // left active, and at most 100 of its characters.
-func requireQuotedSafely(t *testing.T, text string, target *discordtest.User) {
+func requireQuotedSafely(t *testing.T, text string, target *discordsim.User) {
 	t.Helper()
 	require.NotContains(t, text, "<@"+target.ID+">", "a mention is repeated as is")
 	require.NotContains(t, text, "@everyone")
@@ -43,14 +43,14 @@ func TestPlayerInputIsQuotedSafely(t *testing.T) {
 
 	t.Run("survival move", func(t *testing.T) {
 		thread := h.survivalGame(alice, bob)
-		m := h.reply(alice, thread.ID, "move", discordtest.Opt("move", hostile(bob)))
+		m := h.reply(alice, thread.ID, "move", discordsim.Opt("move", hostile(bob)))
 		text := mustBeEphemeral(t, m, alice)
 		require.Contains(t, text, "is not a legal move")
 		requireQuotedSafely(t, text, bob)
 	})
 	t.Run("sandtable move and deployment line", func(t *testing.T) {
 		g := h.sandStart(alice, bob)
-		m := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("edit", "place T c3; "+hostile(bob)))
+		m := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("edit", "place T c3; "+hostile(bob)))
 		text := mustBeEphemeral(t, m, alice)
 		require.Contains(t, text, "Line 2 (")
 		requireQuotedSafely(t, text, bob)
@@ -61,13 +61,13 @@ func TestPlayerInputIsQuotedSafely(t *testing.T) {
 		requireQuotedSafely(t, text, bob)
 	})
 	t.Run("team chess move and suggestion", func(t *testing.T) {
-		tb := h.tcStart("", []*discordtest.User{alice, bob}, []*discordtest.User{carol})
-		text := tb.refused(alice, tb.pub, "move", discordtest.Opt("move", hostile(carol)))
+		tb := h.tcStart("", []*discordsim.User{alice, bob}, []*discordsim.User{carol})
+		text := tb.refused(alice, tb.pub, "move", discordsim.Opt("move", hostile(carol)))
 		require.Contains(t, text, "is not a legal move")
 		requireQuotedSafely(t, text, carol)
 
 		comment := "<@" + carol.ID + "> **look** @everyone ||spoiler|| # big\x00"
-		m := tb.refused(bob, tb.pub, "suggest", discordtest.Opt("move", "e4"), discordtest.Opt("comment", comment))
+		m := tb.refused(bob, tb.pub, "suggest", discordsim.Opt("move", "e4"), discordsim.Opt("comment", comment))
 		require.Contains(t, m, "posted in your team thread")
 		s := tb.last(tb.team[tcWhite]).Content
 		require.True(t, strings.HasPrefix(s, "💡 **bob** suggests **e4** to "+alice.Mention()+".\n> "), s)

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
 	"sandtable/commands"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
@@ -54,7 +54,7 @@ func slowFormKind(release <-chan struct{}) *commands.Kind {
 }
 
 func TestSandTableDeferredFormSubmits(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	release := make(chan struct{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 400 * time.Millisecond}, slowFormKind(release))
 	alice, carol := srv.User("alice"), srv.User("carol")
@@ -90,7 +90,7 @@ func TestSandTableDeferredFormSubmits(t *testing.T) {
 // with a form after the bot has deferred, the form can no longer be shown;
 // the user is told privately to click again instead of seeing nothing.
 func TestLateFormOpensNothingSilently(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1}, slowFormKind(nil))
 	alice := srv.User("alice")
 	in := h.slash(alice, h.gen.ID, "slowform")

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // TestSandTableDeploymentMethods: every way to deploy, privately, with a
@@ -65,23 +65,23 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 
 	// A layout file uploaded with /sandtable deploy in the DMs.
 	dm := h.srv.DM(alice)
-	up := h.reply(alice, dm.ID, "sandtable deploy", discordtest.Opt("file", discordtest.File{Name: "flyer.txt", Data: []byte(southFlyer)}))
+	up := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "flyer.txt", Data: []byte(southFlyer)}))
 	require.Contains(t, up.Text(), "Layout loaded: 68 pieces")
 	require.Contains(t, up.Text(), "**Valid** ✅")
 	require.Equal(t, sandtable.Airplane, draft(sandtable.South).At(sq("o6")))
 	scan.check()
-	big := h.reply(alice, dm.ID, "sandtable deploy", discordtest.Opt("file", discordtest.File{Name: "big.txt", Data: []byte(strings.Repeat("#", 20000))}))
+	big := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "big.txt", Data: []byte(strings.Repeat("#", 20000))}))
 	require.Contains(t, mustBeEphemeral(t, big, alice), "big.txt is too large for a layout")
-	bad := h.reply(alice, dm.ID, "sandtable deploy", discordtest.Opt("file", discordtest.File{Name: "bad.txt", Data: []byte("hello\n")}))
+	bad := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "bad.txt", Data: []byte("hello\n")}))
 	require.Contains(t, bad.Text(), "Your layout cannot be read")
 	require.Equal(t, sandtable.Airplane, draft(sandtable.South).At(sq("o6")))
-	two := h.reply(alice, dm.ID, "sandtable deploy", discordtest.Opt("preset", "fortress"), discordtest.Opt("random", true))
+	two := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("preset", "fortress"), discordsim.Opt("random", true))
 	require.Contains(t, two.Text(), "Give one of file, preset, random or edit")
 
 	// A preset by command in the thread: the answer is private.
-	pre := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", "skirmish"))
+	pre := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", "skirmish"))
 	require.Contains(t, mustBeEphemeral(t, pre, alice), "Preset **skirmish** loaded")
-	ed := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("edit", "remove a9; place I a9"))
+	ed := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("edit", "remove a9; place I a9"))
 	require.Contains(t, mustBeEphemeral(t, ed, alice), "2 changes applied")
 	scan.check()
 
@@ -94,7 +94,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	scan.check()
 	// pre no longer shows South's draft once a random one replaced it: its
 	// Confirm only brings it up to date; then it confirms what it shows.
-	rnd := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("random", true))
+	rnd := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("random", true))
 	require.Contains(t, mustBeEphemeral(t, rnd, alice), "A random valid deployment")
 	_, sp = g.press(alice, pre, "Confirm")
 	require.Contains(t, sp.Text(), "Nothing changed: this panel showed an older version of your deployment")
@@ -196,7 +196,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 // TestSandTableRestartDuringDeployment: a new bot on the same database
 // carries on with the drafts and confirmations, and the old panels work.
 func TestSandTableRestartDuringDeployment(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)
 	alice, bob := srv.User("alice"), srv.User("bob")
@@ -237,7 +237,7 @@ func TestSandTableRestartDuringDeployment(t *testing.T) {
 // TestSandTableRestartDuringDrone: a Drone order waiting for confirmation,
 // then a declared Drone, survive restarts; the Drone strikes on time.
 func TestSandTableRestartDuringDrone(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)
 	alice, bob := srv.User("alice"), srv.User("bob")

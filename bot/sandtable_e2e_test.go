@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // southFlyer is South's layout for the full game: the phalanx preset with
@@ -35,7 +35,7 @@ func inFiles(lo, hi byte) func(sandtable.Square) bool {
 func TestSandTableFullGame(t *testing.T) {
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
-	g := h.sandStart(alice, bob, discordtest.Opt("turn_time", "2h"))
+	g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "2h"))
 	scan := newLeakScan(g)
 	scan.check()
 	dump(t, "00-status", g.status)
@@ -134,7 +134,7 @@ func TestSandTableFullGame(t *testing.T) {
 			}
 		} else {
 			// Autocomplete for North while South's Drone is pending.
-			ac, err := h.srv.Autocomplete(bob, g.thread.ID, "move", discordtest.Focused("move", "c1"))
+			ac, err := h.srv.Autocomplete(bob, g.thread.ID, "move", discordsim.Focused("move", "c1"))
 			require.NoError(t, err)
 			_, err = ac.WaitChoices(wait)
 			require.NoError(t, err)

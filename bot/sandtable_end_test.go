@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // TestSandTableEndDuringDeploymentClosesPanels: when a game ends during
@@ -17,7 +17,7 @@ import (
 func TestSandTableEndDuringDeploymentClosesPanels(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
-	closed := func(g *sandGame, u *discordtest.User, panels ...*discordtest.Message) {
+	closed := func(g *sandGame, u *discordsim.User, panels ...*discordsim.Message) {
 		t.Helper()
 		for _, p := range panels {
 			require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.Message(p.ID).Buttons()) == 0 }),
@@ -34,7 +34,7 @@ func TestSandTableEndDuringDeploymentClosesPanels(t *testing.T) {
 		first := g.dmPanel(alice)
 		_, ack := g.press(alice, g.status, "Deploy (private)")
 		require.Contains(t, mustBeEphemeral(t, ack, alice), "by direct message")
-		var second *discordtest.Message
+		var second *discordsim.Message
 		require.NoError(t, h.srv.WaitFor(wait, func() bool {
 			second = g.dmPanel(alice)
 			return second.ID != first.ID
@@ -47,7 +47,7 @@ func TestSandTableEndDuringDeploymentClosesPanels(t *testing.T) {
 		require.Contains(t, h.srv.Message(first.ID).Text(), alice.Mention()+" (South) wins")
 	})
 	t.Run("deployment time", func(t *testing.T) {
-		g := h.sandStart(alice, bob, discordtest.Opt("turn_time", "1h"))
+		g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "1h"))
 		ap, bp := g.dmPanel(alice), g.dmPanel(bob)
 		h.clock.Advance(61 * time.Minute)
 		_, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {

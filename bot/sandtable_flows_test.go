@@ -7,13 +7,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // setup starts a game between south and north and replaces its position
 // with text through the test hook; it returns the game and its leak scan.
-func (h *harness) sandSetup(south, north *discordtest.User, text string, opts ...discordtest.Option) (*sandGame, *leakScan) {
+func (h *harness) sandSetup(south, north *discordsim.User, text string, opts ...discordsim.Option) (*sandGame, *leakScan) {
 	h.t.Helper()
 	g := h.sandStart(south, north, opts...)
 	scan := newLeakScan(g)
@@ -279,7 +279,7 @@ piece NP9 l20
 		require.NotNil(t, m.Attachment("board.png"))
 	})
 	t.Run("loss on time in play", func(t *testing.T) {
-		g, _ := h.sandSetup(alice, bob, play, discordtest.Opt("turn_time", "1h"))
+		g, _ := h.sandSetup(alice, bob, play, discordsim.Opt("turn_time", "1h"))
 		g.move(alice, "c3-c4")
 		h.clock.Advance(30 * time.Minute)
 		g.mine(func(sandtable.Square) bool { return true })
@@ -299,7 +299,7 @@ piece NP9 l20
 		require.Contains(t, mustBeEphemeral(t, mv, bob), "This game is over")
 	})
 	t.Run("deployment time: the one who confirmed wins", func(t *testing.T) {
-		g := h.sandStart(alice, bob, discordtest.Opt("turn_time", "1h"))
+		g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "1h"))
 		np := g.dmPanel(bob)
 		_, np = g.press(bob, np, "Random")
 		g.press(bob, np, "Confirm")
@@ -312,7 +312,7 @@ piece NP9 l20
 		require.Nil(t, m.Attachment("board.png"), "nothing is revealed")
 	})
 	t.Run("deployment time: nobody confirmed", func(t *testing.T) {
-		g := h.sandStart(alice, bob, discordtest.Opt("turn_time", "1h"))
+		g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "1h"))
 		h.clock.Advance(61 * time.Minute)
 		m, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {
 			return m.ChannelID == g.thread.ID && strings.Contains(m.Text(), "deployment time ran out")

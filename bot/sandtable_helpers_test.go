@@ -12,33 +12,33 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/commands"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
 // sandGame is a SandTable game being played through the fake Discord.
 type sandGame struct {
 	h            *harness
-	south, north *discordtest.User
-	thread       *discordtest.Channel
+	south, north *discordsim.User
+	thread       *discordsim.Channel
 	id           string
-	status       *discordtest.Message // the public deployment status message
-	firstCall    int                  // the first REST call of this game's challenge
+	status       *discordsim.Message // the public deployment status message
+	firstCall    int                 // the first REST call of this game's challenge
 }
 
 // sandStart challenges north as south and accepts: the game thread with
 // its deployment status message.
-func (h *harness) sandStart(south, north *discordtest.User, opts ...discordtest.Option) *sandGame {
+func (h *harness) sandStart(south, north *discordsim.User, opts ...discordsim.Option) *sandGame {
 	h.t.Helper()
 	first := len(h.srv.Calls())
-	opts = append([]discordtest.Option{discordtest.Opt("opponent", north)}, opts...)
+	opts = append([]discordsim.Option{discordsim.Opt("opponent", north)}, opts...)
 	ch := h.reply(south, h.gen.ID, "sandtable challenge", opts...)
 	require.False(h.t, ch.Ephemeral(), "a challenge is public: %s", ch.Text())
 	require.Contains(h.t, ch.Text(), "SandTable Chess")
 	in := h.click(north, ch, buttonID(h.t, ch, "Accept"))
-	updated, err := in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	updated, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(h.t, err)
 	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(updated.Text())
 	require.NotNil(h.t, link, "the accepted challenge links the game thread")
@@ -46,7 +46,7 @@ func (h *harness) sandStart(south, north *discordtest.User, opts ...discordtest.
 	require.NotNil(h.t, thread)
 	require.Equal(h.t, "SandTable · "+south.Name+" vs "+north.Name, thread.Name)
 	require.True(h.t, thread.HasMember(south.ID) && thread.HasMember(north.ID))
-	status, err := h.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+	status, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 		return m.ChannelID == thread.ID && strings.Contains(m.Text(), "SandTable Chess: Deployment")
 	})
 	require.NoError(h.t, err)
@@ -54,7 +54,7 @@ func (h *harness) sandStart(south, north *discordtest.User, opts ...discordtest.
 	return g
 }
 
-func gameIDFromFooter(t testing.TB, m *discordtest.Message) string {
+func gameIDFromFooter(t testing.TB, m *discordsim.Message) string {
 	t.Helper()
 	for _, e := range m.Embeds {
 		if e.Footer != nil {
@@ -68,7 +68,7 @@ func gameIDFromFooter(t testing.TB, m *discordtest.Message) string {
 }
 
 // user returns the player of side.
-func (g *sandGame) user(side sandtable.Side) *discordtest.User {
+func (g *sandGame) user(side sandtable.Side) *discordsim.User {
 	if side == sandtable.North {
 		return g.north
 	}
@@ -95,10 +95,10 @@ func (g *sandGame) pos() *sandtable.Position {
 }
 
 // panel waits for u's newest deployment panel in their DMs.
-func (g *sandGame) dmPanel(u *discordtest.User) *discordtest.Message {
+func (g *sandGame) dmPanel(u *discordsim.User) *discordsim.Message {
 	g.h.t.Helper()
 	dm := g.h.srv.DM(u)
-	var panel *discordtest.Message
+	var panel *discordsim.Message
 	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool {
 		for _, m := range g.h.srv.VisibleMessages(u, dm.ID) {
 			if strings.Contains(m.Text(), "Your secret deployment") && strings.Contains(m.Text(), "Game "+g.id) {
@@ -112,7 +112,7 @@ func (g *sandGame) dmPanel(u *discordtest.User) *discordtest.Message {
 
 // press clicks a button of m by label and returns the interaction's answer:
 // the updated message, or a new (ephemeral or public) message.
-func (g *sandGame) press(u *discordtest.User, m *discordtest.Message, label string) (*discordtest.Interaction, *discordtest.Message) {
+func (g *sandGame) press(u *discordsim.User, m *discordsim.Message, label string) (*discordsim.Interaction, *discordsim.Message) {
 	g.h.t.Helper()
 	in := g.h.click(u, m, buttonID(g.h.t, m, label))
 	return in, g.h.answerOf(in, m.Version)
@@ -121,11 +121,11 @@ func (g *sandGame) press(u *discordtest.User, m *discordtest.Message, label stri
 // answerOf is what an interaction produced: its message (an update of the
 // component's message, or a new one), or its first follow-up. version is
 // the component message's version when it was used (0 for commands).
-func (h *harness) answerOf(in *discordtest.Interaction, version int) *discordtest.Message {
+func (h *harness) answerOf(in *discordsim.Interaction, version int) *discordsim.Message {
 	h.t.Helper()
 	r, err := in.WaitResponse(wait)
 	require.NoError(h.t, err)
-	var m *discordtest.Message
+	var m *discordsim.Message
 	require.NoError(h.t, h.srv.WaitFor(wait, func() bool {
 		if fs := in.Followups(); len(fs) > 0 {
 			m = fs[0]
@@ -143,7 +143,7 @@ func (h *harness) answerOf(in *discordtest.Interaction, version int) *discordtes
 
 // dump writes m's text and images under SANDTABLE_DUMP (for looking at
 // what players see), when that variable is set.
-func dump(t testing.TB, name string, m *discordtest.Message) {
+func dump(t testing.TB, name string, m *discordsim.Message) {
 	dir := os.Getenv("SANDTABLE_DUMP")
 	if dir == "" || m == nil {
 		return
@@ -163,14 +163,14 @@ func dump(t testing.TB, name string, m *discordtest.Message) {
 	}
 }
 
-type dtMessage = discordtest.Message
+type dtMessage = discordsim.Message
 
-func optMove(s string) discordtest.Option { return discordtest.Opt("move", s) }
+func optMove(s string) discordsim.Option { return discordsim.Opt("move", s) }
 
 // board returns the newest public board message in the game thread.
-func (g *sandGame) board() *discordtest.Message {
+func (g *sandGame) board() *discordsim.Message {
 	g.h.t.Helper()
-	var last *discordtest.Message
+	var last *discordsim.Message
 	for _, m := range g.h.srv.Messages(g.thread.ID) {
 		if !m.Ephemeral() && m.Attachment("board.png") != nil {
 			last = m
@@ -181,7 +181,7 @@ func (g *sandGame) board() *discordtest.Message {
 }
 
 // move plays text as u with /move and returns the public answer.
-func (g *sandGame) move(u *discordtest.User, text string) *discordtest.Message {
+func (g *sandGame) move(u *discordsim.User, text string) *discordsim.Message {
 	g.h.t.Helper()
 	m := g.h.reply(u, g.thread.ID, "move", optMove(text))
 	require.False(g.h.t, m.Ephemeral(), "/move %s by %s refused: %s", text, u.Name, m.Text())
@@ -190,7 +190,7 @@ func (g *sandGame) move(u *discordtest.User, text string) *discordtest.Message {
 }
 
 // refused runs /move text as u and returns the private refusal.
-func (g *sandGame) refused(u *discordtest.User, text string) string {
+func (g *sandGame) refused(u *discordsim.User, text string) string {
 	g.h.t.Helper()
 	m := g.h.reply(u, g.thread.ID, "move", optMove(text))
 	return mustBeEphemeral(g.h.t, m, u)
@@ -198,7 +198,7 @@ func (g *sandGame) refused(u *discordtest.User, text string) string {
 
 // mine places a Mine for the side to move on the first legal square that
 // ok accepts.
-func (g *sandGame) mine(ok func(sandtable.Square) bool) *discordtest.Message {
+func (g *sandGame) mine(ok func(sandtable.Square) bool) *discordsim.Message {
 	g.h.t.Helper()
 	p := g.pos()
 	require.Equal(g.h.t, sandtable.PhasePostTurn, p.Phase)
@@ -214,7 +214,7 @@ func (g *sandGame) mine(ok func(sandtable.Square) bool) *discordtest.Message {
 }
 
 // openModal presses label on m as u and returns the modal it opened.
-func (g *sandGame) openModal(u *discordtest.User, m *discordtest.Message, label string) *discordtest.Modal {
+func (g *sandGame) openModal(u *discordsim.User, m *discordsim.Message, label string) *discordsim.Modal {
 	g.h.t.Helper()
 	in := g.h.click(u, m, buttonID(g.h.t, m, label))
 	r, err := in.WaitResponse(wait)
@@ -227,7 +227,7 @@ func (g *sandGame) openModal(u *discordtest.User, m *discordtest.Message, label 
 
 // submit submits u's open modal and returns the answer (the updated
 // message, or a new private one).
-func (g *sandGame) submit(u *discordtest.User, values map[string]string) *discordtest.Message {
+func (g *sandGame) submit(u *discordsim.User, values map[string]string) *discordsim.Message {
 	g.h.t.Helper()
 	md := g.h.srv.OpenModal(u)
 	require.NotNil(g.h.t, md)
@@ -243,7 +243,7 @@ func (g *sandGame) submit(u *discordtest.User, values map[string]string) *discor
 // drone orders a Drone as u through the board's button and the form, and
 // confirms it where the order was sent (the DM, or the ephemeral answer
 // when u's DMs are closed). It returns the confirmed private message.
-func (g *sandGame) drone(u *discordtest.User, spotter, target string) *discordtest.Message {
+func (g *sandGame) drone(u *discordsim.User, spotter, target string) *discordsim.Message {
 	g.h.t.Helper()
 	g.openModal(u, g.board(), "Order a Drone (private)")
 	ans := g.submit(u, map[string]string{"spotter": spotter, "target": target})
@@ -261,10 +261,10 @@ func (g *sandGame) drone(u *discordtest.User, spotter, target string) *discordte
 }
 
 // lastDM waits for the newest DM to u containing text.
-func (g *sandGame) lastDM(u *discordtest.User, text string) *discordtest.Message {
+func (g *sandGame) lastDM(u *discordsim.User, text string) *discordsim.Message {
 	g.h.t.Helper()
 	dm := g.h.srv.DM(u)
-	var found *discordtest.Message
+	var found *discordsim.Message
 	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool {
 		for _, m := range g.h.srv.VisibleMessages(u, dm.ID) {
 			if strings.Contains(m.Text(), text) {

@@ -12,8 +12,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 	"sandtable/render"
 	"sandtable/render/sandboard"
 )
@@ -54,14 +54,14 @@ var (
 
 // payload is one REST call's visible content.
 type payload struct {
-	call   *discordtest.Call
+	call   *discordsim.Call
 	text   string
 	images map[string][]byte
-	for_   *discordtest.User // autocomplete: whose answer
+	for_   *discordsim.User // autocomplete: whose answer
 	public bool
 }
 
-func (s *leakScan) classify(c *discordtest.Call, byID, byToken map[string]*discordtest.Interaction) *payload {
+func (s *leakScan) classify(c *discordsim.Call, byID, byToken map[string]*discordsim.Interaction) *payload {
 	h := s.g.h
 	if c.Status >= 400 || c.Method == "GET" || c.Method == "DELETE" || c.Method == "PUT" {
 		return nil
@@ -147,7 +147,7 @@ func (s *leakScan) check() {
 	g, h := s.g, s.g.h
 	h.t.Helper()
 	calls := h.srv.Calls()
-	byID, byToken := map[string]*discordtest.Interaction{}, map[string]*discordtest.Interaction{}
+	byID, byToken := map[string]*discordsim.Interaction{}, map[string]*discordsim.Interaction{}
 	for _, in := range h.srv.Interactions() {
 		byID[in.ID], byToken[in.Token] = in, in
 	}

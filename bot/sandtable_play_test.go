@@ -7,8 +7,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 const draftPosition = `sandtable-position 1
@@ -27,9 +27,9 @@ piece NP9 l20
 
 // choices runs an autocomplete of command's option as u and returns the
 // suggestions as "name => value".
-func (g *sandGame) choices(u *discordtest.User, command, option, typed string) []string {
+func (g *sandGame) choices(u *discordsim.User, command, option, typed string) []string {
 	g.h.t.Helper()
-	in, err := g.h.srv.Autocomplete(u, g.thread.ID, command, discordtest.Focused(option, typed))
+	in, err := g.h.srv.Autocomplete(u, g.thread.ID, command, discordsim.Focused(option, typed))
 	require.NoError(g.h.t, err)
 	cs, err := in.WaitChoices(wait)
 	require.NoError(g.h.t, err)
@@ -84,21 +84,21 @@ func TestSandTableAutocompleteAndDraft(t *testing.T) {
 	scan.check()
 
 	// A private draft: /step, the preview, Undo, Commit.
-	d := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e4-e5"))
+	d := h.reply(alice, g.thread.ID, "step", discordsim.Opt("step", "e4-e5"))
 	require.Contains(t, mustBeEphemeral(t, d, alice), "1. e4-e5")
 	require.NotNil(t, d.Attachment("draft.png"))
 	dump(t, "draft", d)
 	require.Contains(t, g.choices(alice, "step", "step", "f4"), "f4-e4 (Infantry SI3) => f4-e4")
 	require.Empty(t, g.choices(alice, "step", "step", "Tc3-"), "a draft holds Infantry steps only")
-	r := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e5-e6"))
+	r := h.reply(alice, g.thread.ID, "step", discordsim.Opt("step", "e5-e6"))
 	require.Contains(t, mustBeEphemeral(t, r, alice), "Infantry SI2 has already moved this turn")
-	d = h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "f4-f5"))
+	d = h.reply(alice, g.thread.ID, "step", discordsim.Opt("step", "f4-f5"))
 	require.Contains(t, d.Text(), "2. f4-f5")
 	_, d = g.press(alice, d, "Undo last step")
 	require.Contains(t, d.Text(), "Took back f4-f5")
 	require.NotContains(t, d.Text(), "2. f4-f5")
-	d = h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "f4-g5"))
-	r = h.reply(bob, g.thread.ID, "step", discordtest.Opt("step", "t19-t18"))
+	d = h.reply(alice, g.thread.ID, "step", discordsim.Opt("step", "f4-g5"))
+	r = h.reply(bob, g.thread.ID, "step", discordsim.Opt("step", "t19-t18"))
 	require.Contains(t, mustBeEphemeral(t, r, bob), "It is not your turn")
 	scan.check()
 	_, done := g.press(alice, d, "Commit")
@@ -144,7 +144,7 @@ func TestSandTableDeferredAnswers(t *testing.T) {
 
 	// A private command deferred in the thread: the "thinking" message is
 	// ephemeral, and the answer fills it.
-	in = h.slash(bob, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", "phalanx"))
+	in = h.slash(bob, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", "phalanx"))
 	r, err := in.WaitResponse(wait)
 	require.NoError(t, err)
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, r.Type)
@@ -199,8 +199,8 @@ func TestSandTableAutocompleteFirstTurn(t *testing.T) {
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
 	scan := newLeakScan(g)
-	for u, preset := range map[*discordtest.User]string{alice: "fortress", bob: "skirmish"} {
-		panel := h.reply(u, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", preset))
+	for u, preset := range map[*discordsim.User]string{alice: "fortress", bob: "skirmish"} {
+		panel := h.reply(u, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", preset))
 		_, panel = g.press(u, panel, "Confirm")
 		require.Contains(t, panel.Text(), "onfirmed")
 	}
@@ -243,7 +243,7 @@ func TestSandTableAutocompleteFirstTurn(t *testing.T) {
 	require.NotEmpty(t, first)
 	v1 := value(first[0])
 	legal("step", v1, nil)
-	d := h.reply(mover, g.thread.ID, "step", discordtest.Opt("step", v1))
+	d := h.reply(mover, g.thread.ID, "step", discordsim.Opt("step", v1))
 	require.Contains(t, mustBeEphemeral(t, d, mover), "1. "+v1)
 	act, err := sandtable.ParseAction(v1)
 	require.NoError(t, err)
@@ -253,7 +253,7 @@ func TestSandTableAutocompleteFirstTurn(t *testing.T) {
 		legal("step", value(c), act.Steps)
 	}
 	v2 := value(second[len(second)-1])
-	d = h.reply(mover, g.thread.ID, "step", discordtest.Opt("step", v2))
+	d = h.reply(mover, g.thread.ID, "step", discordsim.Opt("step", v2))
 	require.Contains(t, mustBeEphemeral(t, d, mover), "2. "+v2)
 
 	// /move: a choice played as it was offered.

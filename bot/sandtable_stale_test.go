@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
 	"sandtable/games/sandtable"
+	"sandtable/internal/discordsim"
 )
 
 // stalePosition is South's PostTurn with an Infantry on a9 that can spot
@@ -28,7 +28,7 @@ piece NP9 l20
 // orderDrone opens the Drone form on the newest board as u and submits it:
 // the answer (a pointer to the DM, or the order itself when u's direct
 // messages are closed).
-func (g *sandGame) orderDrone(u *discordtest.User, spotter, target string) *discordtest.Message {
+func (g *sandGame) orderDrone(u *discordsim.User, spotter, target string) *discordsim.Message {
 	g.h.t.Helper()
 	g.openModal(u, g.board(), "Order a Drone (private)")
 	return g.submit(u, map[string]string{"spotter": spotter, "target": target})
@@ -97,10 +97,10 @@ func TestSandTableStaleDroneOrderEphemeral(t *testing.T) {
 // tripleClick clicks label on m three times in a row, before the bot
 // answers the first, as a quick player does, and waits for the three
 // answers; it returns the interactions.
-func (g *sandGame) tripleClick(u *discordtest.User, m *discordtest.Message, label string) []*discordtest.Interaction {
+func (g *sandGame) tripleClick(u *discordsim.User, m *discordsim.Message, label string) []*discordsim.Interaction {
 	g.h.t.Helper()
 	id := buttonID(g.h.t, m, label)
-	var ins []*discordtest.Interaction
+	var ins []*discordsim.Interaction
 	for range 3 {
 		in, err := g.h.srv.Click(u, m, id)
 		require.NoError(g.h.t, err, "the clicks go out before the first answer")
@@ -121,7 +121,7 @@ func TestSandTableTripleClicks(t *testing.T) {
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
 	scan := newLeakScan(g)
-	panel := h.reply(alice, g.thread.ID, "sandtable deploy", discordtest.Opt("preset", "phalanx"))
+	panel := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", "phalanx"))
 	ins := g.tripleClick(alice, panel, "Confirm")
 	var already int
 	for _, in := range ins {
@@ -148,7 +148,7 @@ func TestSandTableTripleClicks(t *testing.T) {
 	})
 	require.NoError(t, err)
 	scan.check()
-	d := h.reply(alice, g.thread.ID, "step", discordtest.Opt("step", "e4-e5 f4-g5"))
+	d := h.reply(alice, g.thread.ID, "step", discordsim.Opt("step", "e4-e5 f4-g5"))
 	ins = g.tripleClick(alice, d, "Commit")
 	already = 0
 	for _, in := range ins {

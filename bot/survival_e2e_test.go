@@ -16,22 +16,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
 	"sandtable/commands"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
 // survivalGame starts a Survival game between alice (White) and bob (Black)
 // and returns the game thread.
-func (h *harness) survivalGame(alice, bob *discordtest.User, opts ...discordtest.Option) *discordtest.Channel {
+func (h *harness) survivalGame(alice, bob *discordsim.User, opts ...discordsim.Option) *discordsim.Channel {
 	h.t.Helper()
-	opts = append([]discordtest.Option{discordtest.Opt("opponent", bob), discordtest.Opt("color", "white")}, opts...)
+	opts = append([]discordsim.Option{discordsim.Opt("opponent", bob), discordsim.Opt("color", "white")}, opts...)
 	ch := h.reply(alice, h.gen.ID, "survival challenge", opts...)
 	require.False(h.t, ch.Ephemeral(), "a challenge is public")
 	require.Contains(h.t, ch.Content, bob.Mention())
 	in := h.click(bob, ch, buttonID(h.t, ch, "Accept"))
 	require.Contains(h.t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate}, respType(h.t, in))
-	updated, err := in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	updated, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(h.t, err)
 	require.Empty(h.t, updated.Buttons(), "an accepted challenge has no buttons left")
 	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(updated.Text())
@@ -41,7 +41,7 @@ func (h *harness) survivalGame(alice, bob *discordtest.User, opts ...discordtest
 	require.Equal(h.t, h.gen.ID, thread.ParentID)
 	require.Equal(h.t, "Survival · "+alice.Name+" vs "+bob.Name, thread.Name)
 	require.True(h.t, thread.HasMember(alice.ID) && thread.HasMember(bob.ID), "both players are added to the thread")
-	first, err := h.srv.WaitMessage(wait, func(m *discordtest.Message) bool { return m.ChannelID == thread.ID })
+	first, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool { return m.ChannelID == thread.ID })
 	require.NoError(h.t, err)
 	require.NotNil(h.t, first.Attachment("board.png"), "the first board is posted in the thread")
 	require.Contains(h.t, first.Text(), "first move must be a promotion")
@@ -49,9 +49,9 @@ func (h *harness) survivalGame(alice, bob *discordtest.User, opts ...discordtest
 }
 
 // move plays a move and returns the public answer.
-func (h *harness) move(u *discordtest.User, thread *discordtest.Channel, mv string) *discordtest.Message {
+func (h *harness) move(u *discordsim.User, thread *discordsim.Channel, mv string) *discordsim.Message {
 	h.t.Helper()
-	m := h.reply(u, thread.ID, "move", discordtest.Opt("move", mv))
+	m := h.reply(u, thread.ID, "move", discordsim.Opt("move", mv))
 	require.False(h.t, m.Ephemeral(), "move %s by %s refused: %s", mv, u.Name, m.Text())
 	return m
 }
@@ -68,7 +68,7 @@ func TestSurvivalFullGameToElimination(t *testing.T) {
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
 
-	var last *discordtest.Message
+	var last *discordsim.Message
 	for i, mv := range eliminationGame {
 		player := alice
 		if i%2 == 1 {
@@ -96,11 +96,11 @@ func TestSurvivalFullGameToElimination(t *testing.T) {
 	require.Empty(t, last.Buttons(), "a finished game has no Flip button")
 
 	// After the end, moves are refused.
-	after := h.reply(alice, thread.ID, "move", discordtest.Opt("move", "a1a2"))
+	after := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "a1a2"))
 	require.Contains(t, mustBeEphemeral(t, after, alice), "This game is over")
 }
 
-func gameIDFrom(t *testing.T, m *discordtest.Message) string {
+func gameIDFrom(t *testing.T, m *discordsim.Message) string {
 	t.Helper()
 	for _, e := range m.Embeds {
 		if e.Footer != nil && strings.HasPrefix(e.Footer.Text, "Game ") {
@@ -116,20 +116,20 @@ func TestSurvivalRefusals(t *testing.T) {
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 
 	t.Run("challenge yourself", func(t *testing.T) {
-		m := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", alice))
+		m := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", alice))
 		require.Contains(t, mustBeEphemeral(t, m, alice), "cannot challenge yourself")
 	})
 	t.Run("challenge a bot", func(t *testing.T) {
 		robo := h.srv.AddBot("robo")
-		m := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", robo))
+		m := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", robo))
 		require.Contains(t, mustBeEphemeral(t, m, alice), "is a bot")
 	})
 	t.Run("bad move time", func(t *testing.T) {
-		m := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob), discordtest.Opt("move_time", "soon"))
+		m := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("move_time", "soon"))
 		require.Contains(t, mustBeEphemeral(t, m, alice), "move_time")
 	})
 	t.Run("only the challenged accepts, the challenger cancels", func(t *testing.T) {
-		ch := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+		ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
 		in := h.click(carol, ch, buttonID(t, ch, "Accept"))
 		m, err := in.WaitMessage(wait, nil)
 		require.NoError(t, err)
@@ -143,19 +143,19 @@ func TestSurvivalRefusals(t *testing.T) {
 		require.NoError(t, err)
 		require.Contains(t, mustBeEphemeral(t, m, bob), "Only alice")
 		in = h.click(alice, ch, buttonID(t, ch, "Cancel"))
-		m, err = in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "withdrew") })
+		m, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "withdrew") })
 		require.NoError(t, err)
 		require.Empty(t, m.Buttons())
 	})
 	t.Run("decline", func(t *testing.T) {
-		ch := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+		ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
 		in := h.click(bob, ch, buttonID(t, ch, "Decline"))
-		m, err := in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "declined") })
+		m, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "declined") })
 		require.NoError(t, err)
 		require.Empty(t, m.Buttons())
 	})
 	t.Run("expired challenge", func(t *testing.T) {
-		ch := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+		ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
 		// The bot learns the challenge message's ID just after answering
 		// (GET @original); only then can the expiry edit it.
 		id, err := commands.ParseCustomID(buttonID(t, ch, "Accept"))
@@ -169,7 +169,7 @@ func TestSurvivalRefusals(t *testing.T) {
 		}, wait, 5*time.Millisecond)
 		h.clock.Advance(2 * time.Hour)
 		// The timer loop edits the challenge message once it expires.
-		m, err := h.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		m, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 			return m.ID == ch.ID && strings.Contains(m.Text(), "expired")
 		})
 		require.NoError(t, err)
@@ -178,15 +178,15 @@ func TestSurvivalRefusals(t *testing.T) {
 
 	thread := h.survivalGame(alice, bob)
 	t.Run("out of turn", func(t *testing.T) {
-		m := h.reply(bob, thread.ID, "move", discordtest.Opt("move", "a2a1q"))
+		m := h.reply(bob, thread.ID, "move", discordsim.Opt("move", "a2a1q"))
 		require.Contains(t, mustBeEphemeral(t, m, bob), "It is not your turn")
 	})
 	t.Run("non-player", func(t *testing.T) {
-		m := h.reply(carol, thread.ID, "move", discordtest.Opt("move", "a7a8q"))
+		m := h.reply(carol, thread.ID, "move", discordsim.Opt("move", "a7a8q"))
 		require.Contains(t, mustBeEphemeral(t, m, carol), "You are not playing in this game")
 	})
 	t.Run("illegal first move", func(t *testing.T) {
-		m := h.reply(alice, thread.ID, "move", discordtest.Opt("move", "b2b4"))
+		m := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "b2b4"))
 		require.Contains(t, mustBeEphemeral(t, m, alice), "`b2b4` is not a legal move")
 	})
 	h.move(alice, thread, "g7g8q")
@@ -194,10 +194,10 @@ func TestSurvivalRefusals(t *testing.T) {
 	t.Run("capture is mandatory", func(t *testing.T) {
 		// The private refusal names the forced captures in the notation
 		// typed: UCI for UCI, SAN for SAN.
-		m := h.reply(alice, thread.ID, "move", discordtest.Opt("move", "a7a8q"))
+		m := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "a7a8q"))
 		text := mustBeEphemeral(t, m, alice)
 		require.Contains(t, text, "that move does not capture\nCapture is mandatory: the legal captures are `g8f7`, `g8g6`, `g8h7`.")
-		m = h.reply(alice, thread.ID, "move", discordtest.Opt("move", "a8=Q"))
+		m = h.reply(alice, thread.ID, "move", discordsim.Opt("move", "a8=Q"))
 		text = mustBeEphemeral(t, m, alice)
 		require.Contains(t, text, "Capture is mandatory: the legal captures are `Qxf7`, `Qxg6`, `Qxh7`.")
 	})
@@ -208,7 +208,7 @@ func TestSurvivalRefusals(t *testing.T) {
 		require.Contains(t, board.Text(), "3 captures available: Qxg6, Qxf7, Qxh7")
 	})
 	t.Run("move outside a game thread", func(t *testing.T) {
-		m := h.reply(alice, h.gen.ID, "move", discordtest.Opt("move", "e4"))
+		m := h.reply(alice, h.gen.ID, "move", discordsim.Opt("move", "e4"))
 		require.Contains(t, mustBeEphemeral(t, m, alice), "There is no game in this channel")
 	})
 }
@@ -218,7 +218,7 @@ func TestSurvivalAutocompleteAndFlip(t *testing.T) {
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
 
-	in, err := h.srv.Autocomplete(alice, thread.ID, "move", discordtest.Focused("move", "a"))
+	in, err := h.srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", "a"))
 	require.NoError(t, err)
 	choices, err := in.WaitChoices(wait)
 	require.NoError(t, err)
@@ -228,7 +228,7 @@ func TestSurvivalAutocompleteAndFlip(t *testing.T) {
 	}
 	require.ElementsMatch(t, []string{"a8=B (a7a8b)", "a8=K (a7a8k)", "a8=N (a7a8n)", "a8=Q (a7a8q)", "a8=R (a7a8r)"}, names)
 
-	in, err = h.srv.Autocomplete(alice, thread.ID, "move", discordtest.Focused("move", ""))
+	in, err = h.srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", ""))
 	require.NoError(t, err)
 	choices, err = in.WaitChoices(wait)
 	require.NoError(t, err)
@@ -288,15 +288,15 @@ func TestSurvivalResignDrawAndTimeout(t *testing.T) {
 		require.Contains(t, m.Text(), "declined")
 	})
 	t.Run("timeout", func(t *testing.T) {
-		thread := h.survivalGame(alice, bob, discordtest.Opt("move_time", "1h"))
+		thread := h.survivalGame(alice, bob, discordsim.Opt("move_time", "1h"))
 		h.move(alice, thread, "e7e8r")
 		h.clock.Advance(61 * time.Minute)
-		m, err := h.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+		m, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 			return m.ChannelID == thread.ID && strings.Contains(m.Text(), "ran out of time")
 		})
 		require.NoError(t, err)
 		require.Contains(t, m.Text(), alice.Mention()+" (White) wins by time")
-		mv := h.reply(bob, thread.ID, "move", discordtest.Opt("move", "a2a1q"))
+		mv := h.reply(bob, thread.ID, "move", discordsim.Opt("move", "a2a1q"))
 		require.Contains(t, mustBeEphemeral(t, mv, bob), "This game is over")
 	})
 	t.Run("games list", func(t *testing.T) {
@@ -336,7 +336,7 @@ func TestRateLimitedCallbackStillAnswers(t *testing.T) {
 func TestServerErrorOnAcceptKeepsChallenge(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
-	ch := h.reply(alice, h.gen.ID, "survival challenge", discordtest.Opt("opponent", bob))
+	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
 	h.srv.ServerErrorNext("POST /channels/*/threads", 1)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
 	m, err := in.WaitMessage(wait, nil)
@@ -345,7 +345,7 @@ func TestServerErrorOnAcceptKeepsChallenge(t *testing.T) {
 	require.Contains(t, text, "I could not create the game's thread: Discord said")
 	require.Contains(t, text, "The challenge is still open")
 	in = h.click(bob, ch, buttonID(t, ch, "Accept"))
-	_, err = in.WaitMessage(wait, func(m *discordtest.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	_, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 }
 
@@ -377,7 +377,7 @@ func TestDeferredAnswers(t *testing.T) {
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	thread := h.survivalGame(alice, bob)
 
-	in := h.slash(alice, thread.ID, "move", discordtest.Opt("move", "g7g8q"))
+	in := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, respType(t, in))
 	m, err := in.WaitMessage(wait, nil)
 	require.NoError(t, err)
@@ -385,7 +385,7 @@ func TestDeferredAnswers(t *testing.T) {
 	require.NotNil(t, m.Attachment("board.png"))
 	require.Contains(t, m.Text(), "1. g8=Q")
 
-	in = h.slash(carol, thread.ID, "move", discordtest.Opt("move", "a2a1q"))
+	in = h.slash(carol, thread.ID, "move", discordsim.Opt("move", "a2a1q"))
 	f, err := in.WaitFollowup(wait, nil)
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, f, carol), "You are not playing")
@@ -407,7 +407,7 @@ func TestLongInputStillGetsAnAnswer(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
-	m := h.reply(alice, thread.ID, "move", discordtest.Opt("move", strings.Repeat("\U000E0001", 200)))
+	m := h.reply(alice, thread.ID, "move", discordsim.Opt("move", strings.Repeat("\U000E0001", 200)))
 	text := mustBeEphemeral(t, m, alice)
 	require.Contains(t, text, "is not a legal move")
 	require.LessOrEqual(t, len([]rune(m.Content)), 2000)
@@ -417,11 +417,11 @@ func TestLongInputStillGetsAnAnswer(t *testing.T) {
 // again three hours later; the player's one-hour clock is credited the
 // downtime instead of being lost on time at the restart.
 func TestClockStopsWhileTheBotIsDown(t *testing.T) {
-	srv := discordtest.Start(t, discordtest.Options{})
+	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)
 	alice, bob := srv.User("alice"), srv.User("bob")
-	thread := h.survivalGame(alice, bob, discordtest.Opt("move_time", "1h"))
+	thread := h.survivalGame(alice, bob, discordsim.Opt("move_time", "1h"))
 	h.move(alice, thread, "g7g8q")
 	stoppedAt := h.clock.Now()
 	h.stop()
@@ -446,7 +446,7 @@ func TestClockStopsWhileTheBotIsDown(t *testing.T) {
 	}
 	// One hour after the restart (the time bob had left), the clock runs out.
 	h2.clock.Advance(61 * time.Minute)
-	_, err := srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+	_, err := srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 		return m.ChannelID == thread.ID && strings.Contains(m.Text(), "ran out of time")
 	})
 	require.NoError(t, err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // End-to-end Team Chess games over the fake Discord (issue 6, "How we will
@@ -27,9 +27,9 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 
 	rules := h.tcReply(zed, h.gen.ID, "teamchess rules")
 	require.Contains(t, mustBeEphemeral(t, rules, zed), "`e8=Assassin:xd4`: removes the opposing piece on d4")
-	require.Contains(t, mustBeEphemeral(t, h.tcReply(zed, h.gen.ID, "teamchess new", discordtest.Opt("move_time", "10s")), zed), "move_time must be a time between 1m and 30d")
+	require.Contains(t, mustBeEphemeral(t, h.tcReply(zed, h.gen.ID, "teamchess new", discordsim.Opt("move_time", "10s")), zed), "move_time must be a time between 1m and 30d")
 
-	lobby := h.tcOpen(alice, discordtest.Opt("move_time", "2h"))
+	lobby := h.tcOpen(alice, discordsim.Opt("move_time", "2h"))
 	tcDump(t, "lobby-0", lobby)
 	require.Contains(t, lobby.Text(), "Time for each move: **2h**")
 	for _, label := range []string{"Join White", "Join Black", "Leave", "Start", "Cancel"} {
@@ -79,17 +79,17 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 	require.Contains(t, lobby.Text(), "1. "+dan.Mention()+"\n2. "+carol.Mention()+"\n3. "+dan.Mention()+" (2nd command)")
 	tcDump(t, "lobby-1", lobby)
 
-	tb := h.tcBegin(alice, lobby, []*discordtest.User{alice, bob, eve}, []*discordtest.User{dan, carol})
+	tb := h.tcBegin(alice, lobby, []*discordsim.User{alice, bob, eve}, []*discordsim.User{dan, carol})
 	t.Run("threads and membership", func(t *testing.T) {
 		require.Equal(t, "Team Chess · alice, bob, eve vs dan, carol", tb.pub.Name)
-		for _, u := range []*discordtest.User{alice, bob, eve, carol, dan} {
+		for _, u := range []*discordsim.User{alice, bob, eve, carol, dan} {
 			require.True(t, tb.pub.HasMember(u.ID), "%s in the game thread", u.Name)
 		}
-		for _, u := range []*discordtest.User{alice, bob, eve} {
+		for _, u := range []*discordsim.User{alice, bob, eve} {
 			require.True(t, tb.team[tcWhite].HasMember(u.ID))
 			require.False(t, tb.team[tcBlack].HasMember(u.ID))
 		}
-		for _, u := range []*discordtest.User{carol, dan} {
+		for _, u := range []*discordsim.User{carol, dan} {
 			require.True(t, tb.team[tcBlack].HasMember(u.ID))
 			require.False(t, tb.team[tcWhite].HasMember(u.ID))
 		}
@@ -113,22 +113,22 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 	})
 
 	t.Run("refusals name the active commander", func(t *testing.T) {
-		msg := tb.refused(bob, tb.pub, "move", discordtest.Opt("move", "e4"))
+		msg := tb.refused(bob, tb.pub, "move", discordsim.Opt("move", "e4"))
 		require.Contains(t, msg, "Only the active commander may move: alice commands White now")
 		require.Contains(t, msg, "<#"+tb.team[tcWhite].ID+">")
-		require.Contains(t, tb.refused(dan, tb.pub, "move", discordtest.Opt("move", "e5")), "It is White's turn: White's active commander, alice, is to act")
-		require.Contains(t, tb.refused(zed, tb.pub, "move", discordtest.Opt("move", "e4")), "You are not playing in this game")
+		require.Contains(t, tb.refused(dan, tb.pub, "move", discordsim.Opt("move", "e5")), "It is White's turn: White's active commander, alice, is to act")
+		require.Contains(t, tb.refused(zed, tb.pub, "move", discordsim.Opt("move", "e4")), "You are not playing in this game")
 		require.Contains(t, tb.refused(alice, tb.pub, "draw offer"), "Team Chess has no draws")
-		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "e5")), "`e5` is not a legal move")
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "e5")), "`e5` is not a legal move")
 		require.Contains(t, tb.refused(bob, tb.pub, "resign"), "Only White's active commander, alice, can resign")
 		require.Contains(t, tb.refused(alice, tb.pub, "siege win"), "Black is not besieged")
 		require.Contains(t, tb.choices(alice, tb.pub, "e"), "e4 (e2e4) = e2e4")
 	})
 
 	t.Run("a move from the team thread is announced everywhere", func(t *testing.T) {
-		m := tb.do(alice, tb.team[tcWhite], "move", discordtest.Opt("move", "e4"))
+		m := tb.do(alice, tb.team[tcWhite], "move", discordsim.Opt("move", "e4"))
 		require.Equal(t, tb.team[tcWhite].ID, m.ChannelID)
-		for _, ch := range []*discordtest.Channel{tb.pub, tb.team[tcBlack]} {
+		for _, ch := range []*discordsim.Channel{tb.pub, tb.team[tcBlack]} {
 			last := tb.last(ch)
 			require.Contains(t, last.Text(), "**alice** (White) played **e4**")
 			require.Contains(t, last.Text(), "Last move\n1. e4 (alice)")
@@ -148,7 +148,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 		require.False(t, tb.team[tcBlack].HasMember(dan.ID))
 		require.False(t, h.srv.CanSee(dan, tb.team[tcBlack].ID))
 		require.NotContains(t, tb.last(tb.pub).Text(), "removed from this thread", "membership notes stay in the team thread")
-		require.Contains(t, tb.refused(dan, tb.pub, "suggest", discordtest.Opt("move", "e5")), "You cannot advise: you have a personal loss in this game")
+		require.Contains(t, tb.refused(dan, tb.pub, "suggest", discordsim.Opt("move", "e5")), "You cannot advise: you have a personal loss in this game")
 	})
 	t.Run("the second command brings its member back", func(t *testing.T) {
 		m := tb.do(carol, tb.pub, "tagout")
@@ -163,14 +163,14 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 	})
 
 	t.Run("suggestions stay in the team thread", func(t *testing.T) {
-		require.Contains(t, tb.refused(bob, tb.pub, "suggest", discordtest.Opt("move", "Nf3")), "Suggest a move when White is to move")
+		require.Contains(t, tb.refused(bob, tb.pub, "suggest", discordsim.Opt("move", "Nf3")), "Suggest a move when White is to move")
 		tb.move(dan, "e5")
-		m := tb.refused(bob, tb.pub, "suggest", discordtest.Opt("move", "Nf3"), discordtest.Opt("comment", "develop first"))
+		m := tb.refused(bob, tb.pub, "suggest", discordsim.Opt("move", "Nf3"), discordsim.Opt("comment", "develop first"))
 		require.Contains(t, m, "posted in your team thread")
 		s := tb.last(tb.team[tcWhite])
 		require.Equal(t, "💡 **bob** suggests **Nf3** to "+alice.Mention()+".\n> develop first", s.Content)
-		require.Contains(t, tb.refused(alice, tb.pub, "suggest", discordtest.Opt("move", "Nf3")), "you are the active commander")
-		require.Contains(t, tb.refused(zed, tb.pub, "suggest", discordtest.Opt("move", "Nf3")), "not playing")
+		require.Contains(t, tb.refused(alice, tb.pub, "suggest", discordsim.Opt("move", "Nf3")), "you are the active commander")
+		require.Contains(t, tb.refused(zed, tb.pub, "suggest", discordsim.Opt("move", "Nf3")), "not playing")
 		tb.requirePrivacy()
 	})
 
@@ -223,7 +223,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 			require.Contains(t, tb.last(th).Text(), "White wins: Black resigned")
 			require.Nil(t, tb.last(th).Attachment("teamchess-"+tb.id+".pgn"), "the PGN is attached once, in the game thread")
 		}
-		require.Contains(t, tb.refused(bob, tb.pub, "move", discordtest.Opt("move", "e4")), "This game is over: White wins: Black resigned")
+		require.Contains(t, tb.refused(bob, tb.pub, "move", discordsim.Opt("move", "e4")), "This game is over: White wins: Black resigned")
 		require.False(t, tb.stored().Active)
 		require.True(t, tb.stored().Deadline.IsZero())
 	})
@@ -262,8 +262,8 @@ func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
 }
 
 // users returns the named users of the fake.
-func users(h *harness, names ...string) []*discordtest.User {
-	var out []*discordtest.User
+func users(h *harness, names ...string) []*discordsim.User {
+	var out []*discordsim.User
 	for _, n := range names {
 		out = append(out, h.srv.User(n))
 	}
@@ -293,14 +293,14 @@ func TestTeamChessSacrifices(t *testing.T) {
 
 	t.Run("royal guard forced", func(t *testing.T) {
 		tb := h.tcStart("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", users(h, "alice", "bob"), users(h, "carol"))
-		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "a8=Saboteur:Kd7")),
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "a8=Saboteur:Kd7")),
 			"`a8=Saboteur:Kd7` is not a legal move: the pawn on a7 cannot be a Saboteur here: your Queen has been captured, so the pawn must be a Royal Guard (rule 3.1)")
-		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "a8")), "Write a8=RoyalGuard")
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "a8")), "Write a8=RoyalGuard")
 		// Six legal moves: the private refusal names them, the sacrifice once
 		// per role, in the notation typed.
-		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "Ke3")),
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "Ke3")),
 			"`Ke3` is not a legal move: no king can move to e3\nThe legal moves are `a8=RoyalGuard+`, `Kd1`, `Kd2`, `Ke2`, `Kf1`, `Kf2`.")
-		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "e1e3")),
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "e1e3")),
 			"\nThe legal moves are `a7a8g`, `e1d1`, `e1d2`, `e1e2`, `e1f1`, `e1f2`.")
 		require.Equal(t, []string{"a8=RoyalGuard+ (a7a8g) = a7a8g"}, tb.choices(alice, tb.pub, "a8"))
 		m := tb.move(alice, "a7a8g")
@@ -313,14 +313,14 @@ func TestTeamChessSacrifices(t *testing.T) {
 
 	t.Run("saboteur forces the reply", func(t *testing.T) {
 		tb := h.tcStart("4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", users(h, "alice"), users(h, "bob", "carol"))
-		m := tb.do(alice, tb.team[tcWhite], "move", discordtest.Opt("move", "a8=Saboteur:Kd7"))
+		m := tb.do(alice, tb.team[tcWhite], "move", discordsim.Opt("move", "a8=Saboteur:Kd7"))
 		tcDump(t, "saboteur", m)
 		require.Contains(t, m.Text(), "The pawn is consumed as a **Saboteur**: Black's next move is forced: **Kd7** (rule 3.3).")
 		pub := tb.last(tb.pub)
 		require.Contains(t, pub.Text(), bob.Mention()+", your move (Black) is forced by the Saboteur: **Kd7**.")
 		require.Contains(t, pub.Text(), "Forced move (Saboteur, rule 3.3)\nBlack must play **Kd7**.")
 		require.Equal(t, []string{"Kd7 (e8d7) = e8d7"}, tb.choices(bob, tb.pub, ""), "autocomplete offers only the forced move")
-		require.Contains(t, tb.refused(bob, tb.pub, "move", discordtest.Opt("move", "Kf7")), "a Saboteur forced your move: you must play Kd7")
+		require.Contains(t, tb.refused(bob, tb.pub, "move", discordsim.Opt("move", "Kf7")), "a Saboteur forced your move: you must play Kd7")
 		// The forced side may still tag out first; the next commander plays it.
 		m = tb.do(bob, tb.pub, "tagout")
 		require.Contains(t, m.Text(), "**carol** takes command of Black")
@@ -380,7 +380,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		require.Contains(t, m.Text(), "Siege decision (rule 2.1)")
 		require.Contains(t, m.Text(), "Black · stagnation 1/4")
 		require.Contains(t, tb.refused(bob, tb.pub, "siege win"), "It is White's turn")
-		require.Contains(t, tb.refused(alice, tb.pub, "move", discordtest.Opt("move", "Qh6")), "Black is besieged and has passed: first decide the siege with `/siege win` or `/siege continue`.")
+		require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "Qh6")), "Black is besieged and has passed: first decide the siege with `/siege win` or `/siege continue`.")
 		require.Empty(t, tb.choices(alice, tb.pub, ""), "no move to offer during the decision")
 		m = tb.do(alice, tb.pub, "siege win")
 		tcDump(t, "siege-win", m)
@@ -448,10 +448,10 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		// The invoker's own rank is theirs alone (ruling D11): not in the
 		// public answer, but in a follow-up only they see.
 		require.NotContains(t, m.Text(), "Your rank")
-		note, err := in.WaitFollowup(wait, func(f *discordtest.Message) bool { return f.ID != m.ID })
+		note, err := in.WaitFollowup(wait, func(f *discordsim.Message) bool { return f.ID != m.ID })
 		require.NoError(t, err)
 		require.Equal(t, "Your rank: 4 of 4 · team 0-2 · personal 0-1 (ratio 0.00) · 2 games.", mustBeEphemeral(t, note, carol))
-		for _, u := range []*discordtest.User{alice, bob, dan} {
+		for _, u := range []*discordsim.User{alice, bob, dan} {
 			for _, v := range h.srv.VisibleMessages(u, h.gen.ID) {
 				require.NotContains(t, v.Text(), "Your rank", "%s sees another player's rank", u.Name)
 			}
@@ -463,7 +463,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		require.NotContains(t, m.Text(), "Your rank")
 	})
 	t.Run("stats", func(t *testing.T) {
-		m := h.tcReply(alice, h.gen.ID, "teamchess stats", discordtest.Opt("user", bob))
+		m := h.tcReply(alice, h.gen.ID, "teamchess stats", discordsim.Opt("user", bob))
 		tcDump(t, "stats", m)
 		text := m.Text()
 		require.Contains(t, text, "Team Chess record · bob")
@@ -477,7 +477,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 	})
 	t.Run("records are per server", func(t *testing.T) {
 		other := h.srv.AddGuild("elsewhere", "lounge")
-		var lounge *discordtest.Channel
+		var lounge *discordsim.Channel
 		for _, c := range h.srv.Channels(other.ID) {
 			if c.Name == "lounge" {
 				lounge = c
@@ -495,24 +495,24 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 func TestTeamChessRestartAndTimer(t *testing.T) {
 	h := newHarness(t)
 	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
-	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordtest.Opt("move_time", "1h"))
+	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordsim.Opt("move_time", "1h"))
 	tb.move(alice, "e4")
-	tb.do(carol, tb.team[tcBlack], "move", discordtest.Opt("move", "e5"))
+	tb.do(carol, tb.team[tcBlack], "move", discordsim.Opt("move", "e5"))
 	require.Equal(t, 2, tb.storedActions())
 
 	h.stop()
 	h2 := startBot(t, h.srv, h.store.Path())
 	tb.h = h2
-	m := tb.do(alice, tb.team[tcWhite], "move", discordtest.Opt("move", "Nf3"))
+	m := tb.do(alice, tb.team[tcWhite], "move", discordsim.Opt("move", "Nf3"))
 	require.Contains(t, m.Text(), "**alice** (White) played **Nf3**.")
 	require.Contains(t, tb.last(tb.pub).Text(), "Last move\n2. Nf3 (alice)")
 	require.Equal(t, 3, tb.storedActions())
-	require.Contains(t, tb.refused(dan, tb.pub, "move", discordtest.Opt("move", "Nc6")), "carol commands Black now")
+	require.Contains(t, tb.refused(dan, tb.pub, "move", discordsim.Opt("move", "Nc6")), "carol commands Black now")
 	games := h2.tcReply(carol, h2.gen.ID, "games")
 	require.Contains(t, mustBeEphemeral(t, games, carol), "you play for Black, **your move**")
 
 	h2.clock.Advance(61 * time.Minute)
-	m, err := h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+	m, err := h2.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 		return m.ChannelID == tb.pub.ID && strings.Contains(m.Text(), "ran out of time")
 	})
 	require.NoError(t, err)
@@ -523,7 +523,7 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 
 	// Exactly the move time: the deadline is due when it is reached.
 	h2.clock.Advance(60 * time.Minute)
-	m, err = h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+	m, err = h2.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 		return m.ChannelID == tb.pub.ID && strings.Contains(m.Text(), "White wins by Fatigue victory")
 	})
 	require.NoError(t, err)
@@ -534,7 +534,7 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 	// The sweep posts in the team threads after the game thread; Black's
 	// is the last. Wait for it, so the test does not end (and shut the bot
 	// down) in the middle of the sweep.
-	_, err = h2.srv.WaitMessage(wait, func(m *discordtest.Message) bool {
+	_, err = h2.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 		return m.ChannelID == tb.team[tcBlack].ID && strings.Contains(m.Text(), "White wins by Fatigue victory")
 	})
 	require.NoError(t, err)

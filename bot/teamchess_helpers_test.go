@@ -15,7 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
@@ -26,10 +26,10 @@ import (
 type tcTable struct {
 	h     *harness
 	t     testing.TB
-	pub   *discordtest.Channel
-	team  [2]*discordtest.Channel // White's, Black's
-	sides [2][]*discordtest.User  // each team's distinct members
-	id    string                  // game ID (board footer)
+	pub   *discordsim.Channel
+	team  [2]*discordsim.Channel // White's, Black's
+	sides [2][]*discordsim.User  // each team's distinct members
+	id    string                 // game ID (board footer)
 }
 
 const (
@@ -42,11 +42,11 @@ const (
 // original message once filled, or the private follow-up that replaced a
 // deferred public one; for a component, the updated message (component is
 // its version before the click) or a private follow-up.
-func (h *harness) tcAnswer(in *discordtest.Interaction, component *discordtest.Message) *discordtest.Message {
+func (h *harness) tcAnswer(in *discordsim.Interaction, component *discordsim.Message) *discordsim.Message {
 	h.t.Helper()
 	r, err := in.WaitResponse(wait)
 	require.NoError(h.t, err)
-	var out *discordtest.Message
+	var out *discordsim.Message
 	switch r.Type {
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		// The filled original first: a public answer may be followed by a
@@ -82,13 +82,13 @@ func (h *harness) tcAnswer(in *discordtest.Interaction, component *discordtest.M
 }
 
 // tcReply runs a slash command and returns its answer (see tcAnswer).
-func (h *harness) tcReply(u *discordtest.User, channelID, command string, opts ...discordtest.Option) *discordtest.Message {
+func (h *harness) tcReply(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Message {
 	h.t.Helper()
 	return h.tcAnswer(h.slash(u, channelID, command, opts...), nil)
 }
 
 // tcOpen opens a lobby and returns its message.
-func (h *harness) tcOpen(creator *discordtest.User, opts ...discordtest.Option) *discordtest.Message {
+func (h *harness) tcOpen(creator *discordsim.User, opts ...discordsim.Option) *discordsim.Message {
 	h.t.Helper()
 	m := h.tcReply(creator, h.gen.ID, "teamchess new", opts...)
 	require.False(h.t, m.Ephemeral(), "a lobby is public: %s", m.Text())
@@ -98,7 +98,7 @@ func (h *harness) tcOpen(creator *discordtest.User, opts ...discordtest.Option) 
 
 // tcPress clicks the button with label on the lobby and returns the answer:
 // the updated lobby, or a private refusal.
-func (h *harness) tcPress(u *discordtest.User, lobby *discordtest.Message, label string) *discordtest.Message {
+func (h *harness) tcPress(u *discordsim.User, lobby *discordsim.Message, label string) *discordsim.Message {
 	h.t.Helper()
 	cur := h.srv.Message(lobby.ID)
 	in, err := h.srv.Click(u, cur, buttonID(h.t, cur, label))
@@ -108,7 +108,7 @@ func (h *harness) tcPress(u *discordtest.User, lobby *discordtest.Message, label
 
 // tcChoose picks value in the lobby's select menu whose custom ID ends with
 // action and returns the answer.
-func (h *harness) tcChoose(u *discordtest.User, lobby *discordtest.Message, action, value string) *discordtest.Message {
+func (h *harness) tcChoose(u *discordsim.User, lobby *discordsim.Message, action, value string) *discordsim.Message {
 	h.t.Helper()
 	cur := h.srv.Message(lobby.ID)
 	in, err := h.srv.Select(u, cur, "c:"+lobbyID(h.t, cur)+":"+action, value)
@@ -117,7 +117,7 @@ func (h *harness) tcChoose(u *discordtest.User, lobby *discordtest.Message, acti
 }
 
 // selectValues lists the option values of the lobby's select menu action.
-func selectValues(t testing.TB, lobby *discordtest.Message, action string) []string {
+func selectValues(t testing.TB, lobby *discordsim.Message, action string) []string {
 	t.Helper()
 	sm := lobby.SelectMenu("c:" + lobbyID(t, lobby) + ":" + action)
 	if sm == nil {
@@ -130,7 +130,7 @@ func selectValues(t testing.TB, lobby *discordtest.Message, action string) []str
 	return out
 }
 
-func lobbyID(t testing.TB, lobby *discordtest.Message) string {
+func lobbyID(t testing.TB, lobby *discordsim.Message) string {
 	t.Helper()
 	parts := strings.Split(buttonID(t, lobby, "Start"), ":")
 	require.Len(t, parts, 3)
@@ -139,7 +139,7 @@ func lobbyID(t testing.TB, lobby *discordtest.Message) string {
 
 // tcSetFEN writes a start position into the stored lobby: the test-only
 // way to start from a special position (no command can do it).
-func (h *harness) tcSetFEN(lobby *discordtest.Message, fen string) {
+func (h *harness) tcSetFEN(lobby *discordsim.Message, fen string) {
 	h.t.Helper()
 	id := lobbyID(h.t, lobby)
 	require.NoError(h.t, h.store.Update(context.Background(), func(tx storage.Tx) error {
@@ -156,7 +156,7 @@ func (h *harness) tcSetFEN(lobby *discordtest.Message, fen string) {
 // tcStart opens a lobby by white[0], has everyone join in order (White's
 // queue, then Black's), optionally sets the start FEN, starts, and finds
 // the threads.
-func (h *harness) tcStart(fen string, white, black []*discordtest.User, opts ...discordtest.Option) *tcTable {
+func (h *harness) tcStart(fen string, white, black []*discordsim.User, opts ...discordsim.Option) *tcTable {
 	h.t.Helper()
 	lobby := h.tcOpen(white[0], opts...)
 	for _, u := range white {
@@ -174,7 +174,7 @@ func (h *harness) tcStart(fen string, white, black []*discordtest.User, opts ...
 }
 
 // tcBegin presses Start and finds the game's threads.
-func (h *harness) tcBegin(creator *discordtest.User, lobby *discordtest.Message, white, black []*discordtest.User) *tcTable {
+func (h *harness) tcBegin(creator *discordsim.User, lobby *discordsim.Message, white, black []*discordsim.User) *tcTable {
 	h.t.Helper()
 	started := h.tcPress(creator, lobby, "Start")
 	require.False(h.t, started.Ephemeral(), "start refused: %s", started.Text())
@@ -182,7 +182,7 @@ func (h *harness) tcBegin(creator *discordtest.User, lobby *discordtest.Message,
 	require.Empty(h.t, started.Buttons(), "a started lobby has no buttons")
 	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(started.Text())
 	require.NotNil(h.t, link)
-	tb := &tcTable{h: h, t: h.t, pub: h.srv.ChannelByID(link[1]), sides: [2][]*discordtest.User{dedupe(white), dedupe(black)}}
+	tb := &tcTable{h: h, t: h.t, pub: h.srv.ChannelByID(link[1]), sides: [2][]*discordsim.User{dedupe(white), dedupe(black)}}
 	require.NotNil(h.t, tb.pub)
 	require.Equal(h.t, discordgo.ChannelTypeGuildPublicThread, tb.pub.Type)
 	// The team threads link the public thread in their first message.
@@ -210,8 +210,8 @@ func (h *harness) tcBegin(creator *discordtest.User, lobby *discordtest.Message,
 	return tb
 }
 
-func dedupe(us []*discordtest.User) []*discordtest.User {
-	var out []*discordtest.User
+func dedupe(us []*discordsim.User) []*discordsim.User {
+	var out []*discordsim.User
 	seen := map[string]bool{}
 	for _, u := range us {
 		if !seen[u.ID] {
@@ -222,7 +222,7 @@ func dedupe(us []*discordtest.User) []*discordtest.User {
 	return out
 }
 
-func gameIDFromFooterTC(t testing.TB, m *discordtest.Message) string {
+func gameIDFromFooterTC(t testing.TB, m *discordsim.Message) string {
 	t.Helper()
 	for _, e := range m.Embeds {
 		if e.Footer != nil && strings.HasPrefix(e.Footer.Text, "Game ") {
@@ -243,7 +243,7 @@ func (tb *tcTable) refresh() {
 
 // do runs a command in channel and returns the answer, which must be
 // public (in that channel).
-func (tb *tcTable) do(u *discordtest.User, channel *discordtest.Channel, command string, opts ...discordtest.Option) *discordtest.Message {
+func (tb *tcTable) do(u *discordsim.User, channel *discordsim.Channel, command string, opts ...discordsim.Option) *discordsim.Message {
 	tb.t.Helper()
 	m := tb.h.tcReply(u, channel.ID, command, opts...)
 	require.False(tb.t, m.Ephemeral(), "/%s by %s refused: %s", command, u.Name, m.Text())
@@ -251,21 +251,21 @@ func (tb *tcTable) do(u *discordtest.User, channel *discordtest.Channel, command
 }
 
 // move plays a move in the public thread.
-func (tb *tcTable) move(u *discordtest.User, text string) *discordtest.Message {
+func (tb *tcTable) move(u *discordsim.User, text string) *discordsim.Message {
 	tb.t.Helper()
-	return tb.do(u, tb.pub, "move", discordtest.Opt("move", text))
+	return tb.do(u, tb.pub, "move", discordsim.Opt("move", text))
 }
 
 // refused runs a command that must be refused privately and returns the
 // refusal.
-func (tb *tcTable) refused(u *discordtest.User, channel *discordtest.Channel, command string, opts ...discordtest.Option) string {
+func (tb *tcTable) refused(u *discordsim.User, channel *discordsim.Channel, command string, opts ...discordsim.Option) string {
 	tb.t.Helper()
 	m := tb.h.tcReply(u, channel.ID, command, opts...)
 	return mustBeEphemeral(tb.t, m, u)
 }
 
 // last returns the newest message of a channel.
-func (tb *tcTable) last(channel *discordtest.Channel) *discordtest.Message {
+func (tb *tcTable) last(channel *discordsim.Channel) *discordsim.Message {
 	tb.t.Helper()
 	m := tb.h.srv.LastMessage(channel.ID)
 	require.NotNil(tb.t, m)
@@ -273,9 +273,9 @@ func (tb *tcTable) last(channel *discordtest.Channel) *discordtest.Message {
 }
 
 // choices returns the autocomplete choices for the move typed so far.
-func (tb *tcTable) choices(u *discordtest.User, channel *discordtest.Channel, typed string) []string {
+func (tb *tcTable) choices(u *discordsim.User, channel *discordsim.Channel, typed string) []string {
 	tb.t.Helper()
-	in, err := tb.h.srv.Autocomplete(u, channel.ID, "move", discordtest.Focused("move", typed))
+	in, err := tb.h.srv.Autocomplete(u, channel.ID, "move", discordsim.Focused("move", typed))
 	require.NoError(tb.t, err)
 	cs, err := in.WaitChoices(wait)
 	require.NoError(tb.t, err)
@@ -314,7 +314,7 @@ func (tb *tcTable) requirePrivacy() {
 }
 
 // requireBoard decodes the board image of m and returns it as PNG bytes.
-func requireBoard(t testing.TB, m *discordtest.Message) []byte {
+func requireBoard(t testing.TB, m *discordsim.Message) []byte {
 	t.Helper()
 	a := m.Attachment("board.png")
 	require.NotNil(t, a, "no board in %q", m.Text())
@@ -325,7 +325,7 @@ func requireBoard(t testing.TB, m *discordtest.Message) []byte {
 
 // tcDump writes m's text and images under SANDTABLE_DUMP (for looking at
 // what players see), when that variable is set.
-func tcDump(t testing.TB, name string, m *discordtest.Message) {
+func tcDump(t testing.TB, name string, m *discordsim.Message) {
 	dir := os.Getenv("SANDTABLE_DUMP")
 	if dir == "" || m == nil {
 		return

@@ -120,7 +120,7 @@ func engineText(msg string) string {
 //
 // Characters are Unicode code points: Discord's API is written in Python 3
 // and measures strings by code points ("\U0010FFFF" is one character; see
-// discord/discord-api-docs#1315), and the fake Discord (bot/discordtest)
+// discord/discord-api-docs#1315), and the fake Discord (internal/discordsim)
 // measures the same way. Code points, not bytes: a cut by bytes splits a
 // multi-byte character into invalid UTF-8 (which encoding/json then sends
 // as U+FFFD) and keeps too little of non-ASCII text. Clip also never splits

@@ -16,7 +16,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // MaxBody is the largest request body the API reads; larger ones get 413.
@@ -193,7 +193,7 @@ func jsonKind(goKind string) string {
 
 // decodeActing reads a JSON request body into in (decodeBody) and resolves
 // the acting user whose ID it holds at as, its "as" field (user).
-func (p *Playground) decodeActing(w http.ResponseWriter, r *http.Request, in any, as *string) (*discordtest.User, error) {
+func (p *Playground) decodeActing(w http.ResponseWriter, r *http.Request, in any, as *string) (*discordsim.User, error) {
 	if err := decodeBody(w, r, in); err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (p *Playground) decodeActing(w http.ResponseWriter, r *http.Request, in any
 }
 
 // user resolves the acting user by ID: a playground person, never the bot.
-func (p *Playground) user(id string) (*discordtest.User, error) {
+func (p *Playground) user(id string) (*discordsim.User, error) {
 	if id == "" {
 		return nil, errorf(http.StatusBadRequest, `say who acts: "as" must be a user ID`)
 	}
@@ -216,7 +216,7 @@ func (p *Playground) user(id string) (*discordtest.User, error) {
 }
 
 // firstPerson is the first user who is not a bot (the configuration names at least two).
-func (p *Playground) firstPerson() *discordtest.User {
+func (p *Playground) firstPerson() *discordsim.User {
 	for _, u := range p.fake.Users() {
 		if !u.Bot {
 			return u
@@ -226,7 +226,7 @@ func (p *Playground) firstPerson() *discordtest.User {
 }
 
 // channel resolves a channel that u can see.
-func (p *Playground) channel(u *discordtest.User, id string) (*discordtest.Channel, error) {
+func (p *Playground) channel(u *discordsim.User, id string) (*discordsim.Channel, error) {
 	if id == "" {
 		return nil, errorf(http.StatusBadRequest, "channel_id is missing")
 	}
@@ -241,7 +241,7 @@ func (p *Playground) channel(u *discordtest.User, id string) (*discordtest.Chann
 }
 
 // message resolves a message that u can see.
-func (p *Playground) message(u *discordtest.User, id string) (*discordtest.Message, error) {
+func (p *Playground) message(u *discordsim.User, id string) (*discordsim.Message, error) {
 	m := p.fake.Message(id)
 	if m == nil || !p.fake.CanSee(u, m.ChannelID) || !m.VisibleFor(u.ID) {
 		return nil, errorf(http.StatusNotFound, "unknown message %q", id)
@@ -267,10 +267,10 @@ func (p *Playground) requireBot() error {
 
 // fakeError turns an injection refusal of the stand-in into a 400 for people.
 func fakeError(err error) error {
-	if errors.Is(err, discordtest.ErrClosed) {
+	if errors.Is(err, discordsim.ErrClosed) {
 		return errorf(http.StatusServiceUnavailable, "the playground is shutting down")
 	}
-	return errorf(http.StatusBadRequest, "%s", strings.TrimPrefix(err.Error(), "discordtest: "))
+	return errorf(http.StatusBadRequest, "%s", strings.TrimPrefix(err.Error(), "discordsim: "))
 }
 
 // ---- reading ----
@@ -324,7 +324,7 @@ type userOut struct {
 	Bot  bool   `json:"bot,omitempty"`
 }
 
-func userJSON(u *discordtest.User) userOut { return userOut{u.ID, u.Name, u.Bot} }
+func userJSON(u *discordsim.User) userOut { return userOut{u.ID, u.Name, u.Bot} }
 
 type channelOut struct {
 	ID       string   `json:"id"`
@@ -339,7 +339,7 @@ type channelOut struct {
 	MessageCount  int    `json:"message_count"`
 }
 
-func channelKind(c *discordtest.Channel) string {
+func channelKind(c *discordsim.Channel) string {
 	switch c.Type {
 	case discordgo.ChannelTypeDM:
 		return "dm"
@@ -351,7 +351,7 @@ func channelKind(c *discordtest.Channel) string {
 	return "text"
 }
 
-func (p *Playground) channelJSON(u *discordtest.User, c *discordtest.Channel) channelOut {
+func (p *Playground) channelJSON(u *discordsim.User, c *discordsim.Channel) channelOut {
 	out := channelOut{ID: c.ID, Kind: channelKind(c), Name: c.Name, ParentID: c.ParentID, OwnerID: c.OwnerID,
 		Members: c.Members, Archived: c.Archived}
 	if c.IsDM() {
@@ -396,7 +396,7 @@ type messageOut struct {
 	Interaction *interactionOut              `json:"interaction,omitempty"`
 }
 
-func (p *Playground) messageJSON(u *discordtest.User, m *discordtest.Message) messageOut {
+func (p *Playground) messageJSON(u *discordsim.User, m *discordsim.Message) messageOut {
 	out := messageOut{ID: m.ID, ChannelID: m.ChannelID, Version: m.Version, Author: userJSON(m.Author),
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Ephemeral: m.Ephemeral(),
 		Loading: m.Loading(), Edited: m.EditedAt != nil, Timestamp: m.Timestamp, Attachments: []attachmentOut{}}
@@ -424,7 +424,7 @@ func (p *Playground) messageJSON(u *discordtest.User, m *discordtest.Message) me
 	return out
 }
 
-func attachmentURL(u *discordtest.User, m *discordtest.Message, a *discordtest.Attachment) string {
+func attachmentURL(u *discordsim.User, m *discordsim.Message, a *discordsim.Attachment) string {
 	return "/api/attachments/" + m.ID + "/" + a.ID + "/" + url.PathEscape(a.Filename) + "?as=" + u.ID
 }
 
@@ -475,7 +475,7 @@ type dmOut struct {
 // person's view; a channel the user cannot see (or none) gives the server's first text channel.
 func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	var u *discordtest.User
+	var u *discordsim.User
 	if q.Get("as") == "" {
 		u = p.firstPerson()
 	} else {
@@ -504,7 +504,7 @@ func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	var current, first *discordtest.Channel
+	var current, first *discordsim.Channel
 	want := q.Get("channel")
 	for _, c := range p.fake.VisibleChannels(u) {
 		if c.ID == want {
@@ -623,7 +623,7 @@ type commandIn struct {
 	Options   []optionIn `json:"options"`
 }
 
-func (in *commandIn) resolve(p *Playground) (*discordtest.User, []discordtest.Option, error) {
+func (in *commandIn) resolve(p *Playground) (*discordsim.User, []discordsim.Option, error) {
 	u, err := p.user(in.As)
 	if err != nil {
 		return nil, nil, err
@@ -637,7 +637,7 @@ func (in *commandIn) resolve(p *Playground) (*discordtest.User, []discordtest.Op
 	if len(in.Options) > 25 {
 		return nil, nil, errorf(http.StatusBadRequest, "a command has at most 25 options")
 	}
-	var opts []discordtest.Option
+	var opts []discordsim.Option
 	for _, o := range in.Options {
 		switch v := o.Value.(type) {
 		case string, bool, float64:
@@ -646,16 +646,16 @@ func (in *commandIn) resolve(p *Playground) (*discordtest.User, []discordtest.Op
 				if !ok {
 					return nil, nil, errorf(http.StatusBadRequest, "option %q: what is typed is a string", o.Name)
 				}
-				opts = append(opts, discordtest.Focused(o.Name, s))
+				opts = append(opts, discordsim.Focused(o.Name, s))
 			} else {
-				opts = append(opts, discordtest.Opt(o.Name, v))
+				opts = append(opts, discordsim.Opt(o.Name, v))
 			}
 		case map[string]any:
 			f, err := uploadedFile(o.Name, v)
 			if err != nil {
 				return nil, nil, err
 			}
-			opts = append(opts, discordtest.Opt(o.Name, f))
+			opts = append(opts, discordsim.Opt(o.Name, f))
 		case nil:
 			return nil, nil, errorf(http.StatusBadRequest, "option %q has no value", o.Name)
 		default:
@@ -667,29 +667,29 @@ func (in *commandIn) resolve(p *Playground) (*discordtest.User, []discordtest.Op
 
 // uploadedFile decodes a file for an attachment option: {"filename", "content_type", "data"}
 // with the bytes in standard base64.
-func uploadedFile(option string, v map[string]any) (discordtest.File, error) {
+func uploadedFile(option string, v map[string]any) (discordsim.File, error) {
 	name, _ := v["filename"].(string)
 	data, _ := v["data"].(string)
 	ct, _ := v["content_type"].(string)
 	for k := range v {
 		if k != "filename" && k != "data" && k != "content_type" {
-			return discordtest.File{}, errorf(http.StatusBadRequest, "option %q: a file has filename, content_type and data, not %q", option, k)
+			return discordsim.File{}, errorf(http.StatusBadRequest, "option %q: a file has filename, content_type and data, not %q", option, k)
 		}
 	}
 	if name == "" || strings.ContainsAny(name, "/\\") || len(name) > 200 {
-		return discordtest.File{}, errorf(http.StatusBadRequest, "option %q: a file needs a filename (no path, at most 200 characters)", option)
+		return discordsim.File{}, errorf(http.StatusBadRequest, "option %q: a file needs a filename (no path, at most 200 characters)", option)
 	}
 	raw, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
-		return discordtest.File{}, errorf(http.StatusBadRequest, "option %q: data must be the file in base64: %v", option, err)
+		return discordsim.File{}, errorf(http.StatusBadRequest, "option %q: data must be the file in base64: %v", option, err)
 	}
 	if len(raw) > MaxUpload {
-		return discordtest.File{}, errorf(http.StatusRequestEntityTooLarge, "option %q: %s is over %d KiB", option, name, MaxUpload>>10)
+		return discordsim.File{}, errorf(http.StatusRequestEntityTooLarge, "option %q: %s is over %d KiB", option, name, MaxUpload>>10)
 	}
 	if ct == "" {
 		ct = "application/octet-stream"
 	}
-	return discordtest.File{Name: name, ContentType: ct, Data: raw}, nil
+	return discordsim.File{Name: name, ContentType: ct, Data: raw}, nil
 }
 
 // actionOut answers an action: the interaction sent and whether the bot answered in time.
@@ -702,7 +702,7 @@ type actionOut struct {
 	Error     string `json:"error,omitempty"`
 }
 
-func (p *Playground) answer(w http.ResponseWriter, in *discordtest.Interaction) error {
+func (p *Playground) answer(w http.ResponseWriter, in *discordsim.Interaction) error {
 	out := actionOut{InteractionID: in.ID}
 	resp, err := in.WaitResponse(answerWait)
 	switch {
@@ -711,7 +711,7 @@ func (p *Playground) answer(w http.ResponseWriter, in *discordtest.Interaction) 
 		if m := in.Message(); m != nil {
 			out.MessageID = m.ID
 		}
-	case errors.Is(err, discordtest.ErrTimeout):
+	case errors.Is(err, discordsim.ErrTimeout):
 		out.Error = BotName + " did not respond in time."
 	default:
 		return fakeError(err)
@@ -722,7 +722,7 @@ func (p *Playground) answer(w http.ResponseWriter, in *discordtest.Interaction) 
 
 // commandBody reads the body of a command or an autocomplete request and
 // checks it (commandIn.resolve), and that the bot can answer it.
-func (p *Playground) commandBody(w http.ResponseWriter, r *http.Request) (*commandIn, *discordtest.User, []discordtest.Option, error) {
+func (p *Playground) commandBody(w http.ResponseWriter, r *http.Request) (*commandIn, *discordsim.User, []discordsim.Option, error) {
 	var in commandIn
 	if err := decodeBody(w, r, &in); err != nil {
 		return nil, nil, nil, err
@@ -759,7 +759,7 @@ func (p *Playground) apiAutocomplete(w http.ResponseWriter, r *http.Request) err
 		return fakeError(err)
 	}
 	choices, err := it.WaitChoices(answerWait)
-	if errors.Is(err, discordtest.ErrTimeout) {
+	if errors.Is(err, discordsim.ErrTimeout) {
 		return errorf(http.StatusGatewayTimeout, "%s did not answer the autocomplete in time", BotName)
 	}
 	if err != nil {
@@ -795,7 +795,7 @@ func (p *Playground) component(w http.ResponseWriter, r *http.Request, sel bool)
 	if err := p.requireBot(); err != nil {
 		return err
 	}
-	var it *discordtest.Interaction
+	var it *discordsim.Interaction
 	if sel {
 		it, err = p.fake.Select(u, m, in.CustomID, in.Values...)
 	} else {

@@ -16,7 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 func TestViewShowsTheServerAsOnePersonSeesIt(t *testing.T) {
@@ -143,7 +143,7 @@ func TestASurvivalGameThroughTheAPI(t *testing.T) {
 
 // botSession is a REST-only session of the bot on the stand-in, to make what the bot
 // would make (private threads, messages with components) in tests.
-func botSession(t *testing.T, fake *discordtest.Server) *discordgo.Session {
+func botSession(t *testing.T, fake *discordsim.Server) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New("Bot " + fake.Token())
 	require.NoError(t, err)

@@ -1,6 +1,6 @@
 // Package playground runs SandTable Bot on one machine with no Discord account: the real bot
 // (real discordgo, real gateway and REST) connected to a local Discord stand-in (package
-// bot/discordtest) on 127.0.0.1, and a web page that works like a Discord client, served by the
+// internal/discordsim) on 127.0.0.1, and a web page that works like a Discord client, served by the
 // same process. `sandtable run` starts it when no token is configured, or with -playground.
 //
 // # The page

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"sandtable/bot"
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
@@ -59,7 +59,7 @@ type BotStatus struct {
 type Playground struct {
 	opts Options
 	log  *slog.Logger
-	fake *discordtest.Server
+	fake *discordsim.Server
 	web  *http.Server
 	ln   net.Listener
 	url  string
@@ -115,7 +115,7 @@ func Start(opts Options) (*Playground, error) {
 	if err != nil {
 		return nil, err
 	}
-	fake, err := discordtest.New(discordtest.Options{
+	fake, err := discordsim.New(discordsim.Options{
 		Token:     randomToken(),
 		BotName:   BotName,
 		GuildName: pc.ServerName,
@@ -197,7 +197,7 @@ func randomToken() string {
 func (p *Playground) URL() string { return p.url }
 
 // Fake is the Discord stand-in, for tests.
-func (p *Playground) Fake() *discordtest.Server { return p.fake }
+func (p *Playground) Fake() *discordsim.Server { return p.fake }
 
 // Status reports the bot's state.
 func (p *Playground) Status() BotStatus {

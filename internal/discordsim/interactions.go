@@ -1,4 +1,4 @@
-package discordtest
+package discordsim
 
 import (
 	"encoding/json"
@@ -153,7 +153,7 @@ func (in *Interaction) WaitChoices(timeout time.Duration) ([]*discordgo.Applicat
 		return nil, err
 	}
 	if r.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
-		return nil, fmt.Errorf("discordtest: interaction answered with type %d, not autocomplete", r.Type)
+		return nil, fmt.Errorf("discordsim: interaction answered with type %d, not autocomplete", r.Type)
 	}
 	return in.Choices(), nil
 }
@@ -224,17 +224,17 @@ func (s *Server) actorLocked(u *User, channelID string) (*Channel, error) {
 		return nil, ErrClosed
 	}
 	if u == nil || s.st.users[u.ID] == nil {
-		return nil, fmt.Errorf("discordtest: unknown user")
+		return nil, fmt.Errorf("discordsim: unknown user")
 	}
 	if u.ID == s.bot.ID {
-		return nil, fmt.Errorf("discordtest: the bot cannot interact with itself")
+		return nil, fmt.Errorf("discordsim: the bot cannot interact with itself")
 	}
 	c := s.st.channels[channelID]
 	if c == nil {
-		return nil, fmt.Errorf("discordtest: unknown channel %s", channelID)
+		return nil, fmt.Errorf("discordsim: unknown channel %s", channelID)
 	}
 	if !s.st.canSee(u, c) {
-		return nil, fmt.Errorf("discordtest: %s cannot see channel %s (%q)", u.Name, c.ID, c.Name)
+		return nil, fmt.Errorf("discordsim: %s cannot see channel %s (%q)", u.Name, c.ID, c.Name)
 	}
 	return c, nil
 }
@@ -244,7 +244,7 @@ func (s *Server) actorLocked(u *User, channelID string) (*Channel, error) {
 // (in the channel's guild or globally) and the options must match its definition, as Discord's
 // client enforces; otherwise Slash returns an error and sends nothing.
 //
-//	in, err := srv.Slash(alice, ch.ID, "survival challenge", discordtest.Opt("opponent", bob))
+//	in, err := srv.Slash(alice, ch.ID, "survival challenge", discordsim.Opt("opponent", bob))
 func (s *Server) Slash(u *User, channelID, command string, opts ...Option) (*Interaction, error) {
 	return s.command(u, channelID, command, opts, false)
 }
@@ -252,7 +252,7 @@ func (s *Server) Slash(u *User, channelID, command string, opts ...Option) (*Int
 // Autocomplete injects an autocomplete interaction: the user is typing option Focused(name,
 // text) of command (registered with autocomplete). Read the answer with WaitChoices.
 //
-//	in, _ := srv.Autocomplete(alice, thread.ID, "move", discordtest.Focused("move", "e2"))
+//	in, _ := srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", "e2"))
 func (s *Server) Autocomplete(u *User, channelID, command string, opts ...Option) (*Interaction, error) {
 	return s.command(u, channelID, command, opts, true)
 }
@@ -266,7 +266,7 @@ func (s *Server) command(u *User, channelID, command string, opts []Option, auto
 	}
 	cmd, options, res, err := s.buildOptionsLocked(c, command, opts, auto)
 	if err != nil {
-		return nil, fmt.Errorf("discordtest: %v", err)
+		return nil, fmt.Errorf("discordsim: %v", err)
 	}
 	data := map[string]any{"id": cmd.ID, "name": cmd.Name, "type": int(discordgo.ChatApplicationCommand), "options": options}
 	if cmd.GuildID != "" {
@@ -320,13 +320,13 @@ func (s *Server) Click(u *User, m *Message, customID string) (*Interaction, erro
 	}
 	b := cur.Button(customID)
 	if b == nil {
-		return nil, fmt.Errorf("discordtest: message %s has no button %q (buttons: %s)", cur.ID, customID, buttonIDs(cur))
+		return nil, fmt.Errorf("discordsim: message %s has no button %q (buttons: %s)", cur.ID, customID, buttonIDs(cur))
 	}
 	if b.Disabled {
-		return nil, fmt.Errorf("discordtest: button %q is disabled", customID)
+		return nil, fmt.Errorf("discordsim: button %q is disabled", customID)
 	}
 	if b.Style == discordgo.LinkButton || b.Style == discordgo.PremiumButton {
-		return nil, fmt.Errorf("discordtest: button %q does not send an interaction", customID)
+		return nil, fmt.Errorf("discordsim: button %q does not send an interaction", customID)
 	}
 	in := &Interaction{Type: discordgo.InteractionMessageComponent, User: u, CustomID: customID, MessageID: cur.ID}
 	s.injectLocked(in, c, map[string]any{"custom_id": customID, "component_type": int(discordgo.ButtonComponent)}, cur)
@@ -355,10 +355,10 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 	}
 	sm := cur.SelectMenu(customID)
 	if sm == nil {
-		return nil, fmt.Errorf("discordtest: message %s has no select menu %q", cur.ID, customID)
+		return nil, fmt.Errorf("discordsim: message %s has no select menu %q", cur.ID, customID)
 	}
 	if sm.Disabled {
-		return nil, fmt.Errorf("discordtest: select menu %q is disabled", customID)
+		return nil, fmt.Errorf("discordsim: select menu %q is disabled", customID)
 	}
 	minV, maxV := 1, 1
 	if sm.MinValues != nil {
@@ -368,7 +368,7 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 		maxV = sm.MaxValues
 	}
 	if len(values) < minV || len(values) > maxV {
-		return nil, fmt.Errorf("discordtest: select menu %q takes %d to %d values, got %d", customID, minV, maxV, len(values))
+		return nil, fmt.Errorf("discordsim: select menu %q takes %d to %d values, got %d", customID, minV, maxV, len(values))
 	}
 	typ := sm.Type()
 	data := map[string]any{"custom_id": customID, "component_type": int(typ), "values": append([]string{}, values...)}
@@ -380,7 +380,7 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 		}
 		for _, v := range values {
 			if !allowed[v] {
-				return nil, fmt.Errorf("discordtest: %q is not an option of select menu %q", v, customID)
+				return nil, fmt.Errorf("discordsim: %q is not an option of select menu %q", v, customID)
 			}
 		}
 	case discordgo.UserSelectMenuComponent:
@@ -388,7 +388,7 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 		for _, v := range values {
 			ru := s.st.users[v]
 			if ru == nil {
-				return nil, fmt.Errorf("discordtest: unknown user %s in user select", v)
+				return nil, fmt.Errorf("discordsim: unknown user %s in user select", v)
 			}
 			users[v], members[v] = userJSON(ru), memberJSON(ru, false)
 		}
@@ -398,7 +398,7 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 		}
 		data["resolved"] = r
 	default:
-		return nil, fmt.Errorf("discordtest: select menu type %d is not supported by the fake", typ)
+		return nil, fmt.Errorf("discordsim: select menu type %d is not supported by the fake", typ)
 	}
 	in := &Interaction{Type: discordgo.InteractionMessageComponent, User: u, CustomID: customID, MessageID: cur.ID,
 		Values: append([]string(nil), values...)}
@@ -408,21 +408,21 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 
 func (s *Server) componentTargetLocked(u *User, m *Message) (*Channel, *Message, error) {
 	if m == nil {
-		return nil, nil, fmt.Errorf("discordtest: nil message")
+		return nil, nil, fmt.Errorf("discordsim: nil message")
 	}
 	cur := s.st.messages[m.ID]
 	if cur == nil {
-		return nil, nil, fmt.Errorf("discordtest: message %s no longer exists", m.ID)
+		return nil, nil, fmt.Errorf("discordsim: message %s no longer exists", m.ID)
 	}
 	c, err := s.actorLocked(u, cur.ChannelID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !cur.VisibleFor(u.ID) {
-		return nil, nil, fmt.Errorf("discordtest: %s cannot see ephemeral message %s", u.Name, cur.ID)
+		return nil, nil, fmt.Errorf("discordsim: %s cannot see ephemeral message %s", u.Name, cur.ID)
 	}
 	if cur.Author.ID != s.bot.ID {
-		return nil, nil, fmt.Errorf("discordtest: message %s was not sent by the bot", cur.ID)
+		return nil, nil, fmt.Errorf("discordsim: message %s was not sent by the bot", cur.ID)
 	}
 	return c, cur, nil
 }
@@ -450,7 +450,7 @@ func (s *Server) SubmitModal(u *User, values map[string]string) (*Interaction, e
 	defer s.mu.Unlock()
 	md := s.st.modals[u.ID]
 	if md == nil {
-		return nil, fmt.Errorf("discordtest: %s has no open modal", u.Name)
+		return nil, fmt.Errorf("discordsim: %s has no open modal", u.Name)
 	}
 	c, err := s.actorLocked(u, md.ChannelID)
 	if err != nil {
@@ -463,10 +463,10 @@ func (s *Server) SubmitModal(u *User, values map[string]string) (*Interaction, e
 		v := values[ti.CustomID]
 		n := utf8.RuneCountInString(v)
 		if ti.Required && n == 0 {
-			return nil, fmt.Errorf("discordtest: modal input %q is required", ti.CustomID)
+			return nil, fmt.Errorf("discordsim: modal input %q is required", ti.CustomID)
 		}
 		if n > 0 && (n < ti.MinLength || ti.MaxLength > 0 && n > ti.MaxLength || n > 4000) {
-			return nil, fmt.Errorf("discordtest: modal input %q: length %d outside its limits", ti.CustomID, n)
+			return nil, fmt.Errorf("discordsim: modal input %q: length %d outside its limits", ti.CustomID, n)
 		}
 		rows = append(rows, map[string]any{"type": int(discordgo.ActionsRowComponent), "components": []any{
 			map[string]any{"type": int(discordgo.TextInputComponent), "custom_id": ti.CustomID, "value": v},
@@ -474,7 +474,7 @@ func (s *Server) SubmitModal(u *User, values map[string]string) (*Interaction, e
 	}
 	for k := range values {
 		if !known[k] {
-			return nil, fmt.Errorf("discordtest: modal %q has no input %q", md.CustomID, k)
+			return nil, fmt.Errorf("discordsim: modal %q has no input %q", md.CustomID, k)
 		}
 	}
 	var msg *Message

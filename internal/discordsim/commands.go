@@ -1,4 +1,4 @@
-package discordtest
+package discordsim
 
 import (
 	"encoding/json"
@@ -544,7 +544,7 @@ func (s *Server) coerceOptionLocked(def *discordgo.ApplicationCommandOption, v a
 		case *File:
 			f = *x
 		default:
-			return nil, fmt.Errorf("want a discordtest.File, got %T", v)
+			return nil, fmt.Errorf("want a discordsim.File, got %T", v)
 		}
 		if f.Name == "" {
 			return nil, fmt.Errorf("an uploaded file needs a name")

@@ -1,4 +1,4 @@
-package discordtest
+package discordsim
 
 import (
 	"encoding/json"
@@ -207,7 +207,7 @@ func (s *Server) AddChannel(guildID, name string) (*Channel, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st.guilds[guildID] == nil {
-		return nil, fmt.Errorf("discordtest: unknown guild %s", guildID)
+		return nil, fmt.Errorf("discordsim: unknown guild %s", guildID)
 	}
 	return s.addTextChannelLocked(guildID, name).clone(), nil
 }
@@ -293,10 +293,10 @@ func (s *Server) JoinThread(u *User, threadID string) error {
 	defer s.mu.Unlock()
 	c := s.st.channels[threadID]
 	if c == nil || !c.IsThread() {
-		return fmt.Errorf("discordtest: %s is not a thread", threadID)
+		return fmt.Errorf("discordsim: %s is not a thread", threadID)
 	}
 	if c.Type == discordgo.ChannelTypeGuildPrivateThread && !c.HasMember(u.ID) {
-		return fmt.Errorf("discordtest: %s cannot join private thread %q without an invitation", u.Name, c.Name)
+		return fmt.Errorf("discordsim: %s cannot join private thread %q without an invitation", u.Name, c.Name)
 	}
 	s.addThreadMemberLocked(c, u.ID)
 	return nil
@@ -404,10 +404,10 @@ func (s *Server) Post(u *User, channelID, content string) (*Message, error) {
 	defer s.mu.Unlock()
 	c := s.st.channels[channelID]
 	if c == nil || !s.st.canSee(u, c) {
-		return nil, fmt.Errorf("discordtest: %s cannot see channel %s", u.Name, channelID)
+		return nil, fmt.Errorf("discordsim: %s cannot see channel %s", u.Name, channelID)
 	}
 	if content == "" || len([]rune(content)) > 2000 {
-		return nil, fmt.Errorf("discordtest: message content must be 1 to 2000 characters")
+		return nil, fmt.Errorf("discordsim: message content must be 1 to 2000 characters")
 	}
 	m := &Message{ID: s.newID(), ChannelID: c.ID, GuildID: c.GuildID, Author: u, Content: content,
 		Timestamp: time.Now().UTC(), Version: 1}

@@ -1,4 +1,4 @@
-// Package discordtest is a fake Discord for end-to-end tests and the local playground:
+// Package discordsim is a Discord simulator for end-to-end tests and the local playground:
 // an HTTP server and a websocket gateway on 127.0.0.1 that a real discordgo.Session connects
 // to. Nothing of discordgo is mocked; its REST client and gateway dialer are pointed at the fake.
 //
@@ -74,7 +74,7 @@
 //
 // # Usage
 //
-//	srv := discordtest.Start(t, discordtest.Options{})
+//	srv := discordsim.Start(t, discordsim.Options{})
 //	sess := srv.NewSession() // or srv.Connect(sess) on a session the bot made
 //	sess.Identify.Intents = discordgo.IntentsGuilds
 //	// ... register the bot's handlers on sess, then:
@@ -88,7 +88,7 @@
 //	if err := srv.WaitCommands(5*time.Second, general.ID, "survival"); err != nil {
 //		t.Fatal(err)
 //	}
-//	in, err := srv.Slash(alice, general.ID, "survival challenge", discordtest.Opt("opponent", bob))
+//	in, err := srv.Slash(alice, general.ID, "survival challenge", discordsim.Opt("opponent", bob))
 //	if err != nil {
 //		t.Fatal(err)
 //	}
@@ -98,8 +98,8 @@
 //	}
 //	accept, err := srv.Click(bob, challenge, challenge.Buttons()[0].CustomID)
 //	...
-//	thread, err := srv.WaitThread(5*time.Second, func(c *discordtest.Channel) bool { return c.ParentID == general.ID })
-//	choices, err := srv.Autocomplete(alice, thread.ID, "move", discordtest.Focused("move", "e"))
+//	thread, err := srv.WaitThread(5*time.Second, func(c *discordsim.Channel) bool { return c.ParentID == general.ID })
+//	choices, err := srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", "e"))
 //	for _, m := range srv.VisibleMessages(bob, thread.ID) { ... }
 //
 // A bot in another process (a restart test) is pointed at the fake with
@@ -107,4 +107,4 @@
 //
 // discordgo's Close sleeps about a second and, unless ShouldReconnectOnError is false first,
 // reconnects: share sessions between tests where you can.
-package discordtest
+package discordsim

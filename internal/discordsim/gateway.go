@@ -1,4 +1,4 @@
-package discordtest
+package discordsim
 
 import (
 	"encoding/json"

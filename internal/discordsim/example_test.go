@@ -1,4 +1,4 @@
-package discordtest_test
+package discordsim_test
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"sandtable/bot/discordtest"
+	"sandtable/internal/discordsim"
 )
 
 // A bot with one command, played end to end: register, slash, answer, read what a user sees.
 func Example() {
-	srv, err := discordtest.New(discordtest.Options{})
+	srv, err := discordsim.New(discordsim.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package discordtest
+package discordsim
 
 import (
 	"encoding/json"
@@ -46,7 +46,7 @@ func (c *Call) Is(pattern string) bool { return matchPattern(pattern, c.Method, 
 // Decode unmarshals the call's JSON body into v.
 func (c *Call) Decode(v any) error {
 	if c.Body == nil {
-		return fmt.Errorf("discordtest: %s %s has no JSON body", c.Method, c.Path)
+		return fmt.Errorf("discordsim: %s %s has no JSON body", c.Method, c.Path)
 	}
 	return json.Unmarshal(c.Body, v)
 }

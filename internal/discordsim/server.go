@@ -1,4 +1,4 @@
-package discordtest
+package discordsim
 
 import (
 	"crypto/rand"
@@ -19,10 +19,10 @@ import (
 )
 
 // ErrClosed is returned by waits and injections once the server is closed.
-var ErrClosed = errors.New("discordtest: server closed")
+var ErrClosed = errors.New("discordsim: server closed")
 
 // ErrTimeout is wrapped by every wait that gives up; test with errors.Is.
-var ErrTimeout = errors.New("discordtest: timed out")
+var ErrTimeout = errors.New("discordsim: timed out")
 
 // Options configure a Server. The zero value is usable.
 type Options struct {
@@ -100,7 +100,7 @@ func Start(t TB, opts Options) *Server {
 	t.Helper()
 	s, err := New(opts)
 	if err != nil {
-		t.Fatalf("discordtest: %v", err)
+		t.Fatalf("discordsim: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -226,10 +226,10 @@ func (s *Server) NewSession() *discordgo.Session {
 func Redirect(sess *discordgo.Session, baseURL string) error {
 	u, err := url.Parse(baseURL)
 	if err != nil {
-		return fmt.Errorf("discordtest: bad base URL %q: %w", baseURL, err)
+		return fmt.Errorf("discordsim: bad base URL %q: %w", baseURL, err)
 	}
 	if u.Scheme != "http" || u.Host == "" {
-		return fmt.Errorf("discordtest: base URL %q must be http://host:port", baseURL)
+		return fmt.Errorf("discordsim: base URL %q must be http://host:port", baseURL)
 	}
 	sess.Client = redirectClient(u.Host)
 	sess.Dialer = newDialer()
@@ -352,14 +352,14 @@ func waitValue[T any](s *Server, timeout time.Duration, get func() (T, bool), de
 func (s *Server) logf(format string, args ...any) {
 	// After Close, a test's t.Logf may no longer be called.
 	if s.opts.Logf != nil && !s.closedFlag.Load() {
-		s.opts.Logf("discordtest: "+format, args...)
+		s.opts.Logf("discordsim: "+format, args...)
 	}
 }
 
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("discordtest: marshal %T: %v", v, err))
+		panic(fmt.Sprintf("discordsim: marshal %T: %v", v, err))
 	}
 	return b
 }
