@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 )
 
 func TestHandshakeRecordsIdentifyAndReady(t *testing.T) {
@@ -267,5 +268,49 @@ func TestWrongTokenIsRejected(t *testing.T) {
 	}
 	if _, err := in.WaitResponse(20 * time.Millisecond); err == nil || !strings.Contains(err.Error(), "no bot is connected") {
 		t.Errorf("timeout error %v", err)
+	}
+}
+
+func TestClientCloseFrameIsRecordedAfterTheCallsBeforeIt(t *testing.T) {
+	srv := Start(t, Options{})
+	s := srv.NewSession()
+	s.ShouldReconnectOnError = false
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.GatewayCloses(); len(got) != 0 {
+		t.Fatalf("closes before any close: %+v", got)
+	}
+	if _, err := s.User("@me"); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.CallCount()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A REST call after the close comes after it.
+	if _, err := s.User("@me"); err != nil {
+		t.Fatal(err)
+	}
+	var closes []GatewayClose
+	if err := srv.WaitFor(wait, func() bool { closes = srv.GatewayCloses(); return len(closes) > 0 }); err != nil {
+		t.Fatalf("the close frame was not recorded: %v", err)
+	}
+	if len(closes) != 1 {
+		t.Fatalf("closes %+v, want one", closes)
+	}
+	c, sess := closes[0], srv.GatewaySessions()[0]
+	if c.Session != sess.ID || c.Code != websocket.CloseNormalClosure || c.AfterCall != before {
+		t.Errorf("close %+v, want session %s, code 1000, after call #%d", c, sess.ID, before)
+	}
+	if srv.CallCount() != before+1 {
+		t.Errorf("%d calls, want %d", srv.CallCount(), before+1)
+	}
+	// The connection ending after the frame adds no record.
+	if err := srv.WaitFor(wait, func() bool { return !srv.GatewaySessions()[0].Connected }); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.GatewayCloses(); len(got) != 1 {
+		t.Errorf("closes %+v after the connection ended, want the one frame", got)
 	}
 }
