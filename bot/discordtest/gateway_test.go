@@ -146,6 +146,8 @@ func TestHeartbeatsShardsAndCallbackDeadline(t *testing.T) {
 			continue
 		}
 		seen[shard] = true
+		// The other shard's sequence number shows what the fake sent it, whenever it arrives.
+		otherSeq := srv.GatewaySessions()[1-shard].Seq
 		in, err := srv.Slash(carol, srv.Channels(g.ID)[0].ID, "ping")
 		if err != nil {
 			t.Fatal(err)
@@ -161,13 +163,12 @@ func TestHeartbeatsShardsAndCallbackDeadline(t *testing.T) {
 		if _, err := in.WaitResponse(wait); err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case i := <-got[1-shard]:
-			t.Errorf("shard %d also got interaction %v", 1-shard, i)
-		default:
+		if seq := srv.GatewaySessions()[1-shard].Seq; seq != otherSeq {
+			t.Errorf("shard %d was also sent the interaction (seq %d -> %d)", 1-shard, otherSeq, seq)
 		}
 	}
 	// DMs go to shard 0 only.
+	shard1Seq := srv.GatewaySessions()[1].Seq
 	in, err := srv.Slash(carol, srv.DM(carol).ID, "ping")
 	if err != nil {
 		t.Fatal(err)
@@ -177,6 +178,9 @@ func TestHeartbeatsShardsAndCallbackDeadline(t *testing.T) {
 	}
 	if _, err := in.WaitMessage(wait, nil); err != nil {
 		t.Fatal(err)
+	}
+	if seq := srv.GatewaySessions()[1].Seq; seq != shard1Seq {
+		t.Errorf("shard 1 was also sent the DM interaction (seq %d -> %d)", shard1Seq, seq)
 	}
 
 	// Answering after the deadline fails with Unknown interaction, and creates nothing.
