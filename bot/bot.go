@@ -46,6 +46,12 @@ type Options struct {
 	AfterSweep func(now time.Time, err error)
 	// Logger receives structured logs (default: from the config's [log]).
 	Logger *slog.Logger
+	// Draining, when set, is called by Shutdown when it has to wait for
+	// interactions in flight, with their number, just before it blocks.
+	// Shutdown closes the gateway and returns only after they are answered
+	// (or its context ends): tests wait for this call to know that
+	// Shutdown is waiting, instead of sleeping.
+	Draining func(n int)
 }
 
 // Bot is the running Discord bot: one discordgo session (one shard), the
@@ -64,7 +70,7 @@ type Bot struct {
 	// counted in after Shutdown has started waiting.
 	gate     sync.Mutex
 	closing  bool
-	inflight sync.WaitGroup
+	inflight inflight
 	stop     chan struct{}
 	loopDone chan struct{}
 	dmChans  sync.Map // user ID -> DM channel ID
@@ -180,7 +186,12 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	close(b.stop)
 	done := make(chan struct{})
 	go func() {
-		b.inflight.Wait()
+		b.inflight.Wait(func(n int) {
+			b.log.Info("shutdown: waiting for interactions in flight", "count", n)
+			if b.opts.Draining != nil {
+				b.opts.Draining(n)
+			}
+		})
 		if b.started.Load() {
 			<-b.loopDone
 		}
@@ -282,7 +293,7 @@ func (b *Bot) enter() bool {
 	if b.closing {
 		return false
 	}
-	b.inflight.Add(1)
+	b.inflight.Add()
 	return true
 }
 

@@ -3,7 +3,7 @@ package bot_test
 import (
 	"context"
 	"path/filepath"
-	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,33 +59,69 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 	srv := discordsim.Start(t, discordsim.Options{})
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
-	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: time.Minute}, testKind(release, started))
+	var draining atomic.Int64 // how many interactions Shutdown said it waits for
+	opts := bot.Options{DeferAfter: time.Minute, Draining: func(n int) { draining.Store(int64(n)) }}
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), opts, testKind(release, started))
 	alice := srv.User("alice")
 	slow := h.slash(alice, h.gen.ID, "slow")
-	<-started
-
-	stopped := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		stopped <- h.bot.Shutdown(ctx)
-	}()
-	// While shutting down, new interactions are refused politely.
-	require.Eventually(t, func() bool {
-		in := h.slash(alice, h.gen.ID, "games")
-		m, err := in.WaitMessage(wait, nil)
-		return err == nil && strings.Contains(m.Text(), "restarting")
-	}, wait, 10*time.Millisecond)
 	select {
-	case <-stopped:
-		t.Fatal("Shutdown returned while an interaction was in flight")
-	case <-time.After(100 * time.Millisecond):
+	case <-started:
+	case <-time.After(wait):
+		t.Fatal("the slow handler never started")
 	}
+	answers := "POST /interactions/" + slow.ID + "/*/callback"
+
+	type stop struct {
+		err      error
+		answered bool // the in-flight interaction's answer had reached Discord
+	}
+	stopped := make(chan stop, 1)
+	var returned atomic.Bool
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		err := h.bot.Shutdown(ctx)
+		returned.Store(true)
+		stopped <- stop{err, len(srv.CallsTo(answers)) > 0}
+	}()
+	// The handler is held until Shutdown says it waits for it, so a Shutdown
+	// that does not wait closes the gateway (or returns) first, and fails here.
+	require.NoError(t, srv.WaitFor(wait, func() bool {
+		return draining.Load() != 0 || returned.Load() || len(srv.GatewayCloses()) > 0
+	}), "Shutdown neither waited for the in-flight interaction nor closed the gateway")
+	require.Empty(t, srv.GatewayCloses(), "Shutdown closed the gateway while an interaction was in flight")
+	require.False(t, returned.Load(), "Shutdown returned while an interaction was in flight")
+	require.EqualValues(t, 1, draining.Load(), "Shutdown waits for the one interaction in flight")
+	sess := h.bot.Session()
+	sess.RLock() // discordgo's Close holds the lock while it closes
+	open := sess.DataReady
+	sess.RUnlock()
+	require.True(t, open, "the gateway was closed before Shutdown started waiting")
+
+	// While shutting down, new interactions are refused politely.
+	m, err := h.slash(alice, h.gen.ID, "games").WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, m.Text(), "restarting")
+
 	close(release)
-	m, err := slow.WaitMessage(wait, nil)
+	m, err = slow.WaitMessage(wait, nil)
 	require.NoError(t, err)
 	require.Equal(t, "done", m.Content, "the in-flight interaction is answered")
-	require.NoError(t, <-stopped)
+	var st stop
+	select {
+	case st = <-stopped:
+	case <-time.After(wait):
+		t.Fatal("Shutdown did not return once the in-flight interaction was answered")
+	}
+	require.NoError(t, st.err)
+	require.True(t, st.answered, "Shutdown returned before the in-flight interaction was answered")
+	answer := srv.CallsTo(answers)
+	require.Len(t, answer, 1)
+	closes := srv.GatewayCloses()
+	require.NotEmpty(t, closes, "Shutdown closes the gateway")
+	for _, c := range closes {
+		require.GreaterOrEqual(t, c.AfterCall, answer[0].Seq, "the answer reached Discord before the gateway was closed (%+v)", c)
+	}
 }
 
 func TestGatewayIntentsAndGlobalRegistration(t *testing.T) {

@@ -38,7 +38,9 @@
 // GUILD_CREATE per guild, ACKs heartbeats, numbers dispatches with increasing sequence numbers,
 // routes guild events to shard (guild_id >> 22) % shard_count and DMs to shard 0, and answers
 // RESUME by replaying the events the session missed, then RESUMED. IDENTIFY payloads are
-// recorded (GatewaySessions). MESSAGE_CREATE is sent only with the message intents, and its
+// recorded (GatewaySessions), and so are the close frames clients send (GatewayCloses), with
+// the number of REST calls that came before each: a test can check that the bot answered
+// something before it closed its gateway. MESSAGE_CREATE is sent only with the message intents, and its
 // content only with the MessageContent intent, as on Discord.
 //
 // # Injecting users' actions

@@ -2,6 +2,7 @@ package discordsim
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -18,6 +19,7 @@ type gateway struct {
 	sessions map[string]*gwSession
 	order    []string
 	conns    []*gwConn
+	closes   []GatewayClose
 }
 
 // Identify is an IDENTIFY payload as the fake received it. (discordgo.Identify cannot decode its
@@ -144,6 +146,10 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	for {
 		_, data, err := ws.ReadMessage()
 		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				s.onClientClose(c, ce.Code)
+			}
 			break
 		}
 		var p struct {
@@ -172,6 +178,19 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	s.notifyLocked()
 	s.mu.Unlock()
 	s.logf("gateway: connection closed")
+}
+
+// onClientClose records a close frame the client sent.
+func (s *Server) onClientClose(c *gwConn, code int) {
+	s.mu.Lock()
+	gc := GatewayClose{Code: code, AfterCall: s.callCount, At: time.Now()}
+	if c.session != nil {
+		gc.Session = c.session.id
+	}
+	s.gw.closes = append(s.gw.closes, gc)
+	s.notifyLocked()
+	s.mu.Unlock()
+	s.logf("gateway: client closed session %q with code %d after REST call #%d", gc.Session, code, gc.AfterCall)
 }
 
 func (s *Server) onHeartbeat(c *gwConn) {
@@ -390,6 +409,24 @@ func (s *Server) GatewaySessions() []GatewaySession {
 			Connected: g.conn != nil, Invalid: g.invalid, Resumes: g.resumes, Heartbeats: g.heartbeats, Seq: g.seq})
 	}
 	return out
+}
+
+// GatewayClose is a close frame a client sent on a gateway connection: discordgo's
+// Session.Close sends one with code 1000 (normal closure) before dropping the connection.
+type GatewayClose struct {
+	Session string // the gateway session's ID; "" if the connection never identified or resumed
+	Code    int    // the close code, e.g. 1000
+	// AfterCall is the number of REST calls recorded when the frame arrived (see CallCount):
+	// the calls with Seq <= AfterCall reached the fake before it, the others after.
+	AfterCall int
+	At        time.Time
+}
+
+// GatewayCloses returns the close frames clients sent, in the order they arrived.
+func (s *Server) GatewayCloses() []GatewayClose {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]GatewayClose(nil), s.gw.closes...)
 }
 
 // WaitConnected waits until some gateway session is connected (after READY or RESUMED) and

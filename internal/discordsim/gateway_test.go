@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
 )
 
 func TestHandshakeRecordsIdentifyAndReady(t *testing.T) {
@@ -145,6 +146,8 @@ func TestHeartbeatsShardsAndCallbackDeadline(t *testing.T) {
 			continue
 		}
 		seen[shard] = true
+		// The other shard's sequence number shows what the fake sent it, whenever it arrives.
+		otherSeq := srv.GatewaySessions()[1-shard].Seq
 		in, err := srv.Slash(carol, srv.Channels(g.ID)[0].ID, "ping")
 		if err != nil {
 			t.Fatal(err)
@@ -160,13 +163,12 @@ func TestHeartbeatsShardsAndCallbackDeadline(t *testing.T) {
 		if _, err := in.WaitResponse(wait); err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case i := <-got[1-shard]:
-			t.Errorf("shard %d also got interaction %v", 1-shard, i)
-		default:
+		if seq := srv.GatewaySessions()[1-shard].Seq; seq != otherSeq {
+			t.Errorf("shard %d was also sent the interaction (seq %d -> %d)", 1-shard, otherSeq, seq)
 		}
 	}
 	// DMs go to shard 0 only.
+	shard1Seq := srv.GatewaySessions()[1].Seq
 	in, err := srv.Slash(carol, srv.DM(carol).ID, "ping")
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +178,9 @@ func TestHeartbeatsShardsAndCallbackDeadline(t *testing.T) {
 	}
 	if _, err := in.WaitMessage(wait, nil); err != nil {
 		t.Fatal(err)
+	}
+	if seq := srv.GatewaySessions()[1].Seq; seq != shard1Seq {
+		t.Errorf("shard 1 was also sent the DM interaction (seq %d -> %d)", shard1Seq, seq)
 	}
 
 	// Answering after the deadline fails with Unknown interaction, and creates nothing.
@@ -267,5 +272,49 @@ func TestWrongTokenIsRejected(t *testing.T) {
 	}
 	if _, err := in.WaitResponse(20 * time.Millisecond); err == nil || !strings.Contains(err.Error(), "no bot is connected") {
 		t.Errorf("timeout error %v", err)
+	}
+}
+
+func TestClientCloseFrameIsRecordedAfterTheCallsBeforeIt(t *testing.T) {
+	srv := Start(t, Options{})
+	s := srv.NewSession()
+	s.ShouldReconnectOnError = false
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.GatewayCloses(); len(got) != 0 {
+		t.Fatalf("closes before any close: %+v", got)
+	}
+	if _, err := s.User("@me"); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.CallCount()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A REST call after the close comes after it.
+	if _, err := s.User("@me"); err != nil {
+		t.Fatal(err)
+	}
+	var closes []GatewayClose
+	if err := srv.WaitFor(wait, func() bool { closes = srv.GatewayCloses(); return len(closes) > 0 }); err != nil {
+		t.Fatalf("the close frame was not recorded: %v", err)
+	}
+	if len(closes) != 1 {
+		t.Fatalf("closes %+v, want one", closes)
+	}
+	c, sess := closes[0], srv.GatewaySessions()[0]
+	if c.Session != sess.ID || c.Code != websocket.CloseNormalClosure || c.AfterCall != before {
+		t.Errorf("close %+v, want session %s, code 1000, after call #%d", c, sess.ID, before)
+	}
+	if srv.CallCount() != before+1 {
+		t.Errorf("%d calls, want %d", srv.CallCount(), before+1)
+	}
+	// The connection ending after the frame adds no record.
+	if err := srv.WaitFor(wait, func() bool { return !srv.GatewaySessions()[0].Connected }); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.GatewayCloses(); len(got) != 1 {
+		t.Errorf("closes %+v after the connection ended, want the one frame", got)
 	}
 }
