@@ -150,7 +150,7 @@ func (b *Bot) Start() error {
 	}
 	// Only shard 0 registers: commands are global state of the application.
 	if b.cfg.Discord.ShardID == 0 {
-		defs := b.app.Definitions()
+		defs := encodeCommands(b.app.Definitions())
 		if _, err := b.sess.ApplicationCommandBulkOverwrite(b.appID, b.cfg.Discord.DevGuildID, defs); err != nil {
 			b.sess.Close()
 			return fmt.Errorf("registering slash commands: %w", err)
@@ -381,13 +381,7 @@ func updatesMessage(i *discordgo.Interaction) bool {
 // answer turns a handler's result into the response the user sees.
 func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
 	if r.err == nil && r.resp != nil {
-		fitted := *r.resp
-		fitted.Message = fit(r.resp.Message)
-		if r.resp.PrivateNote != nil {
-			note := fit(*r.resp.PrivateNote)
-			fitted.PrivateNote = &note
-		}
-		return &fitted
+		return r.resp
 	}
 	var ue *commands.UserError
 	if errors.As(r.err, &ue) {
@@ -463,7 +457,7 @@ func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 func initialResponse(i *discordgo.Interaction, r *commands.Response) *discordgo.InteractionResponse {
 	switch {
 	case i.Type == discordgo.InteractionApplicationCommandAutocomplete:
-		choices := fitChoices(r.Choices)
+		choices := fitChoices(encodeChoices(r.Choices))
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 			Data: &discordgo.InteractionResponseData{Choices: choices}}
 	case r.Modal != nil:
@@ -473,11 +467,12 @@ func initialResponse(i *discordgo.Interaction, r *commands.Response) *discordgo.
 	if r.Update && (i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit) && !r.Ephemeral {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
+	out := outgoing(r.Message)
 	data := &discordgo.InteractionResponseData{
-		Content:         r.Content,
-		Embeds:          r.Embeds,
-		Components:      r.Components,
-		Files:           r.Files,
+		Content:         out.Content,
+		Embeds:          out.Embeds,
+		Components:      out.Components,
+		Files:           out.Files,
 		AllowedMentions: mentions(),
 	}
 	if typ == discordgo.InteractionResponseUpdateMessage {
@@ -515,7 +510,8 @@ func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
 }
 
 func webhookParams(r *commands.Response) *discordgo.WebhookParams {
-	p := &discordgo.WebhookParams{Content: r.Content, Embeds: r.Embeds, Components: r.Components, Files: r.Files, AllowedMentions: mentions()}
+	out := outgoing(r.Message)
+	p := &discordgo.WebhookParams{Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentions()}
 	if r.Ephemeral {
 		p.Flags = discordgo.MessageFlagsEphemeral
 	}
@@ -523,15 +519,16 @@ func webhookParams(r *commands.Response) *discordgo.WebhookParams {
 }
 
 func webhookEdit(r *commands.Response) *discordgo.WebhookEdit {
-	content := r.Content
-	embeds := r.Embeds
+	out := outgoing(r.Message)
+	content := out.Content
+	embeds := out.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	comps := r.Components
+	comps := out.Components
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
-	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, Files: r.Files,
+	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, Files: out.Files,
 		Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: mentions()}
 }

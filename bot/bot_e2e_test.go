@@ -12,6 +12,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 )
 
@@ -20,7 +21,7 @@ func testKind(release <-chan struct{}, started chan<- struct{}) *commands.Kind {
 	return &commands.Kind{
 		Name:  "test",
 		Title: "Test",
-		Definitions: []*discordgo.ApplicationCommand{
+		Definitions: []*ui.Command{
 			{Name: "boom", Description: "Panics"},
 			{Name: "slow", Description: "Waits"},
 		},

@@ -102,7 +102,7 @@ func userOf(u *discordgo.User) commands.User {
 }
 
 func optionValue(o *discordgo.ApplicationCommandInteractionDataOption, res *discordgo.ApplicationCommandInteractionDataResolved) commands.Option {
-	opt := commands.Option{Type: o.Type}
+	opt := commands.Option{Type: optionType(o.Type)}
 	switch v := o.Value.(type) {
 	case string:
 		opt.String = v

@@ -43,11 +43,11 @@ const (
 // clip shortens s to at most max characters (commands.Clip).
 func clip(s string, max int) string { return commands.Clip(s, max) }
 
-// fit returns m within Discord's limits: Discord refuses a whole message
+// fit returns the encoded message m within Discord's limits: Discord refuses a whole message
 // (and so the whole answer) when one part is too long, and a long quote of
 // a player's input must not cost them the answer. Embeds and components are
 // copied, never changed in place.
-func fit(m commands.Message) commands.Message {
+func fit(m payload) payload {
 	m.Content = clip(m.Content, maxContent)
 	m.Components = fitComponents(m.Components)
 	if len(m.Embeds) == 0 {

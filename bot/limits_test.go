@@ -16,7 +16,7 @@ func TestFitKeepsMessagesWithinDiscordLimits(t *testing.T) {
 	field := &discordgo.MessageEmbedField{Name: long, Value: long}
 	orig := &discordgo.MessageEmbed{Title: long, Description: long, Fields: []*discordgo.MessageEmbedField{field, field},
 		Footer: &discordgo.MessageEmbedFooter{Text: long}}
-	m := fit(commands.Message{Content: long, Embeds: []*discordgo.MessageEmbed{orig}})
+	m := fit(payload{Content: long, Embeds: []*discordgo.MessageEmbed{orig}})
 
 	require.Equal(t, maxContent, utf8.RuneCountInString(m.Content))
 	require.True(t, strings.HasSuffix(m.Content, "…"))
@@ -33,7 +33,7 @@ func TestFitKeepsMessagesWithinDiscordLimits(t *testing.T) {
 	require.Equal(t, long, orig.Title, "the caller's embed is not changed")
 	require.Equal(t, long, field.Value)
 
-	short := commands.Message{Content: "hi", Embeds: []*discordgo.MessageEmbed{{Title: "t", Description: "d"}}}
+	short := payload{Content: "hi", Embeds: []*discordgo.MessageEmbed{{Title: "t", Description: "d"}}}
 	require.Equal(t, short.Content, fit(short).Content)
 	require.Equal(t, "d", fit(short).Embeds[0].Description)
 }
@@ -58,14 +58,14 @@ func TestFitChoices(t *testing.T) {
 // three bytes each), cuts one character more to the limit with "…", and
 // never produces invalid UTF-8. Thread names were cut at 100 bytes.
 func TestEveryLimitCutsByCharacters(t *testing.T) {
-	row := func(c discordgo.MessageComponent) commands.Message {
-		return commands.Message{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{c}}}}
+	row := func(c discordgo.MessageComponent) payload {
+		return payload{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{c}}}}
 	}
-	first := func(m commands.Message) discordgo.MessageComponent {
+	first := func(m payload) discordgo.MessageComponent {
 		return m.Components[0].(discordgo.ActionsRow).Components[0]
 	}
 	embed := func(e *discordgo.MessageEmbed) *discordgo.MessageEmbed {
-		return fit(commands.Message{Embeds: []*discordgo.MessageEmbed{e}}).Embeds[0]
+		return fit(payload{Embeds: []*discordgo.MessageEmbed{e}}).Embeds[0]
 	}
 	field := func(name, value string) *discordgo.MessageEmbedField {
 		return embed(&discordgo.MessageEmbed{Fields: []*discordgo.MessageEmbedField{{Name: name, Value: value}}}).Fields[0]
@@ -81,7 +81,7 @@ func TestEveryLimitCutsByCharacters(t *testing.T) {
 		limit int
 		apply func(string) string
 	}{
-		{"content", 2000, func(s string) string { return fit(commands.Message{Content: s}).Content }},
+		{"content", 2000, func(s string) string { return fit(payload{Content: s}).Content }},
 		{"embed title", 256, func(s string) string { return embed(&discordgo.MessageEmbed{Title: s}).Title }},
 		{"embed description", 4096, func(s string) string { return embed(&discordgo.MessageEmbed{Description: s}).Description }},
 		{"field name", 256, func(s string) string { return field(s, "v").Name }},
@@ -96,7 +96,7 @@ func TestEveryLimitCutsByCharacters(t *testing.T) {
 			return first(fit(row(discordgo.Button{Label: s, CustomID: "b"}))).(discordgo.Button).Label
 		}},
 		{"button label (pointer)", 80, func(s string) string {
-			m := fit(commands.Message{Components: []discordgo.MessageComponent{&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.Button{Label: s, CustomID: "b"}}}}})
+			m := fit(payload{Components: []discordgo.MessageComponent{&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.Button{Label: s, CustomID: "b"}}}}})
 			return m.Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.Button).Label
 		}},
 		{"select placeholder", 150, func(s string) string {
@@ -138,7 +138,7 @@ func TestFitLeavesIdentifiersAndTheCallerAlone(t *testing.T) {
 	long := strings.Repeat("象", 120)
 	b := &discordgo.Button{Label: long, CustomID: "g:abcd:resign"}
 	sm := discordgo.SelectMenu{CustomID: "g:abcd:pick", Placeholder: long, Options: []discordgo.SelectMenuOption{{Label: long, Value: "w:123"}}}
-	m := commands.Message{Components: []discordgo.MessageComponent{
+	m := payload{Components: []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{b}},
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{sm}},
 	}}

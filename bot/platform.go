@@ -9,40 +9,41 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"sandtable/commands"
+	"sandtable/commands/ui"
 )
 
 // platform implements commands.Platform with the bot's discordgo session.
 type platform Bot
 
 func (p *platform) Send(channelID string, m commands.Message) (string, error) {
-	m = fit(m)
+	out := outgoing(m)
 	msg, err := p.sess.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Files: m.Files, AllowedMentions: mentions(),
+		Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentions(),
 	})
 	if err != nil {
-		return "", err
+		return "", platformError(err)
 	}
 	return msg.ID, nil
 }
 
 func (p *platform) Edit(channelID, messageID string, m commands.Message) error {
-	m = fit(m)
-	content := m.Content
-	embeds := m.Embeds
+	out := outgoing(m)
+	content := out.Content
+	embeds := out.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	comps := m.Components
+	comps := out.Components
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
 	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &content, Embeds: &embeds,
-		Components: &comps, Files: m.Files, AllowedMentions: mentions()}
-	if len(m.Files) > 0 {
+		Components: &comps, Files: out.Files, AllowedMentions: mentions()}
+	if len(out.Files) > 0 {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
 	_, err := p.sess.ChannelMessageEditComplex(edit)
-	return err
+	return platformError(err)
 }
 
 func (p *platform) StartThread(channelID, name string, private bool) (string, error) {
@@ -58,38 +59,38 @@ func (p *platform) StartThread(channelID, name string, private bool) (string, er
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
 	}
 	if err != nil {
-		return "", err
+		return "", platformError(err)
 	}
 	return ch.ID, nil
 }
 
 // ChannelType reads the session's state cache (filled by the gateway's
 // guild, channel and thread events), else asks Discord.
-func (p *platform) ChannelType(channelID string) (discordgo.ChannelType, error) {
+func (p *platform) ChannelType(channelID string) (ui.ChannelType, error) {
 	if p.sess.State != nil {
 		if ch, err := p.sess.State.Channel(channelID); err == nil {
-			return ch.Type, nil
+			return channelType(ch.Type), nil
 		}
 	}
 	ch, err := p.sess.Channel(channelID)
 	if err != nil {
-		return 0, err
+		return 0, platformError(err)
 	}
-	return ch.Type, nil
+	return channelType(ch.Type), nil
 }
 
 func (p *platform) AddThreadMember(threadID, userID string) error {
-	return p.sess.ThreadMemberAdd(threadID, userID)
+	return platformError(p.sess.ThreadMemberAdd(threadID, userID))
 }
 
 func (p *platform) RemoveThreadMember(threadID, userID string) error {
-	return p.sess.ThreadMemberRemove(threadID, userID)
+	return platformError(p.sess.ThreadMemberRemove(threadID, userID))
 }
 
 func (p *platform) DM(userID string, m commands.Message) (string, error) {
 	chID, err := p.dmChannel(userID)
 	if err != nil {
-		return "", dmError(err)
+		return "", dmError(platformError(err))
 	}
 	id, err := p.Send(chID, m)
 	if err != nil {
@@ -101,7 +102,7 @@ func (p *platform) DM(userID string, m commands.Message) (string, error) {
 func (p *platform) EditDM(userID, messageID string, m commands.Message) error {
 	chID, err := p.dmChannel(userID)
 	if err != nil {
-		return err
+		return platformError(err)
 	}
 	return p.Edit(chID, messageID, m)
 }

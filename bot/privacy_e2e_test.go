@@ -10,6 +10,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 )
 
@@ -18,7 +19,7 @@ func noteKind() *commands.Kind {
 	return &commands.Kind{
 		Name:        "note",
 		Title:       "Note",
-		Definitions: []*discordgo.ApplicationCommand{{Name: "standings", Description: "A public list and your own line"}},
+		Definitions: []*ui.Command{{Name: "standings", Description: "A public list and your own line"}},
 		TopLevel: map[string]commands.Handler{
 			"standings": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
 				r := commands.Reply("the list")

@@ -12,6 +12,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
@@ -26,15 +27,15 @@ import (
 func slowFormKind(release <-chan struct{}) *commands.Kind {
 	return &commands.Kind{
 		Name: "slowform", Title: "Slow form",
-		Definitions: []*discordgo.ApplicationCommand{{Name: "slowform", Description: "A form test"}},
+		Definitions: []*ui.Command{{Name: "slowform", Description: "A form test"}},
 		TopLevel: map[string]commands.Handler{"slowform": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
 			g := &storage.Game{ID: "slowform" + req.InteractionID[len(req.InteractionID)-6:], Kind: "slowform", ThreadID: "x" + req.InteractionID, Players: []string{req.User.ID}, Active: true}
 			if err := a.Store.Update(context.Background(), func(tx storage.Tx) error { return tx.Games().Put(g, req.Now) }); err != nil {
 				return nil, err
 			}
-			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "panel v1", Components: []discordgo.MessageComponent{
-				discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "Form", Style: discordgo.PrimaryButton,
-					CustomID: commands.CustomID{Scope: "g", ID: g.ID, Action: "open"}.String()}}}}}}, nil
+			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "panel v1", Rows: []ui.Row{
+				{ui.Button{Label: "Form", Style: ui.Primary,
+					Route: commands.CustomID{Scope: "g", ID: g.ID, Action: "open"}.String()}}}}}, nil
 		}},
 		Components: map[string]commands.GameHandler{"open": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
 			return &commands.Response{Modal: &commands.Modal{CustomID: commands.CustomID{Scope: "g", ID: g.ID, Action: "submit"}.String(), Title: "Form",

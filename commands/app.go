@@ -9,17 +9,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/render"
 	"sandtable/storage"
 )
 
 // Platform is what handlers may do on Discord besides answering their own
 // interaction. The bot package implements it with discordgo; every method
-// returns Discord's error unchanged except DM, which wraps a closed DM
-// channel (Discord error 50007) in ErrDMClosed, and StartThread, which
-// wraps a channel that cannot hold threads (50024) in ErrNoThreads.
+// returns Discord's refusal as a *PlatformError except DM, which wraps a
+// closed DM channel (Discord error 50007) in ErrDMClosed, and StartThread,
+// which wraps a channel that cannot hold threads (50024) in ErrNoThreads.
 type Platform interface {
 	// Send posts a message in a channel or thread and returns its ID.
 	Send(channelID string, m Message) (string, error)
@@ -30,7 +29,7 @@ type Platform interface {
 	StartThread(channelID, name string, private bool) (string, error)
 	// ChannelType is the type of the channel, thread or DM channelID (an
 	// interaction does not say it).
-	ChannelType(channelID string) (discordgo.ChannelType, error)
+	ChannelType(channelID string) (ui.ChannelType, error)
 	// AddThreadMember and RemoveThreadMember change a thread's membership.
 	AddThreadMember(threadID, userID string) error
 	RemoveThreadMember(threadID, userID string) error
@@ -169,3 +168,20 @@ func isID(s string) bool {
 	}
 	return true
 }
+
+// PlatformError is a request Discord refused, as the Platform reports it
+// (the bot package wraps discordgo's REST errors in it): the HTTP status,
+// and Discord's JSON error code and message when it sent one. Err is the
+// original error, whose text Error returns.
+type PlatformError struct {
+	HTTPStatus int    // 403, 404, 500...
+	Status     string // the status line, "403 Forbidden"
+	Code       int    // Discord's error code (50001: missing access), 0 when none
+	Message    string // Discord's error message, "" when none
+	Err        error
+}
+
+func (e *PlatformError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the original error.
+func (e *PlatformError) Unwrap() error { return e.Err }

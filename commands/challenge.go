@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -93,14 +92,15 @@ func threadRefusal(err error, again string) (msg string, gone, ok bool) {
 }
 
 // discordReason is what Discord said in err, for a user: its message and
-// code when err is a REST error, else err's text; clipped.
+// code when err is a PlatformError carrying one, else its HTTP status, else
+// err's text; clipped.
 func discordReason(err error) string {
-	var re *discordgo.RESTError
+	var pe *PlatformError
 	s := err.Error()
-	if errors.As(err, &re) && re.Message != nil && re.Message.Message != "" {
-		s = fmt.Sprintf("\"%s\" (error %d)", escapeText(re.Message.Message, 0), re.Message.Code)
-	} else if errors.As(err, &re) && re.Response != nil {
-		s = re.Response.Status
+	if errors.As(err, &pe) && pe.Message != "" {
+		s = fmt.Sprintf("\"%s\" (error %d)", escapeText(pe.Message, 0), pe.Code)
+	} else if errors.As(err, &pe) && pe.Status != "" {
+		s = pe.Status
 	}
 	return Clip(s, 200)
 }
@@ -116,9 +116,9 @@ func (a *App) needTextChannel(req *Request) error {
 		return nil
 	}
 	switch t {
-	case discordgo.ChannelTypeGuildText:
+	case ui.TextChannel:
 		return nil
-	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread, discordgo.ChannelTypeGuildNewsThread:
+	case ui.PublicThread, ui.PrivateThread, ui.NewsThread:
 		return Errorf("Use this in a server text channel, not in a thread: each game is played in its own thread, and Discord cannot create a thread inside a thread.")
 	}
 	return Errorf("Use this in a server text channel: each game is played in its own thread, and this kind of channel cannot hold the game's threads.")
@@ -172,16 +172,16 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 	id := func(action string) string { return CustomID{Scope: "c", ID: ch.ID, Action: action}.String() }
 	return &Response{Posted: func(mid string) { a.challengePosted(ch.ID, mid) }, Message: Message{
 		Content: ch.Opponent.Mention() + ", you have been challenged!",
-		Embeds: []*discordgo.MessageEmbed{{
+		Cards: []*ui.Card{{
 			Title:       k.Title + " challenge",
 			Description: desc,
 			Color:       colorChallenge,
 		}},
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: id("accept")},
-			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: id("decline")},
-			discordgo.Button{Label: "Cancel", Style: discordgo.SecondaryButton, CustomID: id("cancel")},
-		}}},
+		Rows: []ui.Row{{
+			ui.Button{Label: "Accept", Style: ui.Success, Route: id("accept")},
+			ui.Button{Label: "Decline", Style: ui.Danger, Route: id("decline")},
+			ui.Button{Label: "Cancel", Style: ui.Secondary, Route: id("cancel")},
+		}},
 	}}, nil
 }
 
@@ -264,12 +264,12 @@ func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 		title = k.Title + " challenge"
 	}
 	return &Response{Update: true, Message: Message{
-		Embeds: []*discordgo.MessageEmbed{{
+		Cards: []*ui.Card{{
 			Title:       title,
 			Description: fmt.Sprintf("%s challenged %s.\n%s", ch.Challenger.Mention(), ch.Opponent.Mention(), outcome),
 			Color:       colorClosed,
 		}},
-		Components: []discordgo.MessageComponent{},
+		Rows: []ui.Row{},
 	}}
 }
 

@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/render"
 )
@@ -19,7 +18,7 @@ type boardView struct {
 }
 
 // chessBoardFile renders the game's current position as board.png.
-func (a *App) chessBoardFile(g *chess.Game, v boardView) (*discordgo.File, error) {
+func (a *App) chessBoardFile(g *chess.Game, v boardView) (*ui.File, error) {
 	pos := g.Position()
 	var last []chess.Square
 	if from, to, ok := g.LastMoveSquares(); ok {
@@ -31,7 +30,7 @@ func (a *App) chessBoardFile(g *chess.Game, v boardView) (*discordgo.File, error
 // positionBoardFile renders pos as board.png, highlighting the squares in
 // last (the last move's; any number, none before the first move) and the
 // king of the side to move when it is in check.
-func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boardView) (*discordgo.File, error) {
+func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boardView) (*ui.File, error) {
 	var b render.ChessBoard
 	for sq := chess.Square(0); sq < 64; sq++ {
 		p := pos.PieceAt(sq)
@@ -58,7 +57,7 @@ func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boar
 	if err := a.Render.ChessPNG(&buf, &b, a.Settings.BoardSize); err != nil {
 		return nil, fmt.Errorf("rendering board: %w", err)
 	}
-	return &discordgo.File{Name: "board.png", ContentType: "image/png", Reader: &buf}, nil
+	return &ui.File{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}, nil
 }
 
 func renderKind(r chess.Role) render.ChessPieceKind {

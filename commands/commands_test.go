@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -28,7 +28,7 @@ type fakePlatform struct {
 	next    int
 	// types are channel types by ID (default: a server text channel);
 	// threadErr, when set, is StartThread's error.
-	types     map[string]discordgo.ChannelType
+	types     map[string]ui.ChannelType
 	threadErr error
 }
 
@@ -45,7 +45,7 @@ type sent struct {
 
 func newFakePlatform() *fakePlatform {
 	return &fakePlatform{members: map[string][]string{}, dms: map[string][]Message{}, closed: map[string]bool{}, files: map[string][]byte{},
-		types: map[string]discordgo.ChannelType{}}
+		types: map[string]ui.ChannelType{}}
 }
 
 func (p *fakePlatform) id() string { p.next++; return fmt.Sprintf("%d", 1000+p.next) }
@@ -68,13 +68,13 @@ func (p *fakePlatform) EditDM(userID, messageID string, m Message) error {
 	return p.Edit("dm:"+userID, messageID, m)
 }
 
-func (p *fakePlatform) ChannelType(channelID string) (discordgo.ChannelType, error) {
+func (p *fakePlatform) ChannelType(channelID string) (ui.ChannelType, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if t, ok := p.types[channelID]; ok {
 		return t, nil
 	}
-	return discordgo.ChannelTypeGuildText, nil
+	return ui.TextChannel, nil
 }
 
 func (p *fakePlatform) StartThread(channelID, name string, private bool) (string, error) {

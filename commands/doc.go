@@ -6,6 +6,14 @@
 // they do on Discord goes through the small Platform interface, which the
 // bot package implements with discordgo and tests replace with a fake.
 //
+// This package never imports discordgo (the root TestImportGraph checks
+// it). Messages, buttons, selects, slash command definitions and
+// autocomplete choices are the neutral UI model of package commands/ui
+// (Message is ui.Message; a Button's or Select's Route is its custom ID,
+// built by CustomID); the bot package encodes them for Discord and cuts
+// their text to Discord's limits. A Discord REST failure reaches handlers
+// as a *PlatformError (HTTP status, Discord's code and message).
+//
 // # Plugging in a game
 //
 // Each game is a Kind (see router.go), registered in kinds.go:

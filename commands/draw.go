@@ -6,8 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -105,10 +104,10 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 		n := strconv.Itoa(*d.seq)
 		return &Response{Message: Message{
 			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? %s", req.User.Mention(), d.opp.Mention(), d.offerNote),
-			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				gameArgButton(g, "draw-accept", n, "Accept draw", discordgo.SuccessButton),
-				gameArgButton(g, "draw-decline", n, "Decline", discordgo.DangerButton),
-			}}},
+			Rows: []ui.Row{{
+				gameArgButton(g, "draw-accept", n, "Accept draw", ui.Success),
+				gameArgButton(g, "draw-decline", n, "Decline", ui.Danger),
+			}},
 		}}, nil
 	case "accept", "decline":
 		if req.Type == ComponentRequest {
@@ -142,7 +141,7 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 }
 
 // gameButton is a button of game g whose custom ID carries action.
-func gameButton(g *storage.Game, action, label string, style discordgo.ButtonStyle) discordgo.Button {
+func gameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.Button {
 	return gameArgButton(g, action, "", label, style)
 }
 
@@ -161,6 +160,6 @@ func stamp(parts ...string) string {
 // gameArgButton is a button of game g whose custom ID carries action and
 // arg: the identity of what its message shows (an order's number, a
 // draft's stamp), so that the button acts on that and nothing newer.
-func gameArgButton(g *storage.Game, action, arg, label string, style discordgo.ButtonStyle) discordgo.Button {
-	return discordgo.Button{Label: label, Style: style, CustomID: CustomID{Scope: "g", ID: g.ID, Action: action, Arg: arg}.String()}
+func gameArgButton(g *storage.Game, action, arg, label string, style ui.ButtonStyle) ui.Button {
+	return ui.Button{Label: label, Style: style, Route: CustomID{Scope: "g", ID: g.ID, Action: action, Arg: arg}.String()}
 }

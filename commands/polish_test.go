@@ -2,7 +2,6 @@ package commands
 
 import (
 	"bytes"
-	"io"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,7 +16,7 @@ func TestGamesLineNamesTheColour(t *testing.T) {
 	for u, want := range map[User]string{alice: "you play White", bob: "you play Black"} {
 		r, err := a.Handle(cmd(u, "games", "", nil))
 		require.NoError(t, err)
-		require.Contains(t, r.Embeds[0].Description, want)
+		require.Contains(t, r.Cards[0].Description, want)
 	}
 }
 
@@ -74,9 +73,7 @@ func TestSurvivalFinalBoardFromTheWinnersSide(t *testing.T) {
 			require.NoError(t, err)
 			want, err := a.chessBoardFile(game, boardView{Flipped: c.flipped})
 			require.NoError(t, err)
-			got, err := io.ReadAll(r.Files[0].Reader)
-			require.NoError(t, err)
-			w, _ := io.ReadAll(want.Reader)
+			got, w := r.Files[0].Data, want.Data
 			require.True(t, bytes.Equal(w, got), "the final board is drawn with Black at the bottom = %v", c.flipped)
 		})
 	}

@@ -88,7 +88,7 @@ func TestRepeatedDraftClicks(t *testing.T) {
 	r, err := a.Handle(click(alice, buttonOf(t, d, "Undo last step")))
 	require.NoError(t, err)
 	require.True(t, r.Update)
-	require.Contains(t, r.Embeds[0].Description, "Took back f4-f5")
+	require.Contains(t, r.Cards[0].Description, "Took back f4-f5")
 	undone := r.Message
 	r, err = a.Handle(click(alice, buttonOf(t, d, "Undo last step")))
 	requireAlready(t, r, err, "Already done: you took back f4-f5 from this draft.")
@@ -153,7 +153,7 @@ piece NP9 l20
 	r, err := a.Handle(click(alice, button("drone-confirm", n)))
 	require.NoError(t, err)
 	require.True(t, r.Update)
-	require.Contains(t, r.Embeds[0].Description, "Drone ordered")
+	require.Contains(t, r.Cards[0].Description, "Drone ordered")
 	const confirmed = "you confirmed this Drone order: it strikes at the start of your next turn, unless its spotter is destroyed first"
 	r, err = a.Handle(click(alice, button("drone-confirm", n)))
 	requireAlready(t, r, err, "Already done: "+confirmed+".")

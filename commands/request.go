@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
+	"sandtable/commands/ui"
 )
 
 // RequestType is the kind of interaction a Request came from.
@@ -29,8 +29,8 @@ type User struct {
 // Mention is the Discord mention markup for the user.
 func (u User) Mention() string { return "<@" + u.ID + ">" }
 
-// Request is one decoded interaction. The bot package fills it from
-// discordgo; tests may build one directly.
+// Request is one decoded interaction. The bot package (the Discord
+// adapter) fills it; tests may build one directly.
 type Request struct {
 	Type          RequestType
 	InteractionID string
@@ -54,7 +54,7 @@ type Request struct {
 
 // Option is one slash command option value, typed.
 type Option struct {
-	Type   discordgo.ApplicationCommandOptionType
+	Type   ui.OptionType
 	String string // string options, and the raw value of any other type
 	Int    int64
 	Bool   bool
@@ -82,14 +82,10 @@ func (r *Request) UserOpt(name string) *User {
 	return o.User
 }
 
-// Message is the content of a message the bot sends or edits. Fields left
-// empty are sent empty.
-type Message struct {
-	Content    string
-	Embeds     []*discordgo.MessageEmbed
-	Files      []*discordgo.File
-	Components []discordgo.MessageComponent
-}
+// Message is the content of a message the bot sends or edits: the neutral
+// UI model (text, cards, files, rows of controls), which the bot package
+// encodes for Discord. Fields left empty are sent empty.
+type Message = ui.Message
 
 // Response is a handler's answer to its interaction.
 type Response struct {
@@ -100,7 +96,7 @@ type Response struct {
 	// posting a new message (component requests only).
 	Update bool
 	// Choices answers an autocomplete request (at most 25).
-	Choices []*discordgo.ApplicationCommandOptionChoice
+	Choices []*ui.Choice
 	// Modal opens a form instead of answering.
 	Modal *Modal
 	// Posted, when set, is called with the ID of the message the bot posted

@@ -6,8 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -28,7 +27,7 @@ type Kind struct {
 
 	// Definitions are the kind's own top-level commands (e.g. /survival),
 	// handled by TopLevel by command name.
-	Definitions []*discordgo.ApplicationCommand
+	Definitions []*ui.Command
 	TopLevel    map[string]Handler
 
 	// Thread handles commands used in the kind's game threads, by command
@@ -95,7 +94,7 @@ func (a *App) Register(k *Kind) {
 }
 
 // Definitions lists every slash command, for bulk-overwrite registration.
-func (a *App) Definitions() []*discordgo.ApplicationCommand {
+func (a *App) Definitions() []*ui.Command {
 	defs := sharedDefinitions()
 	seen := map[string]bool{}
 	for _, d := range defs {

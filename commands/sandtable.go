@@ -11,8 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/internal/duration"
 	"sandtable/render"
@@ -107,36 +106,36 @@ type sandOutcome struct {
 }
 
 func (a *App) sandTableKind() *Kind {
-	presets := []*discordgo.ApplicationCommandOptionChoice{}
+	presets := []*ui.Choice{}
 	for _, n := range sandtable.PresetNames() {
-		presets = append(presets, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+		presets = append(presets, &ui.Choice{Name: n, Value: n})
 	}
-	gameOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "game",
+	gameOpt := &ui.CommandOption{Type: ui.String, Name: "game",
 		Description: "The game ID (in the thread's footer); needed in direct messages when you deploy in several games", MaxLength: 20}
 	dmOK := true
 	return &Kind{
 		Name:  kindSandTable,
 		Title: "SandTable Chess",
-		Definitions: []*discordgo.ApplicationCommand{{
+		Definitions: []*ui.Command{{
 			Name:         "sandtable",
 			Description:  "SandTable Chess: a 20x20 war game with secret deployment and Drones",
 			DMPermission: &dmOK,
-			Options: []*discordgo.ApplicationCommandOption{
+			Options: []*ui.CommandOption{
 				{
-					Type: discordgo.ApplicationCommandOptionSubCommand, Name: "challenge", Description: "Challenge someone to a game of SandTable Chess",
-					Options: []*discordgo.ApplicationCommandOption{
-						{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
-						{Type: discordgo.ApplicationCommandOptionString, Name: "turn_time", Description: "Time for each turn (and for deployment), e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+					Type: ui.Subcommand, Name: "challenge", Description: "Challenge someone to a game of SandTable Chess",
+					Options: []*ui.CommandOption{
+						{Type: ui.User, Name: "opponent", Description: "Who you want to play", Required: true},
+						{Type: ui.String, Name: "turn_time", Description: "Time for each turn (and for deployment), e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
 					},
 				},
-				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "rules", Description: "A short summary of the rules, the board's icons and the notation"},
+				{Type: ui.Subcommand, Name: "rules", Description: "A short summary of the rules, the board's icons and the notation"},
 				{
-					Type: discordgo.ApplicationCommandOptionSubCommand, Name: "deploy", Description: "Your secret deployment (private): show it, or change it with one option",
-					Options: []*discordgo.ApplicationCommandOption{
-						{Type: discordgo.ApplicationCommandOptionAttachment, Name: "file", Description: "A layout file in the text format (see /sandtable rules)"},
-						{Type: discordgo.ApplicationCommandOptionString, Name: "preset", Description: "Start from a preset", Choices: presets},
-						{Type: discordgo.ApplicationCommandOptionBoolean, Name: "random", Description: "A random valid deployment"},
-						{Type: discordgo.ApplicationCommandOptionString, Name: "edit", Description: "Changes separated by ';', e.g. place T c3; move c3-d3; remove d3", MaxLength: 1000},
+					Type: ui.Subcommand, Name: "deploy", Description: "Your secret deployment (private): show it, or change it with one option",
+					Options: []*ui.CommandOption{
+						{Type: ui.Attachment, Name: "file", Description: "A layout file in the text format (see /sandtable rules)"},
+						{Type: ui.String, Name: "preset", Description: "Start from a preset", Choices: presets},
+						{Type: ui.Boolean, Name: "random", Description: "A random valid deployment"},
+						{Type: ui.String, Name: "edit", Description: "Changes separated by ';', e.g. place T c3; move c3-d3; remove d3", MaxLength: 1000},
 						gameOpt,
 					},
 				},
@@ -145,8 +144,8 @@ func (a *App) sandTableKind() *Kind {
 			Name:         "step",
 			Description:  "SandTable: add Infantry steps to your private draft for this turn, then Commit",
 			DMPermission: &dmPermission,
-			Options: []*discordgo.ApplicationCommandOption{{
-				Type: discordgo.ApplicationCommandOptionString, Name: "step", Description: "One or more Infantry steps, e.g. d4-d5 (added after your draft's steps)",
+			Options: []*ui.CommandOption{{
+				Type: ui.String, Name: "step", Description: "One or more Infantry steps, e.g. d4-d5 (added after your draft's steps)",
 				Required: true, Autocomplete: true, MaxLength: 200,
 			}},
 		}},
@@ -522,17 +521,17 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 		}
 		return st.player(side).Mention() + ": deploying…"
 	}
-	e := &discordgo.MessageEmbed{
+	e := &ui.Card{
 		Title: "SandTable Chess: Deployment",
 		Description: "Each player places 2 Bases, 4 Tanks, 2 Airplanes, 30 Infantry, 15 Mines and 15 Anti-Air in secret " +
 			"(South on ranks 1–9, North on 12–20). Your deployment panel comes by direct message; **Deploy (private)** below opens it again. " +
 			"Nothing of a deployment is shown here until both are confirmed; then both are revealed together and a coin decides who moves first.",
 		Color: colorChallenge,
-		Fields: []*discordgo.MessageEmbedField{
+		Fields: []*ui.Field{
 			{Name: "South", Value: state(sandtable.South), Inline: true},
 			{Name: "North", Value: state(sandtable.North), Inline: true},
 		},
-		Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID + " · /sandtable rules · /resign"},
+		Footer: "Game " + g.ID + " · /sandtable rules · /resign",
 	}
 	switch {
 	case pos.Turn > 0:
@@ -540,24 +539,24 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 	case st.over(pos):
 		e.Description = "The game ended during Deployment: no deployment is revealed."
 	}
-	var comps []discordgo.MessageComponent
+	var comps []ui.Row
 	switch {
 	case st.over(pos):
 		e.Color = colorOver
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.resultLine(pos)})
-		e.Footer.Text = "Game " + g.ID + " · /sandtable rules"
+		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.resultLine(pos)})
+		e.Footer = "Game " + g.ID + " · /sandtable rules"
 	case pos.Phase == sandtable.PhaseDeployment:
 		if !g.Deadline.IsZero() {
-			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Time", Value: fmt.Sprintf(
+			e.Fields = append(e.Fields, &ui.Field{Name: "Time", Value: fmt.Sprintf(
 				"Deployment time runs out <t:%d:R>. Then a player who has not confirmed loses on time (if neither has, the game is cancelled).", g.Deadline.Unix())})
 		}
-		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameButton(g, "dep-open", "Deploy (private)", discordgo.PrimaryButton),
-		}}}
+		comps = []ui.Row{{
+			gameButton(g, "dep-open", "Deploy (private)", ui.Primary),
+		}}
 	default:
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Deployment over", Value: "Both deployments were revealed: see the board below."})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Deployment over", Value: "Both deployments were revealed: see the board below."})
 	}
-	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Components: comps}
+	return Message{Content: note, Cards: []*ui.Card{e}, Rows: comps}
 }
 
 // sandBoardMessage is the public board after Deployment: the image of the
@@ -572,28 +571,28 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 	name := func(s sandtable.Side) string { return st.describe(s) }
 	lines := sandLogLines(sandtable.FilterLog(log, sandtable.NoSide), name)
 	title := fmt.Sprintf("SandTable Chess · turn %d", pos.Turn)
-	e := &discordgo.MessageEmbed{
+	e := &ui.Card{
 		Title:       title,
 		Description: clipLines(lines, 3500),
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
-		Fields: []*discordgo.MessageEmbedField{
+		Image:       "board.png",
+		Fields: []*ui.Field{
 			{Name: "South: " + escapeText(st.South.Name, 0), Value: sandCountsText(pos.Counts(sandtable.South)), Inline: true},
 			{Name: "North: " + escapeText(st.North.Name, 0), Value: sandCountsText(pos.Counts(sandtable.North)), Inline: true},
 		},
 	}
 	if n := pos.Counts(sandtable.NoSide); n.Tanks+n.Airplanes > 0 {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Neutral Vehicles (no crew)", Value: plural(n.Tanks, "Tank", "Tanks") + ", " + plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: plural(n.Tanks, "Tank", "Tanks") + ", " + plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
 	}
 	bottom := "South"
 	if pos.ToMove == sandtable.North {
 		bottom = "North"
 	}
-	e.Footer = &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · /move in this thread · /sandtable rules", g.ID, bottom)}
+	e.Footer = fmt.Sprintf("Game %s · %s at the bottom · /move in this thread · /sandtable rules", g.ID, bottom)
 	if st.over(pos) {
-		e.Footer.Text = fmt.Sprintf("Game %s · %s at the bottom · /sandtable rules", g.ID, bottom)
+		e.Footer = fmt.Sprintf("Game %s · %s at the bottom · /sandtable rules", g.ID, bottom)
 	}
-	files := []*discordgo.File{file}
-	var comps []discordgo.MessageComponent
+	files := []*ui.File{file}
+	var comps []ui.Row
 	if !st.over(pos) {
 		e.Color = colorSouth
 		if pos.ToMove == sandtable.North {
@@ -613,26 +612,26 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		if !g.Deadline.IsZero() {
 			toMove += fmt.Sprintf("\nTime for this turn runs out <t:%d:R>.", g.Deadline.Unix())
 		}
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "To move", Value: toMove})
+		e.Fields = append(e.Fields, &ui.Field{Name: "To move", Value: toMove})
 		if st.DrawOffer != "" {
-			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw (/draw accept or /draw decline).", st.DrawOffer)})
+			e.Fields = append(e.Fields, &ui.Field{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw (/draw accept or /draw decline).", st.DrawOffer)})
 		}
-		row := []discordgo.MessageComponent{}
+		row := ui.Row{}
 		if pos.Phase == sandtable.PhasePostTurn {
-			row = append(row, gameArgButton(g, "drone", strconv.Itoa(pos.Turn), "Order a Drone (private)", discordgo.PrimaryButton))
+			row = append(row, gameArgButton(g, "drone", strconv.Itoa(pos.Turn), "Order a Drone (private)", ui.Primary))
 		}
-		row = append(row, gameButton(g, "private", "My private view", discordgo.SecondaryButton))
-		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+		row = append(row, gameButton(g, "private", "My private view", ui.Secondary))
+		comps = []ui.Row{row}
 	} else {
 		e.Color = colorOver
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.resultLine(pos)})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.resultLine(pos)})
 		record, err := a.sandRecord(g, st, pos)
 		if err != nil {
 			return Message{}, err
 		}
-		files = append(files, &discordgo.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Reader: strings.NewReader(record)})
+		files = append(files, &ui.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Data: []byte(record)})
 	}
-	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Files: files, Components: comps}, nil
+	return Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }
 
 // sandRecord is the public record of a finished game: every public log
@@ -912,10 +911,10 @@ func sandRules(a *App, req *Request) (*Response, error) {
 		return nil, err
 	}
 	return &Response{Ephemeral: true, Message: Message{
-		Embeds: []*discordgo.MessageEmbed{
+		Cards: []*ui.Card{
 			{Title: "SandTable Chess: the rules in short", Description: sandRulesText, Color: colorChallenge},
-			{Title: "What the board shows", Description: render.LegendText, Color: colorChallenge, Image: &discordgo.MessageEmbedImage{URL: "attachment://legend.png"}},
+			{Title: "What the board shows", Description: render.LegendText, Color: colorChallenge, Image: "legend.png"},
 		},
-		Files: []*discordgo.File{{Name: "legend.png", ContentType: "image/png", Reader: &buf}},
+		Files: []*ui.File{{Name: "legend.png", ContentType: "image/png", Data: buf.Bytes()}},
 	}}, nil
 }

@@ -6,8 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/render"
 	"sandtable/render/sandboard"
@@ -22,7 +21,7 @@ import (
 const sandImageSize = render.DefaultSandTableSize
 
 // sandPublicFile renders the public board of the full position p.
-func (a *App) sandPublicFile(p *sandtable.Position, log []sandtable.Entry) (*discordgo.File, error) {
+func (a *App) sandPublicFile(p *sandtable.Position, log []sandtable.Entry) (*ui.File, error) {
 	b, err := sandboard.Public(p, log)
 	if err != nil {
 		return nil, err
@@ -34,7 +33,7 @@ func (a *App) sandPublicFile(p *sandtable.Position, log []sandtable.Entry) (*dis
 // pending Drones on top of the public board, its own side at the bottom. It
 // is drawn from the engine's redacted view for side, so nothing of the other
 // side's secrets can reach it.
-func (a *App) sandPrivateFile(p *sandtable.Position, log []sandtable.Entry, side sandtable.Side, name string) (*discordgo.File, error) {
+func (a *App) sandPrivateFile(p *sandtable.Position, log []sandtable.Entry, side sandtable.Side, name string) (*ui.File, error) {
 	view := p.View(side)
 	b, err := sandboard.FromPosition(view)
 	if err != nil {
@@ -49,12 +48,12 @@ func (a *App) sandPrivateFile(p *sandtable.Position, log []sandtable.Entry, side
 	return a.sandPNG(&b, v, name)
 }
 
-func (a *App) sandPNG(b *render.SandTableBoard, v render.View, name string) (*discordgo.File, error) {
+func (a *App) sandPNG(b *render.SandTableBoard, v render.View, name string) (*ui.File, error) {
 	var buf bytes.Buffer
 	if err := a.Render.SandTablePNG(&buf, b, v, sandImageSize); err != nil {
 		return nil, fmt.Errorf("rendering the SandTable board: %w", err)
 	}
-	return &discordgo.File{Name: name, ContentType: "image/png", Reader: &buf}, nil
+	return &ui.File{Name: name, ContentType: "image/png", Data: buf.Bytes()}, nil
 }
 
 // sandLogLines writes a turn log as short lines for people: a header per

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -58,7 +57,7 @@ func stripNotes(s string) string {
 // choices collects autocomplete choices: distinct values, at most
 // maxChoices, none longer than Discord allows.
 type choices struct {
-	out  []*discordgo.ApplicationCommandOptionChoice
+	out  []*ui.Choice
 	seen map[string]bool
 }
 
@@ -86,7 +85,7 @@ func (c *choices) add(value, note string) bool {
 			name = value + " (" + Clip(note, room) + ")"
 		}
 	}
-	c.out = append(c.out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: value})
+	c.out = append(c.out, &ui.Choice{Name: name, Value: value})
 	return !c.full()
 }
 
@@ -140,7 +139,7 @@ func sandStepAutocomplete(a *App, req *Request, g *storage.Game) (*Response, err
 //     space), then one more legal step matching the last word typed. When
 //     a typed step is not legal, the legal steps before it, named with
 //     the reason, and their continuations.
-func mainChoices(pos *sandtable.Position, draft []sandtable.Step, typed string, withVehicles bool) []*discordgo.ApplicationCommandOptionChoice {
+func mainChoices(pos *sandtable.Position, draft []sandtable.Step, typed string, withVehicles bool) []*ui.Choice {
 	side := pos.ToMove
 	p := previewClone(pos, side)
 	t := strings.TrimLeft(strings.NewReplacer(",", " ", "x", "-", "\t", " ").Replace(stripNotes(typed)), " ")
@@ -205,7 +204,7 @@ func mainChoices(pos *sandtable.Position, draft []sandtable.Step, typed string, 
 		}
 		stepChoices(&c, p, side, draft, legal, from)
 		if reason != "" && len(c.out) > 0 {
-			c.out[0].Name = clipName(c.out[0].Value.(string), reason)
+			c.out[0].Name = clipName(c.out[0].Value, reason)
 		}
 		return c.out
 	}
@@ -227,7 +226,7 @@ func mainChoices(pos *sandtable.Position, draft []sandtable.Step, typed string, 
 			if act, err := sandtable.ParseAction(partial); err == nil && act.Kind == sandtable.ActInfantry && len(act.Steps) == 1 {
 				_, err := p.LegalNextSteps(append(append(slices.Clone(draft), prefix...), act.Steps[0]))
 				if err != nil {
-					c.out[n].Name = clipName(c.out[n].Value.(string), partial+" is not legal: "+stepRuleText(err))
+					c.out[n].Name = clipName(c.out[n].Value, partial+" is not legal: "+stepRuleText(err))
 				}
 			}
 		}
@@ -522,7 +521,7 @@ func vehicleChoices(c *choices, p *sandtable.Position, side sandtable.Side, t st
 // move (never Drones: those are secret) matching typed: "M", "Af5", or a
 // square's start ("f5" offers Mf5 and Af5). Squares nearest the enemy
 // come first, Mines and Anti-Air alternating.
-func hazardChoices(pos *sandtable.Position, typed string) []*discordgo.ApplicationCommandOptionChoice {
+func hazardChoices(pos *sandtable.Position, typed string) []*ui.Choice {
 	side := pos.ToMove
 	p := previewClone(pos, side)
 	t := strings.TrimSpace(stripNotes(typed))

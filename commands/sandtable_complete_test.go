@@ -6,9 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 )
 
@@ -102,12 +102,11 @@ func typedPrefixes(t *testing.T, pos *sandtable.Position) []string {
 // requirePlayable checks every choice: within Discord's limits, its name
 // starting with its value (so that typing on after picking it still
 // reads), and its value, and its name as typed text, accepted by /move.
-func requirePlayable(t *testing.T, pos *sandtable.Position, typed string, cs []*discordgo.ApplicationCommandOptionChoice) {
+func requirePlayable(t *testing.T, pos *sandtable.Position, typed string, cs []*ui.Choice) {
 	t.Helper()
 	require.LessOrEqual(t, len(cs), 25, "typed %q", typed)
 	for _, c := range cs {
-		v, ok := c.Value.(string)
-		require.True(t, ok)
+		v := c.Value
 		require.LessOrEqual(t, len(v), 100)
 		require.LessOrEqual(t, len(c.Name), 100)
 		require.True(t, strings.HasPrefix(c.Name, v+" (") || c.Name == v, "name %q starts with value %q", c.Name, v)
@@ -171,7 +170,7 @@ func TestSandAutocompleteTypingOn(t *testing.T) {
 	next := mainChoices(pos, nil, first[0].Name+" f4", true)
 	require.NotEmpty(t, next)
 	for _, c := range next {
-		require.True(t, strings.HasPrefix(c.Value.(string), "e4-e5 f4-"), c.Value)
+		require.True(t, strings.HasPrefix(c.Value, "e4-e5 f4-"), c.Value)
 	}
 	requirePlayable(t, pos, first[0].Name+" f4", next)
 	bad := mainChoices(pos, nil, "e4-e5 e4-e3 ", true)
@@ -179,7 +178,7 @@ func TestSandAutocompleteTypingOn(t *testing.T) {
 	require.Equal(t, "e4-e5", bad[0].Value)
 }
 
-func choiceNames(cs []*discordgo.ApplicationCommandOptionChoice) []string {
+func choiceNames(cs []*ui.Choice) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.Name)
@@ -201,7 +200,7 @@ func TestSandStepChoicesArePlayable(t *testing.T) {
 						require.NotEmpty(t, cs)
 					}
 					for _, c := range cs {
-						v := c.Value.(string)
+						v := c.Value
 						require.True(t, strings.HasPrefix(c.Name, v+" (") || c.Name == v, "name %q starts with value %q", c.Name, v)
 						act, err := sandStepAction(v)
 						require.NoError(t, err, "draft %v, typed %q: choice %q", draft, typed, v)
@@ -223,7 +222,7 @@ func TestSandAutocompleteMixesKinds(t *testing.T) {
 	kinds := map[sandtable.ActionKind]int{}
 	pieces := map[string]bool{}
 	for _, c := range cs {
-		act, err := sandMoveAction(c.Value.(string))
+		act, err := sandMoveAction(c.Value)
 		require.NoError(t, err)
 		kinds[act.Kind]++
 		if act.Kind == sandtable.ActVehicle {
@@ -237,7 +236,7 @@ func TestSandAutocompleteMixesKinds(t *testing.T) {
 	require.Len(t, pieces, 5, "every piece that can act is in the list, not one piece's moves only")
 	var infantry []string
 	for _, c := range cs {
-		if act, _ := sandMoveAction(c.Value.(string)); act.Kind == sandtable.ActInfantry {
+		if act, _ := sandMoveAction(c.Value); act.Kind == sandtable.ActInfantry {
 			infantry = append(infantry, c.Name)
 		}
 	}
@@ -255,7 +254,7 @@ func TestSandAutocompleteMixesKinds(t *testing.T) {
 		hz := hazardChoices(post, typed)
 		require.NotEmpty(t, hz, typed)
 		for _, c := range hz {
-			v := c.Value.(string)
+			v := c.Value
 			require.True(t, strings.HasPrefix(c.Name, v+" ("), c.Name)
 			act, err := sandMoveAction(v)
 			require.NoError(t, err)
@@ -276,7 +275,7 @@ func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 	if pos.ToMove == sandtable.North {
 		mover = bob
 	}
-	ask := func(a *App, command, typed string) []*discordgo.ApplicationCommandOptionChoice {
+	ask := func(a *App, command, typed string) []*ui.Choice {
 		req := cmd(mover, command, "", map[string]string{command: typed})
 		req.Type, req.Focused = AutocompleteRequest, command
 		resp, err := a.Handle(req)
@@ -299,20 +298,20 @@ func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, resp.Choices, "nothing for the player not to move")
 
-	for i, c := range []*discordgo.ApplicationCommandOptionChoice{moves[0], moves[24]} {
+	for i, c := range []*ui.Choice{moves[0], moves[24]} {
 		a, _ := testApp(t)
 		putSandTable(t, a, pos.Format())
-		resp, err := a.Handle(cmd(mover, "move", "", map[string]string{"move": c.Value.(string)}))
+		resp, err := a.Handle(cmd(mover, "move", "", map[string]string{"move": c.Value}))
 		require.NoError(t, err, "choice %d %q", i, c.Value)
 		require.Contains(t, resp.Content, fmt.Sprintf("played **%s**", c.Value))
 	}
-	resp, err = a.Handle(cmd(mover, "step", "", map[string]string{"step": steps[0].Value.(string)}))
+	resp, err = a.Handle(cmd(mover, "step", "", map[string]string{"step": steps[0].Value}))
 	require.NoError(t, err)
 	more := ask(a, "step", "")
 	require.NotEmpty(t, more)
-	resp, err = a.Handle(cmd(mover, "step", "", map[string]string{"step": more[len(more)-1].Value.(string)}))
+	resp, err = a.Handle(cmd(mover, "step", "", map[string]string{"step": more[len(more)-1].Value}))
 	require.NoError(t, err, "step choice %q after the draft", more[len(more)-1].Value)
-	require.Contains(t, resp.Embeds[0].Description, "2. ")
+	require.Contains(t, resp.Cards[0].Description, "2. ")
 }
 
 // TestSandChoiceNamesFit: a long note is clipped to Discord's 100

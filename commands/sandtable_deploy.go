@@ -6,8 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -43,7 +42,7 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 		default:
 			note = fmt.Sprintf("Deployment is over in game %s: the game is on in <#%s>.", g.ID, g.ThreadID)
 		}
-		return Message{Content: note, Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}, nil
+		return Message{Content: note, Cards: []*ui.Card{}, Rows: []ui.Row{}}, nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "You play **%s** against %s in <#%s>. Only you can see this panel.\n", side, st.player(side.Opp()).Mention(), g.ThreadID)
@@ -82,41 +81,41 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 	if err != nil {
 		return Message{}, err
 	}
-	e := &discordgo.MessageEmbed{
+	e := &ui.Card{
 		Title:       fmt.Sprintf("Your secret deployment: %s", side),
 		Description: b.String(),
 		Color:       sideColor(side),
-		Image:       &discordgo.MessageEmbedImage{URL: "attachment://deployment.png"},
-		Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side)},
+		Image:       "deployment.png",
+		Footer:      fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side),
 	}
-	var rows []discordgo.MessageComponent
+	var rows []ui.Row
 	if pos.Confirmed[side] {
-		rows = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", discordgo.DangerButton),
-			gameButton(g, "dep-text", "Layout as text", discordgo.SecondaryButton),
-		}}}
+		rows = []ui.Row{{
+			gameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
+			gameButton(g, "dep-text", "Layout as text", ui.Secondary),
+		}}
 	} else {
-		var opts []discordgo.SelectMenuOption
+		var opts []ui.SelectOption
 		for _, n := range sandtable.PresetNames() {
-			opts = append(opts, discordgo.SelectMenuOption{Label: n, Value: n, Description: presetBlurb[n]})
+			opts = append(opts, ui.SelectOption{Label: n, Value: n, Description: presetBlurb[n]})
 		}
-		rows = []discordgo.MessageComponent{
-			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-				CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-preset"}.String(), Placeholder: "Choose a preset…", Options: opts,
-			}}},
-			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				gameButton(g, "dep-random", "Random", discordgo.SecondaryButton),
-				gameButton(g, "dep-paste", "Paste layout", discordgo.SecondaryButton),
-				gameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", discordgo.SecondaryButton),
-				gameButton(g, "dep-clear", "Clear", discordgo.DangerButton),
+		rows = []ui.Row{
+			ui.Row{ui.Select{
+				Route: CustomID{Scope: "g", ID: g.ID, Action: "dep-preset"}.String(), Placeholder: "Choose a preset…", Options: opts,
 			}},
-			discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				gameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", discordgo.SuccessButton),
-				gameButton(g, "dep-text", "Layout as text", discordgo.SecondaryButton),
-			}},
+			ui.Row{
+				gameButton(g, "dep-random", "Random", ui.Secondary),
+				gameButton(g, "dep-paste", "Paste layout", ui.Secondary),
+				gameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", ui.Secondary),
+				gameButton(g, "dep-clear", "Clear", ui.Danger),
+			},
+			ui.Row{
+				gameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", ui.Success),
+				gameButton(g, "dep-text", "Layout as text", ui.Secondary),
+			},
 		}
 	}
-	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Files: []*discordgo.File{file}, Components: rows}, nil
+	return Message{Content: note, Cards: []*ui.Card{e}, Files: []*ui.File{file}, Rows: rows}, nil
 }
 
 // panelStamp identifies side's deployment as a panel shows it: the draft's

@@ -6,8 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -199,7 +198,7 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 	steps := st.Steps[side]
 	if len(steps) == 0 {
 		return &Response{Update: update, Ephemeral: !update, Message: Message{
-			Content: note + " Your draft is empty. Add Infantry steps with /step, or play a whole action with /move.", Components: []discordgo.MessageComponent{}}}, nil
+			Content: note + " Your draft is empty. Add Infantry steps with /step, or play a whole action with /move.", Rows: []ui.Row{}}}, nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n**Your Infantry draft for turn %d** (private, not played yet):\n", note, pos.Turn)
@@ -217,14 +216,14 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 		return nil, err
 	}
 	return &Response{Update: update, Ephemeral: !update, Message: Message{
-		Embeds: []*discordgo.MessageEmbed{{Description: b.String(), Image: &discordgo.MessageEmbedImage{URL: "attachment://draft.png"},
-			Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID + " · private draft"}}},
-		Files: []*discordgo.File{file},
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameArgButton(g, "step-commit", st.draftStamp(pos, side), "Commit", discordgo.SuccessButton),
-			gameArgButton(g, "step-undo", st.draftStamp(pos, side), "Undo last step", discordgo.SecondaryButton),
-			gameArgButton(g, "step-discard", st.draftStamp(pos, side), "Discard", discordgo.DangerButton),
-		}}},
+		Cards: []*ui.Card{{Description: b.String(), Image: "draft.png",
+			Footer: "Game " + g.ID + " · private draft"}},
+		Files: []*ui.File{file},
+		Rows: []ui.Row{{
+			gameArgButton(g, "step-commit", st.draftStamp(pos, side), "Commit", ui.Success),
+			gameArgButton(g, "step-undo", st.draftStamp(pos, side), "Undo last step", ui.Secondary),
+			gameArgButton(g, "step-discard", st.draftStamp(pos, side), "Discard", ui.Danger),
+		}},
 	}}, nil
 }
 
@@ -247,7 +246,7 @@ func (a *App) sandStepLoad(g *storage.Game, req *Request) (st *sandState, pos *s
 	if pos.Phase != sandtable.PhaseMain || len(st.Steps[side]) == 0 {
 		return nil, nil, 0, &Response{Update: true, Message: Message{
 			Content: "You have no Infantry draft for this Main phase (a draft lapses when your Main action is played): this draft was played, discarded or lapsed. Nothing changed.",
-			Embeds:  []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}}, nil
+			Cards:   []*ui.Card{}, Rows: []ui.Row{}}}, nil
 	}
 	if id, _ := ParseCustomID(req.CustomID); id.Arg != st.draftStamp(pos, side) {
 		resp, err := a.sandDraftAnswer(g, st, pos, side, "Nothing changed: this message showed an older draft. Here is your draft now.", true)
@@ -281,9 +280,9 @@ func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
 	a.sandPublic(g, pub)
 	a.sandNotices(g, st, entries)
 	return &Response{Update: true, Message: Message{
-		Content:    fmt.Sprintf("**Committed** ✅: you played **%s** as your Main action of turn %d. The board is in <#%s>.", act.String(), turn, g.ThreadID),
-		Embeds:     []*discordgo.MessageEmbed{},
-		Components: []discordgo.MessageComponent{},
+		Content: fmt.Sprintf("**Committed** ✅: you played **%s** as your Main action of turn %d. The board is in <#%s>.", act.String(), turn, g.ThreadID),
+		Cards:   []*ui.Card{},
+		Rows:    []ui.Row{},
 	}}, nil
 }
 
@@ -413,14 +412,14 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, err
 	}
 	msg := Message{
-		Embeds: []*discordgo.MessageEmbed{{Title: "Your Drone order (secret)", Description: desc, Color: sideColor(side),
-			Image:  &discordgo.MessageEmbedImage{URL: "attachment://drone.png"},
-			Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn)}}},
-		Files: []*discordgo.File{file},
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameArgButton(g, "drone-confirm", seq, "Confirm Drone", discordgo.SuccessButton),
-			gameArgButton(g, "drone-cancel", seq, "Cancel", discordgo.DangerButton),
-		}}},
+		Cards: []*ui.Card{{Title: "Your Drone order (secret)", Description: desc, Color: sideColor(side),
+			Image:  "drone.png",
+			Footer: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn)}},
+		Files: []*ui.File{file},
+		Rows: []ui.Row{{
+			gameArgButton(g, "drone-confirm", seq, "Confirm Drone", ui.Success),
+			gameArgButton(g, "drone-cancel", seq, "Cancel", ui.Danger),
+		}},
 	}
 	resp, dmID, err := a.sendPrivately(req, msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
 	if err != nil {
@@ -433,12 +432,12 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 		if old != "" {
 			why = "a newer order replaced it"
 		}
-		m := Message{Embeds: []*discordgo.MessageEmbed{{Title: "Your Drone order (secret)", Color: colorClosed,
+		m := Message{Cards: []*ui.Card{{Title: "Your Drone order (secret)", Color: colorClosed,
 			Description: fmt.Sprintf("~~%s~~: not given, %s. Nothing of it was used or shown.", old, why),
-			Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · private", g.ID)}}},
-			Components: []discordgo.MessageComponent{}}
+			Footer:      fmt.Sprintf("Game %s · private", g.ID)}},
+			Rows: []ui.Row{}}
 		if old == "" {
-			m.Embeds[0].Description = fmt.Sprintf("This Drone order was not given: %s. Nothing of it was used or shown.", why)
+			m.Cards[0].Description = fmt.Sprintf("This Drone order was not given: %s. Nothing of it was used or shown.", why)
 		}
 		if err := a.Platform.EditDM(req.User.ID, oldMsg, m); err != nil {
 			a.Log.Warn("closing the replaced Drone order failed", "game", g.ID, "err", err)
@@ -536,13 +535,13 @@ func sandDroneConfirm(a *App, req *Request, g *storage.Game) (*Response, error) 
 		return nil, err
 	}
 	return &Response{Update: true, Message: Message{
-		Embeds: []*discordgo.MessageEmbed{{Title: "Your Drone order (secret)", Color: sideColor(side),
+		Cards: []*ui.Card{{Title: "Your Drone order (secret)", Color: sideColor(side),
 			Description: fmt.Sprintf("**Drone ordered** ✅: spotter %s on %s, target **%s**. It strikes at the start of your next turn, unless %s is destroyed first. The thread was told only that you declared a Drone.",
 				order.Piece, order.From, order.To, order.Piece),
-			Image:  &discordgo.MessageEmbedImage{URL: "attachment://drone.png"},
-			Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · turn %d · private", g.ID, order.Turn)}}},
-		Files:      []*discordgo.File{file},
-		Components: []discordgo.MessageComponent{},
+			Image:  "drone.png",
+			Footer: fmt.Sprintf("Game %s · turn %d · private", g.ID, order.Turn)}},
+		Files: []*ui.File{file},
+		Rows:  []ui.Row{},
 	}}, nil
 }
 
@@ -563,7 +562,7 @@ func sandDroneCancel(a *App, req *Request, g *storage.Game) (*Response, error) {
 	} else {
 		text = "This Drone order was no longer waiting (a newer one replaced it, or its turn passed): nothing changed, nothing was used and nothing was shown."
 	}
-	return &Response{Update: true, Message: Message{Content: text, Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{}}}, nil
+	return &Response{Update: true, Message: Message{Content: text, Cards: []*ui.Card{}, Rows: []ui.Row{}}}, nil
 }
 
 const droneReplacedMsg = "This Drone order was replaced by a newer one; use the latest message. Nothing changed."
@@ -621,9 +620,9 @@ func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg := Message{Embeds: []*discordgo.MessageEmbed{{Title: fmt.Sprintf("Your private view: %s, turn %d", side, pos.Turn), Description: b.String(),
-		Color: sideColor(side), Image: &discordgo.MessageEmbedImage{URL: "attachment://private.png"},
-		Footer: &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side)}}},
-		Files: []*discordgo.File{file}}
+	msg := Message{Cards: []*ui.Card{{Title: fmt.Sprintf("Your private view: %s, turn %d", side, pos.Turn), Description: b.String(),
+		Color: sideColor(side), Image: "private.png",
+		Footer: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side)}},
+		Files: []*ui.File{file}}
 	return a.SendPrivately(req, msg, "I sent your private view to you by direct message.")
 }

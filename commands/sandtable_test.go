@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/render"
 	"sandtable/render/sandboard"
@@ -303,7 +303,7 @@ func TestSandTimeoutRulings(t *testing.T) {
 		require.Equal(t, sandtable.North, st.Outcome.Winner)
 		require.Equal(t, sandtable.PhaseDeployment, pos.Phase, "nothing is revealed")
 		last := p.sent[len(p.sent)-1].Msg
-		require.Contains(t, last.Embeds[0].Fields[len(last.Embeds[0].Fields)-1].Value, "(North) wins on time: "+alice.Mention()+" (South) did not confirm a deployment in time.")
+		require.Contains(t, last.Cards[0].Fields[len(last.Cards[0].Fields)-1].Value, "(North) wins on time: "+alice.Mention()+" (South) did not confirm a deployment in time.")
 		require.Empty(t, last.Files)
 	})
 	t.Run("deployment, nobody confirmed", func(t *testing.T) {
@@ -397,8 +397,8 @@ func TestSandBoardMessageFields(t *testing.T) {
 	putSandTable(t, a, mainPos)
 	resp, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
-	e := resp.Embeds[0]
-	require.Equal(t, "attachment://board.png", e.Image.URL)
+	e := resp.Cards[0]
+	require.Equal(t, "board.png", e.Image)
 	require.Equal(t, "board.png", resp.Files[0].Name)
 	var fields []string
 	for _, f := range e.Fields {
@@ -409,9 +409,9 @@ func TestSandBoardMessageFields(t *testing.T) {
 	require.Contains(t, all, "Neutral Vehicles (no crew): 1 Tank, 1 Airplane")
 	require.Contains(t, all, "To move: "+alice.Mention()+" (South) · **Main**")
 	var labels []string
-	for _, row := range resp.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			labels = append(labels, c.(discordgo.Button).Label)
+	for _, row := range resp.Rows {
+		for _, c := range row {
+			labels = append(labels, c.(ui.Button).Label)
 		}
 	}
 	require.Equal(t, []string{"My private view"}, labels, "no Drone button outside PostTurn")
@@ -430,7 +430,7 @@ func TestSandBoardAtHazardCap(t *testing.T) {
 	resp, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	var toMove string
-	for _, f := range resp.Embeds[0].Fields {
+	for _, f := range resp.Cards[0].Fields {
 		if f.Name == "To move" {
 			toMove = f.Value
 		}
@@ -448,14 +448,14 @@ func TestSandCommitClosesTheDraft(t *testing.T) {
 	putSandTable(t, a, mainPos)
 	r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": "e4-e5"}))
 	require.NoError(t, err)
-	require.Contains(t, r.Embeds[0].Description, "(private, not played yet)")
+	require.Contains(t, r.Cards[0].Description, "(private, not played yet)")
 	before := len(p.sent)
 	r, err = a.Handle(click(alice, buttonOf(t, r.Message, "Commit")))
 	require.NoError(t, err)
 	require.True(t, r.Update, "the draft message itself is updated")
 	require.Equal(t, "**Committed** ✅: you played **e4-e5** as your Main action of turn 1. The board is in <#th1>.", r.Content)
-	require.Empty(t, r.Embeds)
-	require.Empty(t, r.Components, "no live buttons")
+	require.Empty(t, r.Cards)
+	require.Empty(t, r.Rows, "no live buttons")
 	require.Len(t, p.sent, before+1)
 	pub := p.sent[before]
 	require.Equal(t, "th1", pub.Channel)
@@ -472,17 +472,17 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	putSandTable(t, a, mainPos)
 	r, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
-	require.Contains(t, r.Embeds[0].Footer.Text, "/move", "a game on shows how to play")
+	require.Contains(t, r.Cards[0].Footer, "/move", "a game on shows how to play")
 	r, err = a.Handle(cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", r.Embeds[0].Footer.Text)
+	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", r.Cards[0].Footer)
 
 	b, _ := testApp(t)
 	putSandTable(t, b, sandtable.NewGame(9).Format())
 	r, err = b.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
-	require.Contains(t, r.Embeds[0].Footer.Text, "/resign", "a deployment on shows how to give up")
+	require.Contains(t, r.Cards[0].Footer, "/resign", "a deployment on shows how to give up")
 	r, err = b.Handle(cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, "Game sand1 · /sandtable rules", r.Embeds[0].Footer.Text)
+	require.Equal(t, "Game sand1 · /sandtable rules", r.Cards[0].Footer)
 }

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -22,14 +21,14 @@ var dmPermission = false
 
 // sharedDefinitions are the commands every game uses in its thread, plus
 // /games.
-func sharedDefinitions() []*discordgo.ApplicationCommand {
-	return []*discordgo.ApplicationCommand{
+func sharedDefinitions() []*ui.Command {
+	return []*ui.Command{
 		{
 			Name:         "move",
 			Description:  "Make your move in this game's thread",
 			DMPermission: &dmPermission,
-			Options: []*discordgo.ApplicationCommandOption{{
-				Type:         discordgo.ApplicationCommandOptionString,
+			Options: []*ui.CommandOption{{
+				Type:         ui.String,
 				Name:         "move",
 				Description:  "Your move (SAN like Nf3 or exd5, or UCI like g1f3; SandTable: see /sandtable rules)",
 				Required:     true,
@@ -42,12 +41,12 @@ func sharedDefinitions() []*discordgo.ApplicationCommand {
 			Name:         "draw",
 			Description:  "Offer, accept, decline or claim a draw",
 			DMPermission: &dmPermission,
-			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "offer", Description: "Offer your opponent a draw"},
-				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "accept", Description: "Accept the draw your opponent offered"},
-				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "decline", Description: "Decline the draw your opponent offered"},
-				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "claim", Description: "Claim a draw by threefold repetition or the fifty-move rule",
-					Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "move",
+			Options: []*ui.CommandOption{
+				{Type: ui.Subcommand, Name: "offer", Description: "Offer your opponent a draw"},
+				{Type: ui.Subcommand, Name: "accept", Description: "Accept the draw your opponent offered"},
+				{Type: ui.Subcommand, Name: "decline", Description: "Decline the draw your opponent offered"},
+				{Type: ui.Subcommand, Name: "claim", Description: "Claim a draw by threefold repetition or the fifty-move rule",
+					Options: []*ui.CommandOption{{Type: ui.String, Name: "move",
 						Description: "Claim with this move: it is played and the draw holds if it brings the repetition or 50 moves", MaxLength: 20}}},
 			},
 		},
@@ -98,7 +97,7 @@ func (a *App) listGames(req *Request) (*Response, error) {
 	if len(lines) == 0 {
 		return Private("You have no active games. Start one with /survival challenge, /sandtable challenge or /teamchess new."), nil
 	}
-	return &Response{Ephemeral: true, Message: Message{Embeds: []*discordgo.MessageEmbed{{
+	return &Response{Ephemeral: true, Message: Message{Cards: []*ui.Card{{
 		Title:       "Your active games",
 		Description: strings.Join(lines, "\n"),
 		Color:       colorChallenge,

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -25,12 +25,10 @@ func click(u User, customID string, values ...string) *Request {
 // buttonOf returns the custom ID of m's button (or select) labelled label.
 func buttonOf(t *testing.T, m Message, label string) string {
 	t.Helper()
-	for _, row := range m.Components {
-		r, ok := row.(discordgo.ActionsRow)
-		require.True(t, ok)
-		for _, c := range r.Components {
-			if b, ok := c.(discordgo.Button); ok && b.Label == label {
-				return b.CustomID
+	for _, row := range m.Rows {
+		for _, c := range row {
+			if b, ok := c.(ui.Button); ok && b.Label == label {
+				return b.Route
 			}
 		}
 	}
@@ -151,8 +149,8 @@ func TestStaleStepDraftButtons(t *testing.T) {
 		r, err := a.Handle(click(alice, buttonOf(t, d1, label)))
 		require.NoError(t, err)
 		require.True(t, r.Update, "the old message is brought up to date")
-		require.Contains(t, r.Embeds[0].Description, "Nothing changed: this message showed an older draft")
-		require.Contains(t, r.Embeds[0].Description, "2. f4-f5")
+		require.Contains(t, r.Cards[0].Description, "Nothing changed: this message showed an older draft")
+		require.Contains(t, r.Cards[0].Description, "2. f4-f5")
 		_, st, pos := sandGame(t, a)
 		require.Equal(t, sandtable.PhaseMain, pos.Phase, "%s on the old message played nothing", label)
 		require.Equal(t, []string{"e4-e5", "f4-f5"}, st.Steps[sandtable.South], "%s on the old message changed nothing", label)
@@ -164,7 +162,7 @@ func TestStaleStepDraftButtons(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, r.Update)
 	require.Contains(t, r.Content, "this draft was played, discarded or lapsed. Nothing changed.")
-	require.Empty(t, r.Components, "a draft that is gone keeps no buttons")
+	require.Empty(t, r.Rows, "a draft that is gone keeps no buttons")
 	// The committed draft's own message keeps what Commit made of it.
 	r, err = a.Handle(click(alice, buttonOf(t, d2, "Undo last step")))
 	require.NoError(t, err)
@@ -284,10 +282,10 @@ func TestStaleLobbyMenus(t *testing.T) {
 func selectOptions(t *testing.T, m Message, action string) []string {
 	t.Helper()
 	var out []string
-	for _, row := range m.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			if sm, ok := c.(discordgo.SelectMenu); ok {
-				if id, _ := ParseCustomID(sm.CustomID); id.Action == action {
+	for _, row := range m.Rows {
+		for _, c := range row {
+			if sm, ok := c.(ui.Select); ok {
+				if id, _ := ParseCustomID(sm.Route); id.Action == action {
 					for _, o := range sm.Options {
 						out = append(out, o.Value)
 					}
@@ -300,11 +298,11 @@ func selectOptions(t *testing.T, m Message, action string) []string {
 
 func selectID(t *testing.T, m Message, action string) string {
 	t.Helper()
-	for _, row := range m.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			if sm, ok := c.(discordgo.SelectMenu); ok {
-				if id, _ := ParseCustomID(sm.CustomID); id.Action == action {
-					return sm.CustomID
+	for _, row := range m.Rows {
+		for _, c := range row {
+			if sm, ok := c.(ui.Select); ok {
+				if id, _ := ParseCustomID(sm.Route); id.Action == action {
+					return sm.Route
 				}
 			}
 		}

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/internal/duration"
 	"sandtable/storage"
@@ -44,19 +43,19 @@ func (a *App) survivalKind() *Kind {
 	return &Kind{
 		Name:  kindSurvival,
 		Title: "Survival Chess: Tartan Grid",
-		Definitions: []*discordgo.ApplicationCommand{{
+		Definitions: []*ui.Command{{
 			Name:         "survival",
 			Description:  "Survival Chess: Tartan Grid (capture is mandatory, the king is an ordinary piece)",
 			DMPermission: &dmPermission,
-			Options: []*discordgo.ApplicationCommandOption{{
-				Type:        discordgo.ApplicationCommandOptionSubCommand,
+			Options: []*ui.CommandOption{{
+				Type:        ui.Subcommand,
 				Name:        "challenge",
 				Description: "Challenge someone to a game of Survival Chess",
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Who you want to play", Required: true},
-					{Type: discordgo.ApplicationCommandOptionString, Name: "color", Description: "Your colour (default: random)", Choices: []*discordgo.ApplicationCommandOptionChoice{
+				Options: []*ui.CommandOption{
+					{Type: ui.User, Name: "opponent", Description: "Who you want to play", Required: true},
+					{Type: ui.String, Name: "color", Description: "Your colour (default: random)", Choices: []*ui.Choice{
 						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
-					{Type: discordgo.ApplicationCommandOptionString, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+					{Type: ui.String, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
 				},
 			}},
 		}},
@@ -232,20 +231,20 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 	if err != nil {
 		return Message{}, err
 	}
-	e := &discordgo.MessageEmbed{
+	e := &ui.Card{
 		Title: "Survival Chess: Tartan Grid",
-		Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
-		Fields: []*discordgo.MessageEmbedField{
+		Image: "board.png",
+		Fields: []*ui.Field{
 			{Name: "White", Value: st.White.Mention(), Inline: true},
 			{Name: "Black", Value: st.Black.Mention(), Inline: true},
 		},
-		Footer: &discordgo.MessageEmbedFooter{Text: "Game " + g.ID},
+		Footer: "Game " + g.ID,
 	}
 	if last := moveNumberText(game); last != "" {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Last move", Value: last, Inline: true})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: last, Inline: true})
 	}
-	files := []*discordgo.File{file}
-	var comps []discordgo.MessageComponent
+	files := []*ui.File{file}
+	var comps []ui.Row
 	if g.Active {
 		turn := pos.Turn()
 		e.Color = colorWhite
@@ -256,13 +255,13 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 		if !g.Deadline.IsZero() {
 			toMove += fmt.Sprintf("\nTime runs out <t:%d:R>", g.Deadline.Unix())
 		}
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "To move", Value: toMove})
+		e.Fields = append(e.Fields, &ui.Field{Name: "To move", Value: toMove})
 		if caps := pos.Captures(); len(caps) > 0 {
 			sans := make([]string, 0, len(caps))
 			for _, m := range caps {
 				sans = append(sans, pos.SAN(m))
 			}
-			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			e.Fields = append(e.Fields, &ui.Field{
 				Name:  "Capture is mandatory",
 				Value: fmt.Sprintf("%s available: %s", plural(len(caps), "capture", "captures"), listAtMost(sans, 10)),
 			})
@@ -272,20 +271,20 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 			for i, c := range claims {
 				names[i] = c.String()
 			}
-			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			e.Fields = append(e.Fields, &ui.Field{
 				Name:  "Draw claimable",
 				Value: fmt.Sprintf("%s may claim a draw by %s with /draw claim.", st.describe(turn), strings.Join(names, " or ")),
 			})
 		}
 		if st.DrawOffer != "" {
-			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", st.DrawOffer)})
+			e.Fields = append(e.Fields, &ui.Field{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", st.DrawOffer)})
 		}
-		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			gameArgButton(g, "flip", strconv.Itoa(len(st.Moves)), "Flip board", discordgo.SecondaryButton),
-		}}}
+		comps = []ui.Row{{
+			gameArgButton(g, "flip", strconv.Itoa(len(st.Moves)), "Flip board", ui.Secondary),
+		}}
 	} else {
 		e.Color = colorOver
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: st.Result + ": " + st.resultLine()})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.Result + ": " + st.resultLine()})
 		pgn := game.PGN([]chess.Tag{
 			{Name: "Event", Value: "SandTable Bot Survival Chess"},
 			{Name: "Site", Value: "Discord"},
@@ -294,9 +293,9 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 			{Name: "Black", Value: st.Black.Name},
 			{Name: "Termination", Value: st.Reason},
 		}, st.Result)
-		files = append(files, &discordgo.File{Name: "survival-" + g.ID + ".pgn", ContentType: "application/x-chess-pgn", Reader: strings.NewReader(pgn)})
+		files = append(files, &ui.File{Name: "survival-" + g.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
 	}
-	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Files: files, Components: comps}, nil
+	return Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }
 
 func plural(n int, one, many string) string {
@@ -376,12 +375,12 @@ func survivalAutocomplete(a *App, req *Request, g *storage.Game) (*Response, err
 	}
 	_ = st
 	typed := strings.ToLower(strings.TrimSpace(req.Str("move")))
-	var choices []*discordgo.ApplicationCommandOptionChoice
+	var choices []*ui.Choice
 	for _, mt := range game.Position().LegalMoveTexts() {
 		if typed != "" && !strings.HasPrefix(strings.ToLower(mt.SAN), typed) && !strings.HasPrefix(mt.UCI, typed) {
 			continue
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: mt.SAN + " (" + mt.UCI + ")", Value: mt.UCI})
+		choices = append(choices, &ui.Choice{Name: mt.SAN + " (" + mt.UCI + ")", Value: mt.UCI})
 		if len(choices) == 25 {
 			break
 		}
@@ -445,7 +444,7 @@ func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if flipped {
 		side = "Black"
 	}
-	return &Response{Ephemeral: true, Message: Message{Content: fmt.Sprintf("The board%s from %s's side:", where, side), Files: []*discordgo.File{file}}}, nil
+	return &Response{Ephemeral: true, Message: Message{Content: fmt.Sprintf("The board%s from %s's side:", where, side), Files: []*ui.File{file}}}, nil
 }
 
 func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*Response, error) {

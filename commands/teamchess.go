@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
 	"sandtable/storage"
@@ -68,50 +67,50 @@ type tcGame struct {
 
 func (a *App) teamChessKind() *Kind {
 	dmOK := false
-	moveOpt := &discordgo.ApplicationCommandOption{
-		Type: discordgo.ApplicationCommandOptionString, Name: "move",
+	moveOpt := &ui.CommandOption{
+		Type: ui.String, Name: "move",
 		Description: "A move (e4, Nf3) or a sacrifice: e8=Assassin:xd4, e8=Saboteur:Nf6, e8=RoyalGuard, e8=PoliticalAgent",
 		Required:    true, Autocomplete: true, MaxLength: 200,
 	}
 	return &Kind{
 		Name:  kindTeamChess,
 		Title: "Team Chess",
-		Definitions: []*discordgo.ApplicationCommand{
+		Definitions: []*ui.Command{
 			{
 				Name:         "teamchess",
 				Description:  "Team Chess: teams of commanders, tag-outs, 8th-rank sacrifices, fatigue and sieges",
 				DMPermission: &dmOK,
-				Options: []*discordgo.ApplicationCommandOption{
+				Options: []*ui.CommandOption{
 					{
-						Type: discordgo.ApplicationCommandOptionSubCommand, Name: "new", Description: "Open a lobby for a new Team Chess game",
-						Options: []*discordgo.ApplicationCommandOption{{
-							Type: discordgo.ApplicationCommandOptionString, Name: "move_time",
+						Type: ui.Subcommand, Name: "new", Description: "Open a lobby for a new Team Chess game",
+						Options: []*ui.CommandOption{{
+							Type: ui.String, Name: "move_time",
 							Description: "Time for each move, e.g. 30m, 24h, 3d; then the commander is tagged out (default: server's)",
 							MaxLength:   20,
 						}},
 					},
-					{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "leaderboard", Description: "This server's Team Chess ranking (team wins, then personal win/loss ratio)"},
+					{Type: ui.Subcommand, Name: "leaderboard", Description: "This server's Team Chess ranking (team wins, then personal win/loss ratio)"},
 					{
-						Type: discordgo.ApplicationCommandOptionSubCommand, Name: "stats", Description: "A player's Team Chess record in this server",
-						Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose record (default: yours)"}},
+						Type: ui.Subcommand, Name: "stats", Description: "A player's Team Chess record in this server",
+						Options: []*ui.CommandOption{{Type: ui.User, Name: "user", Description: "Whose record (default: yours)"}},
 					},
-					{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "rules", Description: "How to play Team Chess here: commands and sacrifice notation"},
+					{Type: ui.Subcommand, Name: "rules", Description: "How to play Team Chess here: commands and sacrifice notation"},
 				},
 			},
 			{Name: "tagout", Description: "Team Chess: tag out at the start of your turn (a personal loss; the next commander takes over)", DMPermission: &dmOK},
 			{
 				Name: "siege", Description: "Team Chess: decide a siege (the opponent has no legal move and passed)", DMPermission: &dmOK,
-				Options: []*discordgo.ApplicationCommandOption{
-					{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "win", Description: "Take the Siege Win (a dishonourable win)"},
-					{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "continue", Description: "Make one more move to try for checkmate (a failure is a personal fatigue loss)"},
+				Options: []*ui.CommandOption{
+					{Type: ui.Subcommand, Name: "win", Description: "Take the Siege Win (a dishonourable win)"},
+					{Type: ui.Subcommand, Name: "continue", Description: "Make one more move to try for checkmate (a failure is a personal fatigue loss)"},
 				},
 			},
 			{Name: "record", Description: "Team Chess: the game record (moves, sacrifices, tag-outs, stagnation counters)", DMPermission: &dmOK},
 			{
 				Name: "suggest", Description: "Team Chess: suggest a move to your active commander, privately in your team thread", DMPermission: &dmOK,
-				Options: []*discordgo.ApplicationCommandOption{
+				Options: []*ui.CommandOption{
 					moveOpt,
-					{Type: discordgo.ApplicationCommandOptionString, Name: "comment", Description: "Why (shown with the suggestion)", MaxLength: 300},
+					{Type: ui.String, Name: "comment", Description: "Why (shown with the suggestion)", MaxLength: 300},
 				},
 			},
 		},

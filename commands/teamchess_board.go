@@ -5,8 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
 	"sandtable/internal/duration"
@@ -239,30 +238,30 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 	if view >= 0 {
 		title += " · " + chess.Color(view).Title() + " team thread (private)"
 	}
-	e := &discordgo.MessageEmbed{
+	e := &ui.Card{
 		Title:  title,
-		Image:  &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
-		Footer: &discordgo.MessageEmbedFooter{Text: "Game " + t.g.ID + " · /move /tagout /siege /resign /record · /teamchess rules"},
+		Image:  "board.png",
+		Footer: "Game " + t.g.ID + " · /move /tagout /siege /resign /record · /teamchess rules",
 	}
 	if over {
-		e.Footer.Text = "Game " + t.g.ID + " · /record · /teamchess leaderboard"
+		e.Footer = "Game " + t.g.ID + " · /record · /teamchess leaderboard"
 	}
 	for _, side := range sides {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+		e.Fields = append(e.Fields, &ui.Field{
 			Name:   fmt.Sprintf("%s · stagnation %d/4", side.Title(), t.game.Stagnation(side)),
 			Value:  t.queueText(side),
 			Inline: true,
 		})
 	}
 	if l := t.lastMoveText(); l != "" {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Last move", Value: l})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: l})
 	}
-	files := []*discordgo.File{file}
+	files := []*ui.File{file}
 	if over {
 		e.Color = colorOver
 		for _, ev := range t.game.Events() {
 			if ev.Kind == teamchess.GameOverEvent {
-				e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Result", Value: resultLine(ev)})
+				e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: resultLine(ev)})
 			}
 		}
 		if view < 0 {
@@ -273,7 +272,7 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 				{Name: "GameID", Value: t.g.ID},
 				{Name: "MoveTime", Value: tcMoveTimeText(t.st.MoveTime)},
 			})
-			files = append(files, &discordgo.File{Name: "teamchess-" + t.g.ID + ".pgn", ContentType: "application/x-chess-pgn", Reader: strings.NewReader(pgn)})
+			files = append(files, &ui.File{Name: "teamchess-" + t.g.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
 		}
 	} else {
 		turn := t.game.Turn()
@@ -298,15 +297,15 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 		if !t.g.Deadline.IsZero() {
 			value += fmt.Sprintf("\nTime runs out <t:%d:R> (then the commander is tagged out, ruling B1).", t.g.Deadline.Unix())
 		}
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: name, Value: value})
+		e.Fields = append(e.Fields, &ui.Field{Name: name, Value: value})
 		if f := t.game.ForcedSAN(); f != "" {
-			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			e.Fields = append(e.Fields, &ui.Field{
 				Name:  "Forced move (Saboteur, rule 3.3)",
 				Value: fmt.Sprintf("%s must play **%s**. The active commander may still tag out first; whoever is then active plays it.", turn.Title(), f),
 			})
 		}
 	}
-	return Message{Content: content, Embeds: []*discordgo.MessageEmbed{e}, Files: files}, nil
+	return Message{Content: content, Cards: []*ui.Card{e}, Files: files}, nil
 }
 
 // queueText lists side's commanders in queue order with their personal

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -19,7 +18,7 @@ func tcText(t *testing.T, m Message) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(m.Content + "\n")
-	for _, e := range m.Embeds {
+	for _, e := range m.Cards {
 		b.WriteString(e.Description + "\n")
 		for _, f := range e.Fields {
 			b.WriteString(f.Name + ": " + f.Value + "\n")
@@ -27,9 +26,7 @@ func tcText(t *testing.T, m Message) string {
 	}
 	for _, f := range m.Files {
 		if strings.HasSuffix(f.Name, ".pgn") || strings.HasSuffix(f.Name, ".txt") {
-			data, err := io.ReadAll(f.Reader)
-			require.NoError(t, err)
-			b.Write(data)
+			b.Write(f.Data)
 		}
 	}
 	return b.String()

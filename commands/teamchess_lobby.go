@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
 	"sandtable/internal/duration"
@@ -239,40 +238,40 @@ func tcLobbyMessage(l *tcLobby, note string) Message {
 		"%s can reorder the queues, grant a second command to balance a smaller team (rule 1.1), and start once each side has a commander.\n"+
 		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).",
 		l.Creator.Mention(), l.Creator.Mention(), tcMoveTimeText(l.MoveTime))
-	e := &discordgo.MessageEmbed{Title: "Team Chess lobby", Description: desc, Color: colorChallenge,
-		Footer: &discordgo.MessageEmbedFooter{Text: "Lobby " + l.ID + " · /teamchess rules"}}
+	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: colorChallenge,
+		Footer: "Lobby " + l.ID + " · /teamchess rules"}
 	for _, side := range sides {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+		e.Fields = append(e.Fields, &ui.Field{
 			Name: fmt.Sprintf("%s (%d)", side.Title(), len(*l.queue(side))), Value: lobbyQueueText(*l.queue(side)), Inline: true,
 		})
 	}
 	id := func(action string) string { return CustomID{Scope: "c", ID: l.ID, Action: action}.String() }
-	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Join White", Style: discordgo.PrimaryButton, CustomID: id("join-white")},
-		discordgo.Button{Label: "Join Black", Style: discordgo.PrimaryButton, CustomID: id("join-black")},
-		discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: id("leave")},
-		discordgo.Button{Label: "Start", Style: discordgo.SuccessButton, CustomID: id("start")},
-		discordgo.Button{Label: "Cancel", Style: discordgo.DangerButton, CustomID: id("cancel")},
-	}}}
-	var up []discordgo.SelectMenuOption
+	rows := []ui.Row{{
+		ui.Button{Label: "Join White", Style: ui.Primary, Route: id("join-white")},
+		ui.Button{Label: "Join Black", Style: ui.Primary, Route: id("join-black")},
+		ui.Button{Label: "Leave", Style: ui.Secondary, Route: id("leave")},
+		ui.Button{Label: "Start", Style: ui.Success, Route: id("start")},
+		ui.Button{Label: "Cancel", Style: ui.Danger, Route: id("cancel")},
+	}}
+	var up []ui.SelectOption
 	for _, side := range sides {
 		q := *l.queue(side)
 		for i := 1; i < len(q); i++ {
-			up = append(up, discordgo.SelectMenuOption{
+			up = append(up, ui.SelectOption{
 				Label: fmt.Sprintf("%s %d. %s: move up to %d", side.Title(), i+1, trimLabel(q[i].Name), i),
 				Value: fmt.Sprintf("%s:%d:%s", sideKey(side), i, q[i].ID),
 			})
 		}
 	}
 	if len(up) > 0 {
-		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: id("move-up"), Placeholder: "Creator: move a commander up the queue", Options: up,
-		}}})
+		rows = append(rows, ui.Row{ui.Select{
+			Route: id("move-up"), Placeholder: "Creator: move a commander up the queue", Options: up,
+		}})
 	}
-	var dbl []discordgo.SelectMenuOption
+	var dbl []ui.SelectOption
 	for _, side := range sides {
 		if u, ok := l.doubled(side); ok {
-			dbl = append(dbl, discordgo.SelectMenuOption{Label: fmt.Sprintf("Withdraw %s's second command (%s)", trimLabel(u.Name), side.Title()), Value: sideKey(side) + ":none:" + u.ID})
+			dbl = append(dbl, ui.SelectOption{Label: fmt.Sprintf("Withdraw %s's second command (%s)", trimLabel(u.Name), side.Title()), Value: sideKey(side) + ":none:" + u.ID})
 			continue
 		}
 		if !l.canDouble(side) {
@@ -282,16 +281,16 @@ func tcLobbyMessage(l *tcLobby, note string) Message {
 		for _, u := range *l.queue(side) {
 			if !seen[u.ID] {
 				seen[u.ID] = true
-				dbl = append(dbl, discordgo.SelectMenuOption{Label: fmt.Sprintf("%s commands twice for %s", trimLabel(u.Name), side.Title()), Value: sideKey(side) + ":" + u.ID})
+				dbl = append(dbl, ui.SelectOption{Label: fmt.Sprintf("%s commands twice for %s", trimLabel(u.Name), side.Title()), Value: sideKey(side) + ":" + u.ID})
 			}
 		}
 	}
 	if len(dbl) > 0 {
-		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: id("double"), Placeholder: "Creator: a second command to balance the teams (rule 1.1)", Options: dbl,
-		}}})
+		rows = append(rows, ui.Row{ui.Select{
+			Route: id("double"), Placeholder: "Creator: a second command to balance the teams (rule 1.1)", Options: dbl,
+		}})
 	}
-	return Message{Content: note, Embeds: []*discordgo.MessageEmbed{e}, Components: rows}
+	return Message{Content: note, Cards: []*ui.Card{e}, Rows: rows}
 }
 
 func lobbyQueueText(q []User) string {
@@ -519,16 +518,16 @@ func tcLobbyCancel(a *App, req *Request) (*Response, error) {
 
 func tcClosedLobby(l *tcLobby, outcome string) Message {
 	return Message{
-		Embeds: []*discordgo.MessageEmbed{{
+		Cards: []*ui.Card{{
 			Title:       "Team Chess lobby",
 			Description: outcome,
 			Color:       colorClosed,
-			Fields: []*discordgo.MessageEmbedField{
+			Fields: []*ui.Field{
 				{Name: "White", Value: lobbyQueueText(l.White), Inline: true},
 				{Name: "Black", Value: lobbyQueueText(l.Black), Inline: true},
 			},
 		}},
-		Components: []discordgo.MessageComponent{},
+		Rows: []ui.Row{},
 	}
 }
 

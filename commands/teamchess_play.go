@@ -5,8 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
 	"sandtable/storage"
@@ -163,13 +162,13 @@ func tcRecord(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	full := strings.Join(lines, "\n") + "\n"
 	return &Response{Ephemeral: true, Message: Message{
-		Embeds: []*discordgo.MessageEmbed{{
+		Cards: []*ui.Card{{
 			Title:       "Team Chess record · game " + g.ID,
 			Description: head + "\n```\n" + strings.Join(shown, "\n") + "\n```",
 			Color:       colorChallenge,
-			Footer:      &discordgo.MessageEmbedFooter{Text: fmt.Sprintf("Stagnation now: White %d/4, Black %d/4", t.game.Stagnation(chess.White), t.game.Stagnation(chess.Black))},
+			Footer:      fmt.Sprintf("Stagnation now: White %d/4, Black %d/4", t.game.Stagnation(chess.White), t.game.Stagnation(chess.Black)),
 		}},
-		Files: []*discordgo.File{{Name: "teamchess-" + g.ID + "-record.txt", ContentType: "text/plain", Reader: strings.NewReader(full)}},
+		Files: []*ui.File{{Name: "teamchess-" + g.ID + "-record.txt", ContentType: "text/plain", Data: []byte(full)}},
 	}}, nil
 }
 
@@ -218,7 +217,7 @@ func tcAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil || t.game.Phase() != teamchess.Playing || !t.mayComplete(req.User.ID, req.Command) {
 		return &Response{}, err
 	}
-	var choices []*discordgo.ApplicationCommandOptionChoice
+	var choices []*ui.Choice
 	for _, mt := range t.game.Complete(req.Str(req.Focused), 25) {
 		if utf8.RuneCountInString(mt.UCI) > maxChoiceLen {
 			continue
@@ -233,7 +232,7 @@ func tcAutocomplete(a *App, req *Request, g *storage.Game) (*Response, error) {
 		if utf8.RuneCountInString(name) > maxChoiceLen {
 			continue
 		}
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: mt.UCI})
+		choices = append(choices, &ui.Choice{Name: name, Value: mt.UCI})
 	}
 	return &Response{Choices: choices}, nil
 }
@@ -254,7 +253,7 @@ func tcRules(a *App, req *Request) (*Response, error) {
 		"**Move timer.** When the time for a move runs out, the active commander is tagged out with a personal loss and the next one continues.",
 		"**Results.** Checkmate: honourable only if the mating team made no 8th-rank sacrifice in the whole game (any role, a mandatory Royal Guard too), otherwise dishonourable (rule 5). Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
 	}, "\n")
-	return &Response{Ephemeral: true, Message: Message{Embeds: []*discordgo.MessageEmbed{{Title: "Team Chess: how to play here", Description: text, Color: colorChallenge}}}}, nil
+	return &Response{Ephemeral: true, Message: Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: colorChallenge}}}}, nil
 }
 
 // mayComplete reports whether the user may use command ("move" or

@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
+	"sandtable/commands/ui"
 	"sandtable/games/teamchess"
 	"sandtable/storage"
 )
@@ -80,11 +79,11 @@ func tcLeaderboard(a *App, req *Request) (*Response, error) {
 				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), plural(ps.Games, "game", "games")))
 		}
 	}
-	resp := &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
+	resp := &Response{Message: Message{Cards: []*ui.Card{{
 		Title:       "Team Chess leaderboard",
 		Description: strings.Join(lines, "\n"),
 		Color:       colorChallenge,
-		Footer:      &discordgo.MessageEmbedFooter{Text: "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1)."},
+		Footer:      "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1).",
 	}}}}
 	// The list is public; the invoker's own rank is for them alone (ruling
 	// D11), and a player with no record gets nothing private.
@@ -112,7 +111,7 @@ func tcStats(a *App, req *Request) (*Response, error) {
 		if ps.ID != who.ID {
 			continue
 		}
-		fields := []*discordgo.MessageEmbedField{
+		fields := []*ui.Field{
 			{Name: "Rank", Value: fmt.Sprintf("%d of %d", i+1, len(ranked)), Inline: true},
 			{Name: "Games", Value: fmt.Sprint(ps.Games), Inline: true},
 			{Name: "Team wins / losses", Value: fmt.Sprintf("%d / %d", ps.TeamWins, ps.TeamLosses), Inline: true},
@@ -120,12 +119,12 @@ func tcStats(a *App, req *Request) (*Response, error) {
 			{Name: "Personal win/loss ratio", Value: ratioText(ps), Inline: true},
 		}
 		if s := categoryCounts(ps.WinsBy); s != "" {
-			fields = append(fields, &discordgo.MessageEmbedField{Name: "Team wins by category", Value: s})
+			fields = append(fields, &ui.Field{Name: "Team wins by category", Value: s})
 		}
 		if s := categoryCounts(ps.LossesBy); s != "" {
-			fields = append(fields, &discordgo.MessageEmbedField{Name: "Team losses by category", Value: s})
+			fields = append(fields, &ui.Field{Name: "Team losses by category", Value: s})
 		}
-		return &Response{Message: Message{Embeds: []*discordgo.MessageEmbed{{
+		return &Response{Message: Message{Cards: []*ui.Card{{
 			Title:       "Team Chess record · " + escapeText(ps.Name, 0),
 			Description: fmt.Sprintf("<@%s> in this server.", ps.ID),
 			Color:       colorChallenge,

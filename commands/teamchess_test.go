@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/games/teamchess"
 	"sandtable/storage"
@@ -76,7 +76,7 @@ func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
 	resp, err := a.Handle(tcCmd(alice, team[chess.White], "move", "", map[string]string{"move": "e4"}))
 	require.NoError(t, err)
 	require.False(t, resp.Ephemeral)
-	require.Contains(t, resp.Embeds[0].Title, "White team thread")
+	require.Contains(t, resp.Cards[0].Title, "White team thread")
 	// The same board went to the two other threads.
 	var to []string
 	for _, s := range p.sent[len(p.sent)-2:] {
@@ -86,7 +86,7 @@ func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
 	require.ElementsMatch(t, []string{pub, team[chess.Black]}, to)
 	resp, err = a.Handle(tcCmd(bob, team[chess.Black], "board", "", nil))
 	require.NoError(t, err)
-	require.Contains(t, resp.Embeds[0].Title, "Black team thread")
+	require.Contains(t, resp.Cards[0].Title, "Black team thread")
 	_, err = a.Handle(tcCmd(bob, "elsewhere", "board", "", nil))
 	require.Contains(t, userMsg(t, err), "There is no game in this channel")
 	require.Len(t, tcLoad(t, a, g.ID).game.State().Actions, 1)
@@ -154,7 +154,7 @@ func TestTeamChessAutocompleteStaysWithinDiscordLimits(t *testing.T) {
 		require.LessOrEqual(t, len(resp.Choices), 25)
 		tg := tcLoad(t, a, g.ID)
 		for _, c := range resp.Choices {
-			v := c.Value.(string)
+			v := c.Value
 			require.LessOrEqual(t, len(v), 100)
 			require.LessOrEqual(t, len(c.Name), 100)
 			_, err := tg.game.ParseMove(v)
@@ -181,7 +181,7 @@ func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
 		require.NoError(t, err)
 		var out []string
 		for _, c := range resp.Choices {
-			out = append(out, c.Value.(string))
+			out = append(out, c.Value)
 		}
 		return out
 	}
@@ -274,8 +274,8 @@ func TestTeamChessLobbyButtonsReachTheKind(t *testing.T) {
 	resp, err := a.Handle(&Request{Type: CommandRequest, InteractionID: "new1", GuildID: "g", ChannelID: "general",
 		User: alice, Command: "teamchess", Sub: "new", Options: map[string]Option{}, Now: t0})
 	require.NoError(t, err)
-	require.Contains(t, resp.Embeds[0].Title, "Team Chess lobby")
-	id, err := ParseCustomID(resp.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.Button).CustomID)
+	require.Contains(t, resp.Cards[0].Title, "Team Chess lobby")
+	id, err := ParseCustomID(resp.Rows[0][0].(ui.Button).Route)
 	require.NoError(t, err)
 	click := func(u User, action string) (*Response, error) {
 		interactionSeq++
@@ -314,7 +314,7 @@ func TestLeaderboardRankIsPrivate(t *testing.T) {
 	r, err := a.Handle(cmd(ranked, "teamchess", "leaderboard", nil))
 	require.NoError(t, err)
 	require.False(t, r.Ephemeral)
-	public := r.Embeds[0].Description + r.Embeds[0].Footer.Text + r.Content
+	public := r.Cards[0].Description + r.Cards[0].Footer + r.Content
 	require.Contains(t, public, "**1.** <@100001>")
 	require.NotContains(t, public, "Your rank")
 	require.NotNil(t, r.PrivateNote)
@@ -337,7 +337,7 @@ func TestLobbyExpires(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, resp.Posted)
 	resp.Posted("lobbymsg")
-	id, err := ParseCustomID(resp.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.Button).CustomID)
+	id, err := ParseCustomID(resp.Rows[0][0].(ui.Button).Route)
 	require.NoError(t, err)
 	join := func(u User, at time.Time) (*Response, error) {
 		r := click(u, CustomID{Scope: "c", ID: id.ID, Action: "join-white"}.String())
@@ -356,8 +356,8 @@ func TestLobbyExpires(t *testing.T) {
 	require.Len(t, p.edits, 1)
 	require.Equal(t, "lobbymsg", p.edits[0].ID)
 	require.Equal(t, "general", p.edits[0].Channel)
-	require.Empty(t, p.edits[0].Msg.Components, "an expired lobby has no buttons")
-	require.Contains(t, p.edits[0].Msg.Embeds[0].Description, "expired")
+	require.Empty(t, p.edits[0].Msg.Rows, "an expired lobby has no buttons")
+	require.Contains(t, p.edits[0].Msg.Cards[0].Description, "expired")
 	_, err = join(carol, t0.Add(48*time.Hour))
 	require.Contains(t, userMsg(t, err), "no longer open")
 	require.NoError(t, a.Sweep(t0.Add(72*time.Hour)))
