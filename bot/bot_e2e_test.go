@@ -66,7 +66,9 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 
 	stopped := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		// The grace period outlasts the waits below: a shorter one ends Shutdown early on a
+		// busy machine, which this test would take for Shutdown not waiting.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*wait)
 		defer cancel()
 		stopped <- h.bot.Shutdown(ctx)
 	}()
