@@ -63,14 +63,16 @@ func testConfig() bot.Config {
 }
 
 // startPlayground starts a playground on dbPath ("" for a new one) and waits for the bot.
-func startPlayground(t testing.TB, dbPath string, cfg bot.Config) *testPlayground {
+func startPlayground(t testing.TB, dbPath string, cfg bot.Config, set ...func(*Options)) *testPlayground {
 	t.Helper()
-	tp := startPlaygroundNoWait(t, dbPath, cfg, nil)
+	tp := startPlaygroundNoWait(t, dbPath, cfg, nil, set...)
 	require.NoError(t, tp.p.WaitReady(wait), "stderr:\n%s", tp.stderr)
 	return tp
 }
 
-func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-chan struct{}) *testPlayground {
+// startPlaygroundNoWait starts a playground without waiting for the bot; set changes the
+// options first.
+func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-chan struct{}, set ...func(*Options)) *testPlayground {
 	t.Helper()
 	if dbPath == "" {
 		dbPath = filepath.Join(t.TempDir(), "playground.db")
@@ -79,8 +81,12 @@ func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-c
 	require.NoError(t, err)
 	tp := &testPlayground{t: t, store: store, dbPath: dbPath, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
 	// A slow answer on a busy machine is still an answer: actions wait for it as long as any wait.
-	p, err := Start(Options{Config: cfg, Store: store, Stdout: tp.stdout, Stderr: tp.stderr, HoldBot: hold,
-		SaveDelay: 20 * time.Millisecond, AnswerWait: wait, Logger: bot.NewLogger(bot.LogConfig{Level: "warn", Format: "text"}, tp.stderr)})
+	opts := Options{Config: cfg, Store: store, Stdout: tp.stdout, Stderr: tp.stderr, HoldBot: hold,
+		SaveDelay: 20 * time.Millisecond, AnswerWait: wait, Logger: bot.NewLogger(bot.LogConfig{Level: "warn", Format: "text"}, tp.stderr)}
+	for _, f := range set {
+		f(&opts)
+	}
+	p, err := Start(opts)
 	require.NoError(t, err)
 	tp.p = p
 	t.Cleanup(tp.stop)
