@@ -14,6 +14,12 @@ import (
 	"sandtable/internal/discordsim"
 )
 
+// wait is the deadline of every wait for a condition in this package's end-to-end tests (a
+// child process's URL or answer, the bot's state, an exit). It only costs time when a test
+// fails, so it is generous: under -race on a loaded 2-core machine a child bot can take many
+// seconds to start.
+const wait = 90 * time.Second
+
 // TestMain lets a test run the real `sandtable` entry point in a child
 // process: with SANDTABLE_MAIN_ARGS set, the test binary is sandtable.
 func TestMain(m *testing.M) {
@@ -67,7 +73,6 @@ path = %q
 level = "debug"
 `, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
 
-	const wait = 20 * time.Second
 	bot := startChild(t, config)
 	gen := srv.Channel("general")
 	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "move"), "child log:\n%s", bot.logs)

@@ -67,26 +67,41 @@ func readURL(t *testing.T, r io.Reader, timeout time.Duration) string {
 	}
 }
 
-func botState(t *testing.T, base string) string {
+// botState returns the playground's bot state and the version a long poll compares.
+func botState(t *testing.T, base string) (string, uint64) {
 	t.Helper()
 	resp, err := http.Get(base + "api/status")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	var st struct {
-		Bot struct{ State string } `json:"bot"`
+		Bot     struct{ State string } `json:"bot"`
+		Version uint64                 `json:"version"`
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
-	return st.Bot.State
+	return st.Bot.State, st.Version
 }
 
+// waitBotState waits until the bot's state is want, long-polling the playground for each
+// change as the page does.
 func waitBotState(t *testing.T, base, want string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for botState(t, base) != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("bot state is %q, want %q", botState(t, base), want)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	for {
+		state, version := botState(t, base)
+		if state == want {
+			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		req, err := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%sapi/poll?since=%d", base, version), nil)
+		require.NoError(t, err)
+		resp, err := http.DefaultClient.Do(req)
+		if ctx.Err() != nil {
+			t.Fatalf("bot state is still %q after %v, want %q", state, wait, want)
+		}
+		require.NoError(t, err)
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
 	}
 }
 
@@ -107,7 +122,7 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 		code <- runWith(ctx, []string{"-config", cfg}, outW, errOut, hold)
 		outW.Close()
 	}()
-	base := readURL(t, outR, 20*time.Second)
+	base := readURL(t, outR, wait)
 
 	// The page is served while the bot has not even started connecting.
 	resp, err := http.Get(base)
@@ -116,7 +131,8 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode)
 	require.Contains(t, string(page), "<title>SandTable Playground</title>")
-	require.Equal(t, "connecting", botState(t, base))
+	state, _ := botState(t, base)
+	require.Equal(t, "connecting", state)
 	require.Contains(t, errOut.String(), "no Discord token configured")
 	require.Contains(t, errOut.String(), "starting the local playground")
 
@@ -127,7 +143,7 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 	select {
 	case c := <-code:
 		require.Equal(t, 0, c, "stderr:\n%s", errOut)
-	case <-time.After(30 * time.Second):
+	case <-time.After(wait):
 		t.Fatal("the playground did not stop")
 	}
 	_, err = os.Stat(filepath.Join(dir, "pg.db"))
@@ -150,7 +166,7 @@ func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
 		code <- runWith(ctx, []string{"-config", cfg, "-playground"}, outW, errOut, nil)
 		outW.Close()
 	}()
-	base := readURL(t, outR, 20*time.Second)
+	base := readURL(t, outR, wait)
 	waitBotState(t, base, "ready")
 	require.NotContains(t, errOut.String(), "no Discord token", "with -playground there is nothing to explain")
 	cancel()
@@ -187,7 +203,7 @@ func TestGoRunStartsThePlayground(t *testing.T) {
 			cmd.Wait()
 		}
 	})
-	base := readURL(t, stdout, 30*time.Second)
+	base := readURL(t, stdout, wait)
 	t.Logf("URL printed %v after the process started", time.Since(start).Round(time.Millisecond))
 	resp, err := http.Get(base)
 	require.NoError(t, err)
@@ -203,8 +219,8 @@ func TestGoRunStartsThePlayground(t *testing.T) {
 	select {
 	case err := <-done:
 		require.NoError(t, err, "a clean exit on Ctrl-C; stderr:\n%s", stderr)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no exit 30 s after SIGINT; stderr:\n%s", stderr)
+	case <-time.After(wait):
+		t.Fatalf("no exit %v after SIGINT; stderr:\n%s", wait, stderr)
 	}
 	require.Contains(t, stderr.String(), "the playground is saved")
 	_, err = os.Stat(filepath.Join(dir, "playground.db"))
@@ -224,7 +240,7 @@ func TestASecondPlaygroundOnTheSameDatabaseSaysSo(t *testing.T) {
 		code <- runWith(ctx, []string{"-config", cfg}, outW, io.Discard, nil)
 		outW.Close()
 	}()
-	readURL(t, outR, 20*time.Second)
+	readURL(t, outR, wait)
 
 	// The second one runs in another process (bbolt locks the file per process).
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

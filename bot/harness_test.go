@@ -19,7 +19,10 @@ import (
 	"sandtable/storage"
 )
 
-const wait = 10 * time.Second
+// wait is the deadline of every wait for a condition in these end-to-end tests (an answer, a
+// message, a call, a shutdown). It only costs time when a test fails, so it is generous: under
+// -race on a loaded 2-core machine, one answer that renders a board can take over 10 s.
+const wait = 90 * time.Second
 
 // clock is a settable test clock.
 type clock struct {
@@ -137,7 +140,7 @@ func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.
 }
 
 func (h *harness) stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	_ = h.bot.Shutdown(ctx)
 	_ = h.store.Close()

@@ -25,7 +25,8 @@ const MaxBody = 128 << 10
 // MaxUpload is the largest file a command's attachment option takes (layouts are far smaller).
 const MaxUpload = 64 << 10
 
-// answerWait is how long an action waits for the bot's first answer (Discord's window).
+// answerWait is how long an action waits for the bot's first answer (Discord's window),
+// unless Options.AnswerWait says otherwise.
 const answerWait = 3 * time.Second
 
 // pollWait is how long a long poll waits for a change before it answers unchanged.
@@ -704,7 +705,7 @@ type actionOut struct {
 
 func (p *Playground) answer(w http.ResponseWriter, in *discordsim.Interaction) error {
 	out := actionOut{InteractionID: in.ID}
-	resp, err := in.WaitResponse(answerWait)
+	resp, err := in.WaitResponse(p.opts.AnswerWait)
 	switch {
 	case err == nil:
 		out.Responded, out.ResponseType = true, int(resp.Type)
@@ -758,7 +759,7 @@ func (p *Playground) apiAutocomplete(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return fakeError(err)
 	}
-	choices, err := it.WaitChoices(answerWait)
+	choices, err := it.WaitChoices(p.opts.AnswerWait)
 	if errors.Is(err, discordsim.ErrTimeout) {
 		return errorf(http.StatusGatewayTimeout, "%s did not answer the autocomplete in time", BotName)
 	}

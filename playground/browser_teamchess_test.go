@@ -1,6 +1,8 @@
 package playground
 
 import (
+	"encoding/json"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -12,6 +14,18 @@ import (
 func (b *browser) sidebarThreads() []string {
 	b.t.Helper()
 	return js[[]string](b, `[...document.querySelectorAll(".channel-item.thread")].map(x => x.dataset.name)`)
+}
+
+// waitSidebarThreads waits until the sidebar lists exactly these threads, in any order. The
+// bot adds the players to their team thread one by one, so a thread can show up for one
+// teammate before the other.
+func (b *browser) waitSidebarThreads(what string, want ...string) {
+	b.t.Helper()
+	want = slices.Sorted(slices.Values(want))
+	data, err := json.Marshal(want)
+	require.NoError(b.t, err)
+	b.waitJS(`JSON.stringify([...document.querySelectorAll(".channel-item.thread")].map(x => x.dataset.name).sort()) === `+strconv.Quote(string(data)), what)
+	require.ElementsMatch(b.t, want, b.sidebarThreads(), what)
 }
 
 func TestBrowserTeamChessLobbyAndTeamThreads(t *testing.T) {
@@ -41,20 +55,18 @@ func TestBrowserTeamChessLobbyAndTeamThreads(t *testing.T) {
 	public := "Team Chess · alice, bob vs carol, dave"
 	white := "Team Chess · White team (alice, bob)"
 	black := "Team Chess · Black team (carol, dave)"
-	b.waitJS(`[...document.querySelectorAll(".channel-item.thread")].some(x => x.dataset.name === `+strconv.Quote(white)+`)`, "White's team thread in alice's sidebar")
-	require.ElementsMatch(t, []string{public, white}, b.sidebarThreads(), "alice sees the game and her team's thread, not Black's")
+	b.waitSidebarThreads("alice sees the game and her team's thread, not Black's", public, white)
 	b.openChannel(white)
 	b.waitJS(`document.querySelector("#messages").innerText.includes("White's private thread")`, "White's team thread")
 	b.shot("teamchess-team-thread")
 
 	b.switchTo("carol")
-	b.waitJS(`[...document.querySelectorAll(".channel-item.thread")].some(x => x.dataset.name === `+strconv.Quote(black)+`)`, "Black's team thread in carol's sidebar")
-	require.ElementsMatch(t, []string{public, black}, b.sidebarThreads(), "carol sees the game and her team's thread, not White's")
+	b.waitSidebarThreads("carol sees the game and her team's thread, not White's", public, black)
 	require.NotEqual(t, white, js[string](b, `document.body.dataset.channel`), "carol cannot stay in White's thread")
 
 	// dave is on Black too; a spectator would see the game thread only (checked through the API).
 	b.switchTo("dave")
-	require.ElementsMatch(t, []string{public, black}, b.sidebarThreads())
+	b.waitSidebarThreads("dave sees the game and his team's thread, not White's", public, black)
 	b.openChannel(public)
 	b.waitJS(`(() => { const i = [...document.querySelectorAll("#messages .embed-img")].pop(); return i && i.complete && i.naturalWidth > 200 })()`, "the first board in the game thread")
 

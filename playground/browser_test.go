@@ -68,8 +68,16 @@ func newBrowser(t *testing.T, tp *testPlayground) *browser {
 	ctx, cancelC := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelC(); cancelA() })
 	// The first run starts the browser, which lives as long as the context of that run: give
-	// it the test's whole life, and only later runs a timeout.
-	require.NoError(t, chromedp.Do(ctx))
+	// it the test's whole life, and only later runs a timeout. The start itself has a deadline
+	// (the cleanup then stops the browser).
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	select {
+	case err := <-started:
+		require.NoError(t, err)
+	case <-time.After(wait):
+		t.Fatalf("chromium did not start in %v", wait)
+	}
 	b := &browser{t: t, tp: tp, ctx: ctx, shots: t.TempDir()}
 	if *screenshots {
 		b.shots = filepath.Join("..", "docs", "images")

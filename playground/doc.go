@@ -37,8 +37,8 @@
 //
 // Options are {"name", "value"}: a string, a number, a boolean, a user or channel ID for user
 // and channel options, or for an attachment option a file {"filename", "content_type", "data"}
-// with the bytes in base64 (at most MaxUpload bytes; the page's file picker sends it). Actions wait up to 3 seconds for the bot's first answer and say
-// whether it came ({"responded": true, "response_type": N}).
+// with the bytes in base64 (at most MaxUpload bytes; the page's file picker sends it). Actions wait up to 3 seconds (Options.AnswerWait) for the bot's
+// first answer and say whether it came ({"responded": true, "response_type": N}).
 //
 // Requests are checked: JSON bodies of at most MaxBody bytes with known fields only, a Host
 // header naming this loopback server (no DNS rebinding), no Origin from another site. The page

@@ -13,13 +13,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
+	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
-const wait = 15 * time.Second
+// wait is the deadline of every wait for a condition in this package's tests: the bot's
+// answer, a view, the page in the browser, a shutdown. It only costs time when a test fails,
+// so it is generous: under -race on a loaded 2-core machine, one answer that renders a board
+// can take well over 15 s.
+const wait = 90 * time.Second
 
 // syncBuffer collects output written from several goroutines.
 type syncBuffer struct {
@@ -57,14 +63,16 @@ func testConfig() bot.Config {
 }
 
 // startPlayground starts a playground on dbPath ("" for a new one) and waits for the bot.
-func startPlayground(t testing.TB, dbPath string, cfg bot.Config) *testPlayground {
+func startPlayground(t testing.TB, dbPath string, cfg bot.Config, set ...func(*Options)) *testPlayground {
 	t.Helper()
-	tp := startPlaygroundNoWait(t, dbPath, cfg, nil)
+	tp := startPlaygroundNoWait(t, dbPath, cfg, nil, set...)
 	require.NoError(t, tp.p.WaitReady(wait), "stderr:\n%s", tp.stderr)
 	return tp
 }
 
-func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-chan struct{}) *testPlayground {
+// startPlaygroundNoWait starts a playground without waiting for the bot; set changes the
+// options first.
+func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-chan struct{}, set ...func(*Options)) *testPlayground {
 	t.Helper()
 	if dbPath == "" {
 		dbPath = filepath.Join(t.TempDir(), "playground.db")
@@ -72,8 +80,13 @@ func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-c
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
 	tp := &testPlayground{t: t, store: store, dbPath: dbPath, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
-	p, err := Start(Options{Config: cfg, Store: store, Stdout: tp.stdout, Stderr: tp.stderr, HoldBot: hold,
-		SaveDelay: 20 * time.Millisecond, Logger: bot.NewLogger(bot.LogConfig{Level: "warn", Format: "text"}, tp.stderr)})
+	// A slow answer on a busy machine is still an answer: actions wait for it as long as any wait.
+	opts := Options{Config: cfg, Store: store, Stdout: tp.stdout, Stderr: tp.stderr, HoldBot: hold,
+		SaveDelay: 20 * time.Millisecond, AnswerWait: wait, Logger: bot.NewLogger(bot.LogConfig{Level: "warn", Format: "text"}, tp.stderr)}
+	for _, f := range set {
+		f(&opts)
+	}
+	p, err := Start(opts)
 	require.NoError(t, err)
 	tp.p = p
 	t.Cleanup(tp.stop)
@@ -86,7 +99,7 @@ func (tp *testPlayground) stop() {
 		return
 	}
 	tp.stopped = true
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	require.NoError(tp.t, tp.p.Shutdown(ctx))
 	require.NoError(tp.t, tp.store.Close())
@@ -215,6 +228,7 @@ type messageView struct {
 	} `json:"components"`
 	Attachments []attachmentOut `json:"attachments"`
 	Ephemeral   bool            `json:"ephemeral"`
+	Loading     bool            `json:"loading"`
 	Interaction *interactionOut `json:"interaction"`
 }
 
@@ -266,7 +280,8 @@ func (tp *testPlayground) channelID(name string) string {
 	return tp.p.Fake().Channel(name).ID
 }
 
-// waitView polls the view until cond holds.
+// waitView waits until as's view of channel satisfies cond and returns that view. Between
+// looks it long-polls /api/poll, as the page does, so it looks again as soon as anything changes.
 func (tp *testPlayground) waitView(as, channel string, what string, cond func(view) bool) view {
 	tp.t.Helper()
 	deadline := time.Now().Add(wait)
@@ -275,11 +290,57 @@ func (tp *testPlayground) waitView(as, channel string, what string, cond func(vi
 		if cond(v) {
 			return v
 		}
-		if time.Now().After(deadline) {
-			tp.t.Fatalf("timed out waiting for %s; last view has %d messages: %s", what, len(v.Messages), lastText(v))
+		if !tp.waitChange(v.Version, deadline) {
+			tp.t.Fatalf("timed out after %v waiting for %s; last view has %d messages: %s", wait, what, len(v.Messages), lastText(v))
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// waitChange long-polls /api/poll until the playground's version is no longer since, or the
+// poll's own limit passes. It reports false if the deadline came first.
+func (tp *testPlayground) waitChange(since uint64, deadline time.Time) bool {
+	tp.t.Helper()
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/api/poll?since=%d", tp.base(), since), nil)
+	require.NoError(tp.t, err)
+	res, err := http.DefaultClient.Do(req)
+	if ctx.Err() != nil {
+		return false
+	}
+	require.NoError(tp.t, err)
+	defer res.Body.Close()
+	_, err = io.Copy(io.Discard, res.Body)
+	require.NoError(tp.t, err)
+	require.Equal(tp.t, 200, res.StatusCode, "poll")
+	return true
+}
+
+// answered waits until the bot has finished its answer to the interaction: a deferred
+// ("thinking") answer is filled in, or replaced by a private follow-up. A slow answer is
+// deferred, and a view taken in between shows the empty "thinking" message.
+func (tp *testPlayground) answered(interactionID, what string) {
+	tp.t.Helper()
+	fake := tp.p.Fake()
+	var in *discordsim.Interaction
+	for _, x := range fake.Interactions() {
+		if x.ID == interactionID {
+			in = x
+		}
+	}
+	require.NotNil(tp.t, in, "no interaction %s (%s)", interactionID, what)
+	err := fake.WaitFor(wait, func() bool {
+		r := in.Response()
+		if r == nil {
+			return false
+		}
+		if r.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			return true
+		}
+		m := in.Message()
+		return m != nil && !m.Loading() || len(in.Followups()) > 0
+	})
+	require.NoError(tp.t, err, "the answer to %s", what)
 }
 
 func lastText(v view) string {
@@ -291,7 +352,8 @@ func lastText(v view) string {
 
 func opt(name string, value any) map[string]any { return map[string]any{"name": name, "value": value} }
 
-// command runs a slash command through the API and requires that the bot answered.
+// command runs a slash command through the API, requires that the bot answered and waits
+// until the answer is complete.
 func (tp *testPlayground) command(as, channel, path string, opts ...map[string]any) map[string]any {
 	tp.t.Helper()
 	if opts == nil {
@@ -299,6 +361,7 @@ func (tp *testPlayground) command(as, channel, path string, opts ...map[string]a
 	}
 	out := tp.ok("/api/commands", map[string]any{"as": as, "channel_id": channel, "command": path, "options": opts})
 	require.Equal(tp.t, true, out["responded"], "/%s: %v", path, out)
+	tp.answered(out["interaction_id"].(string), "/"+path)
 	return out
 }
 

@@ -44,6 +44,10 @@ type Options struct {
 	// SaveDelay is how long after a change the stand-in's state is saved (default 300 ms),
 	// so a burst of changes is written once.
 	SaveDelay time.Duration
+	// AnswerWait is how long an action waits for the bot's first answer before it reports
+	// that the bot did not respond in time (default 3 s, Discord's window). Tests on a busy
+	// machine raise it: a late answer still arrives, but the action would report none.
+	AnswerWait time.Duration
 	// Bot are extra options for bot.New (tests set a clock or a faster timer sweep). Its
 	// HTTPClient and Dialer are replaced.
 	Bot bot.Options
@@ -105,6 +109,9 @@ func Start(opts Options) (*Playground, error) {
 	}
 	if opts.SaveDelay <= 0 {
 		opts.SaveDelay = 300 * time.Millisecond
+	}
+	if opts.AnswerWait <= 0 {
+		opts.AnswerWait = answerWait
 	}
 	pc := opts.Config.Playground
 	p := &Playground{opts: opts, log: opts.Logger.With("component", "playground"),

@@ -13,8 +13,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// wait is the timeout of every wait in these tests; waits return as soon as the condition holds.
-const wait = 10 * time.Second
+// wait is the timeout of every wait in these tests; waits return as soon as the condition holds,
+// so it is generous enough for -race on a loaded machine.
+const wait = 90 * time.Second
 
 // shared is one fake server and one real discordgo session for most tests: discordgo's Close
 // sleeps a second, so sessions are not made per test. Tests isolate themselves with their own
