@@ -204,12 +204,21 @@ func drawChessSquare(dc *gg.Context, x, y, s float64, dark bool, hl int, mark bo
 // for concurrent use by many goroutines; the zero value is not usable, call
 // New.
 type Renderer struct {
-	chess sizeCache[int, chessSet]
-	sand  sizeCache[int, sandSet]
+	chess *sizeCache[int, chessSet]
+	sand  *sizeCache[int, sandSet]
 }
 
-// New returns a Renderer with empty caches; sprites are drawn on first use.
-func New() *Renderer { return &Renderer{} }
+// The sprite caches every Renderer of the process shares: sprites depend
+// only on the size, so a second Renderer (each App, each test's bot) draws
+// none again.
+var (
+	sharedChess sizeCache[int, chessSet]
+	sharedSand  sizeCache[int, sandSet]
+)
+
+// New returns a Renderer; sprites are drawn on first use of a size and
+// kept for the whole process (at most a few sizes per game kind).
+func New() *Renderer { return &Renderer{chess: &sharedChess, sand: &sharedSand} }
 
 // ChessImage renders b as a size x size paletted image (coordinates and
 // margins included). Errors: size outside MinChessSize..MaxChessSize, an
