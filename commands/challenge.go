@@ -276,57 +276,19 @@ func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 // expireChallenges closes every challenge whose time is up, editing its
 // message when the message ID is known.
 func (a *App) expireChallenges(now time.Time) error {
-	var expired []string
-	if err := a.view(func(tx storage.Tx) error {
-		var err error
-		expired, err = tx.Challenges().Expired(now)
-		return err
-	}); err != nil {
-		return err
-	}
-	for _, id := range expired {
-		unlock := a.lock(id)
-		var ch Challenge
-		err := a.update(func(tx storage.Tx) error {
-			if err := getChallenge(tx, id, &ch); err != nil {
-				return err
-			}
-			if now.Before(ch.Expires) {
-				return storage.ErrNotFound // answered or renewed meanwhile
-			}
-			return tx.Challenges().Delete(id)
-		})
-		unlock()
-		if errors.Is(err, storage.ErrNotFound) {
-			continue
+	return expireInvitations(a, now, challengesOf, func(ch *Challenge) {
+		if ch.MessageID == "" {
+			return
 		}
-		if err != nil {
-			return err
+		r := closedChallenge(a.kinds[ch.Kind], ch, "This challenge expired before it was answered.")
+		if err := a.Platform.Edit(ch.ChannelID, ch.MessageID, r.Message); err != nil {
+			a.Log.Warn("editing expired challenge failed", "challenge", ch.ID, "err", err)
 		}
-		if ch.MessageID != "" {
-			r := closedChallenge(a.kinds[ch.Kind], &ch, "This challenge expired before it was answered.")
-			if err := a.Platform.Edit(ch.ChannelID, ch.MessageID, r.Message); err != nil {
-				a.Log.Warn("editing expired challenge failed", "challenge", ch.ID, "err", err)
-			}
-		}
-	}
-	return nil
+	})
 }
 
 // challengePosted records the message ID of a challenge the bot has just
 // posted, so that its expiry can edit it.
 func (a *App) challengePosted(id, messageID string) {
-	unlock := a.lock(id)
-	defer unlock()
-	err := a.update(func(tx storage.Tx) error {
-		var ch Challenge
-		if err := getChallenge(tx, id, &ch); err != nil {
-			return err
-		}
-		ch.MessageID = messageID
-		return tx.Challenges().Put(id, ch.Expires, &ch)
-	})
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		a.Log.Warn("recording challenge message failed", "challenge", id, "err", err)
-	}
+	invitationPosted(a, challengesOf, id, func(ch *Challenge) { ch.MessageID = messageID })
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -174,61 +173,21 @@ func (a *App) lobbyExpiry(now time.Time) time.Time { return now.Add(a.lobbyTTL()
 // lobbyPosted records the message ID of a lobby the bot has just posted,
 // so that its expiry can close it.
 func (a *App) lobbyPosted(id, messageID string) {
-	unlock := a.lock(id)
-	defer unlock()
-	err := a.update(func(tx storage.Tx) error {
-		var l tcLobby
-		exp, err := tx.Lobbies().Get(id, &l)
-		if err != nil {
-			return err
-		}
-		l.MessageID = messageID
-		return tx.Lobbies().Put(id, exp, &l)
-	})
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		a.Log.Warn("recording lobby message failed", "lobby", id, "err", err)
-	}
+	invitationPosted(a, lobbiesOf, id, func(l *tcLobby) { l.MessageID = messageID })
 }
 
 // expireLobbies closes every lobby whose time is up: it is deleted and its
 // message says so, without buttons.
 func (a *App) expireLobbies(now time.Time) error {
-	var expired []string
-	if err := a.view(func(tx storage.Tx) error {
-		var err error
-		expired, err = tx.Lobbies().Expired(now)
-		return err
-	}); err != nil {
-		return err
-	}
-	for _, id := range expired {
-		unlock := a.lock(id)
-		var l tcLobby
-		err := a.update(func(tx storage.Tx) error {
-			exp, err := tx.Lobbies().Get(id, &l)
-			if err != nil {
-				return err
-			}
-			if now.Before(exp) {
-				return storage.ErrNotFound // changed meanwhile
-			}
-			return tx.Lobbies().Delete(id)
-		})
-		unlock()
-		if errors.Is(err, storage.ErrNotFound) {
-			continue
+	return expireInvitations(a, now, lobbiesOf, func(l *tcLobby) {
+		if l.MessageID == "" {
+			return
 		}
-		if err != nil {
-			return err
+		m := tcClosedLobby(l, "This lobby expired: nobody changed it for "+duration.Format(a.lobbyTTL())+". Open a new one with `/teamchess new`.")
+		if err := a.Platform.Edit(l.ChannelID, l.MessageID, m); err != nil {
+			a.Log.Warn("editing expired lobby failed", "lobby", l.ID, "err", err)
 		}
-		if l.MessageID != "" {
-			m := tcClosedLobby(&l, "This lobby expired: nobody changed it for "+duration.Format(a.lobbyTTL())+". Open a new one with `/teamchess new`.")
-			if err := a.Platform.Edit(l.ChannelID, l.MessageID, m); err != nil {
-				a.Log.Warn("editing expired lobby failed", "lobby", id, "err", err)
-			}
-		}
-	}
-	return nil
+	})
 }
 
 // tcLobbyMessage shows the lobby with its buttons; note is the latest change.
