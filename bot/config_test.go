@@ -201,3 +201,29 @@ users = ["ann", "ben", "cy"]
 		require.Contains(t, err.Error(), c.want, c.body)
 	}
 }
+
+// TestConfigErrorsNeverShowTheToken: a TOML error anywhere in a file that
+// holds the token is reported by line and column without the file's lines
+// (the TOML library's positioned error prints the lines around the error).
+func TestConfigErrorsNeverShowTheToken(t *testing.T) {
+	const tok = "MTIzNDU2Nzg5.REAL-SECRET-abc.def"
+	for name, body := range map[string]string{
+		"bad value two lines below": "[discord]\ntoken = \"" + tok + "\"\n[game]\nmove_time = \"5x\"\n",
+		"unterminated token string": "[discord]\ntoken = \"" + tok + "\n",
+		"bad escape in the token":   "[discord]\ntoken = \"" + tok + "\\q\"\n",
+		"token unquoted":            "[discord]\ntoken = " + tok + "\n",
+		"duplicate key after it":    "[discord]\ntoken = '" + tok + "'\ntoken = 'x'\n",
+		"syntax error on next line": "[discord]\ntoken = \"" + tok + "\"\n[game\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := writeConfig(t, body)
+			_, err := LoadConfig(p, noEnv)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), p)
+			require.Contains(t, err.Error(), "line ")
+			for i := 0; i+8 <= len(tok); i++ {
+				require.NotContains(t, err.Error(), tok[i:i+8], "the error shows part of the token: %s", err)
+			}
+		})
+	}
+}
