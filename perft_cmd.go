@@ -50,8 +50,11 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
+	// fail prints a message and the usage hint and returns 2; errors from
+	// other packages are clipped there, input echoed here by quoteArg
+	failLine := failer(stderr, "sandtable perft: ", args)
 	fail := func(format string, a ...any) int {
-		fmt.Fprintln(stderr, clipMessage("sandtable perft: "+fmt.Sprintf(format, a...)))
+		failLine(2, format, a...)
 		fmt.Fprintln(stderr, "run 'sandtable perft -h' for usage")
 		return 2
 	}

@@ -12,7 +12,7 @@ import (
 const maxPositionBytes = 1 << 20
 
 // readPositionFile reads a position file ("-" for standard input) of at
-// most maxPositionBytes.
+// most maxPositionBytes. Errors name the file with echoArg.
 func readPositionFile(name string) ([]byte, error) {
 	var r io.Reader = os.Stdin
 	if name != "-" {
@@ -28,7 +28,7 @@ func readPositionFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > maxPositionBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes: not a position file", name, maxPositionBytes)
+		return nil, fmt.Errorf("%s is larger than %d bytes: not a position file", echoArg(name), maxPositionBytes)
 	}
 	return data, nil
 }
