@@ -72,8 +72,13 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if *depth < 0 {
+	depthSet := false
+	fs.Visit(func(f *flag.Flag) { depthSet = depthSet || f.Name == "depth" })
+	if !depthSet {
 		return fail("-depth is required (a number of plies from 0 to 20)")
+	}
+	if *depth < 0 {
+		return fail("-depth %d is negative: the depth must be at least 0 (a number of plies from 0 to 20)", *depth)
 	}
 	if *depth > 20 {
 		return fail("-depth %d is too deep (at most 20)", *depth)

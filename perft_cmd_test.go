@@ -91,7 +91,8 @@ func TestPerftCommandErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{}, "-depth is required"},
-		{[]string{"-depth", "-1"}, "-depth is required"},
+		{[]string{"-depth", "-1"}, "at least 0"},
+		{[]string{"-depth", "-5"}, "-depth -5 is negative"},
 		{[]string{"-depth", "21"}, "too deep"},
 		{[]string{"-depth", "x"}, "invalid value"},
 		{[]string{"-variant", "xiangqi", "-depth", "1"}, "unknown variant"},
