@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"sandtable/games/chess"
@@ -83,7 +84,7 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 	if *depth > 20 {
 		return fail("-depth %d is too deep (at most 20)", *depth)
 	}
-	start := *fen
+	start := strings.TrimPrefix(*fen, utf8BOM)
 	if start == "" {
 		start = v.StartFEN()
 	}

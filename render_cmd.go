@@ -118,7 +118,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		if *fen == "" {
 			return fail("-fen FEN is required for -game %s", variant)
 		}
-		pos, err := chess.ParseFEN(variant, *fen)
+		pos, err := chess.ParseFEN(variant, strings.TrimPrefix(*fen, utf8BOM))
 		if err != nil {
 			return fail("%v", err)
 		}
