@@ -35,11 +35,9 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	// fail prints a message (echoed input clipped) and returns code.
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintln(stderr, clipMessage("sandtable apply: "+fmt.Sprintf(format, a...)))
-		return code
-	}
+	// fail prints a message and returns code; errors from other packages
+	// are clipped there, input echoed here is clipped by quoteArg or echoArg
+	fail := failer(stderr, "sandtable apply: ", args)
 	if *game != "sandtable" {
 		if *game == "" {
 			return fail(2, "-game is required (only sandtable is supported)")
@@ -58,10 +56,10 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := sandtable.ParsePosition(string(data))
 	if err != nil {
-		return fail(2, "%s: %v", *posFile, err)
+		return fail(2, "%s: %v", echoArg(*posFile), err)
 	}
 	if p.Redacted {
-		return fail(2, "%s is a redacted view (it has a view line and hides secrets); actions apply only to a full position", *posFile)
+		return fail(2, "%s is a redacted view (it has a view line and hides secrets); actions apply only to a full position", echoArg(*posFile))
 	}
 	actions := make([]sandtable.Action, fs.NArg())
 	for i, s := range fs.Args() {
@@ -73,7 +71,7 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 	// format holds (G21) cannot go on: bad input
 	log, err := p.TryAdvance()
 	if err != nil {
-		return fail(2, "%s cannot be advanced: %v", *posFile, err)
+		return fail(2, "%s cannot be advanced: %v", echoArg(*posFile), err)
 	}
 	for i, a := range actions {
 		entries, err := p.Apply(a)

@@ -168,17 +168,60 @@ func TestApplyThroughDispatchFromDeployment(t *testing.T) {
 }
 
 // TestPositionInputIsBounded: an endless or huge position input is refused
-// quickly instead of filling memory (/dev/zero once grew past 3 GB).
+// quickly instead of filling memory (/dev/zero once grew past 3 GB); the
+// message names the file, or standard input (it said "- is larger than
+// 1048576 bytes").
 func TestPositionInputIsBounded(t *testing.T) {
-	for _, args := range [][]string{
-		{"apply", "-game", "sandtable", "-position", "/dev/zero", "S confirm"},
-		{"render", "-game", "sandtable", "-position", "/dev/zero", "-out", filepath.Join(t.TempDir(), "x.png")},
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+	old := os.Stdin
+	os.Stdin = zero
+	defer func() { os.Stdin = old }()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"apply", "-game", "sandtable", "-position", "/dev/zero", "S confirm"}, "/dev/zero is larger than 1 MiB"},
+		{[]string{"render", "-game", "sandtable", "-position", "/dev/zero", "-out", filepath.Join(t.TempDir(), "x.png")}, "/dev/zero is larger than 1 MiB"},
+		{[]string{"apply", "-game", "sandtable", "-position", "-", "S confirm"}, "standard input is larger than 1 MiB"},
+		{[]string{"render", "-game", "sandtable", "-position", "-", "-out", filepath.Join(t.TempDir(), "x.png")}, "standard input is larger than 1 MiB"},
 	} {
 		var out, errOut bytes.Buffer
-		code := dispatch(args, &out, &errOut)
-		if code != 2 || !strings.Contains(errOut.String(), "larger than 1048576 bytes") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and a size error", args, code, errOut.String())
+		code := dispatch(c.args, &out, &errOut)
+		if code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut.String(), c.want)
 		}
+	}
+}
+
+// TestPositionFileWithByteOrderMark: a position file saved with a UTF-8
+// byte-order mark (Windows editors add one) reads as without it, from a
+// file or standard input; it was refused with "the first line must be
+// "sandtable-position 1"".
+func TestPositionFileWithByteOrderMark(t *testing.T) {
+	f := writePos(t, "\uFEFF"+applyPos)
+	code, out, errs := runApply(t, "-game", "sandtable", "-position", f, "d4-d5")
+	if code != 0 || !strings.Contains(out, "piece SI1 d5\n") {
+		t.Errorf("apply: exit %d: %s", code, errs)
+	}
+	png := filepath.Join(t.TempDir(), "x.png")
+	var rout, rerr bytes.Buffer
+	if code := dispatch([]string{"render", "-game", "sandtable", "-position", f, "-out", png}, &rout, &rerr); code != 0 {
+		t.Errorf("render: exit %d: %s", code, rerr.String())
+	}
+	in, err := os.Open(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	old := os.Stdin
+	os.Stdin = in
+	defer func() { os.Stdin = old }()
+	if code, _, errs := runApply(t, "-game", "sandtable", "-position", "-", "d4-d5"); code != 0 {
+		t.Errorf("apply from standard input: exit %d: %s", code, errs)
 	}
 }
 

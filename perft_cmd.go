@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"sandtable/games/chess"
@@ -50,8 +51,11 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
+	// fail prints a message and the usage hint and returns 2; errors from
+	// other packages are clipped there, input echoed here by quoteArg
+	failLine := failer(stderr, "sandtable perft: ", args)
 	fail := func(format string, a ...any) int {
-		fmt.Fprintln(stderr, clipMessage("sandtable perft: "+fmt.Sprintf(format, a...)))
+		failLine(2, format, a...)
 		fmt.Fprintln(stderr, "run 'sandtable perft -h' for usage")
 		return 2
 	}
@@ -69,13 +73,18 @@ func perftMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if *depth < 0 {
+	depthSet := false
+	fs.Visit(func(f *flag.Flag) { depthSet = depthSet || f.Name == "depth" })
+	if !depthSet {
 		return fail("-depth is required (a number of plies from 0 to 20)")
+	}
+	if *depth < 0 {
+		return fail("-depth %d is negative: the depth must be at least 0 (a number of plies from 0 to 20)", *depth)
 	}
 	if *depth > 20 {
 		return fail("-depth %d is too deep (at most 20)", *depth)
 	}
-	start := *fen
+	start := strings.TrimPrefix(*fen, utf8BOM)
 	if start == "" {
 		start = v.StartFEN()
 	}

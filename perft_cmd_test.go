@@ -26,6 +26,8 @@ func TestPerftCommandTotal(t *testing.T) {
 		{[]string{"-variant", "teamchess", "-fen", "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", "-depth", "2"}, "90\n"},
 		{[]string{"-variant", "teamchess", "-fen", "4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1", "-depth", "1"}, "72\n"},
 		{[]string{"-depth", "0"}, "1\n"},
+		// a FEN copied from a file saved with a UTF-8 byte-order mark
+		{[]string{"-fen", "\uFEFFrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "-depth", "1"}, "20\n"},
 	} {
 		out, errOut, code := runPerft(c.args...)
 		if code != 0 || out != c.want {
@@ -91,7 +93,8 @@ func TestPerftCommandErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{}, "-depth is required"},
-		{[]string{"-depth", "-1"}, "-depth is required"},
+		{[]string{"-depth", "-1"}, "at least 0"},
+		{[]string{"-depth", "-5"}, "-depth -5 is negative"},
 		{[]string{"-depth", "21"}, "too deep"},
 		{[]string{"-depth", "x"}, "invalid value"},
 		{[]string{"-variant", "xiangqi", "-depth", "1"}, "unknown variant"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +12,14 @@ import (
 // file from eating memory.
 const maxPositionBytes = 1 << 20
 
+// utf8BOM is the UTF-8 byte-order mark some editors write at the start of
+// a text file.
+const utf8BOM = "\uFEFF"
+
 // readPositionFile reads a position file ("-" for standard input) of at
-// most maxPositionBytes.
+// most maxPositionBytes, without a leading UTF-8 byte-order mark (an
+// invisible character that Windows editors add; the SandTable reader would
+// see it as part of the header line). Errors name the file with echoArg.
 func readPositionFile(name string) ([]byte, error) {
 	var r io.Reader = os.Stdin
 	if name != "-" {
@@ -28,7 +35,11 @@ func readPositionFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > maxPositionBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes: not a position file", name, maxPositionBytes)
+		what := echoArg(name)
+		if name == "-" {
+			what = "standard input"
+		}
+		return nil, fmt.Errorf("%s is larger than 1 MiB: not a position file", what)
 	}
-	return data, nil
+	return bytes.TrimPrefix(data, []byte(utf8BOM)), nil
 }

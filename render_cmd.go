@@ -55,10 +55,10 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintln(stderr, clipMessage("sandtable render: "+fmt.Sprintf(format, a...)))
-		return 2
-	}
+	// fail prints a message and returns 2; errors from other packages are
+	// clipped there, input echoed here is clipped by quoteArg or echoArg
+	fail2 := failer(stderr, "sandtable render: ", args)
+	fail := func(format string, a ...any) int { return fail2(2, format, a...) }
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %s (every input is a flag; quote the FEN)", quoteArg(fs.Arg(0)))
 	}
@@ -92,18 +92,18 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		}
 		p, err := sandtable.ParsePosition(string(data))
 		if err != nil {
-			return fail("%s: %v", *posFile, err)
+			return fail("%s: %v", echoArg(*posFile), err)
 		}
 		b, err := sandboard.FromPosition(p)
 		if err != nil {
-			return fail("%s: %v", *posFile, err)
+			return fail("%s: %v", echoArg(*posFile), err)
 		}
 		b.Flipped = *flip
 		if !set["size"] {
 			*size = render.DefaultSandTableSize
 		}
 		if err := r.SandTablePNG(&png, &b, v, *size); err != nil {
-			return fail("%s", strings.TrimPrefix(err.Error(), "render: "))
+			return fail("%v", errors.New(strings.TrimPrefix(err.Error(), "render: ")))
 		}
 	default:
 		variant, err := chess.ParseVariant(g)
@@ -118,7 +118,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		if *fen == "" {
 			return fail("-fen FEN is required for -game %s", variant)
 		}
-		pos, err := chess.ParseFEN(variant, *fen)
+		pos, err := chess.ParseFEN(variant, strings.TrimPrefix(*fen, utf8BOM))
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -136,7 +136,7 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 			*size = render.DefaultChessSize
 		}
 		if err := r.ChessPNG(&png, &b, *size); err != nil {
-			return fail("%s", strings.TrimPrefix(err.Error(), "render: "))
+			return fail("%v", errors.New(strings.TrimPrefix(err.Error(), "render: ")))
 		}
 	}
 	if err := os.WriteFile(*out, png.Bytes(), 0o644); err != nil {

@@ -81,7 +81,7 @@ func TestRenderChessCLI(t *testing.T) {
 				b.Flipped = true
 				return
 			}()},
-		{"chess default size", []string{"-game", "chess", "-fen", "4k3/8/8/8/8/8/8/4K2N w - - 0 1"}, render.DefaultChessSize,
+		{"chess default size, FEN with a byte-order mark", []string{"-game", "chess", "-fen", "\uFEFF4k3/8/8/8/8/8/8/4K2N w - - 0 1"}, render.DefaultChessSize,
 			func() (b render.ChessBoard) {
 				b.Squares[60] = pc{Kind: render.King, Colour: render.Black}
 				b.Squares[4] = pc{Kind: render.King, Colour: render.White}

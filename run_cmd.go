@@ -61,7 +61,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 	}
 	cfg, err := bot.LoadConfig(path, os.Getenv)
 	if err != nil {
-		fmt.Fprintln(stderr, clipMessage("sandtable run: "+err.Error()))
+		fmt.Fprintln(stderr, "sandtable run: "+clipForeign(err.Error(), flagInputs(args)...))
 		return 2
 	}
 	if *forcePlayground || cfg.Discord.Token.Empty() {
