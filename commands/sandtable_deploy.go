@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"sandtable/internal/playertext"
 	"strconv"
 	"strings"
 
@@ -380,7 +381,7 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if resp, err := a.sandPanelStale(req, g, st, pos, side); resp != nil || err != nil {
 		return resp, err
 	}
-	acts, err := parseDeployEdits(side, req.Fields["edits"])
+	acts, err := parseDeployEdits(side, req.Field("edits"))
 	if err != nil {
 		return nil, err
 	}
@@ -401,6 +402,7 @@ type deployEdit struct {
 // case. Errors name the line.
 func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 	var edits []deployEdit
+	text = playertext.Clean(text) // what quoteInput echoes is what is read
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' })
 	for n, line := range lines {
 		var acts []sandtable.Action

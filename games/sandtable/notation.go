@@ -1,6 +1,8 @@
 package sandtable
 
 import (
+	"sandtable/internal/playertext"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -144,6 +146,7 @@ func actionErr(format string, args ...any) error {
 // the kind letters of IDs) are upper case and squares lower case. Errors
 // are *SyntaxError.
 func ParseAction(s string) (Action, error) {
+	s = playertext.Clean(s) // invisible characters, as the echo removes them
 	if len(s) > 2000 {
 		return Action{}, actionErr("too long")
 	}

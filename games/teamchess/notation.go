@@ -1,6 +1,8 @@
 package teamchess
 
 import (
+	"sandtable/internal/playertext"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -262,6 +264,7 @@ func (c *completer) walk(p *chess.Position, outer []Move, sanHead, uciHead []byt
 // UCI-style form when s is written so (chess.IsUCIText) and in SAN
 // otherwise.
 func ParseMove(p *chess.Position, s string) (Move, error) {
+	s = playertext.Clean(s) // invisible characters, as the echo removes them
 	m, err := parseMove(p, s, 0)
 	if me, ok := err.(*chess.MoveError); ok && p.Variant() == chess.TeamChess {
 		me.Legal = Listing(p, chess.IsUCIText(s))
