@@ -2,11 +2,12 @@ package commands
 
 import (
 	"regexp"
-	"sandtable/internal/playertext"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"sandtable/internal/playertext"
 )
 
 // Quoting what players typed. Whatever the bot repeats of a player's

@@ -2,11 +2,11 @@ package commands
 
 import (
 	"fmt"
-	"sandtable/internal/playertext"
 	"strings"
 	"time"
 
 	"sandtable/commands/ui"
+	"sandtable/internal/playertext"
 )
 
 // RequestType is the kind of interaction a Request came from.

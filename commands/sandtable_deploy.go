@@ -3,12 +3,12 @@ package commands
 import (
 	"errors"
 	"fmt"
-	"sandtable/internal/playertext"
 	"strconv"
 	"strings"
 
 	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
+	"sandtable/internal/playertext"
 	"sandtable/storage"
 )
 

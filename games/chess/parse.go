@@ -1,10 +1,10 @@
 package chess
 
 import (
-	"sandtable/internal/playertext"
-
 	"fmt"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // MoveError says, in words for a player, why a move text or move was not

@@ -1,12 +1,12 @@
 package sandtable
 
 import (
-	"sandtable/internal/playertext"
-
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // Required is the number of pieces of each kind a side deploys (ruling 2,

@@ -1,11 +1,11 @@
 package sandtable
 
 import (
-	"sandtable/internal/playertext"
-
 	"fmt"
 	"strconv"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // FormatHeader is the first line of the position text format.

@@ -1,11 +1,11 @@
 package sandtable
 
 import (
-	"sandtable/internal/playertext"
-
 	"fmt"
 	"strconv"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // ActionKind says what an Action does.

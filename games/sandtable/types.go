@@ -1,10 +1,10 @@
 package sandtable
 
 import (
-	"sandtable/internal/playertext"
-
 	"fmt"
 	"strconv"
+
+	"sandtable/internal/playertext"
 )
 
 // Board geometry (ruling 1): 20 files a–t, 20 ranks 1–20.
