@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"sandtable/internal/playertext"
 )
@@ -150,7 +151,7 @@ func ParseAction(s string) (Action, error) {
 	if len(s) > 2000 {
 		return Action{}, actionErr("too long")
 	}
-	toks := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' || r == '\r' })
+	toks := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	if len(toks) == 0 {
 		return Action{}, actionErr("empty action")
 	}

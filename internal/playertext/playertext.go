@@ -88,7 +88,7 @@ func Text(s string) string {
 	rs := []rune(s)
 	var b strings.Builder
 	b.Grow(len(s))
-	prev := rune(-1) // the last rune kept
+	prev := rune(-1) // the rune before r, if it was kept
 	for i, r := range rs {
 		next := rune(-1)
 		if i+1 < len(rs) {
@@ -106,6 +106,8 @@ func Text(s string) string {
 		if keep {
 			b.WriteRune(r)
 			prev = r
+		} else {
+			prev = -1 // a removed character breaks a sequence
 		}
 	}
 	return b.String()
