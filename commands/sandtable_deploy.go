@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
@@ -406,7 +407,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' })
 	for n, line := range lines {
 		var acts []sandtable.Action
-		toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
+		toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 		if len(toks) == 0 {
 			continue
 		}
