@@ -42,6 +42,17 @@ func TestQuoteInvisibleCharactersAreNotRead(t *testing.T) {
 		m := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("edit", "place T c3\u200b; place I\u2060 a5"))
 		text := mustBeEphemeral(t, m, alice)
 		require.Contains(t, text, "2 changes applied", text)
+		// Layout files: a UTF-8 byte-order mark is ignored, UTF-16 is
+		// reported as not UTF-8 (not as a misread row).
+		d, err := sandtable.Preset(sandtable.South, "phalanx")
+		require.NoError(t, err)
+		dm := h.srv.DM(alice)
+		up := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "bom.txt", Data: []byte("\ufeff" + d.Layout())}))
+		require.Contains(t, up.Text(), "Layout loaded: 68 pieces")
+		bad := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "utf16.txt", Data: []byte("\xff\xfe\x00\x019 II\n")}))
+		require.Contains(t, bad.Text(), "Your layout cannot be read")
+		require.Contains(t, bad.Text(), "not UTF-8")
+		require.NotContains(t, bad.Text(), "rank number")
 		require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
 		require.Equal(t, sandtable.PhaseMain, g.pos().Phase)
 		g.move(g.user(sandtable.South), "\u200be4-e5\u2060")
