@@ -21,6 +21,8 @@ func TestForcedReplyRefusalSpeaksOfTheOpponent(t *testing.T) {
 		{"2n1k2r/1P6/8/8/8/8/Q7/4K3 w k - 0 1", "bxc8=Saboteur:O-O", "Black cannot castle"},
 		{"4k3/q7/8/8/8/8/1p2P3/R3K2R b KQ - 0 1", "b1=Saboteur:Ke2", "White's own pawn"},
 		{"4k3/q7/8/8/8/8/1p2P3/R3K2R b KQ - 0 1", "b1=Saboteur:O-O", "White cannot castle"},
+		// The forced reply is itself a sacrifice, refused for a role reason.
+		{"4k3/P7/8/8/8/8/1p6/Q3K3 w - - 0 1", "a8=Saboteur:b1=Saboteur:Kd2", "Black's Queen"},
 	} {
 		p, err := chess.ParseFEN(chess.TeamChess, c.fen)
 		if err != nil {
