@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"sandtable/internal/playertext"
 )
 
 // Quoting what players typed. Whatever the bot repeats of a player's
@@ -22,19 +24,29 @@ const maxEcho = 100
 // zwsp breaks mentions: "@\u200beveryone" and "<@\u200b123>" do not ping.
 const zwsp = "\u200b"
 
-// cleanInput removes control and format characters (NUL, zero-width and
-// bidi controls, tag characters) from s, turns line breaks and tabs into
+// cleanInput removes the characters the readers of player input remove
+// (playertext.Clean: NUL, zero-width and bidi controls, tag characters),
+// so that an echo shows what was read; it turns line breaks and tabs into
 // spaces, collapses runs of spaces, trims it and clips it to max
 // characters (max <= 0: no limit).
 func cleanInput(s string, max int) string {
+	return squeeze(playertext.Clean(s), max)
+}
+
+// cleanText is cleanInput for free text (comments, names): emoji
+// sequences keep their joiners and tags (playertext.Text).
+func cleanText(s string, max int) string {
+	return squeeze(playertext.Text(s), max)
+}
+
+// squeeze turns white space into single spaces, trims s and clips it to
+// max characters.
+func squeeze(s string, max int) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r):
+		if unicode.IsSpace(r) {
 			space = b.Len() > 0
-			continue
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
 			continue
 		}
 		if space {
@@ -64,7 +76,7 @@ func quoteInput(s string) string {
 // to max characters (max <= 0: no limit), for plain text in a message:
 // markdown characters are escaped with a backslash and mentions broken.
 func escapeText(s string, max int) string {
-	return escapeMarkdown(cleanInput(s, max))
+	return escapeMarkdown(cleanText(s, max))
 }
 
 // escapeMarkdown escapes markdown characters with a backslash and breaks

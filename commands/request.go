@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sandtable/commands/ui"
+	"sandtable/internal/playertext"
 )
 
 // RequestType is the kind of interaction a Request came from.
@@ -64,13 +65,39 @@ type Option struct {
 	AttachmentName string
 }
 
-// Str returns the string option name, trimmed, or "" when absent.
+// Str returns the string option name as readers read it: without
+// invisible characters (playertext.Clean, as quoteInput echoes it) and
+// trimmed; "" when absent. Free text uses Text.
 func (r *Request) Str(name string) string {
+	return strings.TrimSpace(r.Typed(name))
+}
+
+// Typed returns the string option name without invisible characters
+// (playertext.Clean) but untrimmed, for autocomplete, where a trailing
+// space means a word is finished; "" when absent.
+func (r *Request) Typed(name string) string {
 	o, ok := r.Options[name]
 	if !ok {
 		return ""
 	}
-	return strings.TrimSpace(o.String)
+	return playertext.Clean(o.String)
+}
+
+// Text returns the free-text option name (a comment), trimmed, cleaned as
+// free text is (playertext.Text: emoji sequences stay whole); "" when
+// absent.
+func (r *Request) Text(name string) string {
+	o, ok := r.Options[name]
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(playertext.Text(o.String))
+}
+
+// Field returns the modal text input id as readers read it, without
+// invisible characters (playertext.Clean); "" when absent.
+func (r *Request) Field(id string) string {
+	return playertext.Clean(r.Fields[id])
 }
 
 // UserOpt returns the user option name, or nil when absent.

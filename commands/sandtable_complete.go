@@ -102,7 +102,7 @@ func sandMoveAutocomplete(a *App, req *Request, g *storage.Game) (*Response, err
 	if !ok || pos.ToMove != side {
 		return &Response{}, nil
 	}
-	typed := req.Options["move"].String
+	typed := req.Typed("move")
 	switch pos.Phase {
 	case sandtable.PhaseMain:
 		return &Response{Choices: mainChoices(pos, nil, typed, true)}, nil
@@ -123,7 +123,7 @@ func sandStepAutocomplete(a *App, req *Request, g *storage.Game) (*Response, err
 	if !ok || pos.ToMove != side || pos.Phase != sandtable.PhaseMain {
 		return &Response{}, nil
 	}
-	return &Response{Choices: mainChoices(pos, st.draftSteps(side), req.Options["step"].String, false)}, nil
+	return &Response{Choices: mainChoices(pos, st.draftSteps(side), req.Typed("step"), false)}, nil
 }
 
 // mainChoices lists Main actions of the side to move completing typed:

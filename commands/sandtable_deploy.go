@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
+	"sandtable/internal/playertext"
 	"sandtable/storage"
 )
 
@@ -380,7 +382,7 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if resp, err := a.sandPanelStale(req, g, st, pos, side); resp != nil || err != nil {
 		return resp, err
 	}
-	acts, err := parseDeployEdits(side, req.Fields["edits"])
+	acts, err := parseDeployEdits(side, req.Field("edits"))
 	if err != nil {
 		return nil, err
 	}
@@ -401,10 +403,11 @@ type deployEdit struct {
 // case. Errors name the line.
 func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 	var edits []deployEdit
+	text = playertext.Clean(text) // what quoteInput echoes is what is read
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' })
 	for n, line := range lines {
 		var acts []sandtable.Action
-		toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
+		toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 		if len(toks) == 0 {
 			continue
 		}

@@ -376,7 +376,7 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := droneNotation(req.Fields["spotter"], req.Fields["target"])
+	text := droneNotation(req.Field("spotter"), req.Field("target"))
 	act, err := sandtable.ParseAction(text)
 	if err != nil || act.Kind != sandtable.ActDrone {
 		return nil, Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed.")

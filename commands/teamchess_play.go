@@ -198,7 +198,7 @@ func tcSuggest(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	active, _ := t.game.Active(side)
 	post := fmt.Sprintf("💡 **%s** suggests **%s** to %s.", t.memberName(req.User.ID), teamchess.SAN(&pos, m), memberUser(active).Mention())
-	if c := req.Str("comment"); c != "" {
+	if c := req.Text("comment"); c != "" {
 		post += "\n> " + escapeText(c, 300)
 	}
 	if _, err := a.Platform.Send(t.st.TeamThreads[side], Message{Content: post}); err != nil {

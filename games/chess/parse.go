@@ -3,6 +3,8 @@ package chess
 import (
 	"fmt"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // MoveError says, in words for a player, why a move text or move was not
@@ -66,6 +68,7 @@ type sanPattern struct {
 // that move but may not (a pinned bishop for "bd3"), rather than from one
 // about a piece that is not there.
 func (p *Position) ParseMove(s string) (Move, error) {
+	s = playertext.Clean(s) // invisible characters, as the echo removes them
 	legal := p.LegalMoves()
 	m, err := p.parseMove(s, legal)
 	if me, ok := err.(*MoveError); ok {

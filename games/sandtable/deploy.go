@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // Required is the number of pieces of each kind a side deploys (ruling 2,
@@ -204,6 +206,10 @@ func (d *Deployment) writeRow(b *strings.Builder, r int) {
 func ParseLayout(side Side, text string) (*Deployment, error) {
 	if side != South && side != North {
 		return nil, &SyntaxError{What: "layout", Msg: "side must be South or North"}
+	}
+	text, err := playertext.File(text)
+	if err != nil {
+		return nil, &SyntaxError{What: "layout", Msg: err.Error()}
 	}
 	d := NewDeployment(side)
 	seen := map[int]bool{}

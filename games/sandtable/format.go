@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"sandtable/internal/playertext"
 )
 
 // FormatHeader is the first line of the position text format.
@@ -179,6 +181,10 @@ func (pp *posParser) errf(format string, args ...any) error {
 func ParsePosition(text string) (*Position, error) {
 	if len(text) > 1<<20 {
 		return nil, &SyntaxError{What: "position", Msg: "text longer than 1 MiB"}
+	}
+	text, err := playertext.File(text)
+	if err != nil {
+		return nil, &SyntaxError{What: "position", Msg: err.Error()}
 	}
 	pp := &posParser{p: &Position{Turn: -1}, seen: map[string]bool{}, crew: map[ID]ID{}, rows: map[Side]map[int]bool{}}
 	p := pp.p

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"sandtable/internal/playertext"
 )
 
 // ActionKind says what an Action does.
@@ -144,10 +147,11 @@ func actionErr(format string, args ...any) error {
 // the kind letters of IDs) are upper case and squares lower case. Errors
 // are *SyntaxError.
 func ParseAction(s string) (Action, error) {
+	s = playertext.Clean(s) // invisible characters, as the echo removes them
 	if len(s) > 2000 {
 		return Action{}, actionErr("too long")
 	}
-	toks := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' || r == '\r' })
+	toks := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 	if len(toks) == 0 {
 		return Action{}, actionErr("empty action")
 	}

@@ -3,6 +3,8 @@ package sandtable
 import (
 	"fmt"
 	"strconv"
+
+	"sandtable/internal/playertext"
 )
 
 // Board geometry (ruling 1): 20 files a–t, 20 ranks 1–20.
@@ -167,6 +169,7 @@ func (s Square) String() string {
 // ParseSquare reads "a1".."t20" (file letter a–t, rank 1–20 without
 // leading zeros).
 func ParseSquare(s string) (Square, error) {
+	s = playertext.Clean(s)
 	if len(s) < 2 || len(s) > 3 {
 		return NoSquare, fmt.Errorf("bad square %s (want a file a–t and a rank 1–20, like e4 or t20)", quote(s))
 	}

@@ -2,10 +2,12 @@ package teamchess
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
 	"sandtable/games/chess"
+	"sandtable/internal/playertext"
 )
 
 // Player-facing notation (docs/rules/teamchess.md, "Notation"):
@@ -262,6 +264,7 @@ func (c *completer) walk(p *chess.Position, outer []Move, sanHead, uciHead []byt
 // UCI-style form when s is written so (chess.IsUCIText) and in SAN
 // otherwise.
 func ParseMove(p *chess.Position, s string) (Move, error) {
+	s = playertext.Clean(s) // invisible characters, as the echo removes them
 	m, err := parseMove(p, s, 0)
 	if me, ok := err.(*chess.MoveError); ok && p.Variant() == chess.TeamChess {
 		me.Legal = Listing(p, chess.IsUCIText(s))
@@ -482,9 +485,33 @@ func parseSacrifice(p *chess.Position, in string, pat pawnPattern, rest string, 
 				reason += " (for " + them.Title() + ", " + l + ")"
 			}
 		}
-		return Move{}, moveErr(in, cands, "the move forced on %s after %s=Saboteur is not legal: %s", them.Title(), sanHead(p, bare), reason)
+		return Move{}, moveErr(in, cands, "the move forced on %s after %s=Saboteur is not legal: %s", them.Title(), sanHead(p, bare), speakOf(reason, them))
 	}
 	return Move{Board: sacrifice(bare, Saboteur, 0), Forced: &f}, nil
+}
+
+// secondPerson matches the words by which a refusal addresses the side
+// whose move it refuses.
+var secondPerson = regexp.MustCompile(`\b(?:[Yy]ou (?:cannot|must|have|are)|[Yy]our)\b`)
+
+// speakOf rewrites a refusal written to the side to move ("e7 is occupied
+// by your own pawn", "you cannot castle ...") to speak of side instead
+// ("by Black's own pawn", "Black cannot castle ..."): the reason why the
+// move a Saboteur forces on the opponent is illegal is shown to the player
+// who wrote it, not to the opponent.
+func speakOf(reason string, side chess.Color) string {
+	name := side.Title()
+	return secondPerson.ReplaceAllStringFunc(reason, func(w string) string {
+		switch strings.ToLower(w) {
+		case "your":
+			return name + "'s"
+		case "you have":
+			return name + " has"
+		case "you are":
+			return name + " is"
+		}
+		return name + w[3:] // "you cannot", "you must"
+	})
 }
 
 // splitCompactRole reads "ad4", "sg8f6", "saboteurNf6": the longest role
