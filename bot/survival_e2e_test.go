@@ -401,16 +401,20 @@ func TestDeferredAnswers(t *testing.T) {
 	require.Contains(t, mustBeEphemeral(t, f, carol), "The board from White's side")
 }
 
-// TestLongInputStillGetsAnAnswer: a move of 200 tag characters is quoted back
-// escaped (far over 2000 characters); the answer is shortened, not lost.
+// TestLongInputStillGetsAnAnswer: a move of 200 characters (the option's
+// limit), each escaped when quoted back, gets a short answer, not a lost
+// one. A move of nothing but invisible characters (200 tag characters) is
+// read as no move at all (internal/playertext), and told so.
 func TestLongInputStillGetsAnAnswer(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
-	m := h.reply(alice, thread.ID, "move", discordsim.Opt("move", strings.Repeat("\U000E0001", 200)))
+	m := h.reply(alice, thread.ID, "move", discordsim.Opt("move", strings.Repeat("*_`<@1>", 28)))
 	text := mustBeEphemeral(t, m, alice)
 	require.Contains(t, text, "is not a legal move")
 	require.LessOrEqual(t, len([]rune(m.Content)), 2000)
+	m = h.reply(alice, thread.ID, "move", discordsim.Opt("move", strings.Repeat("\U000E0001", 200)))
+	require.Contains(t, mustBeEphemeral(t, m, alice), "Write your move in the move option")
 }
 
 // TestClockStopsWhileTheBotIsDown: the bot is stopped mid-game and started
