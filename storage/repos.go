@@ -223,6 +223,13 @@ func (r games) Active(userID string) ([]*Game, error) {
 	}); err != nil {
 		return nil, err
 	}
+	out, err := r.getAll(ids)
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	return out, err
+}
+
+// getAll reads the games ids, in that order.
+func (r games) getAll(ids []string) ([]*Game, error) {
 	out := make([]*Game, 0, len(ids))
 	for _, id := range ids {
 		g, err := r.Get(id)
@@ -231,7 +238,6 @@ func (r games) Active(userID string) ([]*Game, error) {
 		}
 		out = append(out, g)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
 	return out, nil
 }
 
@@ -252,15 +258,7 @@ func (r games) Finished(userID string, before time.Time, limit int) ([]*Game, er
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Game, 0, len(ids))
-	for _, id := range ids {
-		g, err := r.Get(id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, nil
+	return r.getAll(ids)
 }
 
 func (r games) Due(now time.Time) ([]string, error) {
