@@ -553,6 +553,7 @@ func TestTeamChessLobbyExpires(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	lobby := h.tcOpen(alice)
+	require.Contains(t, lobby.Text(), "closes after 1d without a change", "the lobby says when it expires")
 	lobby = h.tcPress(bob, lobby, "Join White")
 	h.clock.Advance(24*time.Hour - time.Second)
 	h.swept()

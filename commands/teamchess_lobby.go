@@ -35,6 +35,9 @@ type tcLobby struct {
 	Black     []User        `json:"black"`
 	MoveTime  time.Duration `json:"move_time"`
 	Created   time.Time     `json:"created"`
+	// TTL is how long the lobby stays open after its last change
+	// (Settings.LobbyTTL when it opened; zero in lobbies older than expiry).
+	TTL time.Duration `json:"ttl,omitempty"`
 	// MessageID is the lobby's message, for its expiry to close it.
 	MessageID string `json:"message_id,omitempty"`
 	// StartFEN is the start position; empty for the standard start. No
@@ -150,7 +153,7 @@ func tcLobbyNew(a *App, req *Request) (*Response, error) {
 		return nil, err
 	}
 	l := &tcLobby{ID: newID(), Kind: kindTeamChess, GuildID: req.GuildID, ChannelID: req.ChannelID,
-		Creator: req.User, MoveTime: moveTime, Created: req.Now}
+		Creator: req.User, MoveTime: moveTime, Created: req.Now, TTL: a.lobbyTTL()}
 	if err := a.update(func(tx storage.Tx) error { return tx.Lobbies().Put(l.ID, a.lobbyExpiry(req.Now), l) }); err != nil {
 		return nil, err
 	}
@@ -169,6 +172,14 @@ func (a *App) lobbyTTL() time.Duration {
 
 // lobbyExpiry is when a lobby changed at now expires unstarted.
 func (a *App) lobbyExpiry(now time.Time) time.Time { return now.Add(a.lobbyTTL()) }
+
+// lobbyTTLText tells in the lobby's footer when it closes unstarted.
+func lobbyTTLText(l *tcLobby) string {
+	if l.TTL <= 0 {
+		return ""
+	}
+	return " · closes after " + duration.Format(l.TTL) + " without a change"
+}
 
 // lobbyPosted records the message ID of a lobby the bot has just posted,
 // so that its expiry can close it.
@@ -198,7 +209,7 @@ func tcLobbyMessage(l *tcLobby, note string) Message {
 		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).",
 		l.Creator.Mention(), l.Creator.Mention(), tcMoveTimeText(l.MoveTime))
 	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: colorChallenge,
-		Footer: "Lobby " + l.ID + " · /teamchess rules"}
+		Footer: "Lobby " + l.ID + lobbyTTLText(l) + " · /teamchess rules"}
 	for _, side := range sides {
 		e.Fields = append(e.Fields, &ui.Field{
 			Name: fmt.Sprintf("%s (%d)", side.Title(), len(*l.queue(side))), Value: lobbyQueueText(*l.queue(side)), Inline: true,
