@@ -211,7 +211,7 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 		}
 		md, err := toml.Decode(string(data), &cfg)
 		if err != nil {
-			return cfg, fmt.Errorf("config %s: %s", path, configError(err, data))
+			return cfg, fmt.Errorf("config %s: %s", path, configError(err))
 		}
 		if un := md.Undecoded(); len(un) > 0 {
 			keys := make([]string, len(un))
@@ -237,29 +237,19 @@ func LoadConfig(path string, getenv func(string) string) (Config, error) {
 }
 
 // configError describes a TOML error by line, column and message, never
-// with the file's source lines (the TOML library's ErrorWithPosition shows
-// the lines around the error, which can hold discord.token); any token
-// value written in the file is blanked out of the message as well.
-func configError(err error, data []byte) string {
-	msg := err.Error()
+// with the file's source lines: the TOML library's ErrorWithPosition shows
+// the lines around the error, which can hold discord.token.
+func configError(err error) string {
 	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		msg = fmt.Sprintf("line %d, column %d: %s", pe.Position.Line, pe.Position.Col, pe.Message)
-		if pe.LastKey != "" {
-			msg += " (key " + pe.LastKey + ")"
-		}
+	if !errors.As(err, &pe) {
+		return err.Error()
 	}
-	for _, m := range tokenValue.FindAllSubmatch(data, -1) {
-		if v := strings.TrimSpace(string(m[1])); len(v) >= 4 {
-			msg = strings.ReplaceAll(msg, v, "[token hidden]")
-		}
+	msg := fmt.Sprintf("line %d, column %d: %s", pe.Position.Line, pe.Position.Col, pe.Message)
+	if pe.LastKey != "" {
+		msg += " (key " + pe.LastKey + ")"
 	}
 	return msg
 }
-
-// tokenValue finds what a config file assigns to a token key, quoted or
-// not, to the end of the line.
-var tokenValue = regexp.MustCompile(`(?m)token\s*=\s*["']?([^"'\n#]*)`)
 
 func (c *Config) validate() error {
 	switch {
