@@ -57,16 +57,18 @@ func TestWriteFixture(t *testing.T) {
 	step := func() { h.clock.Advance(time.Minute) }
 
 	// Survival: one finished by elimination, one by resignation, one running.
-	th := h.survivalGame(alice, bob)
-	var last *discordsim.Message
-	for i, mv := range eliminationGame {
-		u := alice
-		if i%2 == 1 {
-			u = bob
+	// play plays moves alternately as white and black, a minute apart, and
+	// returns the last answer.
+	play := func(th *discordsim.Channel, white, black *discordsim.User, moves []string) (last *discordsim.Message) {
+		players := [2]*discordsim.User{white, black}
+		for i, mv := range moves {
+			last = h.move(players[i%2], th, mv)
+			step()
 		}
-		last = h.move(u, th, mv)
-		step()
+		return last
 	}
+	th := h.survivalGame(alice, bob)
+	last := play(th, alice, bob, eliminationGame)
 	meta.Threads["survival-elimination"] = th.ID
 	meta.Games["survival-elimination"] = gameIDFromFooter(t, last)
 	meta.Results["survival-elimination"] = "wins by elimination of the last piece"
@@ -77,14 +79,7 @@ func TestWriteFixture(t *testing.T) {
 	meta.Threads["survival-resigned"] = th.ID
 	meta.Results["survival-resigned"] = "wins by resignation"
 	th = h.survivalGame(alice, carol)
-	for i, mv := range eliminationGame[:6] {
-		u := alice
-		if i%2 == 1 {
-			u = carol
-		}
-		last = h.move(u, th, mv)
-		step()
-	}
+	last = play(th, alice, carol, eliminationGame[:6])
 	meta.Threads["survival-running"] = th.ID
 	meta.Games["survival-running"] = gameIDFromFooter(t, last)
 	offer := h.reply(alice, th.ID, "draw offer") // a pending draw offer, White's
