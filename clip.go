@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"sandtable/internal/playertext"
 )
 
 // Messages on standard error echo what the user gave (arguments, flag
@@ -44,13 +46,7 @@ func clipRunes(s string, max int) (string, bool) {
 
 // quoteArg quotes an argument for a message as %q does, clipped to maxEcho
 // characters: "abc…" (900000 characters).
-func quoteArg(s string) string {
-	head, clipped := clipRunes(s, maxEcho)
-	if !clipped {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(head+"…") + " (" + strconv.Itoa(utf8.RuneCountInString(s)) + " characters)"
-}
+func quoteArg(s string) string { return playertext.Quote(s, maxEcho) }
 
 // echoArg echoes a name (a file name) as given when it has at most maxEcho
 // characters, and as quoteArg clips it otherwise.

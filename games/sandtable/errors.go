@@ -2,8 +2,8 @@ package sandtable
 
 import (
 	"fmt"
-	"strconv"
-	"unicode/utf8"
+
+	"sandtable/internal/playertext"
 )
 
 // Rule names a rule that can forbid an action: the ruling number of
@@ -86,20 +86,6 @@ func (e *SyntaxError) Error() string {
 // message quotes; longer input is clipped (see quote).
 const MaxQuoted = 60
 
-// quote returns s quoted as %q would. Input longer than MaxQuoted
-// characters is clipped at a character boundary, with an ellipsis inside
-// the quotes and the full length after them: "abc…" (900000 characters).
-func quote(s string) string {
-	n := utf8.RuneCountInString(s)
-	if n <= MaxQuoted {
-		return strconv.Quote(s)
-	}
-	i, end := 0, 0
-	for end = range s {
-		if i == MaxQuoted {
-			break
-		}
-		i++
-	}
-	return strconv.Quote(s[:end]+"…") + " (" + strconv.Itoa(n) + " characters)"
-}
+// quote returns s quoted as %q would, clipped to MaxQuoted characters
+// (playertext.Quote).
+func quote(s string) string { return playertext.Quote(s, MaxQuoted) }

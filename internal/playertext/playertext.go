@@ -18,6 +18,7 @@ package playertext
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -137,4 +138,23 @@ func File(text string) (string, error) {
 		i += n
 	}
 	return Clean(text), nil
+}
+
+// Quote quotes s for an error message as %q does. Input longer than max
+// characters (runes) is cut at a character boundary, with an ellipsis
+// inside the quotes and the full length after them:
+// "abc…" (900000 characters).
+func Quote(s string, max int) string {
+	n := utf8.RuneCountInString(s)
+	if n <= max {
+		return strconv.Quote(s)
+	}
+	end, i := 0, 0
+	for end = range s {
+		if i == max {
+			break
+		}
+		i++
+	}
+	return strconv.Quote(s[:end]+"…") + " (" + strconv.Itoa(n) + " characters)"
 }

@@ -82,3 +82,20 @@ func TestFile(t *testing.T) {
 		t.Errorf("the error names the byte and its line: %v", err)
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"abc", 3, `"abc"`},
+		{"abc", 2, `"ab…" (3 characters)`},
+		{"é€😀x", 2, `"é€…" (4 characters)`}, // cut by characters, never inside one
+		{"a\nb", 10, `"a\nb"`},
+	} {
+		if got := Quote(c.in, c.max); got != c.want {
+			t.Errorf("Quote(%q, %d) = %s, want %s", c.in, c.max, got, c.want)
+		}
+	}
+}
