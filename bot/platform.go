@@ -151,3 +151,63 @@ func (p *platform) Download(url string, maxBytes int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// StartThreadFrom starts the public thread of a message; Discord's 160004
+// (the message has a thread already) means an earlier attempt made it, and
+// its ID is the message's.
+func (p *platform) StartThreadFrom(channelID, messageID, name string) (string, error) {
+	ch, err := p.sess.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{
+		Name: threadName(name), AutoArchiveDuration: 10080,
+	})
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage {
+		return messageID, nil
+	}
+	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType {
+		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
+	}
+	if err != nil {
+		return "", platformError(err)
+	}
+	return ch.ID, nil
+}
+
+// FindThread lists the guild's active threads and returns the one under
+// parentID named name (as threadName names it), or "".
+func (p *platform) FindThread(guildID, parentID, name string) (string, error) {
+	list, err := p.sess.GuildThreadsActive(guildID)
+	if err != nil {
+		return "", platformError(err)
+	}
+	want := threadName(name)
+	for _, th := range list.Threads {
+		if th.ParentID == parentID && th.Name == want {
+			return th.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// Recent reads the latest limit messages of a channel and keeps the bot's.
+func (p *platform) Recent(channelID string, limit int) ([]commands.Posted, error) {
+	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "")
+	if err != nil {
+		return nil, platformError(err)
+	}
+	var out []commands.Posted
+	for _, m := range msgs {
+		if m.Author == nil || p.sess.State == nil || p.sess.State.User == nil || m.Author.ID != p.sess.State.User.ID {
+			continue
+		}
+		po := commands.Posted{ID: m.ID, Content: m.Content}
+		for _, e := range m.Embeds {
+			c := ui.Card{Title: e.Title, Description: e.Description}
+			if e.Footer != nil {
+				c.Footer = e.Footer.Text
+			}
+			po.Cards = append(po.Cards, c)
+		}
+		out = append(out, po)
+	}
+	return out, nil
+}

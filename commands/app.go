@@ -39,10 +39,32 @@ type Platform interface {
 	// message messageID (an ID DM returned) the bot sent to userID, as
 	// Edit does.
 	EditDM(userID, messageID string, m Message) error
+	// StartThreadFrom starts the public thread of the message messageID in
+	// channelID, named name, and returns its ID, which is the message's ID.
+	// Starting it again (Discord's 160004, "a thread has already been
+	// created for this message") is no error: it returns the same ID, so a
+	// retried start never makes a second thread.
+	StartThreadFrom(channelID, messageID, name string) (string, error)
+	// FindThread returns the ID of an active thread named name under the
+	// channel parentID of guild guildID, or "" when there is none: how a
+	// retried private thread start finds the thread an earlier attempt made.
+	FindThread(guildID, parentID, name string) (string, error)
+	// Recent lists the bot's own messages among the latest limit messages
+	// of channelID (newest first), as far as reconciliation needs them.
+	Recent(channelID string, limit int) ([]Posted, error)
 	// Download fetches a file a user attached to a command (an attachment
 	// option's URL) and returns its bytes. A file larger than maxBytes is
 	// an error (ErrTooLarge), and so is any answer but 200 OK.
 	Download(url string, maxBytes int64) ([]byte, error)
+}
+
+// Posted is a message the bot posted, as Platform.Recent reads it back:
+// enough to recognise a message an earlier delivery attempt already posted.
+type Posted struct {
+	ID      string
+	Content string
+	// Cards are the titles, descriptions and footers of its embeds.
+	Cards []ui.Card
 }
 
 // ErrTooLarge means a downloaded file is larger than the caller allows.

@@ -88,6 +88,20 @@ func (p *fakePlatform) StartThread(channelID, name string, private bool) (string
 	return id, nil
 }
 
+func (p *fakePlatform) StartThreadFrom(channelID, messageID, name string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.threadErr != nil {
+		return "", p.threadErr
+	}
+	p.threads = append(p.threads, messageID)
+	return messageID, nil
+}
+
+func (p *fakePlatform) FindThread(guildID, parentID, name string) (string, error) { return "", nil }
+
+func (p *fakePlatform) Recent(channelID string, limit int) ([]Posted, error) { return nil, nil }
+
 func (p *fakePlatform) AddThreadMember(threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -113,7 +113,7 @@ func TestMigrationFromSchema1(t *testing.T) {
 	defer s.Close()
 	v, err := s.SchemaVersion()
 	require.NoError(t, err)
-	require.Equal(t, 2, v)
+	require.Equal(t, SchemaVersion, v)
 	view(t, s, func(tx Tx) {
 		act, err := tx.Games().Active("alice")
 		require.NoError(t, err)
@@ -182,4 +182,38 @@ func TestMigrationKeepsUnknownDocuments(t *testing.T) {
 		require.Equal(t, []byte(`1`), tx.Bucket([]byte("docs")).Get([]byte("mystery\x00k")))
 		return nil
 	}))
+}
+
+// TestMigrationFromSchema2: a schema-2 database (before the outbox) opens
+// at the current schema with an empty outbox and its games intact.
+func TestMigrationFromSchema2(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	s, err := Open(path, time.Second)
+	require.NoError(t, err)
+	require.NoError(t, s.Update(ctx, func(tx Tx) error {
+		return tx.Games().Put(&Game{ID: "g1", Kind: "survival", ThreadID: "th", Players: []string{"a"}, Active: true}, t0)
+	}))
+	// Make it what schema 2 wrote: no outbox bucket, schema "2".
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bOutbox)); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte("2"))
+	}))
+	require.NoError(t, s.Close())
+	s, err = Open(path, time.Second)
+	require.NoError(t, err)
+	defer s.Close()
+	v, err := s.SchemaVersion()
+	require.NoError(t, err)
+	require.Equal(t, SchemaVersion, v)
+	view(t, s, func(tx Tx) {
+		g, err := tx.Games().ByChannel("th")
+		require.NoError(t, err)
+		require.Equal(t, "g1", g.ID)
+		n, err := tx.Outbox().Len()
+		require.NoError(t, err)
+		require.Zero(t, n)
+	})
+	require.NoError(t, s.Update(ctx, func(tx Tx) error { _, err := tx.Outbox().Add("g1", 1); return err }))
 }

@@ -19,7 +19,7 @@ import (
 //     handlers (the main of 2026-12-02 and before).
 //   - 2: one bucket per repository (kv.go), owned by this package; finished
 //     games indexed by end time; downtime credited by a clock offset.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migration upgrades a bbolt database from version from to from+1 inside
 // one transaction.
@@ -40,6 +40,18 @@ var migrations = []migration{
 		return nil
 	}},
 	{from: 1, apply: migrate1to2},
+	// Schema 3 adds the outbox bucket; nothing else changes.
+	{from: 2, apply: createBuckets},
+}
+
+// createBuckets creates every bucket of the current schema that is missing.
+func createBuckets(btx *bolt.Tx) error {
+	for _, b := range buckets {
+		if _, err := btx.CreateBucketIfNotExists([]byte(b)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Bolt) migrate() error {

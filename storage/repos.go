@@ -25,6 +25,7 @@ func (t *txImpl) Lobbies() Invitations    { return invitations{t, bLobbies} }
 func (t *txImpl) Records() Records        { return records{t.kv} }
 func (t *txImpl) Logs() Logs              { return logs{t.kv} }
 func (t *txImpl) Dedupe() Dedupe          { return dedupe{t.kv} }
+func (t *txImpl) Outbox() Outbox          { return outbox{t} }
 func (t *txImpl) Meta() Meta              { return meta{t} }
 func (t *txImpl) Playground() Blobs       { return blobs{t.kv, bPlayground} }
 

@@ -56,6 +56,7 @@ type Tx interface {
 	Records() Records
 	Logs() Logs
 	Dedupe() Dedupe
+	Outbox() Outbox
 	Meta() Meta
 	// Playground holds the local playground's own state (its Discord
 	// stand-in), apart from the bot's.
@@ -159,6 +160,43 @@ type Dedupe interface {
 	Mark(id string, now time.Time) (seen bool, err error)
 	// Prune forgets interactions applied before cutoff.
 	Prune(cutoff time.Time) error
+}
+
+// Outbox is the repository of effects (posts, edits, direct messages,
+// threads...) waiting to be delivered: the framework adds them in the
+// transaction of the state change that makes them, a dispatcher delivers
+// them and removes each once done. Effects of one stream (a game's or a
+// challenge's ID) are delivered in the order they were added: Heads only
+// ever offers a stream's first pending effect.
+type Outbox interface {
+	// Add queues the effect v (JSON) at the end of stream, due at once, and
+	// returns its ID, unique in the store for ever (never reused, even
+	// after Done). stream must be non-empty and contain no "/".
+	Add(stream string, v any) (id string, err error)
+	// Heads lists the first pending effect of each stream whose due time is
+	// at or before now, at most limit, the earliest due first.
+	Heads(now time.Time, limit int) ([]Pending, error)
+	// Get reads the pending effect id, or ErrNotFound (done or unknown).
+	Get(id string) (*Pending, error)
+	// Retry records a failed attempt: attempts is the new count of failed
+	// attempts and due (wall time) when to try again. ErrNotFound if done.
+	Retry(id string, attempts int, due time.Time) error
+	// Done removes the effect id (no error if absent).
+	Done(id string) error
+	// Len counts the pending effects.
+	Len() (int, error)
+	// NextDue is the earliest due time of a stream's first pending effect,
+	// or the zero time when the outbox is empty.
+	NextDue() (time.Time, error)
+}
+
+// Pending is one effect in the outbox.
+type Pending struct {
+	ID       string
+	Stream   string
+	Attempts int       // failed attempts so far
+	Due      time.Time // wall time (downtime credited like deadlines)
+	Effect   json.RawMessage
 }
 
 // Meta holds the bot's own bookkeeping.

@@ -1,0 +1,128 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// outbox implements Outbox. Keys are stream "/" %020d sequence, so a scan
+// meets each stream's effects in the order they were added; the sequence is
+// the meta counter "outbox_seq", never reused.
+type outbox struct{ t *txImpl }
+
+type outboxEnvelope struct {
+	Attempts int             `json:"attempts,omitempty"`
+	Due      time.Time       `json:"due"` // the bot's clock
+	Effect   json.RawMessage `json:"effect"`
+}
+
+func (r outbox) Add(stream string, v any) (string, error) {
+	if stream == "" || strings.ContainsRune(stream, '/') {
+		return "", fmt.Errorf("storage: bad outbox stream %q", stream)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	n := uint64(0)
+	if b := r.t.kv.get(bMeta, "outbox_seq"); b != nil {
+		if n, err = strconv.ParseUint(string(b), 10, 64); err != nil {
+			return "", fmt.Errorf("storage: bad outbox sequence %q", b)
+		}
+	}
+	n++
+	if err := r.t.kv.put(bMeta, "outbox_seq", []byte(strconv.FormatUint(n, 10))); err != nil {
+		return "", err
+	}
+	id := fmt.Sprintf("%s/%020d", stream, n)
+	return id, putJSON(r.t.kv, bOutbox, id, outboxEnvelope{Effect: raw})
+}
+
+func (r outbox) decode(id string, v []byte) (*Pending, error) {
+	var env outboxEnvelope
+	if err := json.Unmarshal(v, &env); err != nil {
+		return nil, fmt.Errorf("outbox %s: corrupt record: %w", id, err)
+	}
+	due, err := r.t.toWall(env.Due)
+	if err != nil {
+		return nil, err
+	}
+	stream, _, _ := strings.Cut(id, "/")
+	return &Pending{ID: id, Stream: stream, Attempts: env.Attempts, Due: due, Effect: env.Effect}, nil
+}
+
+// heads decodes the first effect of every stream.
+func (r outbox) heads() ([]*Pending, error) {
+	var out []*Pending
+	last := ""
+	err := r.t.kv.scan(bOutbox, "", "", func(k string, v []byte) error {
+		stream, _, _ := strings.Cut(k, "/")
+		if stream == last {
+			return nil
+		}
+		last = stream
+		p, err := r.decode(k, v)
+		if err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Due.Before(out[j].Due) })
+	return out, err
+}
+
+func (r outbox) Heads(now time.Time, limit int) ([]Pending, error) {
+	hs, err := r.heads()
+	if err != nil {
+		return nil, err
+	}
+	var out []Pending
+	for _, p := range hs {
+		if p.Due.After(now) || len(out) >= limit {
+			break
+		}
+		out = append(out, *p)
+	}
+	return out, nil
+}
+
+func (r outbox) Get(id string) (*Pending, error) {
+	v := r.t.kv.get(bOutbox, id)
+	if v == nil {
+		return nil, fmt.Errorf("outbox %s: %w", id, ErrNotFound)
+	}
+	return r.decode(id, v)
+}
+
+func (r outbox) Retry(id string, attempts int, due time.Time) error {
+	p, err := r.Get(id)
+	if err != nil {
+		return err
+	}
+	bot, err := r.t.toBot(due)
+	if err != nil {
+		return err
+	}
+	return putJSON(r.t.kv, bOutbox, id, outboxEnvelope{Attempts: attempts, Due: bot, Effect: p.Effect})
+}
+
+func (r outbox) Done(id string) error { return r.t.kv.del(bOutbox, id) }
+
+func (r outbox) Len() (int, error) {
+	n := 0
+	err := r.t.kv.scan(bOutbox, "", "", func(string, []byte) error { n++; return nil })
+	return n, err
+}
+
+func (r outbox) NextDue() (time.Time, error) {
+	hs, err := r.heads()
+	if err != nil || len(hs) == 0 {
+		return time.Time{}, err
+	}
+	return hs[0].Due, nil
+}
