@@ -6,44 +6,44 @@ package ui
 // Content, 10 cards, 10 files and 5 rows; the adapter cuts text to
 // Discord's limits on the way out.
 type Message struct {
-	Content string
-	Cards   []*Card
-	Files   []*File
-	Rows    []Row
+	Content string  `json:"content,omitempty"`
+	Cards   []*Card `json:"cards,omitempty"`
+	Files   []*File `json:"files,omitempty"`
+	Rows    []Row   `json:"rows,omitempty"`
 }
 
 // Card is a framed block of text (a Discord embed). Limits, in
 // characters: Title 256, Description 4096, 25 Fields, Footer 2048, Author
 // 256, and 6000 for all of a message's cards together.
 type Card struct {
-	Title       string
-	Description string
-	URL         string // the title links there when set
-	Color       int    // 0xRRGGBB of the side bar
-	Fields      []*Field
-	Footer      string
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
+	URL         string   `json:"url,omitempty"` // the title links there when set
+	Color       int      `json:"color,omitempty"` // 0xRRGGBB of the side bar
+	Fields      []*Field `json:"fields,omitempty"`
+	Footer      string   `json:"footer,omitempty"`
 	// Image is the name of one of the message's Files shown full width in
 	// the card ("board.png"), or "" for none.
-	Image string
+	Image string `json:"image,omitempty"`
 	// Thumbnail is the name of one of the message's Files shown small in
 	// the corner, or "" for none.
-	Thumbnail string
-	Author    string // a line above the title
+	Thumbnail string `json:"thumbnail,omitempty"`
+	Author    string `json:"author,omitempty"` // a line above the title
 }
 
 // Field is a titled paragraph of a Card (name 256, value 1024
 // characters). Inline fields sit side by side.
 type Field struct {
-	Name   string
-	Value  string
-	Inline bool
+	Name   string `json:"name,omitempty"`
+	Value  string `json:"value,omitempty"`
+	Inline bool   `json:"inline,omitempty"`
 }
 
 // File is a file attached to a message; a Card shows it by Name.
 type File struct {
-	Name        string
-	ContentType string // "image/png"
-	Data        []byte
+	Name        string `json:"name,omitempty"`
+	ContentType string `json:"content_type,omitempty"` // "image/png"
+	Data        []byte `json:"data,omitempty"`
 }
 
 // Row is one row of controls under a message: up to 5 buttons, or one
@@ -69,12 +69,12 @@ const (
 // commands.CustomID (at most 100 characters, never cut); Label is at most
 // 80 characters.
 type Button struct {
-	Label    string
-	Emoji    string // a Unicode emoji shown before the label, or ""
-	Style    ButtonStyle
-	Route    string
-	URL      string // Link buttons only
-	Disabled bool
+	Label    string      `json:"label,omitempty"`
+	Emoji    string      `json:"emoji,omitempty"` // a Unicode emoji shown before the label, or ""
+	Style    ButtonStyle `json:"style,omitempty"`
+	Route    string      `json:"route,omitempty"`
+	URL      string      `json:"url,omitempty"` // Link buttons only
+	Disabled bool        `json:"disabled,omitempty"`
 }
 
 // Select is a drop-down menu of up to 25 options, alone in its Row. Route
@@ -82,22 +82,22 @@ type Button struct {
 // MinValues and MaxValues bound how many options the user picks (0:
 // Discord's default, one).
 type Select struct {
-	Route       string
-	Placeholder string
-	MinValues   int
-	MaxValues   int
-	Options     []SelectOption
-	Disabled    bool
+	Route       string         `json:"route,omitempty"`
+	Placeholder string         `json:"placeholder,omitempty"`
+	MinValues   int            `json:"min_values,omitempty"`
+	MaxValues   int            `json:"max_values,omitempty"`
+	Options     []SelectOption `json:"options,omitempty"`
+	Disabled    bool           `json:"disabled,omitempty"`
 }
 
 // SelectOption is one option of a Select. Label and Description are at most
 // 100 characters; Value (at most 100, never cut) is what the bot gets back.
 type SelectOption struct {
-	Label       string
-	Value       string
-	Description string
-	Emoji       string
-	Default     bool // shown as already picked
+	Label       string `json:"label,omitempty"`
+	Value       string `json:"value,omitempty"`
+	Description string `json:"description,omitempty"`
+	Emoji       string `json:"emoji,omitempty"`
+	Default     bool   `json:"default,omitempty"` // shown as already picked
 }
 
 func (Button) isControl() {}
