@@ -101,6 +101,9 @@ type App struct {
 
 	locks sync.Map // game or challenge ID -> *sync.Mutex
 	kinds map[string]*Kind
+
+	kicks     chan struct{} // see Kicks
+	deliverMu sync.Mutex    // one Deliver at a time
 }
 
 // New builds an App with the standard game kinds registered.
@@ -108,7 +111,8 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, kinds: map[string]*Kind{}}
+	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, kinds: map[string]*Kind{},
+		kicks: make(chan struct{}, 1)}
 	a.registerKinds()
 	return a
 }

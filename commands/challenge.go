@@ -41,7 +41,7 @@ func getChallenge(tx storage.Tx, id string, ch *Challenge) error {
 type ChallengeStarter func(a *App, req *Request, ch *Challenge) (threadID string, err error)
 
 // duration reads the time option name that the challenge command stored
-// (as time.Duration's String, once validated by moveTimeOption).
+// (as time.Duration's String, once validated by MoveTimeOption).
 func (ch *Challenge) duration(name string) (time.Duration, error) {
 	d, err := time.ParseDuration(ch.Options[name])
 	if err != nil {
@@ -98,7 +98,7 @@ func discordReason(err error) string {
 	var pe *PlatformError
 	s := err.Error()
 	if errors.As(err, &pe) && pe.Message != "" {
-		s = fmt.Sprintf("\"%s\" (error %d)", escapeText(pe.Message, 0), pe.Code)
+		s = fmt.Sprintf("\"%s\" (error %d)", EscapeText(pe.Message, 0), pe.Code)
 	} else if errors.As(err, &pe) && pe.Status != "" {
 		s = pe.Status
 	}
@@ -146,7 +146,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		return nil, Errorf("You cannot challenge yourself: pick another player as opponent.")
 	}
 	if opponent.Bot {
-		return nil, Errorf("%s is a bot and cannot play: challenge a person.", escapeText(opponent.Name, 0))
+		return nil, Errorf("%s is a bot and cannot play: challenge a person.", EscapeText(opponent.Name, 0))
 	}
 	if err := a.needTextChannel(req); err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		Cards: []*ui.Card{{
 			Title:       k.Title + " challenge",
 			Description: desc,
-			Color:       colorChallenge,
+			Color:       ColorChallenge,
 		}},
 		Rows: []ui.Row{{
 			ui.Button{Label: "Accept", Style: ui.Success, Route: id("accept")},
@@ -215,15 +215,18 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	switch action {
 	case "cancel":
 		if req.User.ID != ch.Challenger.ID {
-			return nil, Errorf("Only %s, who made this challenge, can cancel it.", escapeText(ch.Challenger.Name, 0))
+			return nil, Errorf("Only %s, who made this challenge, can cancel it.", EscapeText(ch.Challenger.Name, 0))
 		}
 	case "accept", "decline":
 		if req.User.ID != ch.Opponent.ID {
 			if req.User.ID == ch.Challenger.ID {
-				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", escapeText(ch.Opponent.Name, 0), action)
+				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", EscapeText(ch.Opponent.Name, 0), action)
 			}
-			return nil, Errorf("This challenge is for %s; only they can %s it.", escapeText(ch.Opponent.Name, 0), action)
+			return nil, Errorf("This challenge is for %s; only they can %s it.", EscapeText(ch.Opponent.Name, 0), action)
 		}
+	}
+	if action == "accept" && k != nil && k.start != nil {
+		return a.acceptChallenge(req, k, &ch)
 	}
 	// Delete first: if starting fails, nothing is left half-done, and a
 	// second click finds the challenge gone.
@@ -258,6 +261,68 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	return closedChallenge(k, &ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID)), nil
 }
 
+// acceptChallenge starts the game of the challenge ch, of a kind
+// registered with Register, under the challenge's lock. The game's public
+// thread is started from the challenge's message first: a retry (after a
+// failure or a crash before the commit) gets the same thread back, never a
+// second one, and a refusal leaves the challenge open. Then one
+// transaction closes the challenge, saves the game and queues its first
+// effects (players added to the thread, the first board).
+func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, error) {
+	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
+		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true}
+	name, effects, err := k.start(a, req, ch, rec)
+	if err != nil {
+		return nil, err
+	}
+	starter := req.MessageID
+	if starter == "" {
+		starter = ch.MessageID
+	}
+	var threadID string
+	if starter != "" {
+		threadID, err = a.Platform.StartThreadFrom(ch.ChannelID, starter, name)
+	} else {
+		threadID, err = a.Platform.StartThread(ch.ChannelID, name, false)
+	}
+	if err != nil {
+		err = &threadFailed{what: "the game's thread", err: err}
+		a.Log.Warn("starting a challenge failed", "challenge", ch.ID, "err", err)
+		msg, gone, _ := threadRefusal(err, "accept again.")
+		if gone {
+			if err := a.update(func(tx storage.Tx) error { return tx.Challenges().Delete(ch.ID) }); err != nil {
+				return nil, err
+			}
+			return closedChallenge(k, ch, msg), nil
+		}
+		return nil, Errorf("%s The challenge is still open.", msg)
+	}
+	rec.ThreadID = threadID
+	effects = append([]Effect{
+		{Op: OpAddMember, Channel: threadID, User: ch.Challenger.ID},
+		{Op: OpAddMember, Channel: threadID, User: ch.Opponent.ID},
+	}, effects...)
+	err = a.update(func(tx storage.Tx) error {
+		if req.InteractionID != "" {
+			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
+				return err
+			}
+		}
+		if err := tx.Challenges().Delete(ch.ID); err != nil {
+			return err
+		}
+		if err := tx.Games().Put(rec, req.Now); err != nil {
+			return err
+		}
+		return a.enqueue(tx, rec.ID, rec, effects)
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.kick()
+	return closedChallenge(k, ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID)), nil
+}
+
 func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 	title := "Challenge"
 	if k != nil {
@@ -267,7 +332,7 @@ func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 		Cards: []*ui.Card{{
 			Title:       title,
 			Description: fmt.Sprintf("%s challenged %s.\n%s", ch.Challenger.Mention(), ch.Opponent.Mention(), outcome),
-			Color:       colorClosed,
+			Color:       ColorClosed,
 		}},
 		Rows: []ui.Row{},
 	}}

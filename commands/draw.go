@@ -86,63 +86,104 @@ func drawRepeat(req *Request, answered, standing string) *Response {
 }
 
 // answer runs req's user's draw action "offer", "accept" or "decline" in
-// game g; any other action is refused.
+// game g (Draw.Act on the kind's stored fields), then saves the change or,
+// for an accepted offer, ends the game.
 func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Response, error) {
+	st := Draw{Offer: *d.offer, Seq: *d.seq, Answer: *d.answered}
+	resp, accepted, err := st.Act(req, g.ID, d.opp, action, d.offerNote, d.noOfferNote)
+	if err != nil {
+		return nil, err
+	}
+	*d.offer, *d.seq, *d.answered = st.Offer, st.Seq, st.Answer
+	if accepted {
+		return d.accept()
+	}
+	if err := d.save(); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Draw is the agreed draw of a two-player game as the game stores it: a
+// player offers a draw, the opponent accepts or declines it; the game
+// drops a standing offer (Offer = "") when play goes on.
+type Draw struct {
+	// Offer is the user ID of the player with a standing offer, "" for none.
+	Offer string `json:"draw_offer,omitempty"`
+	// Seq counts the offers made in the game: the standing offer's number,
+	// which its message's buttons carry, so that the buttons of a declined
+	// or lapsed offer cannot answer a later one.
+	Seq int `json:"draw_seq,omitempty"`
+	// Answer is the latest answer to an offer, "<offer number>
+	// accept|decline <user ID>" (see Repeat).
+	Answer string `json:"draw_answer,omitempty"`
+}
+
+// Repeat answers a repeated click on a draw offer's buttons (see
+// drawRepeat), or returns nil.
+func (d *Draw) Repeat(req *Request) *Response { return drawRepeat(req, d.Answer, d.Offer) }
+
+// Act runs req's user's draw action "offer", "accept" or "decline" in the
+// game gameID against opp, changing d. It returns the answer to post (an
+// offer with its buttons, or the decline), or accepted when the game is to
+// end in a draw by agreement (the caller ends it and answers). offerNote
+// ends an offer's message ("(The offer lapses with the next move.)");
+// noOfferNote ends the refusal to answer a lapsed offer ("(offers lapse
+// when a move is made)"). Any other action, and every refusal, is a
+// *UserError with d unchanged.
+func (d *Draw) Act(req *Request, gameID string, opp User, action, offerNote, noOfferNote string) (resp *Response, accepted bool, err error) {
 	switch action {
 	case "offer":
-		if *d.offer == req.User.ID {
-			return nil, Errorf("You have already offered a draw; %s can accept or decline it.", d.opp.Mention())
+		if d.Offer == req.User.ID {
+			return nil, false, Errorf("You have already offered a draw; %s can accept or decline it.", opp.Mention())
 		}
-		if *d.offer == d.opp.ID {
-			return nil, Errorf("%s has already offered you a draw: use /draw accept to agree.", d.opp.Mention())
+		if d.Offer == opp.ID {
+			return nil, false, Errorf("%s has already offered you a draw: use /draw accept to agree.", opp.Mention())
 		}
-		*d.offer = req.User.ID
-		*d.seq++
-		if err := d.save(); err != nil {
-			return nil, err
+		d.Offer = req.User.ID
+		d.Seq++
+		n := strconv.Itoa(d.Seq)
+		button := func(action, label string, style ui.ButtonStyle) ui.Button {
+			return ui.Button{Label: label, Style: style, Route: CustomID{Scope: "g", ID: gameID, Action: action, Arg: n}.String()}
 		}
-		n := strconv.Itoa(*d.seq)
 		return &Response{Message: Message{
-			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? %s", req.User.Mention(), d.opp.Mention(), d.offerNote),
+			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? %s", req.User.Mention(), opp.Mention(), offerNote),
 			Rows: []ui.Row{{
-				gameArgButton(g, "draw-accept", n, "Accept draw", ui.Success),
-				gameArgButton(g, "draw-decline", n, "Decline", ui.Danger),
+				button("draw-accept", "Accept draw", ui.Success),
+				button("draw-decline", "Decline", ui.Danger),
 			}},
-		}}, nil
+		}}, false, nil
 	case "accept", "decline":
 		if req.Type == ComponentRequest {
 			// A button answers the offer its message made, and no other.
 			id, _ := ParseCustomID(req.CustomID)
-			if *d.offer == "" || id.Arg != strconv.Itoa(*d.seq) {
+			if d.Offer == "" || id.Arg != strconv.Itoa(d.Seq) {
 				hint := ""
-				if *d.offer != "" {
+				if d.Offer != "" {
 					hint = " A newer offer stands: answer it with its own message's buttons, or with /draw accept or /draw decline."
 				}
-				return nil, Errorf("That draw offer is no longer open: it was declined, accepted or lapsed.%s", hint)
+				return nil, false, Errorf("That draw offer is no longer open: it was declined, accepted or lapsed.%s", hint)
 			}
 		}
-		if *d.offer == "" {
-			return nil, Errorf("There is no draw offer to %s %s.", action, d.noOfferNote)
+		if d.Offer == "" {
+			return nil, false, Errorf("There is no draw offer to %s %s.", action, noOfferNote)
 		}
-		if *d.offer == req.User.ID {
-			return nil, Errorf("You made this draw offer; only %s can %s it.", d.opp.Mention(), action)
+		if d.Offer == req.User.ID {
+			return nil, false, Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
 		}
-		*d.answered = fmt.Sprintf("%d %s %s", *d.seq, action, req.User.ID)
+		d.Answer = fmt.Sprintf("%d %s %s", d.Seq, action, req.User.ID)
 		if action == "decline" {
-			*d.offer = ""
-			if err := d.save(); err != nil {
-				return nil, err
-			}
-			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), nil
+			d.Offer = ""
+			return Reply("%s declined the draw offer. Play on!", req.User.Mention()), false, nil
 		}
-		return d.accept()
+		return nil, true, nil
 	}
-	return nil, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
+	return nil, false, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
 }
 
-// gameButton is a button of game g whose custom ID carries action.
-func gameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.Button {
-	return gameArgButton(g, action, "", label, style)
+// GameButton is a button of game g whose custom ID carries action.
+func GameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.Button {
+	return GameArgButton(g, action, "", label, style)
 }
 
 // stamp is a short identity of what a message shows, made of parts (a
@@ -157,9 +198,9 @@ func stamp(parts ...string) string {
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 
-// gameArgButton is a button of game g whose custom ID carries action and
+// GameArgButton is a button of game g whose custom ID carries action and
 // arg: the identity of what its message shows (an order's number, a
 // draft's stamp), so that the button acts on that and nothing newer.
-func gameArgButton(g *storage.Game, action, arg, label string, style ui.ButtonStyle) ui.Button {
+func GameArgButton(g *storage.Game, action, arg, label string, style ui.ButtonStyle) ui.Button {
 	return ui.Button{Label: label, Style: style, Route: CustomID{Scope: "g", ID: g.ID, Action: action, Arg: arg}.String()}
 }

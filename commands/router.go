@@ -49,6 +49,14 @@ type Kind struct {
 	// Summary is one line about a game for /games, e.g. "vs @bob, your move".
 	Summary func(a *App, g *storage.Game, userID string) string
 
+	// start, for kinds registered with Register, makes the game of an
+	// accepted challenge: rec (new, unsaved) gets its state and clock; it
+	// returns the thread's name and the first effects.
+	start func(a *App, req *Request, ch *Challenge, rec *storage.Game) (threadName string, effects []Effect, err error)
+	// delivered, for kinds registered with Register, records the result
+	// of an effect (see Effect.Result) in the game rec, in tx.
+	delivered func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error
+
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
 	// in public, not even the command and its options. The bot then defers
@@ -59,7 +67,7 @@ type Kind struct {
 
 // subcommands handles the top-level command /name by its subcommand: subs
 // has a handler per subcommand name; any other subcommand is refused.
-func subcommands(name string, subs map[string]Handler) Handler {
+func Subcommands(name string, subs map[string]Handler) Handler {
 	return func(a *App, req *Request) (*Response, error) {
 		if h, ok := subs[req.Sub]; ok {
 			return h(a, req)

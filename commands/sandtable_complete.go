@@ -269,7 +269,7 @@ func stepRuleText(err error) string {
 	if i := strings.Index(s, "): "); i >= 0 && strings.HasPrefix(s, "step ") {
 		s = s[i+3:]
 	}
-	return strings.TrimSuffix(strings.TrimSpace(stripNotes(engineText(s))), ".")
+	return strings.TrimSuffix(strings.TrimSpace(stripNotes(EngineText(s))), ".")
 }
 
 // stepChoices adds the Infantry actions "prefix + one more legal step"

@@ -93,8 +93,8 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 	var rows []ui.Row
 	if pos.Confirmed[side] {
 		rows = []ui.Row{{
-			gameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
-			gameButton(g, "dep-text", "Layout as text", ui.Secondary),
+			GameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
+			GameButton(g, "dep-text", "Layout as text", ui.Secondary),
 		}}
 	} else {
 		var opts []ui.SelectOption
@@ -106,14 +106,14 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 				Route: CustomID{Scope: "g", ID: g.ID, Action: "dep-preset"}.String(), Placeholder: "Choose a preset…", Options: opts,
 			}},
 			ui.Row{
-				gameButton(g, "dep-random", "Random", ui.Secondary),
-				gameButton(g, "dep-paste", "Paste layout", ui.Secondary),
-				gameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", ui.Secondary),
-				gameButton(g, "dep-clear", "Clear", ui.Danger),
+				GameButton(g, "dep-random", "Random", ui.Secondary),
+				GameButton(g, "dep-paste", "Paste layout", ui.Secondary),
+				GameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", ui.Secondary),
+				GameButton(g, "dep-clear", "Clear", ui.Danger),
 			},
 			ui.Row{
-				gameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", ui.Success),
-				gameButton(g, "dep-text", "Layout as text", ui.Secondary),
+				GameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", ui.Success),
+				GameButton(g, "dep-text", "Layout as text", ui.Secondary),
 			},
 		}
 	}
@@ -387,7 +387,7 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, err
 	}
 	st.markDone(req, side, "you applied this form's changes to your deployment")
-	return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", plural(len(acts), "change", "changes")), true)
+	return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", Plural(len(acts), "change", "changes")), true)
 }
 
 // deployEdit is one deployment action and, for typed edits, the line it
@@ -403,7 +403,7 @@ type deployEdit struct {
 // case. Errors name the line.
 func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 	var edits []deployEdit
-	text = playertext.Clean(text) // what quoteInput echoes is what is read
+	text = playertext.Clean(text) // what QuoteInput echoes is what is read
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' })
 	for n, line := range lines {
 		var acts []sandtable.Action
@@ -411,7 +411,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 		if len(toks) == 0 {
 			continue
 		}
-		label := fmt.Sprintf("Line %d (%s)", n+1, quoteInput(line))
+		label := fmt.Sprintf("Line %d (%s)", n+1, QuoteInput(line))
 		bad := func(format string, args ...any) error {
 			return Errorf("%s: %s. Nothing changed.", label, fmt.Sprintf(format, args...))
 		}
@@ -433,7 +433,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 				if len(t) == 1 {
 					k, ok := sandtable.KindFromLetter(t[0])
 					if !ok {
-						return nil, bad("unknown piece letter %s (B Base, T Tank, P Airplane, I Infantry, M Mine, A Anti-Air)", quoteInput(t))
+						return nil, bad("unknown piece letter %s (B Base, T Tank, P Airplane, I Infantry, M Mine, A Anti-Air)", QuoteInput(t))
 					}
 					kind = k
 					continue
@@ -443,7 +443,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 					k, ok := sandtable.KindFromLetter(t[0])
 					sq2, err2 := sandtable.ParseSquare(t[1:])
 					if !ok || err2 != nil {
-						return nil, bad("cannot read %s: write a piece letter and squares, like place T c3 or place Tc3", quoteInput(t))
+						return nil, bad("cannot read %s: write a piece letter and squares, like place T c3 or place Tc3", QuoteInput(t))
 					}
 					kind, sq = k, sq2
 				}
@@ -483,7 +483,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 			for _, t := range args {
 				sq, err := sandtable.ParseSquare(t)
 				if err != nil {
-					return nil, bad("%s", engineText(err.Error()))
+					return nil, bad("%s", EngineText(err.Error()))
 				}
 				acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployRemove, Side: side, To: sq, From: sandtable.NoSquare})
 			}
@@ -493,7 +493,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 			}
 			acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployClear, Side: side, From: sandtable.NoSquare, To: sandtable.NoSquare})
 		default:
-			return nil, bad("unknown change %s: use place, move, remove or clear", quoteInput(cmd))
+			return nil, bad("unknown change %s: use place, move, remove or clear", QuoteInput(cmd))
 		}
 		for _, a := range acts {
 			edits = append(edits, deployEdit{act: a, label: label})
@@ -556,10 +556,10 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 		case file.AttachmentURL != "":
 			data, err := a.Platform.Download(file.AttachmentURL, maxLayoutBytes)
 			if errors.Is(err, ErrTooLarge) {
-				return nil, Errorf("%s is too large for a layout (at most %d KB).", escapeText(file.AttachmentName, maxEcho), maxLayoutBytes>>10)
+				return nil, Errorf("%s is too large for a layout (at most %d KB).", EscapeText(file.AttachmentName, maxEcho), maxLayoutBytes>>10)
 			}
 			if err != nil {
-				return nil, Errorf("I could not read %s: %s. Nothing changed.", escapeText(file.AttachmentName, maxEcho), escapeText(err.Error(), 200))
+				return nil, Errorf("I could not read %s: %s. Nothing changed.", EscapeText(file.AttachmentName, maxEcho), EscapeText(err.Error(), 200))
 			}
 			return a.sandDeployLayoutText(req, g, string(data), false)
 		case req.Str("preset") != "":
@@ -573,7 +573,7 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 			if err != nil {
 				return nil, err
 			}
-			return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", plural(len(acts), "change", "changes")), false)
+			return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", Plural(len(acts), "change", "changes")), false)
 		}
 		return a.deployAnswer(g, st, pos, side, "", false)
 	})
@@ -615,7 +615,7 @@ func (a *App) sandDeployGame(req *Request) (*storage.Game, error) {
 	}
 	switch {
 	case want != "":
-		return nil, Errorf("You have no active SandTable game %s (the game ID is in the footer of its messages).", quoteInput(want))
+		return nil, Errorf("You have no active SandTable game %s (the game ID is in the footer of its messages).", QuoteInput(want))
 	case len(found) == 0:
 		return nil, Errorf("You have no SandTable game in Deployment.")
 	case len(found) > 1:

@@ -84,7 +84,50 @@ type Game struct {
 	Updated  time.Time       `json:"updated"`
 	Ended    time.Time       `json:"ended,omitempty"` // set by Games.Put when Active turns false
 	State    json.RawMessage `json:"state"`
+	// StateVersion is the version of the kind's codec that wrote State (0:
+	// written before states carried a version).
+	StateVersion int `json:"state_version,omitempty"`
+	// Outcome is how the game ended, set when it ends (nil: on, or ended
+	// before outcomes were stored: the kind's state then says it).
+	Outcome *Outcome `json:"outcome,omitempty"`
 }
+
+// Outcome is how a game ended, typed: who won, who lost, and how.
+type Outcome struct {
+	// Winners and Losers are user IDs; both empty for a draw or an aborted
+	// game; both set when everybody loses (Losers only).
+	Winners []string `json:"winners,omitempty"`
+	Losers  []string `json:"losers,omitempty"`
+	// Side is the winning side as the kind names it ("white", "black",
+	// "team1"), "" when none won.
+	Side   string `json:"side,omitempty"`
+	Method Method `json:"method"`
+	// Claimed marks a draw claimed by a player (repetition, fifty moves)
+	// rather than reached on the board.
+	Claimed bool `json:"claimed,omitempty"`
+}
+
+// Method is how a game ended, a stable lower-case name.
+type Method string
+
+// The methods every kind draws from.
+const (
+	Checkmate         Method = "checkmate"
+	Stalemate         Method = "stalemate"
+	Elimination       Method = "elimination" // a side has nothing left (Survival, SandTable)
+	DeadPosition      Method = "dead_position"
+	Repetition        Method = "repetition"
+	FiftyMoves        Method = "fifty_moves"
+	Resignation       Method = "resignation"
+	Agreement         Method = "agreement"
+	Time              Method = "time"
+	Siege             Method = "siege"
+	Fatigue           Method = "fatigue"
+	MutualLoss        Method = "mutual_loss"
+	DeploymentTimeout Method = "deployment_timeout"
+	BaseCaptured      Method = "base_captured"
+	Aborted           Method = "aborted"
+)
 
 // Games is the repository of games and their indexes: thread and further
 // channels → game, active and finished games per player, running clocks.

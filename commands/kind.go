@@ -1,0 +1,320 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"sandtable/commands/ui"
+	"sandtable/render"
+	"sandtable/storage"
+)
+
+// Game is the typed contract one game implements, in its own package
+// (commands/survival, ...), over S, its state: a value the framework
+// decodes before every action and encodes after it. Register plugs a Game
+// into the App; the framework never imports a game.
+//
+// The framework runs every action the same way: lock the game → load it →
+// decode the state (Decode, by the stored codec version) → refuse an
+// interaction already applied → call the route's Action → apply the clock
+// rule (Clock, before and after) and the end (Outcome) → encode → save the
+// state, the interaction mark and the action's effects in one transaction →
+// answer. Effects are delivered afterwards from the outbox (see Effect).
+type Game[S any] interface {
+	// Spec names the game and its commands and routes.
+	Spec() Spec[S]
+	// Version is the codec version Encode writes.
+	Version() int
+	// Encode writes the state as JSON at Version.
+	Encode(s S) ([]byte, error)
+	// Decode reads a state written at version (0: a state stored before
+	// states carried a version), migrating older versions.
+	Decode(version int, raw []byte) (S, error)
+	// Clock says who must act now and which clock runs (see Clock).
+	Clock(s S) Clock
+	// Outcome is the game's result once it is over (ok false while on).
+	Outcome(s S) (o storage.Outcome, over bool)
+	// Timeout runs when the game's deadline has passed: it ends or
+	// advances the game through t (t.Req is nil) and announces it with
+	// effects.
+	Timeout(t *Turn[S]) error
+	// Summary is one line about the game for userID's /games, e.g.
+	// "vs @bob, **your move**".
+	Summary(g *storage.Game, s S, userID string) string
+}
+
+// Spec is what a game registers besides its contract: its name and title,
+// its slash commands and the routes of its interactions.
+type Spec[S any] struct {
+	Name  string // the storage kind, e.g. "survival"
+	Title string // shown to users, e.g. "Survival Chess: Tartan Grid"
+
+	// Definitions are the game's own top-level commands (e.g. /survival),
+	// handled by TopLevel by command name; they are not tied to a game.
+	Definitions []*ui.Command
+	TopLevel    map[string]Handler
+
+	// Thread routes commands used in the game's threads by command name
+	// ("move", "resign", "draw", "board", and the game's own);
+	// Autocomplete the autocomplete of those commands; Components the
+	// buttons and selects of scope "g" by action; Modals the forms by
+	// action.
+	Thread       map[string]Action[S]
+	Autocomplete map[string]Action[S]
+	Components   map[string]Action[S]
+	Modals       map[string]Action[S]
+
+	// Start makes the game of an accepted two-player challenge (see
+	// OpenChallenge) through t: t.Save its state, t.Post its first board
+	// in its thread. It returns the thread's name. Nil: the game has no
+	// challenges.
+	Start func(t *Turn[S], ch *Challenge) (threadName string, err error)
+
+	// Private reports whether the answer to req is private (see
+	// Kind.Private).
+	Private func(req *Request) bool
+}
+
+// Action handles one interaction aimed at a game: t carries the request,
+// the stored game and its decoded state. It changes the game with t.Save,
+// asks for effects with t.Post and its siblings, and returns the answer.
+// An error changes nothing and performs no effect.
+type Action[S any] func(t *Turn[S]) (*Response, error)
+
+// ClockRule is which clock runs while a game waits for its players.
+type ClockRule string
+
+// The clock rules.
+const (
+	NoClock    ClockRule = "none"       // nothing runs out
+	PerMove    ClockRule = "per_move"   // each move has its time
+	PerTurn    ClockRule = "per_turn"   // each turn (several actions) has its time
+	Deployment ClockRule = "deployment" // the secret deployment has its time, for every player at once
+)
+
+// Clock is who must act in a game and the clock that runs meanwhile. The
+// framework restarts the clock (deadline = now + Period) whenever Key
+// changes across an action or a timeout, keeps the deadline while Key stays
+// the same, and stops it when the rule is NoClock, Period is zero or the
+// game is over. Key is what identifies one run of the clock: the ply for
+// a per-move clock, the turn number for a per-turn clock, the phase for a
+// deployment clock.
+type Clock struct {
+	Rule   ClockRule
+	Actors []string // user IDs who must act now
+	Key    string
+	Period time.Duration
+}
+
+// Turn is one action on a game in progress: what the action reads and what
+// it asks of the framework. Its methods only record; the framework saves
+// and delivers after the action returns without error.
+type Turn[S any] struct {
+	// Req is the interaction, nil for a timeout.
+	Req *Request
+	// Game is the stored record (ID, thread, players, deadline), read under
+	// the game's lock; actions must not change it.
+	Game *storage.Game
+	// State is the decoded state, S as the game decoded it.
+	State S
+	// Now is the time of the action.
+	Now time.Time
+
+	app     *App
+	saved   bool
+	next    S
+	effects []Effect
+	extra   []func(storage.Tx) error
+}
+
+// Save makes s the game's new state. Without Save, the action changes
+// nothing (its effects are still delivered).
+func (t *Turn[S]) Save(s S) { t.saved, t.next = true, s }
+
+// Saved reports whether the action saved a new state, and which.
+func (t *Turn[S]) Saved() (S, bool) { return t.next, t.saved }
+
+// Post asks for m to be posted in the game's thread.
+func (t *Turn[S]) Post(m Message) { t.Effect(Effect{Op: OpPost, Channel: ChannelOfGame, Body: &m}) }
+
+// PostIn asks for m to be posted in channelID.
+func (t *Turn[S]) PostIn(channelID string, m Message) {
+	t.Effect(Effect{Op: OpPost, Channel: channelID, Body: &m})
+}
+
+// Edit asks for the message messageID of channelID to become m.
+func (t *Turn[S]) Edit(channelID, messageID string, m Message) {
+	t.Effect(Effect{Op: OpEdit, Channel: channelID, Message: messageID, Body: &m})
+}
+
+// AddMember asks for userID to be added to the thread threadID.
+func (t *Turn[S]) AddMember(threadID, userID string) {
+	t.Effect(Effect{Op: OpAddMember, Channel: threadID, User: userID})
+}
+
+// Effect asks for any effect. Effects are delivered in the order asked,
+// after the action's transaction commits.
+func (t *Turn[S]) Effect(e Effect) { t.effects = append(t.effects, e) }
+
+// Also runs fn in the action's transaction (archived logs, players'
+// records): saved with the state, or not at all.
+func (t *Turn[S]) Also(fn func(tx storage.Tx) error) { t.extra = append(t.extra, fn) }
+
+// View reads the store (outside the action's transaction).
+func (t *Turn[S]) View(fn func(tx storage.Tx) error) error { return t.app.view(fn) }
+
+// Settings are the deployment's settings.
+func (t *Turn[S]) Settings() Settings { return t.app.Settings }
+
+// Renderer draws board images.
+func (t *Turn[S]) Renderer() *render.Renderer { return t.app.Render }
+
+// kindOf erases a Game's state type for the router.
+type kindOf[S any] struct {
+	g    Game[S]
+	spec Spec[S]
+}
+
+// Register plugs the game g into the App. Call it before the bot starts;
+// registering a name twice panics.
+func Register[S any](a *App, g Game[S]) {
+	k := &kindOf[S]{g: g, spec: g.Spec()}
+	s := k.spec
+	wrap := func(m map[string]Action[S]) map[string]GameHandler {
+		out := make(map[string]GameHandler, len(m))
+		for name, act := range m {
+			out[name] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
+				return k.run(a, req, rec, act)
+			}
+		}
+		return out
+	}
+	legacy := &Kind{
+		Name: s.Name, Title: s.Title, Definitions: s.Definitions, TopLevel: s.TopLevel,
+		Thread: wrap(s.Thread), Autocomplete: wrap(s.Autocomplete), Components: wrap(s.Components), Modals: wrap(s.Modals),
+		Private: s.Private,
+		Timeout: func(a *App, rec *storage.Game, now time.Time) error {
+			_, err := k.run(a, &Request{Now: now}, rec, func(t *Turn[S]) (*Response, error) {
+				t.Req = nil
+				return nil, k.g.Timeout(t)
+			})
+			return err
+		},
+		Summary: func(a *App, rec *storage.Game, userID string) string {
+			st, err := k.decode(rec)
+			if err != nil {
+				a.Log.Error("decoding a game for /games failed", "game", rec.ID, "err", err)
+				return ""
+			}
+			return k.g.Summary(rec, st, userID)
+		},
+	}
+	if s.Start != nil {
+		legacy.Challenge = challengeHandlers(func(a *App, req *Request, ch *Challenge) (string, error) {
+			return "", fmt.Errorf("kind %s: challenges start through the framework", s.Name)
+		})
+		legacy.start = func(a *App, req *Request, ch *Challenge, rec *storage.Game) (string, []Effect, error) {
+			t := &Turn[S]{Req: req, Game: rec, Now: req.Now, app: a}
+			name, err := s.Start(t, ch)
+			if err != nil {
+				return "", nil, err
+			}
+			if !t.saved {
+				return "", nil, fmt.Errorf("kind %s: Start saved no state", s.Name)
+			}
+			if err := k.finish(t, rec, nil); err != nil {
+				return "", nil, err
+			}
+			return name, t.effects, nil
+		}
+	}
+	a.Register(legacy)
+}
+
+func (k *kindOf[S]) decode(rec *storage.Game) (S, error) {
+	st, err := k.g.Decode(rec.StateVersion, rec.State)
+	if err != nil {
+		var zero S
+		return zero, fmt.Errorf("game %s: decoding its state (version %d): %w", rec.ID, rec.StateVersion, err)
+	}
+	return st, nil
+}
+
+// run is the one path of an action: decode, act, then (when the action
+// saved a state or asked for effects) clock, encode and commit.
+func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) (*Response, error) {
+	st, err := k.decode(rec)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a}
+	resp, err := act(t)
+	if err != nil {
+		return nil, err
+	}
+	if !t.saved && len(t.effects) == 0 && len(t.extra) == 0 {
+		return resp, nil
+	}
+	prev := k.g.Clock(st)
+	if t.saved {
+		if err := k.finish(t, rec, &prev); err != nil {
+			return nil, err
+		}
+	}
+	err = a.update(func(tx storage.Tx) error {
+		if t.Req != nil && t.Req.InteractionID != "" && t.saved {
+			if err := markApplied(tx, t.Req.InteractionID, t.Now); err != nil {
+				return err
+			}
+		}
+		for _, fn := range t.extra {
+			if err := fn(tx); err != nil {
+				return err
+			}
+		}
+		if t.saved {
+			if err := tx.Games().Put(rec, t.Now); err != nil {
+				return err
+			}
+		}
+		return a.enqueue(tx, rec.ID, rec, t.effects)
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.kick()
+	return resp, nil
+}
+
+// finish writes the saved state into rec: encoded at the codec version,
+// the end (Outcome) and the clock rule applied. prev is the clock before
+// the action (nil for a new game).
+func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
+	raw, err := k.g.Encode(t.next)
+	if err != nil {
+		return fmt.Errorf("game %s: encoding its state: %w", rec.ID, err)
+	}
+	rec.State, rec.StateVersion = json.RawMessage(raw), k.g.Version()
+	if o, over := k.g.Outcome(t.next); over {
+		rec.Active, rec.Deadline = false, time.Time{}
+		oc := o
+		rec.Outcome = &oc
+		return nil
+	}
+	rec.Deadline = nextDeadline(prev, k.g.Clock(t.next), rec.Deadline, t.Now)
+	return nil
+}
+
+// nextDeadline is the clock rule: the deadline after an action that moved
+// the clock from prev (nil: the game is new) to next, given the deadline
+// before it.
+func nextDeadline(prev *Clock, next Clock, deadline, now time.Time) time.Time {
+	switch {
+	case next.Rule == NoClock || next.Rule == "" || next.Period <= 0:
+		return time.Time{}
+	case prev == nil || prev.Key != next.Key || prev.Rule != next.Rule || deadline.IsZero():
+		return now.Add(next.Period)
+	}
+	return deadline
+}

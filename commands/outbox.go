@@ -1,0 +1,332 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"sandtable/commands/ui"
+	"sandtable/storage"
+)
+
+// Effects are what an action does on Discord besides answering its own
+// interaction: posts, edits, direct messages, threads and their members.
+// They are values: an action asks for them (Turn.Post, ...), the framework
+// saves them in the outbox (storage.Outbox) in the transaction that saves
+// the state, and Deliver performs them afterwards, in order per game, with
+// retries. So a state change happens exactly once and its effects at least
+// once; a Discord failure or a crash after the commit delays an effect and
+// never loses it. Deliveries are reconciled so that a retry never shows
+// users a duplicate: a post is not repeated when one of the bot's recent
+// messages in the channel already is it (Platform.Recent), a public thread
+// is started from a message (a second start of it is Discord's 160004, which
+// StartThreadFrom answers with the same thread), and a new thread's retry
+// first looks for it by name (Platform.FindThread).
+
+// Op is what an effect does.
+type Op string
+
+// The effects.
+const (
+	OpPost         Op = "post"          // post Body in Channel
+	OpEdit         Op = "edit"          // make Message of Channel Body
+	OpDM           Op = "dm"            // send Body to User by direct message (dropped when their DMs are closed)
+	OpEditDM       Op = "edit_dm"       // make the direct message Message to User Body
+	OpStartThread  Op = "start_thread"  // start thread Name under Channel: from the message Message when set, else a new one (Private or public)
+	OpAddMember    Op = "add_member"    // add User to the thread Channel
+	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
+)
+
+// ChannelOfGame as an effect's Channel is the game's public thread, read
+// when the effect is delivered (the thread an earlier effect started).
+const ChannelOfGame = "@game"
+
+// ResultThread as a start_thread effect's Result makes the started thread
+// the game's public thread.
+const ResultThread = "thread"
+
+// Effect is one thing to do on Discord, stored in the outbox until done.
+type Effect struct {
+	Op      Op          `json:"op"`
+	Channel string      `json:"channel,omitempty"`
+	Message string      `json:"message,omitempty"`
+	User    string      `json:"user,omitempty"`
+	Guild   string      `json:"guild,omitempty"` // start_thread: the guild, to find the thread again
+	Name    string      `json:"name,omitempty"`
+	Private bool        `json:"private,omitempty"`
+	Body    *ui.Message `json:"body,omitempty"`
+	// Game is the game the effect belongs to (set by the framework).
+	Game string `json:"game,omitempty"`
+	// Result names what the ID the effect yields (a thread's, a message's)
+	// is to the game: ResultThread, or a name the game's Delivered hook
+	// knows. "" when nobody needs it.
+	Result string `json:"result,omitempty"`
+}
+
+// maxAttempts is how many failed attempts an effect gets before it is
+// dropped (logged as an error): with the backoff, about a day of retries.
+const maxAttempts = 30
+
+// backoff is the wait after the n-th failed attempt (1, 2, 4 ... seconds,
+// at most an hour).
+func backoff(n int) time.Duration {
+	if n > 12 {
+		return time.Hour
+	}
+	d := time.Second << (n - 1)
+	if d > time.Hour {
+		d = time.Hour
+	}
+	return d
+}
+
+// enqueue saves effects in the outbox stream of stream, in tx.
+func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects []Effect) error {
+	for _, e := range effects {
+		if rec != nil {
+			e.Game = rec.ID
+		}
+		if _, err := tx.Outbox().Add(stream, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// kick wakes the dispatcher: there is something new to deliver.
+func (a *App) kick() {
+	select {
+	case a.kicks <- struct{}{}:
+	default:
+	}
+}
+
+// Kicks receives a value whenever effects were saved: the bot's dispatcher
+// loop then calls Deliver.
+func (a *App) Kicks() <-chan struct{} { return a.kicks }
+
+// NextDelivery is when Deliver next has work (a retry's due time), the
+// zero time when the outbox is empty, or now when it has work now.
+func (a *App) NextDelivery() time.Time {
+	var t time.Time
+	_ = a.view(func(tx storage.Tx) error {
+		n, err := tx.Outbox().Len()
+		if err != nil || n == 0 {
+			return err
+		}
+		t, err = tx.Outbox().NextDue()
+		if err == nil && t.IsZero() {
+			t = a.Now()
+		}
+		return err
+	})
+	return t
+}
+
+// Pending counts the effects not delivered yet.
+func (a *App) Pending() int {
+	n := 0
+	_ = a.view(func(tx storage.Tx) error {
+		var err error
+		n, err = tx.Outbox().Len()
+		return err
+	})
+	return n
+}
+
+// Deliver performs every effect due at now, each stream in order, until
+// none is due; it returns how many it performed. A failed effect is retried
+// later with backoff (its stream waits); a refusal that retrying cannot
+// change (a 4xx other than 429) drops it, logged. Deliver is safe to call
+// from one goroutine at a time.
+func (a *App) Deliver(now time.Time) (int, error) {
+	a.deliverMu.Lock()
+	defer a.deliverMu.Unlock()
+	done := 0
+	for {
+		var heads []storage.Pending
+		if err := a.view(func(tx storage.Tx) error {
+			var err error
+			heads, err = tx.Outbox().Heads(now, 64)
+			return err
+		}); err != nil {
+			return done, err
+		}
+		if len(heads) == 0 {
+			return done, nil
+		}
+		progress := false
+		for _, p := range heads {
+			ok, err := a.deliverOne(p, now)
+			if err != nil {
+				return done, err
+			}
+			if ok {
+				done++
+				progress = true
+			}
+		}
+		if !progress {
+			return done, nil
+		}
+	}
+}
+
+// deliverOne performs one effect and records the result; ok reports it is
+// done (performed or dropped).
+func (a *App) deliverOne(p storage.Pending, now time.Time) (ok bool, err error) {
+	var e Effect
+	if err := json.Unmarshal(p.Effect, &e); err != nil {
+		a.Log.Error("dropping a corrupt effect", "effect", p.ID, "err", err)
+		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
+	}
+	id, err := a.perform(&e, p.Attempts)
+	if errors.Is(err, errWaiting) {
+		err = nil
+		return false, a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
+	}
+	if err != nil && !permanent(err) && p.Attempts+1 < maxAttempts {
+		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "err", err)
+		return false, a.update(func(tx storage.Tx) error {
+			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(backoff(p.Attempts+1)))
+		})
+	}
+	if err != nil {
+		a.Log.Error("dropping an effect Discord refuses", "effect", p.ID, "op", e.Op, "game", e.Game, "attempts", p.Attempts+1, "err", err)
+		id = ""
+	}
+	if id != "" && e.Result != "" && e.Game != "" {
+		unlock := a.lock(e.Game) // the result changes the game
+		defer unlock()
+	}
+	return true, a.update(func(tx storage.Tx) error {
+		if err := tx.Outbox().Done(p.ID); err != nil {
+			return err
+		}
+		if id == "" || e.Result == "" || e.Game == "" {
+			return nil
+		}
+		return a.delivered(tx, &e, id)
+	})
+}
+
+// errWaiting: the effect cannot be performed yet (its game's thread is
+// not started).
+var errWaiting = errors.New("waiting for the game's thread")
+
+// permanent reports whether retrying err cannot help: Discord refused the
+// request itself (4xx but 429), or the channel holds no threads.
+func permanent(err error) bool {
+	if errors.Is(err, ErrNoThreads) {
+		return true
+	}
+	var pe *PlatformError
+	return errors.As(err, &pe) && pe.HTTPStatus >= 400 && pe.HTTPStatus < 500 && pe.HTTPStatus != 429
+}
+
+// perform does e on the platform and returns the ID it yields (a message's
+// or a thread's, "" for others). attempts > 0 means an earlier attempt may
+// have done it already.
+func (a *App) perform(e *Effect, attempts int) (string, error) {
+	ch := e.Channel
+	if ch == ChannelOfGame {
+		var rec *storage.Game
+		if err := a.view(func(tx storage.Tx) error {
+			var err error
+			rec, err = tx.Games().Get(e.Game)
+			return err
+		}); err != nil {
+			return "", err
+		}
+		if rec.ThreadID == "" {
+			return "", errWaiting
+		}
+		ch = rec.ThreadID
+	}
+	body := Message{}
+	if e.Body != nil {
+		body = *e.Body
+	}
+	switch e.Op {
+	case OpPost:
+		if attempts > 0 {
+			if id, err := a.alreadyPosted(ch, body); err != nil || id != "" {
+				return id, err
+			}
+		}
+		return a.Platform.Send(ch, body)
+	case OpEdit:
+		return "", a.Platform.Edit(ch, e.Message, body)
+	case OpDM:
+		id, err := a.Platform.DM(e.User, body)
+		if errors.Is(err, ErrDMClosed) {
+			a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
+			return "", nil
+		}
+		return id, err
+	case OpEditDM:
+		return "", a.Platform.EditDM(e.User, e.Message, body)
+	case OpStartThread:
+		if e.Message != "" {
+			return a.Platform.StartThreadFrom(ch, e.Message, e.Name)
+		}
+		if attempts > 0 {
+			if id, err := a.Platform.FindThread(e.Guild, ch, e.Name); err != nil || id != "" {
+				return id, err
+			}
+		}
+		return a.Platform.StartThread(ch, e.Name, e.Private)
+	case OpAddMember:
+		return "", a.Platform.AddThreadMember(ch, e.User)
+	case OpRemoveMember:
+		return "", a.Platform.RemoveThreadMember(ch, e.User)
+	}
+	return "", fmt.Errorf("unknown effect %q", e.Op)
+}
+
+// alreadyPosted finds body among the bot's recent messages in channelID:
+// the ID of the message an earlier attempt posted, or "".
+func (a *App) alreadyPosted(channelID string, body Message) (string, error) {
+	recent, err := a.Platform.Recent(channelID, 25)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range recent {
+		if samePost(p, body) {
+			return p.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// samePost compares what Recent reads back of a message with a body.
+func samePost(p Posted, m Message) bool {
+	if p.Content != m.Content || len(p.Cards) != len(m.Cards) {
+		return false
+	}
+	for i, c := range m.Cards {
+		if p.Cards[i].Title != c.Title || p.Cards[i].Description != c.Description || p.Cards[i].Footer != c.Footer {
+			return false
+		}
+	}
+	return true
+}
+
+// delivered feeds an effect's result back to its game, in tx: a started
+// public thread becomes the game's thread; other results go to the kind.
+func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
+	rec, err := tx.Games().Get(e.Game)
+	if err != nil {
+		return err
+	}
+	if e.Result == ResultThread {
+		rec.ThreadID = id
+		return tx.Games().Put(rec, a.Now())
+	}
+	k := a.kinds[rec.Kind]
+	if k == nil || k.delivered == nil {
+		return nil
+	}
+	return k.delivered(a, tx, rec, e.Result, id)
+}
