@@ -18,7 +18,7 @@ type Message struct {
 type Card struct {
 	Title       string   `json:"title,omitempty"`
 	Description string   `json:"description,omitempty"`
-	URL         string   `json:"url,omitempty"` // the title links there when set
+	URL         string   `json:"url,omitempty"`   // the title links there when set
 	Color       int      `json:"color,omitempty"` // 0xRRGGBB of the side bar
 	Fields      []*Field `json:"fields,omitempty"`
 	Footer      string   `json:"footer,omitempty"`
