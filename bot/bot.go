@@ -18,6 +18,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"sandtable/commands"
+	"sandtable/commands/survival"
 	"sandtable/storage"
 )
 
@@ -35,6 +36,9 @@ type Options struct {
 	// (default 1.5 s). A negative value defers every interaction except
 	// autocomplete at once, without racing the handler (for tests).
 	DeferAfter time.Duration
+	// AfterDeliver, when set, is called after each round of the outbox
+	// dispatcher (tests wait on it).
+	AfterDeliver func()
 	// SweepEvery is how often timers (move time limits, challenge expiry)
 	// are checked (default 5 s).
 	SweepEvery time.Duration
@@ -73,6 +77,8 @@ type Bot struct {
 	inflight inflight
 	stop     chan struct{}
 	loopDone chan struct{}
+	// deliverDone is closed when the outbox dispatcher has stopped.
+	deliverDone chan struct{}
 	dmChans  sync.Map // user ID -> DM channel ID
 }
 
@@ -113,7 +119,8 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		sess.Dialer = opts.Dialer
 	}
 	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess,
-		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{})}
+		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
+		deliverDone: make(chan struct{})}
 	b.app = commands.New(store, (*platform)(b), commands.Settings{
 		BoardSize:    cfg.Game.BoardSize,
 		MoveTime:     time.Duration(cfg.Game.MoveTime),
@@ -122,6 +129,8 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		DevGuildID:   cfg.Discord.DevGuildID,
 	}, log)
 	b.app.Now = opts.Now
+	// The wiring: every game the bot plays.
+	survival.Register(b.app)
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)
@@ -170,6 +179,7 @@ func (b *Bot) Start() error {
 	}
 	b.started.Store(true)
 	go b.timerLoop()
+	go b.deliverLoop()
 	return nil
 }
 
@@ -194,6 +204,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		})
 		if b.started.Load() {
 			<-b.loopDone
+			<-b.deliverDone
 		}
 		close(done)
 	}()
@@ -246,6 +257,31 @@ func (b *Bot) timerLoop() {
 			if err := b.store.Update(context.Background(), func(tx storage.Tx) error { return tx.Dedupe().Prune(now.Add(-time.Hour)) }); err != nil {
 				b.log.Error("pruning interactions failed", "err", err)
 			}
+		}
+	}
+}
+
+// deliverLoop is the outbox dispatcher: it delivers the effects actions
+// saved (commands.App.Deliver) as soon as they are saved (App.Kicks), and
+// retries failed ones when due, checking at every sweep period. Effects
+// left over from before a restart go out at start. It ends with Shutdown,
+// after finishing the delivery in progress.
+func (b *Bot) deliverLoop() {
+	defer close(b.deliverDone)
+	t := time.NewTicker(b.opts.SweepEvery)
+	defer t.Stop()
+	for {
+		if _, err := b.app.Deliver(b.opts.Now()); err != nil {
+			b.log.Error("delivering effects failed", "err", err)
+		}
+		if b.opts.AfterDeliver != nil {
+			b.opts.AfterDeliver()
+		}
+		select {
+		case <-b.stop:
+			return
+		case <-b.app.Kicks():
+		case <-t.C:
 		}
 	}
 }

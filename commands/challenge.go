@@ -40,9 +40,9 @@ func getChallenge(tx storage.Tx, id string, ch *Challenge) error {
 // returns the thread's ID.
 type ChallengeStarter func(a *App, req *Request, ch *Challenge) (threadID string, err error)
 
-// duration reads the time option name that the challenge command stored
+// Duration reads the time option name that the challenge command stored
 // (as time.Duration's String, once validated by MoveTimeOption).
-func (ch *Challenge) duration(name string) (time.Duration, error) {
+func (ch *Challenge) Duration(name string) (time.Duration, error) {
 	d, err := time.ParseDuration(ch.Options[name])
 	if err != nil {
 		return 0, fmt.Errorf("challenge %s: bad %s: %w", ch.ID, name, err)
@@ -131,6 +131,18 @@ func (a *App) addPlayers(threadID string, players ...User) {
 			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
 		}
 	}
+}
+
+// OpenChallenge validates and posts a challenge from req's user to
+// opponent to a game of the registered kind: options are the game's
+// validated settings, which its Start reads back (Challenge.Options,
+// Challenge.Duration), and describe lines shown in the challenge.
+func (a *App) OpenChallenge(req *Request, kind string, opponent *User, options map[string]string, describe []string) (*Response, error) {
+	k := a.kinds[kind]
+	if k == nil {
+		return nil, fmt.Errorf("challenge to unknown kind %q", kind)
+	}
+	return a.openChallenge(req, k, opponent, options, describe)
 }
 
 // openChallenge validates and posts a challenge for kind k. Options are the

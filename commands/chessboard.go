@@ -31,6 +31,16 @@ func (a *App) chessBoardFile(g *chess.Game, v boardView) (*ui.File, error) {
 // last (the last move's; any number, none before the first move) and the
 // king of the side to move when it is in check.
 func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boardView) (*ui.File, error) {
+	return ChessBoard(a.Render, a.Settings.BoardSize, pos, last, v)
+}
+
+// BoardView says how to draw an 8x8 position (see ChessBoard).
+type BoardView = boardView
+
+// ChessBoard renders pos with r as board.png of size pixels, highlighting
+// the squares in last (the last move's; any number, none before the first
+// move) and the king of the side to move when it is in check.
+func ChessBoard(r *render.Renderer, size int, pos *chess.Position, last []chess.Square, v BoardView) (*ui.File, error) {
 	var b render.ChessBoard
 	for sq := chess.Square(0); sq < 64; sq++ {
 		p := pos.PieceAt(sq)
@@ -54,7 +64,7 @@ func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boar
 		}
 	}
 	var buf bytes.Buffer
-	if err := a.Render.ChessPNG(&buf, &b, a.Settings.BoardSize); err != nil {
+	if err := r.ChessPNG(&buf, &b, size); err != nil {
 		return nil, fmt.Errorf("rendering board: %w", err)
 	}
 	return &ui.File{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}, nil

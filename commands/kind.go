@@ -122,6 +122,7 @@ type Turn[S any] struct {
 	Now time.Time
 
 	app     *App
+	kind    interface{ clock(S) Clock }
 	saved   bool
 	next    S
 	effects []Effect
@@ -131,6 +132,22 @@ type Turn[S any] struct {
 // Save makes s the game's new state. Without Save, the action changes
 // nothing (its effects are still delivered).
 func (t *Turn[S]) Save(s S) { t.saved, t.next = true, s }
+
+// Deadline is when the game's clock will run out once the action is saved
+// (the clock rule applied to the state given to Save; the stored deadline
+// when nothing is saved), the zero time when no clock runs: what the
+// action's messages show.
+func (t *Turn[S]) Deadline() time.Time {
+	if !t.saved || t.kind == nil {
+		return t.Game.Deadline
+	}
+	var prev *Clock
+	if t.Game.Version > 0 || !t.Game.Deadline.IsZero() {
+		c := t.kind.clock(t.State)
+		prev = &c
+	}
+	return nextDeadline(prev, t.kind.clock(t.next), t.Game.Deadline, t.Now)
+}
 
 // Saved reports whether the action saved a new state, and which.
 func (t *Turn[S]) Saved() (S, bool) { return t.next, t.saved }
@@ -215,7 +232,7 @@ func Register[S any](a *App, g Game[S]) {
 			return "", fmt.Errorf("kind %s: challenges start through the framework", s.Name)
 		})
 		legacy.start = func(a *App, req *Request, ch *Challenge, rec *storage.Game) (string, []Effect, error) {
-			t := &Turn[S]{Req: req, Game: rec, Now: req.Now, app: a}
+			t := &Turn[S]{Req: req, Game: rec, Now: req.Now, app: a, kind: k}
 			name, err := s.Start(t, ch)
 			if err != nil {
 				return "", nil, err
@@ -231,6 +248,8 @@ func Register[S any](a *App, g Game[S]) {
 	}
 	a.Register(legacy)
 }
+
+func (k *kindOf[S]) clock(s S) Clock { return k.g.Clock(s) }
 
 func (k *kindOf[S]) decode(rec *storage.Game) (S, error) {
 	st, err := k.g.Decode(rec.StateVersion, rec.State)
@@ -248,7 +267,7 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a}
+	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a, kind: k}
 	resp, err := act(t)
 	if err != nil {
 		return nil, err

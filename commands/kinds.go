@@ -2,7 +2,6 @@ package commands
 
 // registerKinds adds every game kind the bot plays.
 func (a *App) registerKinds() {
-	a.register(a.survivalKind())
 	a.register(a.sandTableKind())
 	a.register(a.teamChessKind())
 }

@@ -243,7 +243,7 @@ func randomUint64() uint64 {
 // the opponent North. It creates the thread, posts the public deployment
 // status and sends each player the private deployment panel.
 func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
-	turnTime, err := ch.duration("turn_time")
+	turnTime, err := ch.Duration("turn_time")
 	if err != nil {
 		return "", err
 	}

@@ -112,21 +112,24 @@ type Method string
 
 // The methods every kind draws from.
 const (
-	Checkmate         Method = "checkmate"
-	Stalemate         Method = "stalemate"
-	Elimination       Method = "elimination" // a side has nothing left (Survival, SandTable)
-	DeadPosition      Method = "dead_position"
-	Repetition        Method = "repetition"
-	FiftyMoves        Method = "fifty_moves"
-	Resignation       Method = "resignation"
-	Agreement         Method = "agreement"
-	Time              Method = "time"
-	Siege             Method = "siege"
-	Fatigue           Method = "fatigue"
-	MutualLoss        Method = "mutual_loss"
-	DeploymentTimeout Method = "deployment_timeout"
-	BaseCaptured      Method = "base_captured"
-	Aborted           Method = "aborted"
+	Checkmate            Method = "checkmate"
+	Stalemate            Method = "stalemate"
+	Elimination          Method = "elimination" // a side has nothing left (Survival, SandTable)
+	InsufficientMaterial Method = "insufficient_material"
+	DeadPosition         Method = "dead_position"
+	Repetition           Method = "repetition" // threefold, claimed
+	FivefoldRepetition   Method = "fivefold_repetition"
+	FiftyMoves           Method = "fifty_moves" // claimed
+	SeventyFiveMoves     Method = "seventy_five_moves"
+	Resignation          Method = "resignation"
+	Agreement            Method = "agreement"
+	Time                 Method = "time"
+	Siege                Method = "siege"
+	Fatigue              Method = "fatigue"
+	MutualLoss           Method = "mutual_loss"
+	DeploymentTimeout    Method = "deployment_timeout"
+	BaseCaptured         Method = "base_captured"
+	Aborted              Method = "aborted"
 )
 
 // Games is the repository of games and their indexes: thread and further

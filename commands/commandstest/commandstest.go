@@ -1,0 +1,281 @@
+// Package commandstest helps test game packages against the framework
+// without Discord: a fake Platform that records what is done on it, an App
+// on an in-memory store with a fixed clock, and request builders.
+package commandstest
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/ui"
+	"sandtable/storage"
+)
+
+// T0 is the tests' clock.
+var T0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// Players of the tests.
+var (
+	Alice = commands.User{ID: "100001", Name: "alice"}
+	Bob   = commands.User{ID: "100002", Name: "bob"}
+	Carol = commands.User{ID: "100003", Name: "carol"}
+)
+
+// Sent is one message posted in a channel.
+type Sent struct {
+	Channel string
+	Msg     commands.Message
+}
+
+// Edited is one Edit or EditDM (Channel "dm:<user ID>").
+type Edited struct {
+	Channel, ID string
+	Msg         commands.Message
+}
+
+// Platform is a fake commands.Platform: it records every call. Fail, when
+// set, is asked before each call (op is "send", "edit", "dm", "thread",
+// "member"...) and its error is returned instead of doing it.
+type Platform struct {
+	mu      sync.Mutex
+	Posts   []Sent
+	Threads []string
+	Members map[string][]string
+	DMs     map[string][]commands.Message
+	Closed  map[string]bool // users whose DMs are closed
+	Files   map[string][]byte
+	Edits   []Edited
+	Types   map[string]ui.ChannelType
+	Fail    func(op, channel string) error
+	next    int
+}
+
+// NewPlatform returns an empty fake platform.
+func NewPlatform() *Platform {
+	return &Platform{Members: map[string][]string{}, DMs: map[string][]commands.Message{}, Closed: map[string]bool{},
+		Files: map[string][]byte{}, Types: map[string]ui.ChannelType{}}
+}
+
+func (p *Platform) id() string { p.next++; return fmt.Sprintf("%d", 1000+p.next) }
+
+func (p *Platform) fail(op, ch string) error {
+	if p.Fail == nil {
+		return nil
+	}
+	return p.Fail(op, ch)
+}
+
+// Snapshot returns copies of what was posted and edited so far.
+func (p *Platform) Snapshot() (posts []Sent, edits []Edited) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Sent(nil), p.Posts...), append([]Edited(nil), p.Edits...)
+}
+
+func (p *Platform) Send(channelID string, m commands.Message) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("send", channelID); err != nil {
+		return "", err
+	}
+	p.Posts = append(p.Posts, Sent{channelID, m})
+	return p.id(), nil
+}
+
+func (p *Platform) Edit(channelID, messageID string, m commands.Message) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("edit", channelID); err != nil {
+		return err
+	}
+	p.Edits = append(p.Edits, Edited{channelID, messageID, m})
+	return nil
+}
+
+func (p *Platform) EditDM(userID, messageID string, m commands.Message) error {
+	return p.Edit("dm:"+userID, messageID, m)
+}
+
+func (p *Platform) ChannelType(channelID string) (ui.ChannelType, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t, ok := p.Types[channelID]; ok {
+		return t, nil
+	}
+	return ui.TextChannel, nil
+}
+
+func (p *Platform) StartThread(channelID, name string, private bool) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("thread", channelID); err != nil {
+		return "", err
+	}
+	id := p.id()
+	p.Threads = append(p.Threads, id)
+	return id, nil
+}
+
+func (p *Platform) StartThreadFrom(channelID, messageID, name string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("thread", channelID); err != nil {
+		return "", err
+	}
+	for _, th := range p.Threads {
+		if th == messageID {
+			return messageID, nil
+		}
+	}
+	p.Threads = append(p.Threads, messageID)
+	return messageID, nil
+}
+
+func (p *Platform) FindThread(guildID, parentID, name string) (string, error) { return "", nil }
+
+// Recent lists what was posted in channelID, newest first (IDs are not
+// kept: a fake ID).
+func (p *Platform) Recent(channelID string, limit int) ([]commands.Posted, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []commands.Posted
+	for i := len(p.Posts) - 1; i >= 0 && len(out) < limit; i-- {
+		s := p.Posts[i]
+		if s.Channel != channelID {
+			continue
+		}
+		po := commands.Posted{ID: fmt.Sprint("posted-", i), Content: s.Msg.Content}
+		for _, c := range s.Msg.Cards {
+			po.Cards = append(po.Cards, ui.Card{Title: c.Title, Description: c.Description, Footer: c.Footer})
+		}
+		out = append(out, po)
+	}
+	return out, nil
+}
+
+func (p *Platform) AddThreadMember(threadID, userID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("member", threadID); err != nil {
+		return err
+	}
+	p.Members[threadID] = append(p.Members[threadID], userID)
+	return nil
+}
+
+func (p *Platform) RemoveThreadMember(threadID, userID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ms := p.Members[threadID]
+	for i, m := range ms {
+		if m == userID {
+			p.Members[threadID] = append(ms[:i:i], ms[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+func (p *Platform) Download(url string, maxBytes int64) ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, ok := p.Files[url]
+	if !ok {
+		return nil, fmt.Errorf("GET %s: 404 Not Found", url)
+	}
+	if int64(len(b)) > maxBytes {
+		return nil, commands.ErrTooLarge
+	}
+	return b, nil
+}
+
+func (p *Platform) DM(userID string, m commands.Message) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.Closed[userID] {
+		return "", commands.ErrDMClosed
+	}
+	if err := p.fail("dm", userID); err != nil {
+		return "", err
+	}
+	p.DMs[userID] = append(p.DMs[userID], m)
+	return p.id(), nil
+}
+
+// NewApp is an App on an in-memory store and a fake platform, its clock at
+// T0, with the games register adds (e.g. survival.Register).
+func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Platform, storage.Store) {
+	t.Helper()
+	p := NewPlatform()
+	store := storage.NewMemory()
+	a := commands.New(store, p, commands.Settings{BoardSize: 320, MoveTime: 24 * time.Hour, ChallengeTTL: time.Hour, LobbyTTL: 24 * time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a.Now = func() time.Time { return T0 }
+	for _, r := range register {
+		r(a)
+	}
+	return a, p, store
+}
+
+// Deliver delivers every effect due at now and fails the test on error.
+func Deliver(t testing.TB, a *commands.App, now time.Time) int {
+	t.Helper()
+	n, err := a.Deliver(now)
+	require.NoError(t, err)
+	return n
+}
+
+var seq int
+var seqMu sync.Mutex
+
+func nextID() string {
+	seqMu.Lock()
+	defer seqMu.Unlock()
+	seq++
+	return fmt.Sprint("i", seq)
+}
+
+// Cmd is the slash command /command sub by u in channel "th1" at T0, with
+// string options.
+func Cmd(u commands.User, command, sub string, opts map[string]string) *commands.Request {
+	r := &commands.Request{Type: commands.CommandRequest, InteractionID: nextID(), GuildID: "g", ChannelID: "th1",
+		User: u, Command: command, Sub: sub, Options: map[string]commands.Option{}, Now: T0}
+	for k, v := range opts {
+		r.Options[k] = commands.Option{String: v}
+	}
+	return r
+}
+
+// Click is a click by u on the component customID of message messageID.
+func Click(u commands.User, customID, messageID string) *commands.Request {
+	return &commands.Request{Type: commands.ComponentRequest, InteractionID: nextID(), GuildID: "g", ChannelID: "general",
+		User: u, CustomID: customID, MessageID: messageID, Now: T0}
+}
+
+// UserMsg is the text of err, which must be a *commands.UserError.
+func UserMsg(t testing.TB, err error) string {
+	t.Helper()
+	require.Error(t, err)
+	ue, ok := err.(*commands.UserError)
+	require.True(t, ok, "want a message for the user, got %T: %v", err, err)
+	return ue.Msg
+}
+
+// Game reads the stored game id.
+func Game(t testing.TB, s storage.Store, id string) *storage.Game {
+	t.Helper()
+	var g *storage.Game
+	require.NoError(t, s.View(t.Context(), func(tx storage.Tx) error {
+		var err error
+		g, err = tx.Games().Get(id)
+		return err
+	}))
+	return g
+}

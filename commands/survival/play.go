@@ -1,0 +1,308 @@
+package survival
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sandtable/commands"
+	"sandtable/commands/ui"
+	"sandtable/games/chess"
+	"sandtable/internal/duration"
+	"sandtable/storage"
+)
+
+type (
+	turn     = commands.Turn[*State]
+	response = commands.Response
+)
+
+var dmPermission = false
+
+// Spec names Survival's commands and routes.
+func (Game) Spec() commands.Spec[*State] {
+	draw := func(t *turn) (*response, error) { return drawAction(t, t.Req.Sub) }
+	drawButton := func(t *turn) (*response, error) {
+		id, _ := commands.ParseCustomID(t.Req.CustomID)
+		return drawAction(t, strings.TrimPrefix(id.Action, "draw-"))
+	}
+	return commands.Spec[*State]{
+		Name:  Kind,
+		Title: Title,
+		Definitions: []*ui.Command{{
+			Name:         "survival",
+			Description:  "Survival Chess: Tartan Grid (capture is mandatory, the king is an ordinary piece)",
+			DMPermission: &dmPermission,
+			Options: []*ui.CommandOption{{
+				Type:        ui.Subcommand,
+				Name:        "challenge",
+				Description: "Challenge someone to a game of Survival Chess",
+				Options: []*ui.CommandOption{
+					{Type: ui.User, Name: "opponent", Description: "Who you want to play", Required: true},
+					{Type: ui.String, Name: "color", Description: "Your colour (default: random)", Choices: []*ui.Choice{
+						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
+					{Type: ui.String, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+				},
+			}},
+		}},
+		TopLevel:     map[string]commands.Handler{"survival": commands.Subcommands("survival", map[string]commands.Handler{"challenge": challenge})},
+		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
+		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
+		Components:   map[string]commands.Action[*State]{"flip": flip, "draw-accept": drawButton, "draw-decline": drawButton},
+		Start:        start,
+	}
+}
+
+func challenge(a *commands.App, req *commands.Request) (*response, error) {
+	color := strings.ToLower(req.Str("color"))
+	switch color {
+	case "":
+		color = "random"
+	case "white", "black", "random":
+	default:
+		return nil, commands.Errorf("color must be white, black or random, not %s.", commands.QuoteInput(color))
+	}
+	moveTime, err := a.MoveTimeOption(req, "move_time")
+	if err != nil {
+		return nil, err
+	}
+	desc := []string{
+		fmt.Sprintf("Colour of %s: %s.", req.User.Mention(), color),
+		fmt.Sprintf("Time for each move: %s.", duration.Format(moveTime)),
+	}
+	return a.OpenChallenge(req, Kind, req.UserOpt("opponent"), map[string]string{
+		"color": color, "move_time": moveTime.String(),
+	}, desc)
+}
+
+// start makes the game of an accepted challenge: colours as asked (random
+// by a coin), the start position, the first board.
+func start(t *turn, ch *commands.Challenge) (string, error) {
+	moveTime, err := ch.Duration("move_time")
+	if err != nil {
+		return "", err
+	}
+	white, black := ch.Challenger, ch.Opponent
+	switch ch.Options["color"] {
+	case "black":
+		white, black = black, white
+	case "white":
+	default:
+		var b [1]byte
+		_, _ = rand.Read(b[:])
+		if b[0]&1 == 1 {
+			white, black = black, white
+		}
+	}
+	g := chess.NewGame(chess.Survival)
+	s := &State{StartFEN: g.StartFEN(), Moves: []string{}, White: white, Black: black, MoveTime: moveTime, Started: t.Now, game: g}
+	t.Save(s)
+	msg, err := message(t, s, fmt.Sprintf("%s (White) vs %s (Black). White moves first: the first move must be a promotion.", white.Mention(), black.Mention()))
+	if err != nil {
+		return "", err
+	}
+	t.Post(msg)
+	return fmt.Sprintf("Survival · %s vs %s", white.Name, black.Name), nil
+}
+
+// player checks that req's user may act: the game is on, they play in it
+// and, when needTurn, it is their move. It returns their colour.
+func player(t *turn, needTurn bool) (chess.Color, error) {
+	s := t.State
+	if s.over() {
+		return chess.White, commands.Errorf("This game is over: %s", s.resultLine())
+	}
+	c, ok := s.colorOf(t.Req.User.ID)
+	if !ok {
+		return c, commands.Errorf("You are not playing in this game; only %s and %s are.", s.White.Mention(), s.Black.Mention())
+	}
+	if needTurn && s.turn() != c {
+		return c, commands.Errorf("It is not your turn: %s is to move.", s.describe(s.turn()))
+	}
+	return c, nil
+}
+
+// commit saves s and answers with the public board carrying note.
+func commit(t *turn, s *State, note string) (*response, error) {
+	t.Save(s)
+	msg, err := message(t, s, note)
+	if err != nil {
+		return nil, err
+	}
+	return &response{Message: msg}, nil
+}
+
+func move(t *turn) (*response, error) {
+	if _, err := player(t, true); err != nil {
+		return nil, err
+	}
+	text := t.Req.Str("move")
+	if text == "" {
+		return nil, commands.Errorf("Write your move in the move option, e.g. `e8=Q` or `e7e8q`.")
+	}
+	s := t.State.clone()
+	m, san, err := s.game.PlayText(text)
+	if err != nil {
+		var me *chess.MoveError
+		if errors.As(err, &me) {
+			return nil, commands.MoveRefused(text, me)
+		}
+		return nil, err
+	}
+	s.Moves = append(s.Moves, m.UCI())
+	s.Offer = ""
+	if st := s.game.Status(); st.Over() {
+		s.finish(st.Result, End{Method: boardMethod(st.Reason), Reason: st.Reason.String()})
+	}
+	note := fmt.Sprintf("%s played **%s**.", t.Req.User.Mention(), san)
+	if s.over() {
+		note += " " + s.resultLine()
+	} else {
+		note += fmt.Sprintf(" %s, your move.", s.player(s.turn()).Mention())
+	}
+	return commit(t, s, note)
+}
+
+func autocomplete(t *turn) (*response, error) {
+	if t.State.over() {
+		return &response{}, nil
+	}
+	typed := strings.ToLower(strings.TrimSpace(t.Req.Str("move")))
+	var choices []*ui.Choice
+	for _, mt := range t.State.game.Position().LegalMoveTexts() {
+		if typed != "" && !strings.HasPrefix(strings.ToLower(mt.SAN), typed) && !strings.HasPrefix(mt.UCI, typed) {
+			continue
+		}
+		choices = append(choices, &ui.Choice{Name: mt.SAN + " (" + mt.UCI + ")", Value: mt.UCI})
+		if len(choices) == 25 {
+			break
+		}
+	}
+	return &response{Choices: choices}, nil
+}
+
+func resign(t *turn) (*response, error) {
+	c, err := player(t, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.State.clone()
+	s.finish(winnerOf(c.Other()), End{Method: storage.Resignation})
+	return commit(t, s, fmt.Sprintf("%s resigned. %s", t.Req.User.Mention(), s.resultLine()))
+}
+
+func board(t *turn) (*response, error) {
+	msg, err := message(t, t.State, "")
+	if err != nil {
+		return nil, err
+	}
+	return &response{Message: msg}, nil
+}
+
+// flip shows the clicker, privately, the board of the message whose button
+// was clicked from the other side: the position after the number of moves
+// the button carries (the current one on boards from before buttons
+// carried it), not the game's position now.
+func flip(t *turn) (*response, error) {
+	s := t.State
+	id, _ := commands.ParseCustomID(t.Req.CustomID)
+	ply := len(s.Moves)
+	if id.Arg != "" {
+		var err error
+		if ply, err = strconv.Atoi(id.Arg); err != nil || ply < 0 || ply > len(s.Moves) {
+			return nil, commands.Errorf("This button does not belong to a board of this game.")
+		}
+	}
+	g, where := s.game, ""
+	if ply < len(s.Moves) {
+		var err error
+		if g, err = chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves[:ply]); err != nil {
+			return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+		}
+		where = " before the first move"
+		if last := commands.MoveNumberText(g); last != "" {
+			where = " after " + last
+		}
+	}
+	flipped := g.Position().Turn() != chess.Black
+	file, err := boardFile(t, g, commands.BoardView{Flipped: flipped, CaptureMarks: !g.Status().Over()})
+	if err != nil {
+		return nil, err
+	}
+	side := "White"
+	if flipped {
+		side = "Black"
+	}
+	return &response{Ephemeral: true, Message: commands.Message{Content: fmt.Sprintf("The board%s from %s's side:", where, side), Files: []*ui.File{file}}}, nil
+}
+
+func drawAction(t *turn, action string) (*response, error) {
+	if r := t.State.Repeat(t.Req); r != nil {
+		return r, nil
+	}
+	c, err := player(t, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.State.clone()
+	switch action {
+	case "offer", "accept", "decline":
+		resp, accepted, err := s.Draw.Act(t.Req, t.Game.ID, s.player(c.Other()), action,
+			"(The offer lapses with the next move.)", "(offers lapse when a move is made)")
+		if err != nil {
+			return nil, err
+		}
+		if !accepted {
+			t.Save(s)
+			return resp, nil
+		}
+		s.finish(chess.Draw, End{Method: storage.Agreement})
+		return commit(t, s, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", t.Req.User.Mention()))
+	case "claim":
+		return claim(t, s, c)
+	}
+	return nil, commands.Errorf("Unknown draw action %q: use offer, accept, decline or claim.", action)
+}
+
+// claim ends the game in a draw claimed by the player to move, with a move
+// when one is given (FIDE 9.2 and 9.3).
+func claim(t *turn, s *State, c chess.Color) (*response, error) {
+	g := s.game
+	if g.Position().Turn() != c {
+		return nil, commands.Errorf("Only the player to move can claim a draw (FIDE 9.2 and 9.3): wait for your turn.")
+	}
+	claims := g.Claims()
+	var withMove string
+	if text := t.Req.Str("move"); text != "" {
+		m, err := g.Position().ParseMove(text)
+		if err != nil {
+			var me *chess.MoveError
+			if errors.As(err, &me) {
+				return nil, commands.MoveRefused(text, me)
+			}
+			return nil, commands.NotLegal(text, err.Error())
+		}
+		claims = g.ClaimsWithMove(m)
+		san := g.Position().SAN(m)
+		if len(claims) == 0 {
+			return nil, commands.Errorf("Playing %s would not allow a draw claim (no threefold repetition and fewer than 50 moves without a capture or pawn move); nothing was played.", san)
+		}
+		if err := g.Play(m); err != nil {
+			return nil, err
+		}
+		s.Moves = append(s.Moves, m.UCI())
+		withMove = " with the move " + san
+	}
+	if len(claims) == 0 {
+		return nil, commands.Errorf("No draw can be claimed now: the position has not occurred three times (it has occurred %s) and the fifty-move count is %d of 50 moves.",
+			commands.Plural(g.RepetitionCount(), "time", "times"), g.Position().HalfmoveClock()/2)
+	}
+	method := storage.FiftyMoves
+	if claims[0] == chess.ThreefoldRepetition {
+		method = storage.Repetition
+	}
+	s.finish(chess.Draw, End{Method: method, Reason: claims[0].String()})
+	return commit(t, s, fmt.Sprintf("%s claimed a draw by %s%s.", t.Req.User.Mention(), claims[0], withMove))
+}

@@ -1,0 +1,290 @@
+// Package survival is the flow of Survival Chess: Tartan Grid in Discord
+// (the rules: docs/rules/texts/survival.txt; rulings: docs/rules/survival.md).
+// It implements the framework's game contract (commands.Game) over State:
+// the rules are decided by games/chess, the game flow (locks, storage,
+// clocks, delivery) by the framework; this package reads requests, calls
+// the engine and presents positions.
+//
+// Invariants: a State is replayable (its start FEN and UCI moves are
+// legal); once the game is over End is set and never changes; every
+// message is built from public information only (Survival has no
+// secrets).
+package survival
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"sandtable/commands"
+	"sandtable/games/chess"
+	"sandtable/storage"
+)
+
+// Kind is the storage kind of Survival games.
+const Kind = "survival"
+
+// Title is the game's name as users see it.
+const Title = "Survival Chess: Tartan Grid"
+
+// State is one Survival game: the start position and every move, who
+// plays, the draw offer and, once over, how it ended.
+type State struct {
+	StartFEN string        `json:"start_fen"`
+	Moves    []string      `json:"moves"` // UCI
+	White    commands.User `json:"white"`
+	Black    commands.User `json:"black"`
+	MoveTime time.Duration `json:"move_time"` // nanoseconds
+	commands.Draw
+	// Result is the PGN result once over ("1-0", "0-1", "1/2-1/2").
+	Result string `json:"result,omitempty"`
+	// End is how the game ended (version 1; version 0 states stored prose
+	// in Reason, which Decode turns into End).
+	End     *End      `json:"end,omitempty"`
+	Started time.Time `json:"started"`
+
+	game *chess.Game // the current position, replayed by Decode
+}
+
+// End is how a game ended: the method and, for a board ending, the
+// engine's reason as the rules name it.
+type End struct {
+	Method storage.Method `json:"method"`
+	// Reason is the engine's ending (chess.Reason.String) for board
+	// endings, or the claim ("threefold repetition") for claimed draws.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Game implements commands.Game for Survival.
+type Game struct{}
+
+var _ commands.Game[*State] = Game{}
+
+// Register plugs Survival into the app.
+func Register(a *commands.App) { commands.Register[*State](a, Game{}) }
+
+// Version is the state codec's version: 1 stores End typed; 0 (before
+// the game core) stored the end reason as prose.
+func (Game) Version() int { return 1 }
+
+// Encode writes s as JSON.
+func (Game) Encode(s *State) ([]byte, error) { return json.Marshal(s) }
+
+// Decode reads a state of version 0 or 1 and replays its moves.
+func (Game) Decode(version int, raw []byte) (*State, error) {
+	var s State
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	switch version {
+	case 0:
+		var old struct {
+			Reason string `json:"reason"`
+		}
+		_ = json.Unmarshal(raw, &old)
+		if s.Result != "" && s.End == nil {
+			s.End = endFromProse(old.Reason)
+		}
+	case 1:
+	default:
+		return nil, fmt.Errorf("unknown Survival state version %d", version)
+	}
+	if s.Moves == nil {
+		s.Moves = []string{}
+	}
+	g, err := chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	s.game = g
+	return &s, nil
+}
+
+// endFromProse reads a version-0 end reason: the words the old flow wrote
+// ("resignation", "agreement", "time (...)", "<claim> (claimed)", or the
+// engine's reason).
+func endFromProse(reason string) *End {
+	switch {
+	case reason == "resignation":
+		return &End{Method: storage.Resignation}
+	case reason == "agreement":
+		return &End{Method: storage.Agreement}
+	case strings.HasPrefix(reason, "time"):
+		return &End{Method: storage.Time}
+	case strings.HasSuffix(reason, " (claimed)"):
+		c := strings.TrimSuffix(reason, " (claimed)")
+		m := storage.FiftyMoves
+		if c == chess.ThreefoldRepetition.String() {
+			m = storage.Repetition
+		}
+		return &End{Method: m, Reason: c}
+	}
+	for r := chess.Checkmate; r <= chess.Besieged; r++ {
+		if r.String() == reason {
+			return &End{Method: boardMethod(r), Reason: reason}
+		}
+	}
+	return &End{Method: storage.Aborted, Reason: reason}
+}
+
+// boardMethod is the method of an ending the engine decides.
+func boardMethod(r chess.Reason) storage.Method {
+	switch r {
+	case chess.Checkmate:
+		return storage.Checkmate
+	case chess.Elimination:
+		return storage.Elimination
+	case chess.Stalemate:
+		return storage.Stalemate
+	case chess.InsufficientMaterial:
+		return storage.InsufficientMaterial
+	case chess.DeadPosition:
+		return storage.DeadPosition
+	case chess.FivefoldRepetition:
+		return storage.FivefoldRepetition
+	case chess.SeventyFiveMoveRule:
+		return storage.SeventyFiveMoves
+	}
+	return storage.Aborted
+}
+
+// Clock: the side to move has MoveTime for each move.
+func (Game) Clock(s *State) commands.Clock {
+	if s.Result != "" {
+		return commands.Clock{Rule: commands.NoClock}
+	}
+	return commands.Clock{Rule: commands.PerMove, Actors: []string{s.player(s.turn()).ID},
+		Key: fmt.Sprint(len(s.Moves)), Period: s.MoveTime}
+}
+
+// Outcome is the typed result once the game is over.
+func (Game) Outcome(s *State) (storage.Outcome, bool) {
+	if s.Result == "" || s.End == nil {
+		return storage.Outcome{}, false
+	}
+	o := storage.Outcome{Method: s.End.Method, Claimed: s.End.Method == storage.Repetition || s.End.Method == storage.FiftyMoves}
+	switch s.Result {
+	case chess.WhiteWins.String():
+		o.Side, o.Winners, o.Losers = "white", []string{s.White.ID}, []string{s.Black.ID}
+	case chess.BlackWins.String():
+		o.Side, o.Winners, o.Losers = "black", []string{s.Black.ID}, []string{s.White.ID}
+	}
+	return o, true
+}
+
+// Timeout: the side to move ran out of time and loses (the rules follow
+// FIDE, and no Survival position with pieces on both sides is one where
+// the opponent cannot win, except dead positions, which end at once).
+func (Game) Timeout(t *commands.Turn[*State]) error {
+	s := t.State.clone()
+	loser := s.turn()
+	s.finish(winnerOf(loser.Other()), End{Method: storage.Time})
+	t.Save(s)
+	msg, err := message(t, s, fmt.Sprintf("%s ran out of time. %s", s.describe(loser), s.resultLine()))
+	if err != nil {
+		return err
+	}
+	t.Post(msg)
+	return nil
+}
+
+// Summary is the game's line in /games for userID.
+func (Game) Summary(g *storage.Game, s *State, userID string) string {
+	c, ok := s.colorOf(userID)
+	if !ok {
+		return ""
+	}
+	line := fmt.Sprintf("vs %s, you play %s", s.player(c.Other()).Mention(), c.Title())
+	if s.turn() == c {
+		line += ", **your move**"
+		if !g.Deadline.IsZero() {
+			line += fmt.Sprintf(" (time runs out <t:%d:R>)", g.Deadline.Unix())
+		}
+	}
+	return line
+}
+
+// clone copies s for a transition (the replayed game too).
+func (s *State) clone() *State {
+	c := *s
+	c.Moves = append([]string(nil), s.Moves...)
+	c.game = s.game.Clone()
+	if s.End != nil {
+		e := *s.End
+		c.End = &e
+	}
+	return &c
+}
+
+func (s *State) turn() chess.Color { return s.game.Position().Turn() }
+
+func (s *State) player(c chess.Color) commands.User {
+	if c == chess.White {
+		return s.White
+	}
+	return s.Black
+}
+
+// colorOf returns the user's colour; ok is false for non-players.
+func (s *State) colorOf(userID string) (chess.Color, bool) {
+	switch userID {
+	case s.White.ID:
+		return chess.White, true
+	case s.Black.ID:
+		return chess.Black, true
+	}
+	return chess.White, false
+}
+
+func (s *State) describe(c chess.Color) string {
+	return fmt.Sprintf("%s (%s)", s.player(c).Mention(), c.Title())
+}
+
+func winnerOf(c chess.Color) chess.Result {
+	if c == chess.White {
+		return chess.WhiteWins
+	}
+	return chess.BlackWins
+}
+
+// finish ends the game.
+func (s *State) finish(result chess.Result, end End) {
+	s.Result = result.String()
+	s.End = &end
+	s.Offer = ""
+}
+
+// over reports whether the game has ended.
+func (s *State) over() bool { return s.Result != "" }
+
+// reasonText says how the game ended, in the words the result line uses.
+func (s *State) reasonText() string {
+	if s.End == nil {
+		return ""
+	}
+	switch s.End.Method {
+	case storage.Resignation:
+		return "resignation"
+	case storage.Agreement:
+		return "agreement"
+	case storage.Time:
+		return "time (the per-move limit ran out)"
+	case storage.Repetition, storage.FiftyMoves:
+		return s.End.Reason + " (claimed)"
+	}
+	return s.End.Reason
+}
+
+// resultLine says how the game ended, for people.
+func (s *State) resultLine() string {
+	switch s.Result {
+	case "1-0":
+		return fmt.Sprintf("%s wins by %s.", s.describe(chess.White), s.reasonText())
+	case "0-1":
+		return fmt.Sprintf("%s wins by %s.", s.describe(chess.Black), s.reasonText())
+	case "1/2-1/2":
+		return fmt.Sprintf("Draw by %s.", s.reasonText())
+	}
+	return ""
+}

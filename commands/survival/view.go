@@ -1,0 +1,109 @@
+package survival
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sandtable/commands"
+	"sandtable/commands/ui"
+	"sandtable/games/chess"
+)
+
+// boardFile draws g's current position as board.png.
+func boardFile(t *turn, g *chess.Game, v commands.BoardView) (*ui.File, error) {
+	var last []chess.Square
+	if from, to, ok := g.LastMoveSquares(); ok {
+		last = []chess.Square{from, to}
+	}
+	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, g.Position(), last, v)
+}
+
+// bottom is the side the board is shown from: the side to move while the
+// game is on, and once it is over the winner's (White's after a draw), not
+// the side to move, which is usually the loser.
+func (s *State) bottom() chess.Color {
+	switch {
+	case !s.over():
+		return s.turn()
+	case s.Result == chess.BlackWins.String():
+		return chess.Black
+	}
+	return chess.White
+}
+
+// message is the board post of s (the state t saves, or t's): embed,
+// image, Flip button, and at the end the result and the PGN record.
+func message(t *turn, s *State, note string) (commands.Message, error) {
+	g := s.game
+	pos := g.Position()
+	file, err := boardFile(t, g, commands.BoardView{Flipped: s.bottom() == chess.Black, CaptureMarks: !s.over()})
+	if err != nil {
+		return commands.Message{}, err
+	}
+	e := &ui.Card{
+		Title: Title,
+		Image: "board.png",
+		Fields: []*ui.Field{
+			{Name: "White", Value: s.White.Mention(), Inline: true},
+			{Name: "Black", Value: s.Black.Mention(), Inline: true},
+		},
+		Footer: "Game " + t.Game.ID,
+	}
+	if last := commands.MoveNumberText(g); last != "" {
+		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: last, Inline: true})
+	}
+	files := []*ui.File{file}
+	var rows []ui.Row
+	if !s.over() {
+		turn := pos.Turn()
+		e.Color = commands.ColorWhite
+		if turn == chess.Black {
+			e.Color = commands.ColorBlack
+		}
+		toMove := fmt.Sprintf("%s, move %d", s.describe(turn), pos.FullmoveNumber())
+		if d := t.Deadline(); !d.IsZero() {
+			toMove += fmt.Sprintf("\nTime runs out <t:%d:R>", d.Unix())
+		}
+		e.Fields = append(e.Fields, &ui.Field{Name: "To move", Value: toMove})
+		if caps := pos.Captures(); len(caps) > 0 {
+			sans := make([]string, 0, len(caps))
+			for _, m := range caps {
+				sans = append(sans, pos.SAN(m))
+			}
+			e.Fields = append(e.Fields, &ui.Field{
+				Name:  "Capture is mandatory",
+				Value: fmt.Sprintf("%s available: %s", commands.Plural(len(caps), "capture", "captures"), commands.ListAtMost(sans, 10)),
+			})
+		}
+		if claims := g.Claims(); len(claims) > 0 {
+			names := make([]string, len(claims))
+			for i, c := range claims {
+				names[i] = c.String()
+			}
+			e.Fields = append(e.Fields, &ui.Field{
+				Name:  "Draw claimable",
+				Value: fmt.Sprintf("%s may claim a draw by %s with /draw claim.", s.describe(turn), strings.Join(names, " or ")),
+			})
+		}
+		if s.Offer != "" {
+			e.Fields = append(e.Fields, &ui.Field{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", s.Offer)})
+		}
+		rows = []ui.Row{{
+			commands.GameArgButton(t.Game, "flip", strconv.Itoa(len(s.Moves)), "Flip board", ui.Secondary),
+		}}
+	} else {
+		e.Color = commands.ColorOver
+		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.Result + ": " + s.resultLine()})
+		pgn := g.PGN([]chess.Tag{
+			{Name: "Event", Value: "SandTable Bot Survival Chess"},
+			{Name: "Site", Value: "Discord"},
+			{Name: "Date", Value: s.Started.UTC().Format("2006.01.02")},
+			{Name: "White", Value: s.White.Name},
+			{Name: "Black", Value: s.Black.Name},
+			{Name: "Termination", Value: s.reasonText()},
+		}, s.Result)
+		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
+	}
+	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
+}
