@@ -153,3 +153,66 @@ level = "debug"
 	require.Nil(t, down.Response(), "the command sent while the bot was down got an answer")
 	require.Empty(t, srv.CallsTo("/interactions/"+down.ID+"/**"), "the bot answered the command sent while it was down")
 }
+
+// TestKillBeforeTheFirstBoard kills the bot (SIGKILL) after it saved a new
+// game whose first board Discord refused (a 500): the game, its thread and
+// the board's delivery survive the kill; the restarted bot posts the board
+// once, and there is still one game and one thread.
+func TestKillBeforeTheFirstBoard(t *testing.T) {
+	srv := discordsim.Start(t, discordsim.Options{})
+	dir := t.TempDir()
+	config := filepath.Join(dir, "bot.toml")
+	require.NoError(t, os.WriteFile(config, []byte(fmt.Sprintf(`
+[discord]
+token = %q
+api_base = %q
+[storage]
+path = %q
+`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
+	bot := startChild(t, config)
+	gen := srv.Channel("general")
+	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "move"), "child log:\n%s", bot.logs)
+	_, err := srv.WaitConnected(wait)
+	require.NoError(t, err)
+
+	alice, bob := srv.User("alice"), srv.User("bob")
+	in, err := srv.Slash(alice, gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
+	require.NoError(t, err)
+	ch, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	var accept string
+	for _, b := range ch.Buttons() {
+		if b.Label == "Accept" {
+			accept = b.CustomID
+		}
+	}
+	srv.ServerErrorNext("POST /channels/*/messages", 1)
+	in, err = srv.Click(bob, ch, accept)
+	require.NoError(t, err)
+	_, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	require.NoError(t, srv.WaitFor(wait, func() bool { return len(srv.CallsTo("POST /channels/*/messages")) > 0 }))
+	bot.kill()
+
+	bot = startChild(t, config)
+	threads := srv.Threads(gen.ID)
+	require.Len(t, threads, 1)
+	thread := threads[0]
+	first := func() []*discordsim.Message {
+		var out []*discordsim.Message
+		for _, m := range srv.Messages(thread.ID) {
+			if strings.Contains(m.Text(), "first move must be a promotion") {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	require.NoError(t, srv.WaitFor(wait, func() bool { return len(first()) > 0 }), "child log:\n%s", bot.logs)
+	in, err = srv.Slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	require.NoError(t, err)
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.False(t, m.Ephemeral(), m.Text())
+	require.Len(t, first(), 1, "the board was posted once")
+	require.Len(t, srv.Threads(gen.ID), 1, "one thread")
+}

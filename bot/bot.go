@@ -473,6 +473,14 @@ func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, pr
 func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 	if err != nil {
 		b.log.Error("answering interaction failed", "interaction", i.ID, "err", err)
+		if r.Committed {
+			// The change is saved: show it through the outbox instead.
+			mid := ""
+			if i.Message != nil {
+				mid = i.Message.ID
+			}
+			b.app.AnswerLost(i.ChannelID, mid, r)
+		}
 		return
 	}
 	if r.Posted != nil && !r.Ephemeral && !r.Update {

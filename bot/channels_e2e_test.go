@@ -60,7 +60,8 @@ func TestThreadRefusedAtAccept(t *testing.T) {
 	noThreads := discordsim.Fault{Status: 400, Code: 50024, Message: "Cannot execute action on this channel type"}
 
 	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
-	h.srv.FailNext("POST /channels/*/threads", 1, noThreads)
+	// A challenge's game thread is started from the challenge's message.
+	h.srv.FailNext("POST /channels/*/messages/*/threads", 1, noThreads)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
 	m := h.answerOf(in, ch.Version)
 	require.False(t, m.Ephemeral())

@@ -161,6 +161,7 @@ func (h *harness) swept() {
 		h.sweep.mu.Unlock()
 		require.NoError(h.t, err, "a timer sweep failed")
 		if !last.Before(at) {
+			h.drained()
 			return
 		}
 		select {
@@ -169,6 +170,14 @@ func (h *harness) swept() {
 			h.t.Fatalf("no timer sweep at %s within %s (the latest ran at %s)", at.Format(time.TimeOnly), wait, last.Format(time.TimeOnly))
 		}
 	}
+}
+
+// drained waits until the outbox has delivered every effect due at the
+// clock's time (the posts, edits and thread members an action asked for).
+func (h *harness) drained() {
+	h.t.Helper()
+	require.Eventually(h.t, func() bool { return h.bot.App().Due(h.clock.Now()) == 0 }, wait, time.Millisecond,
+		"the outbox did not deliver its due effects within %s", wait)
 }
 
 // slash runs a slash command and returns the interaction.

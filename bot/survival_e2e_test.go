@@ -40,6 +40,8 @@ func (h *harness) survivalGame(alice, bob *discordsim.User, opts ...discordsim.O
 	require.NotNil(h.t, thread)
 	require.Equal(h.t, h.gen.ID, thread.ParentID)
 	require.Equal(h.t, "Survival · "+alice.Name+" vs "+bob.Name, thread.Name)
+	h.drained()
+	thread = h.srv.ChannelByID(thread.ID)
 	require.True(h.t, thread.HasMember(alice.ID) && thread.HasMember(bob.ID), "both players are added to the thread")
 	first, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool { return m.ChannelID == thread.ID })
 	require.NoError(h.t, err)
@@ -337,7 +339,7 @@ func TestServerErrorOnAcceptKeepsChallenge(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
-	h.srv.ServerErrorNext("POST /channels/*/threads", 1)
+	h.srv.ServerErrorNext("POST /channels/*/messages/*/threads", 1) // the thread starts from the challenge
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
 	m, err := in.WaitMessage(wait, nil)
 	require.NoError(t, err)

@@ -332,7 +332,9 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		return nil, err
 	}
 	a.kick()
-	return closedChallenge(k, ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID)), nil
+	r := closedChallenge(k, ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID))
+	r.Committed = true
+	return r, nil
 }
 
 func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {

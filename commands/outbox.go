@@ -58,6 +58,10 @@ type Effect struct {
 	Body    *ui.Message `json:"body,omitempty"`
 	// Game is the game the effect belongs to (set by the framework).
 	Game string `json:"game,omitempty"`
+	// Reconcile makes even the first attempt of a post look for the
+	// message among the bot's recent ones (an answer whose sending failed
+	// may have been shown after all).
+	Reconcile bool `json:"reconcile,omitempty"`
 	// Result names what the ID the effect yields (a thread's, a message's)
 	// is to the game: ResultThread, or a name the game's Delivered hook
 	// knows. "" when nobody needs it.
@@ -122,6 +126,40 @@ func (a *App) NextDelivery() time.Time {
 		return err
 	})
 	return t
+}
+
+// AnswerLost is called by the adapter when the public answer r to an
+// interaction in channelID could not be sent although its change was saved
+// (r.Committed): the answer goes out through the outbox instead, as an edit
+// of messageID (the clicked component's message) when r updates it, else
+// as a post in the channel, unless it was shown after all.
+func (a *App) AnswerLost(channelID, messageID string, r *Response) {
+	if r == nil || !r.Committed || r.Ephemeral || r.Modal != nil {
+		return
+	}
+	m := r.Message
+	e := Effect{Op: OpPost, Channel: channelID, Body: &m, Reconcile: true}
+	if r.Update && messageID != "" {
+		e = Effect{Op: OpEdit, Channel: channelID, Message: messageID, Body: &m}
+	}
+	err := a.update(func(tx storage.Tx) error { return a.enqueue(tx, "answer-"+newID(), nil, []Effect{e}) })
+	if err != nil {
+		a.Log.Error("saving a lost answer failed", "channel", channelID, "err", err)
+		return
+	}
+	a.kick()
+}
+
+// Due counts the effects Deliver would perform at now (each game's next
+// one, when due): zero means everything due by now has been delivered.
+func (a *App) Due(now time.Time) int {
+	n := 0
+	_ = a.view(func(tx storage.Tx) error {
+		ps, err := tx.Outbox().Heads(now, 1<<20)
+		n = len(ps)
+		return err
+	})
+	return n
 }
 
 // Pending counts the effects not delivered yet.
@@ -250,7 +288,7 @@ func (a *App) perform(e *Effect, attempts int) (string, error) {
 	}
 	switch e.Op {
 	case OpPost:
-		if attempts > 0 {
+		if attempts > 0 || e.Reconcile {
 			if id, err := a.alreadyPosted(ch, body); err != nil || id != "" {
 				return id, err
 			}

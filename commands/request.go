@@ -129,6 +129,10 @@ type Response struct {
 	// Posted, when set, is called with the ID of the message the bot posted
 	// as this answer (public answers only).
 	Posted func(messageID string)
+	// Committed marks the answer to an interaction whose change was saved:
+	// when sending it fails, the adapter hands it to AnswerLost, so that
+	// the change is still shown (set by the framework).
+	Committed bool
 	// PrivateNote, when set, follows the answer as a second message visible
 	// to the invoking user only: what concerns them alone in a public
 	// answer (their own rank under a public leaderboard).

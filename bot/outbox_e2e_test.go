@@ -1,0 +1,69 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/discordsim"
+)
+
+// boards are the messages in channelID whose text contains substr.
+func (h *harness) messagesWith(channelID, substr string) []*discordsim.Message {
+	var out []*discordsim.Message
+	for _, m := range h.srv.Messages(channelID) {
+		if strings.Contains(m.Text(), substr) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestFirstBoardFailsThenArrives: a 500 on a new game's first board does
+// not undo the start: the challenge is closed (a second Accept starts no
+// second game), the game is listed once, and the board arrives once, when
+// the outbox retries it.
+func TestFirstBoardFailsThenArrives(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
+	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
+	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
+	accepted, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	require.Empty(t, accepted.Buttons(), "the challenge is closed: no second Accept")
+	threads := h.srv.Threads(h.gen.ID)
+	require.Len(t, threads, 1)
+	thread := threads[0]
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.CallsTo("POST /channels/*/messages")) > 0 }))
+	require.Empty(t, h.messagesWith(thread.ID, "first move must be a promotion"), "the first post failed")
+
+	games := h.reply(alice, h.gen.ID, "games")
+	require.Equal(t, 1, strings.Count(games.Text(), "Survival Chess"), games.Text())
+
+	// The retry is due a second later.
+	h.clock.Advance(2 * time.Second)
+	h.swept()
+	require.Len(t, h.messagesWith(thread.ID, "first move must be a promotion"), 1, "the board arrives once")
+	require.Len(t, h.srv.Threads(h.gen.ID), 1)
+	h.move(alice, h.srv.ChannelByID(thread.ID), "g7g8q")
+}
+
+// TestLostMoveAnswerIsPosted: a 500 on a move's answer loses no move: the
+// move is saved, so its board is posted in the thread through the outbox,
+// once, and the opponent plays on.
+func TestLostMoveAnswerIsPosted(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	in := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(thread.ID, "played **g8=Q**")) > 0 }))
+	h.drained()
+	require.Nil(t, in.Response(), "the answer itself failed")
+	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "posted once")
+	m := h.move(bob, thread, "e2e1k")
+	require.Contains(t, m.Text(), "e1=K")
+}
