@@ -121,8 +121,11 @@ type Turn[S any] struct {
 	// Now is the time of the action.
 	Now time.Time
 
-	app     *App
-	kind    interface{ clock(S) Clock }
+	app  *App
+	kind interface {
+		clock(S) Clock
+		over(S) bool
+	}
 	saved   bool
 	next    S
 	effects []Effect
@@ -140,6 +143,9 @@ func (t *Turn[S]) Save(s S) { t.saved, t.next = true, s }
 func (t *Turn[S]) Deadline() time.Time {
 	if !t.saved || t.kind == nil {
 		return t.Game.Deadline
+	}
+	if t.kind.over(t.next) {
+		return time.Time{}
 	}
 	var prev *Clock
 	if t.Game.Version > 0 || !t.Game.Deadline.IsZero() {
@@ -250,6 +256,8 @@ func Register[S any](a *App, g Game[S]) {
 }
 
 func (k *kindOf[S]) clock(s S) Clock { return k.g.Clock(s) }
+
+func (k *kindOf[S]) over(s S) bool { _, over := k.g.Outcome(s); return over }
 
 func (k *kindOf[S]) decode(rec *storage.Game) (S, error) {
 	st, err := k.g.Decode(rec.StateVersion, rec.State)

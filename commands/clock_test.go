@@ -1,0 +1,206 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	"sandtable/storage"
+)
+
+// clockGame is a fake game whose clock is whatever its state says: the
+// framework's clock rule, end and transaction are tested on it once, for
+// every game.
+type clockGame struct{}
+
+type clockState struct {
+	Key    string             `json:"key"`
+	Rule   commands.ClockRule `json:"rule"`
+	Period time.Duration      `json:"period"`
+	Over   bool               `json:"over"`
+	N      int                `json:"n"` // actions applied
+}
+
+func (clockGame) Spec() commands.Spec[*clockState] {
+	return commands.Spec[*clockState]{Name: "clock", Title: "Clock", Thread: map[string]commands.Action[*clockState]{
+		// set applies the options to the state.
+		"set": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
+			s := *t.State
+			if k := t.Req.Str("key"); k != "" {
+				s.Key = k
+			}
+			if r := t.Req.Str("rule"); r != "" {
+				s.Rule = commands.ClockRule(r)
+			}
+			if p := t.Req.Str("period"); p != "" {
+				d, err := time.ParseDuration(p)
+				if err != nil {
+					return nil, err
+				}
+				s.Period = d
+			}
+			s.Over = t.Req.Str("over") == "yes"
+			s.N++
+			t.Save(&s)
+			t.Post(commands.Message{Content: "set"})
+			return &commands.Response{Message: commands.Message{Content: t.Deadline().Format(time.RFC3339)}}, nil
+		},
+		// fail asks for a change and an effect, then fails.
+		"fail": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
+			s := *t.State
+			s.N++
+			t.Save(&s)
+			t.Post(commands.Message{Content: "never"})
+			return nil, commands.Errorf("refused")
+		},
+	}}
+}
+
+func (clockGame) Version() int                          { return 1 }
+func (clockGame) Encode(s *clockState) ([]byte, error) { return json.Marshal(s) }
+func (clockGame) Decode(v int, raw []byte) (*clockState, error) {
+	var s clockState
+	return &s, json.Unmarshal(raw, &s)
+}
+func (clockGame) Clock(s *clockState) commands.Clock {
+	return commands.Clock{Rule: s.Rule, Key: s.Key, Period: s.Period}
+}
+func (clockGame) Outcome(s *clockState) (storage.Outcome, bool) {
+	return storage.Outcome{Method: storage.Agreement}, s.Over
+}
+func (clockGame) Timeout(t *commands.Turn[*clockState]) error {
+	s := *t.State
+	s.Key += "+timeout"
+	s.N++
+	t.Save(&s)
+	t.Post(commands.Message{Content: "timeout"})
+	return nil
+}
+func (clockGame) Summary(*storage.Game, *clockState, string) string { return "" }
+
+// clockSetup stores a clock game in thread "th1" with the state st and the
+// deadline d.
+func clockSetup(t *testing.T, st clockState, d time.Time) (*commands.App, *commandstest.Platform, storage.Store) {
+	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*clockState](a, clockGame{}) })
+	raw, _ := json.Marshal(st)
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
+		return tx.Games().Put(&storage.Game{ID: "game1", Kind: "clock", ThreadID: "th1", Players: []string{commandstest.Alice.ID},
+			Active: true, Deadline: d, State: raw, StateVersion: 1}, commandstest.T0)
+	}))
+	return a, p, store
+}
+
+func set(t *testing.T, a *commands.App, at time.Duration, opts map[string]string) (*commands.Response, error) {
+	r := commandstest.Cmd(commandstest.Alice, "set", "", opts)
+	r.Now = commandstest.T0.Add(at)
+	return a.Handle(r)
+}
+
+// TestClockRule: the deadline restarts when the clock's key changes, stays
+// when it does not, stops without a rule or a period and when the game
+// ends; Turn.Deadline tells the action the deadline that is then stored.
+func TestClockRule(t *testing.T) {
+	d0 := commandstest.T0.Add(time.Hour)
+	a, _, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, d0)
+	deadline := func() time.Time { return commandstest.Game(t, store, "game1").Deadline }
+	step := func(at time.Duration, opts map[string]string, want time.Time) {
+		t.Helper()
+		resp, err := set(t, a, at, opts)
+		require.NoError(t, err)
+		require.True(t, deadline().Equal(want), "deadline %s, want %s", deadline(), want)
+		require.Equal(t, want.Format(time.RFC3339), resp.Content, "Turn.Deadline is the deadline stored")
+	}
+	step(time.Minute, nil, d0)                                                                   // same key: kept
+	step(2*time.Minute, map[string]string{"period": "3h"}, d0)                                   // a new period waits for the next key
+	step(3*time.Minute, map[string]string{"key": "2"}, commandstest.T0.Add(3*time.Minute+3*time.Hour)) // new key: restarted
+	step(4*time.Minute, map[string]string{"rule": string(commands.PerTurn)}, commandstest.T0.Add(4*time.Minute+3*time.Hour))
+	step(5*time.Minute, map[string]string{"rule": string(commands.NoClock)}, time.Time{})
+	step(6*time.Minute, map[string]string{"rule": string(commands.Deployment)}, commandstest.T0.Add(6*time.Minute+3*time.Hour)) // a clock again after none
+	step(7*time.Minute, map[string]string{"key": "3", "period": "0s"}, time.Time{})
+	step(8*time.Minute, map[string]string{"period": "1h", "over": "yes"}, time.Time{})
+	g := commandstest.Game(t, store, "game1")
+	require.False(t, g.Active)
+	require.Equal(t, &storage.Outcome{Method: storage.Agreement}, g.Outcome)
+}
+
+// TestTimeoutAppliesTheClockRule: a due game's Timeout is saved like an
+// action: its effects are queued and its new key restarts the clock.
+func TestTimeoutAppliesTheClockRule(t *testing.T) {
+	d0 := commandstest.T0.Add(time.Hour)
+	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, d0)
+	require.NoError(t, a.Sweep(d0.Add(-time.Second)))
+	require.Equal(t, 0, commandstest.Game(t, store, "game1").Deadline.Compare(d0), "not due: untouched")
+	require.NoError(t, a.Sweep(d0))
+	g := commandstest.Game(t, store, "game1")
+	require.True(t, g.Deadline.Equal(d0.Add(time.Hour)), "restarted at the timeout: %s", g.Deadline)
+	require.Equal(t, 1, a.Due(d0))
+	commandstest.Deliver(t, a, d0)
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 1)
+	require.Equal(t, "timeout", posts[0].Msg.Content)
+	require.Equal(t, "th1", posts[0].Channel)
+}
+
+// TestRefusedActionChangesNothing: an action that fails saves neither its
+// state nor its effects, and does not use up the interaction.
+func TestRefusedActionChangesNothing(t *testing.T) {
+	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	r := commandstest.Cmd(commandstest.Alice, "fail", "", nil)
+	_, err := a.Handle(r)
+	require.Equal(t, "refused", commandstest.UserMsg(t, err))
+	before := commandstest.Game(t, store, "game1")
+	require.Equal(t, 0, a.Pending())
+	require.Zero(t, commandstest.Deliver(t, a, commandstest.T0))
+	posts, _ := p.Snapshot()
+	require.Empty(t, posts)
+	var st clockState
+	require.NoError(t, json.Unmarshal(before.State, &st))
+	require.Zero(t, st.N)
+
+	// The same interaction ID applied once, then refused.
+	ok := commandstest.Cmd(commandstest.Alice, "set", "", nil)
+	ok.InteractionID = r.InteractionID
+	_, err = a.Handle(ok)
+	require.NoError(t, err)
+	_, err = a.Handle(ok)
+	require.Contains(t, commandstest.UserMsg(t, err), "already applied")
+	require.Equal(t, 1, a.Pending(), "one effect for one application")
+}
+
+// TestEffectsAreRetriedInOrder: a failed post is retried after its backoff
+// and the game's later effects wait for it; a refusal Discord will repeat
+// (a 4xx) is dropped instead.
+func TestEffectsAreRetriedInOrder(t *testing.T) {
+	a, p, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	fails := 1
+	p.Fail = func(op, ch string) error {
+		if op == "send" && fails > 0 {
+			fails--
+			return &commands.PlatformError{HTTPStatus: 500, Status: "500 Internal Server Error", Err: errors.New("500")}
+		}
+		return nil
+	}
+	for i := 0; i < 2; i++ {
+		_, err := set(t, a, 0, nil)
+		require.NoError(t, err)
+	}
+	require.Zero(t, commandstest.Deliver(t, a, commandstest.T0))
+	require.Equal(t, 2, a.Pending(), "the second waits behind the first")
+	require.Zero(t, commandstest.Deliver(t, a, commandstest.T0.Add(999*time.Millisecond)))
+	require.Equal(t, 2, commandstest.Deliver(t, a, commandstest.T0.Add(time.Second)))
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 2)
+
+	p.Fail = func(op, ch string) error {
+		return &commands.PlatformError{HTTPStatus: 403, Status: "403 Forbidden", Err: errors.New("403")}
+	}
+	_, err := set(t, a, 0, nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, commandstest.Deliver(t, a, commandstest.T0))
+	require.Equal(t, 0, a.Pending(), "a 403 is not retried")
+}
