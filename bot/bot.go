@@ -79,7 +79,7 @@ type Bot struct {
 	loopDone chan struct{}
 	// deliverDone is closed when the outbox dispatcher has stopped.
 	deliverDone chan struct{}
-	dmChans  sync.Map // user ID -> DM channel ID
+	dmChans     sync.Map // user ID -> DM channel ID
 }
 
 // New prepares a bot; Start connects it. The store stays owned by the

@@ -61,7 +61,7 @@ func (clockGame) Spec() commands.Spec[*clockState] {
 	}}
 }
 
-func (clockGame) Version() int                          { return 1 }
+func (clockGame) Version() int                         { return 1 }
 func (clockGame) Encode(s *clockState) ([]byte, error) { return json.Marshal(s) }
 func (clockGame) Decode(v int, raw []byte) (*clockState, error) {
 	var s clockState
@@ -115,8 +115,8 @@ func TestClockRule(t *testing.T) {
 		require.True(t, deadline().Equal(want), "deadline %s, want %s", deadline(), want)
 		require.Equal(t, want.Format(time.RFC3339), resp.Content, "Turn.Deadline is the deadline stored")
 	}
-	step(time.Minute, nil, d0)                                                                   // same key: kept
-	step(2*time.Minute, map[string]string{"period": "3h"}, d0)                                   // a new period waits for the next key
+	step(time.Minute, nil, d0)                                                                         // same key: kept
+	step(2*time.Minute, map[string]string{"period": "3h"}, d0)                                         // a new period waits for the next key
 	step(3*time.Minute, map[string]string{"key": "2"}, commandstest.T0.Add(3*time.Minute+3*time.Hour)) // new key: restarted
 	step(4*time.Minute, map[string]string{"rule": string(commands.PerTurn)}, commandstest.T0.Add(4*time.Minute+3*time.Hour))
 	step(5*time.Minute, map[string]string{"rule": string(commands.NoClock)}, time.Time{})

@@ -21,4 +21,3 @@ func ListAtMost(items []string, max int) string {
 	}
 	return strings.Join(items[:max], ", ") + fmt.Sprintf(" and %d more", len(items)-max)
 }
-

@@ -50,7 +50,7 @@ func (ticTacToe) Spec() commands.Spec[*tttState] {
 	}
 }
 
-func (ticTacToe) Version() int                        { return 1 }
+func (ticTacToe) Version() int                       { return 1 }
 func (ticTacToe) Encode(s *tttState) ([]byte, error) { return json.Marshal(s) }
 func (ticTacToe) Decode(v int, raw []byte) (*tttState, error) {
 	var s tttState
