@@ -71,6 +71,19 @@ type Spec[S any] struct {
 	// challenges.
 	Start func(t *Turn[S], ch *Challenge) (threadName string, err error)
 
+	// Invitations routes the buttons and selects of scope "c" on the
+	// game's own invitations (a lobby the game stores in
+	// storage.Tx.Lobbies, its document carrying "kind": Name) by action,
+	// under the invitation's lock. Challenges made with OpenChallenge
+	// need none: the framework answers their buttons.
+	Invitations map[string]Handler
+
+	// Delivered records in the game what an effect yielded: the ID of the
+	// message or thread made by an effect whose Result was set (e.g. a
+	// direct message to edit later). It runs under the game's lock and may
+	// t.Save; t.Req is nil. Nil: no effect of the game asks for a result.
+	Delivered func(t *Turn[S], result, id string) error
+
 	// Private reports whether the answer to req is private (see
 	// Kind.Private).
 	Private func(req *Request) bool
@@ -233,6 +246,34 @@ func Register[S any](a *App, g Game[S]) {
 			return k.g.Summary(rec, st, userID)
 		},
 	}
+	legacy.typed = k
+	if s.Delivered != nil {
+		legacy.delivered = func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error {
+			st, err := k.decode(rec)
+			if err != nil {
+				return err
+			}
+			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k}
+			if err := s.Delivered(t, result, id); err != nil {
+				return err
+			}
+			if t.saved {
+				prev := k.g.Clock(st)
+				if err := k.finish(t, rec, &prev); err != nil {
+					return err
+				}
+				if err := tx.Games().Put(rec, t.Now); err != nil {
+					return err
+				}
+			}
+			for _, fn := range t.extra {
+				if err := fn(tx); err != nil {
+					return err
+				}
+			}
+			return a.enqueue(tx, rec.ID, rec, t.effects)
+		}
+	}
 	if s.Start != nil {
 		legacy.Challenge = challengeHandlers(func(a *App, req *Request, ch *Challenge) (string, error) {
 			return "", fmt.Errorf("kind %s: challenges start through the framework", s.Name)
@@ -250,6 +291,14 @@ func Register[S any](a *App, g Game[S]) {
 				return "", nil, err
 			}
 			return name, t.effects, nil
+		}
+	}
+	if len(s.Invitations) > 0 {
+		if legacy.Challenge == nil {
+			legacy.Challenge = map[string]Handler{}
+		}
+		for action, h := range s.Invitations {
+			legacy.Challenge[action] = h
 		}
 	}
 	a.Register(legacy)
@@ -347,4 +396,71 @@ func nextDeadline(prev *Clock, next Clock, deadline, now time.Time) time.Time {
 		return now.Add(next.Period)
 	}
 	return deadline
+}
+
+// NewID returns a new random game or invitation ID (10 lower-case base32
+// characters).
+func NewID() string { return newID() }
+
+// Create saves a new game rec (ID, Kind of a game registered with
+// Register as S, guild, channels, players; Active) made by build, which
+// t.Saves its first state and asks for its first effects; what build adds
+// with t.Also (closing a lobby, linking the game's other channels) is
+// saved in the same transaction, which also marks req applied. Nothing is
+// saved when build or the transaction fails. Create is how a game starts
+// other than from a challenge (OpenChallenge starts its own).
+func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S]) error) error {
+	k, _ := a.kinds[rec.Kind].typedKind().(*kindOf[S])
+	if k == nil {
+		return fmt.Errorf("create: kind %q is not registered with state %T", rec.Kind, *new(S))
+	}
+	t := &Turn[S]{Req: req, Game: rec, Now: req.Now, app: a, kind: k}
+	if err := build(t); err != nil {
+		return err
+	}
+	if !t.saved {
+		return fmt.Errorf("kind %s: the new game saved no state", rec.Kind)
+	}
+	if err := k.finish(t, rec, nil); err != nil {
+		return err
+	}
+	err := a.update(func(tx storage.Tx) error {
+		if req.InteractionID != "" {
+			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
+				return err
+			}
+		}
+		for _, fn := range t.extra {
+			if err := fn(tx); err != nil {
+				return err
+			}
+		}
+		if err := tx.Games().Put(rec, req.Now); err != nil {
+			return err
+		}
+		return a.enqueue(tx, rec.ID, rec, t.effects)
+	})
+	if err == nil {
+		a.kick()
+	}
+	return err
+}
+
+// OpenThread makes sure a thread named name exists under parentID and
+// returns its ID: the public thread of the message starter when starter
+// is set (Discord gives it the message's ID; a second start returns the
+// same thread), else the active thread of that name an earlier attempt made
+// (Platform.FindThread), else a new thread, private or public. A game
+// opens its threads with it before saving the game (Create), so that a
+// retry after a failure or a crash reuses them: names must be unique under
+// their parent (carry the game's or the lobby's ID). A refusal is returned
+// as Discord gave it (see ErrNoThreads).
+func (a *App) OpenThread(guildID, parentID, starter, name string, private bool) (string, error) {
+	if starter != "" {
+		return a.Platform.StartThreadFrom(parentID, starter, name)
+	}
+	if id, err := a.Platform.FindThread(guildID, parentID, name); err != nil || id != "" {
+		return id, err
+	}
+	return a.Platform.StartThread(parentID, name, private)
 }

@@ -49,6 +49,8 @@ type Kind struct {
 	// Summary is one line about a game for /games, e.g. "vs @bob, your move".
 	Summary func(a *App, g *storage.Game, userID string) string
 
+	// typed is the *kindOf[S] of a kind registered with Register.
+	typed any
 	// start, for kinds registered with Register, makes the game of an
 	// accepted challenge: rec (new, unsaved) gets its state and clock; it
 	// returns the thread's name and the first effects.
@@ -339,3 +341,12 @@ func (a *App) NextDeadline() time.Time {
 }
 
 func (a *App) register(k *Kind) { a.Register(k) }
+
+// typedKind is the typed kind behind k (nil for a kind of the older
+// handler-table API, or no kind).
+func (k *Kind) typedKind() any {
+	if k == nil {
+		return nil
+	}
+	return k.typed
+}
