@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -333,89 +332,14 @@ func (b *Bot) enter() bool {
 	return true
 }
 
-// result is what a handler produced.
-type result struct {
-	resp *commands.Response
-	err  error
-}
-
-func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-	i := ic.Interaction
-	if !b.enter() {
-		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			b.respondNow(i, &commands.Response{Ephemeral: true, Message: commands.Message{
-				Content: "The bot is restarting. Nothing was changed; try again in a minute."}})
-		}
-		return
-	}
-	defer b.inflight.Done()
-
-	req, err := decode(i, b.opts.Now())
-	if err != nil {
-		b.log.Warn("ignoring interaction", "id", i.ID, "err", err)
-		return
-	}
-	log := b.log.With("interaction", i.ID, "user", req.User.ID, "command", req.Command, "custom_id", req.CustomID)
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				log.Error("handler panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				done <- result{err: fmt.Errorf("panic: %v", p)}
-			}
-		}()
-		resp, err := b.app.Handle(req)
-		done <- result{resp, err}
-	}()
-
-	var r result
-	if req.Type == commands.AutocompleteRequest {
-		r = <-done // autocomplete cannot be deferred; answer late or not at all
-		b.respond(i, b.answer(r, log))
-		return
-	}
-	if b.opts.DeferAfter > 0 {
-		timer := time.NewTimer(b.opts.DeferAfter)
-		select {
-		case r = <-done:
-			timer.Stop()
-			b.respond(i, b.answer(r, log))
-			return
-		case <-timer.C:
-		}
-	}
-	// A component (or a modal submitted from one) defers an update of its
-	// message, which shows nothing. A command defers with a "thinking"
-	// message, public unless the kind declares the answer private: a public
-	// one would show the command and its options to everyone.
-	defer_ := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
-	private := false
-	switch {
-	case updatesMessage(i):
-		defer_.Type = discordgo.InteractionResponseDeferredMessageUpdate
-	case b.app.AnswersPrivately(req):
-		private = true
-		defer_.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
-	}
-	if err := s.InteractionRespond(i, defer_); err != nil {
-		log.Error("deferring failed", "err", err)
-	}
-	r = <-done
-	ans := b.answer(r, log)
-	if private && !ans.Ephemeral {
-		log.Warn("a private answer was not ephemeral; it fills the ephemeral deferral")
-	}
-	b.respondDeferred(i, ans, private)
-}
-
 // updatesMessage reports whether the interaction came from a message's
 // component: a click, a select, or a modal opened by one.
 func updatesMessage(i *discordgo.Interaction) bool {
 	return i.Type == discordgo.InteractionMessageComponent || i.Type == discordgo.InteractionModalSubmit && i.Message != nil
 }
 
-// answer turns a handler's result into the response the user sees.
-func (b *Bot) answer(r result, log *slog.Logger) *commands.Response {
+// toResponse turns a handler's result into the response the user sees.
+func (b *Bot) toResponse(r result, log *slog.Logger) *commands.Response {
 	if r.err == nil && r.resp != nil {
 		return r.resp
 	}

@@ -314,7 +314,7 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		{Op: OpAddMember, Channel: threadID, User: ch.Challenger.ID},
 		{Op: OpAddMember, Channel: threadID, User: ch.Opponent.ID},
 	}, effects...)
-	err = a.update(func(tx storage.Tx) error {
+	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 				return err
@@ -355,14 +355,12 @@ func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 // expireChallenges closes every challenge whose time is up, editing its
 // message when the message ID is known.
 func (a *App) expireChallenges(now time.Time) error {
-	return expireInvitations(a, now, challengesOf, func(ch *Challenge) {
+	return expireInvitations(a, now, challengesOf, func(ch *Challenge) []Effect {
 		if ch.MessageID == "" {
-			return
+			return nil
 		}
-		r := closedChallenge(a.kinds[ch.Kind], ch, "This challenge expired before it was answered.")
-		if err := a.Platform.Edit(ch.ChannelID, ch.MessageID, r.Message); err != nil {
-			a.Log.Warn("editing expired challenge failed", "challenge", ch.ID, "err", err)
-		}
+		m := closedChallenge(a.kinds[ch.Kind], ch, "This challenge expired before it was answered.").Message
+		return []Effect{{Op: OpEdit, Channel: ch.ChannelID, Message: ch.MessageID, Body: &m}}
 	})
 }
 

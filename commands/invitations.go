@@ -19,9 +19,10 @@ func lobbiesOf(tx storage.Tx) storage.Invitations    { return tx.Lobbies() }
 
 // expireInvitations deletes, each under its lock, every invitation of repo
 // whose expiry is at or before now (unless it was answered or renewed
-// meanwhile), then calls closed with each one deleted, to close its
-// message.
-func expireInvitations[T any](a *App, now time.Time, repo invitations, closed func(*T)) error {
+// meanwhile); closed gives the effects that close its message, queued in
+// the transaction that deletes it (so an expiry is announced once, even
+// across a Discord failure or a crash).
+func expireInvitations[T any](a *App, now time.Time, repo invitations, closed func(*T) []Effect) error {
 	var expired []string
 	if err := a.view(func(tx storage.Tx) error {
 		var err error
@@ -41,7 +42,10 @@ func expireInvitations[T any](a *App, now time.Time, repo invitations, closed fu
 			if now.Before(exp) {
 				return storage.ErrNotFound // answered or renewed meanwhile
 			}
-			return repo(tx).Delete(id)
+			if err := repo(tx).Delete(id); err != nil {
+				return err
+			}
+			return a.enqueue(tx, id, nil, closed(&v))
 		})
 		unlock()
 		if errors.Is(err, storage.ErrNotFound) {
@@ -50,7 +54,7 @@ func expireInvitations[T any](a *App, now time.Time, repo invitations, closed fu
 		if err != nil {
 			return err
 		}
-		closed(&v)
+		a.kick()
 	}
 	return nil
 }

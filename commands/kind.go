@@ -338,7 +338,7 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 			return nil, err
 		}
 	}
-	err = a.update(func(tx storage.Tx) error {
+	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if t.Req != nil && t.Req.InteractionID != "" && t.saved {
 			if err := markApplied(tx, t.Req.InteractionID, t.Now); err != nil {
 				return err
@@ -424,7 +424,7 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 	if err := k.finish(t, rec, nil); err != nil {
 		return err
 	}
-	err := a.update(func(tx storage.Tx) error {
+	err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 				return err

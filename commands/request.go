@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -39,6 +40,9 @@ type Request struct {
 	ChannelID     string // channel, thread or DM channel the interaction came from
 	User          User
 	Now           time.Time
+	// Ctx is the interaction's context (nil: context.Background): the
+	// framework's store transactions for it run under it.
+	Ctx context.Context
 
 	// Commands and autocomplete.
 	Command string            // top-level name, e.g. "survival"
@@ -51,6 +55,14 @@ type Request struct {
 	Values    []string          // select menu choices
 	Fields    map[string]string // modal text inputs by custom ID
 	MessageID string            // the message carrying the component
+}
+
+// Context is Ctx, or context.Background when none was set.
+func (r *Request) Context() context.Context {
+	if r == nil || r.Ctx == nil {
+		return context.Background()
+	}
+	return r.Ctx
 }
 
 // Option is one slash command option value, typed.

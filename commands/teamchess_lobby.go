@@ -190,14 +190,12 @@ func (a *App) lobbyPosted(id, messageID string) {
 // expireLobbies closes every lobby whose time is up: it is deleted and its
 // message says so, without buttons.
 func (a *App) expireLobbies(now time.Time) error {
-	return expireInvitations(a, now, lobbiesOf, func(l *tcLobby) {
+	return expireInvitations(a, now, lobbiesOf, func(l *tcLobby) []Effect {
 		if l.MessageID == "" {
-			return
+			return nil
 		}
 		m := tcClosedLobby(l, "This lobby expired: nobody changed it for "+duration.Format(a.lobbyTTL())+". Open a new one with `/teamchess new`.")
-		if err := a.Platform.Edit(l.ChannelID, l.MessageID, m); err != nil {
-			a.Log.Warn("editing expired lobby failed", "lobby", l.ID, "err", err)
-		}
+		return []Effect{{Op: OpEdit, Channel: l.ChannelID, Message: l.MessageID, Body: &m}}
 	})
 }
 
