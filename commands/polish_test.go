@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
 )
 
 // TestMoveTimeNamesTheRange: every refused move_time names the allowed
