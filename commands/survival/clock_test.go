@@ -171,3 +171,37 @@ func decoded(t *testing.T, s *State) *State {
 }
 
 func unix(tm time.Time) string { return strconv.FormatInt(tm.Unix(), 10) }
+
+// TestCreditedDeadlineKeptByActions: after downtime was credited, an action
+// that keeps the clock keeps the credited deadline (neither the one before
+// the credit nor one credited twice), and the next move starts a fresh run.
+func TestCreditedDeadlineKeptByActions(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, kingsShuffle) // deadline t0+1h
+	require.NoError(t, a.Heartbeat(t0.Add(10*time.Minute)))
+	restart := t0.Add(3 * time.Hour)
+	_, err := a.CreditDowntime(restart)
+	require.NoError(t, err)
+	credited := t0.Add(time.Hour + 170*time.Minute)
+
+	r := cmd(alice, "draw", "offer", nil)
+	r.Now = restart.Add(time.Minute)
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	g, _ := load(t, store, id)
+	require.True(t, g.Deadline.Equal(credited), "deadline %s, want %s", g.Deadline, credited)
+	resp, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, fieldOf(resp.Message, "To move"), "<t:"+unix(credited)+":R>", "the board shows the credited deadline")
+
+	require.NoError(t, a.Sweep(credited.Add(-time.Second)))
+	g, _ = load(t, store, id)
+	require.True(t, g.Active)
+
+	r = cmd(alice, "move", "", map[string]string{"move": "Ka2"})
+	r.Now = restart.Add(2 * time.Minute)
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	g, _ = load(t, store, id)
+	require.True(t, g.Deadline.Equal(restart.Add(62*time.Minute)), "deadline %s", g.Deadline)
+}

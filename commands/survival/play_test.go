@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/storage"
 )
 
@@ -113,4 +114,35 @@ func TestGamesLineNamesTheColour(t *testing.T) {
 		require.NoError(t, err)
 		require.Contains(t, r.Cards[0].Description, want)
 	}
+}
+
+// TestAutocomplete: /move offers the legal moves that start with what was
+// typed (SAN or UCI), at most 25, as UCI values; nothing once the game is
+// over. Nothing is saved.
+func TestAutocomplete(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, "8/P7/8/8/8/8/8/K6k w - - 0 1")
+	before := commandstest.Game(t, store, id).Version
+	ac := func(typed string) []string {
+		t.Helper()
+		r := cmd(alice, "move", "", map[string]string{"move": typed})
+		r.Type = commands.AutocompleteRequest
+		resp, err := a.Handle(r)
+		require.NoError(t, err)
+		var values []string
+		for _, c := range resp.Choices {
+			values = append(values, c.Value)
+		}
+		return values
+	}
+	require.ElementsMatch(t, []string{"a7a8k", "a7a8q", "a7a8r", "a7a8b", "a7a8n"}, ac("a8"))
+	require.ElementsMatch(t, []string{"a7a8k", "a7a8q", "a7a8r", "a7a8b", "a7a8n"}, ac("a7"))
+	require.ElementsMatch(t, []string{"a1a2", "a1b1", "a1b2"}, ac("K"))
+	require.Len(t, ac(""), 8)
+	require.Empty(t, ac("h"))
+	require.Equal(t, before, commandstest.Game(t, store, id).Version, "autocomplete saves nothing")
+
+	_, err := a.Handle(cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	require.Empty(t, ac(""))
 }
