@@ -263,3 +263,37 @@ func TestChallengeDeclineCancelExpire(t *testing.T) {
 	require.Zero(t, activeGames(t, store))
 	require.Empty(t, p.Threads)
 }
+
+// TestChallengeRefusals: a challenge names a person other than oneself,
+// a colour among white, black and random, and a time per move in range;
+// nothing is opened otherwise.
+func TestChallengeRefusals(t *testing.T) {
+	a, _, store := newApp(t)
+	open := func(opponent *commands.User, opts map[string]string) error {
+		r := cmd(alice, "survival", "challenge", opts)
+		r.ChannelID = "general"
+		if opponent != nil {
+			r.Options["opponent"] = commands.Option{User: opponent}
+		}
+		_, err := a.Handle(r)
+		return err
+	}
+	robot := commands.User{ID: "100009", Name: "robot", Bot: true}
+	require.Contains(t, userMsg(t, open(nil, nil)), "Name the player you challenge")
+	require.Contains(t, userMsg(t, open(&alice, nil)), "You cannot challenge yourself")
+	require.Contains(t, userMsg(t, open(&robot, nil)), "is a bot and cannot play")
+	require.Contains(t, userMsg(t, open(&bob, map[string]string{"color": "green"})), "color must be white, black or random, not `green`")
+	require.Contains(t, userMsg(t, open(&bob, map[string]string{"move_time": "10s"})), "between 1m and 30d")
+	dm := cmd(alice, "survival", "challenge", nil)
+	dm.GuildID = ""
+	dm.Options["opponent"] = commands.Option{User: &bob}
+	_, err := a.Handle(dm)
+	require.Contains(t, userMsg(t, err), "not in direct messages")
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		return tx.Challenges().Each(func(id string, _ []byte) error {
+			t.Errorf("challenge %s was opened", id)
+			return nil
+		})
+	}))
+	require.NoError(t, open(&bob, map[string]string{"color": "White", "move_time": "3d"}), "the colour in any case")
+}

@@ -2,6 +2,7 @@ package survival
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -114,6 +115,16 @@ func TestGamesLineNamesTheColour(t *testing.T) {
 		require.NoError(t, err)
 		require.Contains(t, r.Cards[0].Description, want)
 	}
+	// The player to move is told so, with the deadline; the other is not.
+	r, err := a.Handle(cmd(alice, "games", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Cards[0].Description, "vs "+bob.Mention()+", you play White, **your move** (time runs out <t:"+unix(t0.Add(time.Hour))+":R>)")
+	r, err = a.Handle(cmd(bob, "games", "", nil))
+	require.NoError(t, err)
+	require.NotContains(t, r.Cards[0].Description, "your move")
+	r, err = a.Handle(cmd(carol, "games", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Content, "no active games")
 }
 
 // TestAutocomplete: /move offers the legal moves that start with what was
