@@ -163,3 +163,25 @@ func TestExpiredChallengeEditRetried(t *testing.T) {
 	require.Equal(t, "chal1", p.Edits[0].ID)
 	require.Empty(t, p.Edits[0].Msg.Rows)
 }
+
+// TestGameEffectsKeepTheirOrder: a game's effects are delivered in the
+// order they were made: a time-out's announcement waits for the first
+// board that Discord refused earlier.
+func TestGameEffectsKeepTheirOrder(t *testing.T) {
+	a, p, store := newApp(t)
+	msg := challengeOf(t, a, "chal1", nil)
+	_, err := a.Handle(commandstest.Click(bob, buttonOf(t, msg, "Accept"), "chal1"))
+	require.NoError(t, err)
+	failOnce(p, "send")
+	commandstest.Deliver(t, a, t0)
+	require.Empty(t, p.Posts)
+
+	late := t0.Add(24 * time.Hour)
+	require.NoError(t, a.Sweep(late))
+	g, _ := gameIn(t, store, "chal1")
+	require.False(t, g.Active, "White lost on time")
+	commandstest.Deliver(t, a, late)
+	require.Len(t, p.Posts, 2)
+	require.Contains(t, p.Posts[0].Msg.Content, "White moves first", "the first board first")
+	require.Contains(t, p.Posts[1].Msg.Content, "ran out of time", "then the time-out")
+}
