@@ -17,8 +17,7 @@ func TestGamesNeedATextChannel(t *testing.T) {
 	open := func(channel string, typ ui.ChannelType) []error {
 		p.types[channel] = typ
 		var errs []error
-		for _, r := range []*Request{
-			cmd(alice, "survival", "challenge", nil),
+		for _, r := range []*Request{ // Survival: commands/survival's test of the same name
 			cmd(alice, "sandtable", "challenge", nil),
 			cmd(alice, "teamchess", "new", nil),
 		} {
@@ -43,10 +42,11 @@ func TestGamesNeedATextChannel(t *testing.T) {
 }
 
 // TestAcceptWhereThreadsCannotBe: a challenge whose channel cannot hold
-// threads is closed at acceptance, saying why.
+// threads is closed at acceptance, saying why (SandTable's start; Survival's
+// through the framework: commands/survival's test of the same name).
 func TestAcceptWhereThreadsCannotBe(t *testing.T) {
 	a, p := testApp(t)
-	r := cmd(alice, "survival", "challenge", nil)
+	r := cmd(alice, "sandtable", "challenge", nil)
 	r.Options["opponent"] = Option{User: &bob}
 	resp, err := a.Handle(r)
 	require.NoError(t, err)

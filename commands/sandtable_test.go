@@ -361,7 +361,11 @@ func TestSandMoveRefusalsAndDedupe(t *testing.T) {
 
 func TestLoadSandTablePositionRefusals(t *testing.T) {
 	a, _ := testApp(t)
-	putSurvival(t, a, kingsShuffle)
+	// An active game of another kind (Survival, registered by the bot).
+	require.NoError(t, a.update(func(tx storage.Tx) error {
+		return tx.Games().Put(&storage.Game{ID: "game1", Kind: "survival", GuildID: "g", ChannelID: "general", ThreadID: "th1",
+			Players: []string{alice.ID, bob.ID}, Active: true, Deadline: t0.Add(time.Hour), State: []byte(`{}`)}, t0)
+	}))
 	require.ErrorContains(t, a.LoadSandTablePosition("game1", mainPos), "not an active SandTable game")
 	putSandTable(t, a, mainPos)
 	require.Error(t, a.LoadSandTablePosition("sand1", "sandtable-position 1\nphase nonsense\n"))

@@ -37,23 +37,16 @@ func buttonOf(t *testing.T, m Message, label string) string {
 }
 
 func TestStaleDrawOfferButtons(t *testing.T) {
-	for _, kind := range []string{kindSurvival, kindSandTable} {
+	// Survival's offers: commands/survival's test of the same name.
+	for _, kind := range []string{kindSandTable} {
 		t.Run(kind, func(t *testing.T) {
 			a, _ := testApp(t)
 			active := func() bool {
-				id := "game1"
-				if kind == kindSandTable {
-					id = "sand1"
-				}
-				g, err := a.snapshot(id)
+				g, err := a.snapshot("sand1")
 				require.NoError(t, err)
 				return g.Active
 			}
-			if kind == kindSurvival {
-				putSurvival(t, a, kingsShuffle)
-			} else {
-				putSandTable(t, a, mainPos)
-			}
+			putSandTable(t, a, mainPos)
 			draw := func(u User, sub string) (*Response, error) { return a.Handle(cmd(u, "draw", sub, nil)) }
 
 			// Bob's first offer is declined by command; his second stands.
@@ -169,26 +162,6 @@ func TestStaleStepDraftButtons(t *testing.T) {
 	require.False(t, r.Update)
 	require.True(t, r.Ephemeral)
 	require.Equal(t, "Nothing changed: you committed this draft: **e4-e5 f4-f5** was played in turn 1.", r.Content)
-}
-
-// TestStaleSurvivalFlip: Flip board shows the position of the board it is
-// on, not the game's position now.
-func TestStaleSurvivalFlip(t *testing.T) {
-	a, _ := testApp(t)
-	putSurvival(t, a, kingsShuffle)
-	b0, err := a.Handle(cmd(alice, "board", "", nil))
-	require.NoError(t, err)
-	b1, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))
-	require.NoError(t, err)
-	f0, err := a.Handle(click(carol, buttonOf(t, b0.Message, "Flip board")))
-	require.NoError(t, err)
-	require.True(t, f0.Ephemeral)
-	require.Equal(t, "The board before the first move from Black's side:", f0.Content)
-	f1, err := a.Handle(click(carol, buttonOf(t, b1.Message, "Flip board")))
-	require.NoError(t, err)
-	require.Equal(t, "The board from White's side:", f1.Content)
-	_, err = a.Handle(click(carol, "g:game1:flip:9"))
-	require.Contains(t, userMsg(t, err), "does not belong to a board of this game")
 }
 
 // TestStaleDroneBoardButton: a board's Order a Drone orders only in that

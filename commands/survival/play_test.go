@@ -1,0 +1,159 @@
+package survival
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	"sandtable/storage"
+)
+
+func TestSurvivalDeadPositionEndsAtOnce(t *testing.T) {
+	a, _, store := newApp(t)
+	// The bishops face each other on the long diagonal: the capture is
+	// forced and eliminates Black.
+	id := putGame(t, store, "8/8/8/8/8/8/1b6/B7 w - - 0 1")
+	resp, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Bxb2"}))
+	require.NoError(t, err)
+	require.Contains(t, resp.Content, "wins by elimination of the last piece")
+	g, _ := load(t, store, id)
+	require.False(t, g.Active)
+	require.Equal(t, &storage.Outcome{Winners: []string{alice.ID}, Losers: []string{bob.ID}, Side: "white", Method: storage.Elimination}, g.Outcome)
+
+	// White: Ba1 (dark), pawn e4 (light); Black: Bc2 (light), pawn e6.
+	// After e5 every White piece is on a dark square, every Black one on a
+	// light square and the pawns block each other: no capture can ever
+	// happen again, so the game is drawn at once.
+	a2, _, store2 := newApp(t)
+	id = putGame(t, store2, "8/8/4p3/8/4P3/8/2b5/B7 w - - 0 1")
+	resp, err = a2.Handle(cmd(alice, "move", "", map[string]string{"move": "e5"}))
+	require.NoError(t, err)
+	require.Contains(t, resp.Content, "Draw by dead position")
+	g, _ = load(t, store2, id)
+	require.False(t, g.Active)
+	require.Equal(t, &storage.Outcome{Method: storage.DeadPosition}, g.Outcome)
+}
+
+func TestSurvivalResignAnyTimeByEitherPlayer(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, kingsShuffle)
+	_, err := a.Handle(cmd(carol, "resign", "", nil))
+	require.Contains(t, userMsg(t, err), "You are not playing")
+	resp, err := a.Handle(cmd(bob, "resign", "", nil))
+	require.NoError(t, err, "resigning does not need the turn")
+	require.Contains(t, resp.Content, "(White) wins by resignation")
+	g, st := load(t, store, id)
+	require.False(t, g.Active)
+	require.Equal(t, "1-0", st.Result)
+}
+
+func TestSurvivalInteractionAppliedOnce(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, kingsShuffle)
+	req := cmd(alice, "move", "", map[string]string{"move": "Ka2"})
+	_, err := a.Handle(req)
+	require.NoError(t, err)
+	// The same interaction delivered again (same ID) must not be applied
+	// again, even if it were legal: here it is bob's turn anyway, so use a
+	// request that would be legal for bob.
+	again := cmd(bob, "move", "", map[string]string{"move": "Kg8"})
+	again.InteractionID = req.InteractionID
+	_, err = a.Handle(again)
+	require.Contains(t, userMsg(t, err), "already applied")
+	_, st := load(t, store, id)
+	require.Equal(t, []string{"a1a2"}, st.Moves)
+}
+
+// TestSurvivalRefusalNamesForcedCaptures: a refused /move names the forced
+// captures on a line of its own, in the notation typed, and the count
+// with the first 8 when there are more; nothing is played.
+func TestSurvivalRefusalNamesForcedCaptures(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, "4k3/8/8/3p4/4P3/8/8/K7 w - - 0 1")
+	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka3"})) // a UserError: answered privately (bot e2e)
+	require.Equal(t, "`Ka3` is not a legal move: no king can move to a3\nCapture is mandatory: the only legal capture is `exd5`.", userMsg(t, err))
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "a1a2"}))
+	require.Contains(t, userMsg(t, err), "\nCapture is mandatory: the only legal capture is `e4d5`.")
+	_, st := load(t, store, id)
+	require.Empty(t, st.Moves, "a refused move plays nothing")
+
+	a, _, store = newApp(t)
+	putGame(t, store, "8/8/8/2ppp3/2pQp3/1pppp3/8/N6K w - - 0 1")
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Kg2"}))
+	msg := userMsg(t, err)
+	require.Contains(t, msg, "Capture is mandatory: 9 legal captures, the first 8: `Nxb3`, `Qxc3`, `Qxc4`, `Qxc5`, `Qxd3`, `Qxd5`, `Qxe3`, `Qxe4`.")
+	require.NotContains(t, msg, "Qxe5")
+
+	// A draw claim with a refused move is answered the same way.
+	a, _, store = newApp(t)
+	putGame(t, store, "4k3/8/8/3p4/4P3/8/8/K7 w - - 0 1")
+	_, err = a.Handle(cmd(alice, "draw", "claim", map[string]string{"move": "Kb1"}))
+	require.Contains(t, userMsg(t, err), "Capture is mandatory: the only legal capture is `exd5`.")
+}
+
+// TestNotAMoveHintPerVariant: the hint after text that is not a move shows
+// the variant's own notation: no castling in Survival (the Team Chess
+// half of this test is in package commands).
+func TestNotAMoveHintPerVariant(t *testing.T) {
+	a, _, store := newApp(t)
+	putGame(t, store, kingsShuffle)
+	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "hello"}))
+	msg := userMsg(t, err)
+	require.Contains(t, msg, "e8=K")
+	require.NotContains(t, msg, "O-O")
+}
+
+// TestGamesLineNamesTheColour: /games writes the colour as a title.
+func TestGamesLineNamesTheColour(t *testing.T) {
+	a, _, store := newApp(t)
+	putGame(t, store, kingsShuffle)
+	for u, want := range map[commands.User]string{alice: "you play White", bob: "you play Black"} {
+		r, err := a.Handle(cmd(u, "games", "", nil))
+		require.NoError(t, err)
+		require.Contains(t, r.Cards[0].Description, want)
+	}
+	// The player to move is told so, with the deadline; the other is not.
+	r, err := a.Handle(cmd(alice, "games", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Cards[0].Description, "vs "+bob.Mention()+", you play White, **your move** (time runs out <t:"+unix(t0.Add(time.Hour))+":R>)")
+	r, err = a.Handle(cmd(bob, "games", "", nil))
+	require.NoError(t, err)
+	require.NotContains(t, r.Cards[0].Description, "your move")
+	r, err = a.Handle(cmd(carol, "games", "", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Content, "no active games")
+}
+
+// TestAutocomplete: /move offers the legal moves that start with what was
+// typed (SAN or UCI), at most 25, as UCI values; nothing once the game is
+// over. Nothing is saved.
+func TestAutocomplete(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, "8/P7/8/8/8/8/8/K6k w - - 0 1")
+	before := commandstest.Game(t, store, id).Version
+	ac := func(typed string) []string {
+		t.Helper()
+		r := cmd(alice, "move", "", map[string]string{"move": typed})
+		r.Type = commands.AutocompleteRequest
+		resp, err := a.Handle(r)
+		require.NoError(t, err)
+		var values []string
+		for _, c := range resp.Choices {
+			values = append(values, c.Value)
+		}
+		return values
+	}
+	require.ElementsMatch(t, []string{"a7a8k", "a7a8q", "a7a8r", "a7a8b", "a7a8n"}, ac("a8"))
+	require.ElementsMatch(t, []string{"a7a8k", "a7a8q", "a7a8r", "a7a8b", "a7a8n"}, ac("a7"))
+	require.ElementsMatch(t, []string{"a1a2", "a1b1", "a1b2"}, ac("K"))
+	require.Len(t, ac(""), 8)
+	require.Empty(t, ac("h"))
+	require.Equal(t, before, commandstest.Game(t, store, id).Version, "autocomplete saves nothing")
+
+	_, err := a.Handle(cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	require.Empty(t, ac(""))
+}
