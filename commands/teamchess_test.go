@@ -348,11 +348,13 @@ func TestLobbyExpires(t *testing.T) {
 	_, err = join(bob, t0.Add(23*time.Hour))
 	require.NoError(t, err)
 	require.NoError(t, a.Sweep(t0.Add(46*time.Hour)))
+	sweepDelivered(t, a, t0.Add(46*time.Hour))
 	require.Empty(t, p.edits, "still open 23 hours after the join")
 	// At expiry a click is refused, changing nothing.
 	_, err = join(carol, t0.Add(47*time.Hour))
 	require.Contains(t, userMsg(t, err), "This lobby has expired")
 	require.NoError(t, a.Sweep(t0.Add(47*time.Hour)))
+	sweepDelivered(t, a, t0.Add(47*time.Hour))
 	require.Len(t, p.edits, 1)
 	require.Equal(t, "lobbymsg", p.edits[0].ID)
 	require.Equal(t, "general", p.edits[0].Channel)
@@ -361,6 +363,7 @@ func TestLobbyExpires(t *testing.T) {
 	_, err = join(carol, t0.Add(48*time.Hour))
 	require.Contains(t, userMsg(t, err), "no longer open")
 	require.NoError(t, a.Sweep(t0.Add(72*time.Hour)))
+	sweepDelivered(t, a, t0.Add(72*time.Hour))
 	require.Len(t, p.edits, 1, "closed once")
 }
 
@@ -374,7 +377,17 @@ func TestLobbyExpiryCreditsDowntime(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 10*time.Hour, down)
 	require.NoError(t, a.Sweep(t0.Add(33*time.Hour)))
+	sweepDelivered(t, a, t0.Add(33*time.Hour))
 	require.Empty(t, p.edits, "24 hours of open time plus 10 of downtime")
 	require.NoError(t, a.Sweep(t0.Add(34*time.Hour)))
+	sweepDelivered(t, a, t0.Add(34*time.Hour))
 	require.Len(t, p.edits, 1)
+}
+
+// sweepDelivered delivers what a sweep at now queued (expiry edits go
+// through the outbox).
+func sweepDelivered(t *testing.T, a *App, now time.Time) {
+	t.Helper()
+	_, err := a.Deliver(now)
+	require.NoError(t, err)
 }

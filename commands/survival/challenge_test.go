@@ -255,6 +255,8 @@ func TestChallengeDeclineCancelExpire(t *testing.T) {
 	require.NoError(t, a.Sweep(t0.Add(59*time.Minute)))
 	require.Empty(t, p.Edits)
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+	require.Empty(t, p.Edits, "the edit goes through the outbox")
+	commandstest.Deliver(t, a, t0.Add(time.Hour))
 	require.Len(t, p.Edits, 1)
 	require.Equal(t, "chal4", p.Edits[0].ID)
 	require.Contains(t, p.Edits[0].Msg.Cards[0].Description, "expired")

@@ -147,7 +147,6 @@ func TestSimultaneousMovesApplyOnce(t *testing.T) {
 // challenge's message is an effect like the others: a 500 delays it, it
 // is not lost.
 func TestExpiredChallengeEditRetried(t *testing.T) {
-	t.Skip("framework bug: expireChallenges (commands/challenge.go, via expireInvitations) deletes the challenge, then edits its message directly on the Platform, not through the outbox; a failed edit (or a crash in between) is logged and lost, and the expired challenge keeps its Accept/Decline/Cancel buttons for good")
 	a, p, _ := newApp(t)
 	challengeOf(t, a, "chal1", nil)
 	failOnce(p, "edit")
