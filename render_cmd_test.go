@@ -234,11 +234,11 @@ func withoutDrones(text string) string {
 func TestRenderSandTableCLI(t *testing.T) {
 	dir := t.TempDir()
 	p := sandGame(t)
-	if len(p.Drones) != 1 {
-		t.Fatalf("want one pending Drone, have %d", len(p.Drones))
+	if len(p.Drones()) != 1 {
+		t.Fatalf("want one pending Drone, have %d", len(p.Drones()))
 	}
 	owner, other := "south", "north"
-	if p.Drones[0].Side == sandtable.North {
+	if p.Drones()[0].Side == sandtable.North {
 		owner, other = other, owner
 	}
 	full := p.Format()
@@ -297,8 +297,8 @@ func TestSandTableBoardConversion(t *testing.T) {
 	if len(b.Drones) != 1 {
 		t.Errorf("converted %d Drones, want 1", len(b.Drones))
 	}
-	spotter, _ := p.Piece(p.Drones[0].Spotter)
-	if d := b.Drones[0]; d.Spotter != render.Square(spotter.Square) || d.Target != render.Square(p.Drones[0].Target) {
+	spotter, _ := p.Piece(p.Drones()[0].Spotter)
+	if d := b.Drones[0]; d.Spotter != render.Square(spotter.Square) || d.Target != render.Square(p.Drones()[0].Target) {
 		t.Errorf("Drone converted to %+v", d)
 	}
 

@@ -9,12 +9,12 @@ import (
 func midgame(b *testing.B) *Position {
 	p := startRandomGame(b, 77)
 	r := rand.New(rand.NewPCG(77, 1))
-	for p.Turn < 20 && p.Phase != PhaseFinished {
+	for p.turn < 20 && p.phase != PhaseFinished {
 		if _, err := p.Apply(randomAction(b, p, r)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	for p.Phase != PhaseMain {
+	for p.phase != PhaseMain {
 		p.Apply(randomAction(b, p, r))
 	}
 	return p
@@ -65,7 +65,7 @@ func BenchmarkRandomTurn(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		q := p.Clone()
-		for q.ToMove == p.ToMove && q.Phase != PhaseFinished {
+		for q.toMove == p.toMove && q.phase != PhaseFinished {
 			q.Apply(randomAction(b, q, r))
 		}
 	}

@@ -130,9 +130,9 @@ type logger struct {
 }
 
 func (l *logger) add(e Entry) {
-	e.Turn = l.p.Turn
-	e.Phase = l.p.Phase
-	e.Mover = l.p.ToMove
+	e.Turn = l.p.turn
+	e.Phase = l.p.phase
+	e.Mover = l.p.toMove
 	l.entries = append(l.entries, e)
 }
 

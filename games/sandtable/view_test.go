@@ -36,7 +36,7 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	// At South's turn: South's Drones resolved; North's Drone pending.
-	if p.ToMove != South || p.PendingDrones(North) != 1 || p.PendingDrones(South) != 0 {
+	if p.toMove != South || p.PendingDrones(North) != 1 || p.PendingDrones(South) != 0 {
 		t.Fatalf("unexpected state:\n%s", p)
 	}
 	for _, viewer := range []Side{NoSide, South} {
@@ -50,8 +50,8 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 		}
 		// The view equals the full position with the secrets removed by hand.
 		q := p.Clone()
-		q.Drones = []Drone{{Side: North, Target: NoSquare, Hidden: true}}
-		q.Seed, q.Redacted, q.Viewer = 0, true, viewer
+		q.drones = []Drone{{Side: North, Target: NoSquare, Hidden: true}}
+		q.seed, q.redacted, q.viewer = 0, true, viewer
 		if q.Format() != text {
 			t.Errorf("view for %s differs from the position minus its secrets:\n%s\n---\n%s", viewer, text, q.Format())
 		}
@@ -62,7 +62,7 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 		}
 		// A view parses back as a view and is refused for play.
 		w, err := ParsePosition(text)
-		if err != nil || w.Format() != text || !w.Redacted {
+		if err != nil || w.Format() != text || !w.redacted {
 			t.Fatalf("view does not round-trip: %v", err)
 		}
 		if _, err := w.ApplyString("d4-d5"); err == nil {
@@ -98,7 +98,7 @@ func TestViewDuringDeployment(t *testing.T) {
 	if pub.Draft(South) != nil || pub.Draft(North) != nil {
 		t.Fatalf("public view shows a draft")
 	}
-	if !pub.Confirmed[North] || pub.Confirmed[South] {
+	if !pub.confirmed[North] || pub.confirmed[South] {
 		t.Fatalf("public view lost who confirmed")
 	}
 	text := pub.Format()

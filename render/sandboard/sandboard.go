@@ -40,10 +40,10 @@ func FromPosition(p *sandtable.Position) (render.SandTableBoard, error) {
 		}
 		b.Pieces = append(b.Pieces, render.SandPiece{Square: render.Square(pc.Square), Kind: k, Owner: sides[pc.Owner], Crew: len(pc.Crew)})
 	}
-	for _, c := range p.Craters {
+	for _, c := range p.Craters() {
 		b.Craters = append(b.Craters, render.Square(c.Square))
 	}
-	for _, d := range p.Drones {
+	for _, d := range p.Drones() {
 		if d.Hidden || d.Cancelled {
 			continue
 		}
@@ -53,9 +53,9 @@ func FromPosition(p *sandtable.Position) (render.SandTableBoard, error) {
 		}
 		b.Drones = append(b.Drones, render.DroneOrder{Owner: sides[d.Side], Spotter: render.Square(spotter.Square), Target: render.Square(d.Target)})
 	}
-	if p.Phase == sandtable.PhaseDeployment {
+	if p.Phase() == sandtable.PhaseDeployment {
 		for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
-			d := p.Drafts[side]
+			d := p.Draft(side)
 			if d == nil {
 				continue
 			}
@@ -120,6 +120,6 @@ func Public(p *sandtable.Position, log []sandtable.Entry) (render.SandTableBoard
 		return b, err
 	}
 	b.VehiclePath, b.InfantrySteps = LastMoves(sandtable.FilterLog(log, sandtable.NoSide))
-	b.Flipped = p.ToMove == sandtable.North
+	b.Flipped = p.ToMove() == sandtable.North
 	return b, nil
 }
