@@ -271,11 +271,14 @@ func TestRenderSandTableCLI(t *testing.T) {
 	}
 }
 
-// TestSandTableBoardConversion checks the conversion of an engine position
+// TestSandTableBoardConversion checks the conversion of an engine view
 // into the renderer's input against the position's own counts.
 func TestSandTableBoardConversion(t *testing.T) {
 	p := sandGame(t)
-	b, err := sandboard.FromPosition(p)
+	if _, err := sandboard.FromView(p); err == nil {
+		t.Error("a full position was converted")
+	}
+	b, err := sandboard.FromView(p.View(p.Drones()[0].Side))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +311,7 @@ func TestSandTableBoardConversion(t *testing.T) {
 	if _, err := q.ApplyString("S preset " + sandtable.PresetNames()[0]); err != nil {
 		t.Fatal(err)
 	}
-	b, err = sandboard.FromPosition(q)
+	b, err = sandboard.FromView(q.View(sandtable.South))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -178,8 +178,10 @@ func (s *leakScan) check() {
 	var expect *image.Paletted
 	if !deploying {
 		view := pos.View(sandtable.NoSide)
-		b, err := sandboard.Public(view, sandtable.FilterLog(log, sandtable.NoSide))
+		b, err := sandboard.FromView(view)
 		require.NoError(h.t, err)
+		b.VehiclePath, b.InfantrySteps = sandboard.LastMoves(sandtable.FilterLog(log, sandtable.NoSide))
+		b.Flipped = view.ToMove() == sandtable.North
 		expect, err = s.rnd.SandTableImage(&b, render.ViewPublic, render.DefaultSandTableSize)
 		require.NoError(h.t, err)
 	}

@@ -22,6 +22,14 @@
 // itself, so a position always waits for an action or is finished.
 // Illegal actions return a *RuleError naming the rule and change nothing.
 //
+// Secrecy has one filter: View(viewer) gives the redacted copy a player
+// (South, North) or the public (NoSide) may see, without the other side's
+// deployment draft, Drone orders and the coin's seed (G20: these are all
+// the secrets; once revealed every piece, hazards included, is public), and
+// FilterLog keeps the turn log entries a viewer may see (each Entry says
+// whether it is public or secret to one side). Whatever is shown to a
+// viewer is drawn from these, and nothing downstream filters again.
+//
 // LegalNextSteps, VehicleMovesFrom, LegalVehicleMoves and LegalHazardUses
 // give legal actions for computer players; CompleteMove and CompleteSteps
 // complete typed text into legal actions for autocomplete, and Preview

@@ -2,6 +2,9 @@ package sandtable
 
 // View returns what viewer may see of the position: viewer is South or
 // North for a player, NoSide for the public (spectators, the game thread).
+// It is the one place that decides what is secret: images are drawn from
+// a view (render/sandboard refuses a full position) and nothing filters
+// again after it; FilterLog does the same for the turn log.
 // The view is a redacted copy (Redacted set, Viewer = viewer) without the
 // secrets of the rules (rule text, Deployment and Drones):
 //   - during Deployment, every draft but the viewer's own is removed (only
