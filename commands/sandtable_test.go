@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -393,4 +394,38 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	r, err = b.Handle(cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
 	require.Equal(t, "Game sand1 · /sandtable rules", r.Cards[0].Footer)
+}
+
+// TestSandStateFormat0: a state stored before the engine's JSON tags (log
+// entries with Go field names and integer enums, the outcome's winner as a
+// number) loads, and is saved again in the tagged form.
+func TestSandStateFormat0(t *testing.T) {
+	old, err := os.ReadFile("../games/sandtable/testdata/legacy/entries.json")
+	require.NoError(t, err)
+	var entries []json.RawMessage
+	require.NoError(t, json.Unmarshal(old, &entries))
+	a, _ := testApp(t)
+	g := putSandTable(t, a, mainPos)
+	var raw map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(g.State, &raw))
+	raw["prev"], _ = json.Marshal(entries[:40])
+	raw["cur"], _ = json.Marshal(entries[40:])
+	raw["outcome"] = json.RawMessage(`{"winner":2,"reason":"time","turn":4}`)
+	g.State, _ = json.Marshal(raw)
+	st, _, err := loadSand(g)
+	require.NoError(t, err)
+	require.Len(t, append(st.Prev, st.Cur...), len(entries))
+	require.Equal(t, sandtable.EntryDraft, st.Prev[0].Kind)
+	require.Equal(t, sandtable.North, st.Outcome.Winner)
+	require.Contains(t, st.resultLine(nil), "(North) wins on time")
+	_, pos, err := loadSand(g)
+	require.NoError(t, err)
+	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	require.Contains(t, string(g.State), `"winner":"north"`)
+	require.Contains(t, string(g.State), `"kind":"draft"`)
+	require.NotContains(t, string(g.State), `"Kind"`)
+	st2, _, err := loadSand(g)
+	require.NoError(t, err)
+	require.Equal(t, st.Prev, st2.Prev)
+	require.Equal(t, st.Cur, st2.Cur)
 }
