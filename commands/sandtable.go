@@ -58,6 +58,15 @@ type sandState struct {
 	Prev   []sandtable.Entry `json:"prev,omitempty"`
 	Cur    []sandtable.Entry `json:"cur,omitempty"`
 	LogSeq int               `json:"log_seq,omitempty"` // turns archived so far
+	// Start is the position the game's history is rebuilt from (the
+	// engine's format, secrets included): the position right after the
+	// reveal, or one an operator loaded (LoadSandTablePosition). StartSeq
+	// is LogSeq then: the turn log that follows Start is the archived
+	// turns after StartSeq, then the archive tail (sandHistory), and
+	// sandtable.Replay rebuilds any turn from them. Empty in games stored
+	// before it was kept, which have their log only (ruling D13).
+	Start    string `json:"start,omitempty"`
+	StartSeq int    `json:"start_seq,omitempty"`
 	// DrawOffer is the user ID with a standing draw offer; DrawSeq counts
 	// the offers made (drawOffer.seq).
 	DrawOffer string `json:"draw_offer,omitempty"`
@@ -370,8 +379,42 @@ func (a *App) sandApply(g *storage.Game, st *sandState, pos *sandtable.Position,
 		return nil, err
 	}
 	st.record(entries)
+	if before.phase == sandtable.PhaseDeployment && pos.Turn() > 0 {
+		st.Start, st.StartSeq = pos.Format(), st.LogSeq // the reveal
+	}
 	st.afterTransition(g, pos, before, now)
 	return entries, nil
+}
+
+// sandHistory returns what the game's history is rebuilt from: the start
+// position and the turn log that follows it (secret entries included;
+// sandtable.Replay). start is nil for a game stored before starts were
+// kept, or ended in Deployment.
+func (a *App) sandHistory(g *storage.Game, st *sandState) (start *sandtable.Position, log []sandtable.Entry, err error) {
+	if st.Start == "" {
+		return nil, nil, nil
+	}
+	start, err = sandtable.ParsePosition(st.Start)
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: stored start position: %w", g.ID, err)
+	}
+	err = a.view(func(tx storage.Tx) error {
+		return tx.Logs().Each(g.ID, func(seq int, raw []byte) error {
+			if seq <= st.StartSeq {
+				return nil
+			}
+			var turn []sandtable.Entry
+			if err := json.Unmarshal(raw, &turn); err != nil {
+				return err
+			}
+			log = append(log, turn...)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return start, append(log, st.archiveTail()...), nil
 }
 
 func (st *sandState) afterTransition(g *storage.Game, pos *sandtable.Position, before sandMark, now time.Time) {
@@ -880,6 +923,10 @@ func (a *App) LoadSandTablePosition(gameID, text string) error {
 	now := a.Now()
 	st.Prev, st.Cur = nil, nil
 	st.record(pos.Advance())
+	st.Start, st.StartSeq = "", 0
+	if pos.Phase() != sandtable.PhaseDeployment {
+		st.Start, st.StartSeq = pos.Format(), st.LogSeq
+	}
 	st.DrawOffer, st.Steps, st.Drone = "", [3][]string{}, [3]string{}
 	st.afterTransition(g, pos, sandMark{turn: -1}, now)
 	if err := a.sandSave(g, st, pos, now, ""); err != nil {
@@ -903,7 +950,7 @@ const sandRulesText = `**SandTable Chess**: a 20x20 war game for two (South, ran
 **Hazards**: a Mine destroys a Tank entering it, an Anti-Air an Airplane. A **Drone** (spotter: your Infantry; target: within 2 squares, not a Base) destroys whatever stands there at the start of your next turn, unless its spotter is destroyed first; it leaves a Crater for that turn.
 **You win** when the enemy has no Base or no Infantry left, or you control every Tank or every Airplane on the board. Draws by agreement only (/draw offer). The side to move loses when its turn's time runs out.
 **Notation** (/move): ` + "`d4-d5 e4-e5`" + ` Infantry steps · ` + "`Tc3-c8`" + ` Tank · ` + "`Pa1-h8/d9`" + ` Airplane, a crew member steps out to d9 · ` + "`Mf5` `Af5`" + ` Mine, Anti-Air. /step builds an Infantry turn privately. Drones: **Order a Drone (private)** on the board.
-**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G20 and the Discord rulings D1–D12).`
+**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G22 and the Discord rulings D1–D13).`
 
 func sandRules(a *App, req *Request) (*Response, error) {
 	var buf bytes.Buffer

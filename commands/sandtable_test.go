@@ -429,3 +429,57 @@ func TestSandStateFormat0(t *testing.T) {
 	require.Equal(t, st.Prev, st2.Prev)
 	require.Equal(t, st.Cur, st2.Cur)
 }
+
+// TestSandHistoryRebuildsEveryTurn: a game keeps the position of its
+// reveal and its turn log (archived turns included), from which every
+// turn's board is rebuilt; an operator's position starts a new history.
+func TestSandHistoryRebuildsEveryTurn(t *testing.T) {
+	a, _ := testApp(t)
+	g := putSandTable(t, a, sandtable.NewGame(9).Format())
+	_, st, pos := sandGame(t, a)
+	start, _, err := a.sandHistory(g, st)
+	require.NoError(t, err)
+	require.Nil(t, start, "no history during Deployment")
+	for _, text := range []string{"S preset phalanx", "N preset skirmish", "S confirm", "N confirm"} {
+		act, err := sandtable.ParseAction(text)
+		require.NoError(t, err)
+		_, err = a.sandApply(g, st, pos, act, t0)
+		require.NoError(t, err)
+	}
+	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	ends := map[int]string{}
+	for i := 0; i < 60 && pos.Phase() != sandtable.PhaseFinished; i++ {
+		var act sandtable.Action
+		for _, l := range pos.LegalActions() {
+			act = l
+			if l.Kind == sandtable.ActDrone || i%7 == 0 {
+				break // a Drone now and then
+			}
+		}
+		turn := pos.Turn()
+		_, err := a.sandApply(g, st, pos, act, t0)
+		require.NoError(t, err, act.String())
+		require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+		if pos.Turn() != turn {
+			ends[turn] = pos.Format()
+		}
+	}
+	require.Greater(t, st.LogSeq, 5, "turns were archived in the store")
+	_, st, _ = sandGame(t, a)
+	start, log, err := a.sandHistory(g, st)
+	require.NoError(t, err)
+	require.NotNil(t, start)
+	require.Equal(t, 1, start.Turn())
+	for turn, want := range ends {
+		got, err := sandtable.Replay(start, log, turn)
+		require.NoError(t, err, "turn %d", turn)
+		require.Equal(t, want, got.Format(), "turn %d", turn)
+	}
+
+	require.NoError(t, a.LoadSandTablePosition(g.ID, mainPos))
+	g, st, pos = sandGame(t, a)
+	start, log, err = a.sandHistory(g, st)
+	require.NoError(t, err)
+	require.Equal(t, pos.Format(), start.Format(), "the loaded position starts the history")
+	require.Empty(t, log)
+}

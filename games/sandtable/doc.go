@@ -36,6 +36,11 @@
 // shows a side what its action would do. Both work without the other
 // side's secrets, so their answers never depend on them.
 //
+// Replay rebuilds the board at the end of any turn from a start position
+// and the turn log that follows it. The types a game's stored state holds
+// (Entry and the enums, squares and IDs in it, Side) have a stable JSON
+// form with names, and still read the form stored before (json.go).
+//
 // Format and ParsePosition read and write the plain-text position format,
 // which round-trips exactly: whatever Apply or Advance leaves, and its
 // views, Format prints a text that ParsePosition reads back to the same

@@ -89,8 +89,9 @@ type Result struct {
 // invariants of the package documentation hold for every Position the
 // package hands out. The accessors return copies.
 //
-// The zero Position is not usable; obtain one from NewGame, ParsePosition
-// or Setup. Methods that change a Position either succeed completely or
+// The zero Position is not usable; obtain one from NewGame or
+// ParsePosition (tests write their positions in the position format).
+// Methods that change a Position either succeed completely or
 // change nothing.
 type Position struct {
 	phase  Phase
