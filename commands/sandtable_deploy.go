@@ -33,7 +33,7 @@ func zoneText(side sandtable.Side) string {
 // deployPanel is side's private deployment panel: the draft as a private
 // image, what is placed and what is missing, and the controls.
 func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, note string) (Message, error) {
-	d := pos.Draft(side)
+	d := pos.View(side).Draft(side)
 	if pos.Phase() != sandtable.PhaseDeployment || d == nil || st.over(pos) {
 		switch {
 		case note != "":
@@ -123,7 +123,7 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 // depends on what the panel shows (Confirm, Unconfirm, Edit pieces and its
 // form) carry it; the others replace the whole draft and show the result.
 func panelStamp(pos *sandtable.Position, side sandtable.Side) string {
-	d := pos.Draft(side)
+	d := pos.View(side).Draft(side)
 	if d == nil {
 		return stamp("none")
 	}
@@ -323,7 +323,7 @@ func sandDeployPaste(a *App, req *Request, g *storage.Game) (*Response, error) {
 		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-layout"}.String(),
 		Title:    fmt.Sprintf("Your layout (%s)", side),
 		Inputs: []ModalInput{{CustomID: "layout", Label: "Rank, then 20 cells: . B T P I M A",
-			Paragraph: true, Required: true, MaxLength: 4000, Value: pos.Draft(side).Layout()}},
+			Paragraph: true, Required: true, MaxLength: 4000, Value: pos.View(side).Draft(side).Layout()}},
 	}}, nil
 }
 
@@ -426,7 +426,7 @@ func sandDeployText(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Private("Your current layout (%s). Copy it, change it and paste it back with **Paste layout**, or save it as a file for `/sandtable deploy file:`.\n```\n%s```", side, pos.Draft(side).Layout()), nil
+	return Private("Your current layout (%s). Copy it, change it and paste it back with **Paste layout**, or save it as a file for `/sandtable deploy file:`.\n```\n%s```", side, pos.View(side).Draft(side).Layout()), nil
 }
 
 // sandDeployCommand is /sandtable deploy: in the game thread or in direct

@@ -121,8 +121,8 @@ func (st *sandState) nextPrompt(pos *sandtable.Position, side sandtable.Side) st
 func (a *App) sandNotices(g *storage.Game, st *sandState, entries []sandtable.Entry) {
 	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
 		var lines []string
-		for _, e := range entries {
-			if e.Secret == side && e.Kind == sandtable.EntryDroneCancelled {
+		for _, e := range sandtable.FilterLog(entries, side) {
+			if e.Secret != sandtable.NoSide && e.Kind == sandtable.EntryDroneCancelled {
 				lines = append(lines, "• "+e.Text)
 			}
 		}
@@ -564,8 +564,9 @@ func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	var b strings.Builder
 	n := 0
-	for _, d := range pos.Drones() {
-		if d.Side != side {
+	mine := pos.View(side) // the secrets side may see: its own
+	for _, d := range mine.Drones() {
+		if d.Hidden {
 			continue
 		}
 		if d.Cancelled {
@@ -591,8 +592,8 @@ func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
 		fmt.Fprintf(&b, "Infantry draft: %s.\n", strings.Join(st.Steps[side], " "))
 	}
 	var secret []string
-	for _, e := range append(append([]sandtable.Entry{}, st.Prev...), st.Cur...) {
-		if e.Secret == side {
+	for _, e := range sandtable.FilterLog(append(append([]sandtable.Entry{}, st.Prev...), st.Cur...), side) {
+		if e.Secret != sandtable.NoSide {
 			secret = append(secret, "• "+e.Text)
 		}
 	}
