@@ -40,9 +40,9 @@ func getChallenge(tx storage.Tx, id string, ch *Challenge) error {
 // returns the thread's ID.
 type ChallengeStarter func(a *App, req *Request, ch *Challenge) (threadID string, err error)
 
-// duration reads the time option name that the challenge command stored
-// (as time.Duration's String, once validated by moveTimeOption).
-func (ch *Challenge) duration(name string) (time.Duration, error) {
+// Duration reads the time option name that the challenge command stored
+// (as time.Duration's String, once validated by MoveTimeOption).
+func (ch *Challenge) Duration(name string) (time.Duration, error) {
 	d, err := time.ParseDuration(ch.Options[name])
 	if err != nil {
 		return 0, fmt.Errorf("challenge %s: bad %s: %w", ch.ID, name, err)
@@ -98,7 +98,7 @@ func discordReason(err error) string {
 	var pe *PlatformError
 	s := err.Error()
 	if errors.As(err, &pe) && pe.Message != "" {
-		s = fmt.Sprintf("\"%s\" (error %d)", escapeText(pe.Message, 0), pe.Code)
+		s = fmt.Sprintf("\"%s\" (error %d)", EscapeText(pe.Message, 0), pe.Code)
 	} else if errors.As(err, &pe) && pe.Status != "" {
 		s = pe.Status
 	}
@@ -146,7 +146,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		return nil, Errorf("You cannot challenge yourself: pick another player as opponent.")
 	}
 	if opponent.Bot {
-		return nil, Errorf("%s is a bot and cannot play: challenge a person.", escapeText(opponent.Name, 0))
+		return nil, Errorf("%s is a bot and cannot play: challenge a person.", EscapeText(opponent.Name, 0))
 	}
 	if err := a.needTextChannel(req); err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		Cards: []*ui.Card{{
 			Title:       k.Title + " challenge",
 			Description: desc,
-			Color:       colorChallenge,
+			Color:       ColorChallenge,
 		}},
 		Rows: []ui.Row{{
 			ui.Button{Label: "Accept", Style: ui.Success, Route: id("accept")},
@@ -215,14 +215,14 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	switch action {
 	case "cancel":
 		if req.User.ID != ch.Challenger.ID {
-			return nil, Errorf("Only %s, who made this challenge, can cancel it.", escapeText(ch.Challenger.Name, 0))
+			return nil, Errorf("Only %s, who made this challenge, can cancel it.", EscapeText(ch.Challenger.Name, 0))
 		}
 	case "accept", "decline":
 		if req.User.ID != ch.Opponent.ID {
 			if req.User.ID == ch.Challenger.ID {
-				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", escapeText(ch.Opponent.Name, 0), action)
+				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", EscapeText(ch.Opponent.Name, 0), action)
 			}
-			return nil, Errorf("This challenge is for %s; only they can %s it.", escapeText(ch.Opponent.Name, 0), action)
+			return nil, Errorf("This challenge is for %s; only they can %s it.", EscapeText(ch.Opponent.Name, 0), action)
 		}
 	}
 	// Delete first: if starting fails, nothing is left half-done, and a
@@ -267,7 +267,7 @@ func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
 		Cards: []*ui.Card{{
 			Title:       title,
 			Description: fmt.Sprintf("%s challenged %s.\n%s", ch.Challenger.Mention(), ch.Opponent.Mention(), outcome),
-			Color:       colorClosed,
+			Color:       ColorClosed,
 		}},
 		Rows: []ui.Row{},
 	}}

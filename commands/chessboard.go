@@ -78,8 +78,8 @@ func renderKind(r chess.Role) render.ChessPieceKind {
 	return render.NoPiece
 }
 
-// moveNumberText writes the last move as "12. Nf3" or "12... exd5".
-func moveNumberText(g *chess.Game) string {
+// MoveNumberText writes the last move as "12. Nf3" or "12... exd5".
+func MoveNumberText(g *chess.Game) string {
 	sans := g.SANs()
 	if len(sans) == 0 {
 		return ""

@@ -40,7 +40,7 @@
 // else is refused before a handler runs. A button whose effect depends on
 // what its message shows carries that thing's identity in arg (a draw
 // offer's or a Drone order's number, a draft's or a panel's stamp, the
-// board's ply or turn; gameArgButton, stamp): it acts on that and nothing
+// board's ply or turn; GameArgButton, stamp): it acts on that and nothing
 // newer, and an old message's button is refused or brings its message up
 // to date, changing nothing. A click that repeats the user's own latest
 // click on that thing (a double click) is answered privately "Already
@@ -60,7 +60,7 @@
 //     answers are ephemeral (Response.Ephemeral) or sent by direct message.
 //   - Whatever a message repeats of a player's input (a refused move, a
 //     layout line, a comment, a display name, an engine's refusal that
-//     quotes the input) goes through quoteInput, escapeText or engineText
+//     quotes the input) goes through QuoteInput, EscapeText or EngineText
 //     (quote.go): no mention pings, no markdown renders, no control
 //     character survives, and echoes are clipped to 100 characters.
 //

@@ -105,8 +105,8 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 		return &Response{Message: Message{
 			Content: fmt.Sprintf("%s offers a draw. %s, do you accept? %s", req.User.Mention(), d.opp.Mention(), d.offerNote),
 			Rows: []ui.Row{{
-				gameArgButton(g, "draw-accept", n, "Accept draw", ui.Success),
-				gameArgButton(g, "draw-decline", n, "Decline", ui.Danger),
+				GameArgButton(g, "draw-accept", n, "Accept draw", ui.Success),
+				GameArgButton(g, "draw-decline", n, "Decline", ui.Danger),
 			}},
 		}}, nil
 	case "accept", "decline":
@@ -140,9 +140,9 @@ func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Respon
 	return nil, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
 }
 
-// gameButton is a button of game g whose custom ID carries action.
-func gameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.Button {
-	return gameArgButton(g, action, "", label, style)
+// GameButton is a button of game g whose custom ID carries action.
+func GameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.Button {
+	return GameArgButton(g, action, "", label, style)
 }
 
 // stamp is a short identity of what a message shows, made of parts (a
@@ -157,9 +157,9 @@ func stamp(parts ...string) string {
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 
-// gameArgButton is a button of game g whose custom ID carries action and
+// GameArgButton is a button of game g whose custom ID carries action and
 // arg: the identity of what its message shows (an order's number, a
 // draft's stamp), so that the button acts on that and nothing newer.
-func gameArgButton(g *storage.Game, action, arg, label string, style ui.ButtonStyle) ui.Button {
+func GameArgButton(g *storage.Game, action, arg, label string, style ui.ButtonStyle) ui.Button {
 	return ui.Button{Label: label, Style: style, Route: CustomID{Scope: "g", ID: g.ID, Action: action, Arg: arg}.String()}
 }

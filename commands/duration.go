@@ -6,17 +6,17 @@ import (
 	"sandtable/internal/duration"
 )
 
-// moveTimeOption reads an optional per-move time limit, defaulting to the
+// MoveTimeOption reads an optional per-move time limit, defaulting to the
 // configured one; limits outside 1 minute to 30 days are refused, and
 // every refusal names that range.
-func (a *App) moveTimeOption(req *Request, name string) (time.Duration, error) {
+func (a *App) MoveTimeOption(req *Request, name string) (time.Duration, error) {
 	s := req.Str(name)
 	if s == "" {
 		return a.Settings.MoveTime, nil
 	}
 	d, err := duration.Parse(s)
 	if err != nil || d < time.Minute || d > 30*24*time.Hour {
-		return 0, Errorf("%s must be a time between 1m and 30d, written like 30m, 24h or 3d; %s is not.", name, quoteInput(s))
+		return 0, Errorf("%s must be a time between 1m and 30d, written like 30m, 24h or 3d; %s is not.", name, QuoteInput(s))
 	}
 	return d, nil
 }

@@ -14,7 +14,7 @@ import (
 // the readers read (playertext.Clean), for every invisible character.
 func TestEchoIsWhatIsRead(t *testing.T) {
 	for _, in := range []string{"Nf3\u200b", "\u200bNf3", "N\x00f3", "Ma11\u200b", "e4\u202e", "\ufeffd5\u2066", "a\u200db"} {
-		require.Equal(t, "`"+strings.TrimSpace(playertext.Clean(in))+"`", quoteInput(in), "%q", in)
+		require.Equal(t, "`"+strings.TrimSpace(playertext.Clean(in))+"`", QuoteInput(in), "%q", in)
 	}
 }
 
@@ -23,11 +23,11 @@ func TestEchoIsWhatIsRead(t *testing.T) {
 // zero-width spaces, bidi controls and joiners between letters.
 func TestEscapeTextKeepsEmojiSequences(t *testing.T) {
 	seq := "👩\u200d💻 🏳\ufe0f\u200d🌈 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F 👨\u200d👩\u200d👧\u200d👦"
-	require.Equal(t, seq, escapeText(seq, 0))
-	require.Equal(t, "admin", escapeText("ad\u200bmin", 0))
-	require.Equal(t, "bobgnp.exe", escapeText("bob\u202egnp.exe", 0))
-	require.Equal(t, "alice", escapeText("\u2066al\u200dice\u2069", 0))
-	require.Equal(t, "👩💻", escapeText("👩\u200b💻", 0), "a zero-width space is not a joiner")
+	require.Equal(t, seq, EscapeText(seq, 0))
+	require.Equal(t, "admin", EscapeText("ad\u200bmin", 0))
+	require.Equal(t, "bobgnp.exe", EscapeText("bob\u202egnp.exe", 0))
+	require.Equal(t, "alice", EscapeText("\u2066al\u200dice\u2069", 0))
+	require.Equal(t, "👩💻", EscapeText("👩\u200b💻", 0), "a zero-width space is not a joiner")
 }
 
 // TestRequestReadersClean: the option and field getters readers use return

@@ -7,7 +7,7 @@ import (
 	"sandtable/games/chess"
 )
 
-// moveRefused refuses the move text a player typed with the engine's
+// MoveRefused refuses the move text a player typed with the engine's
 // refusal: its reason, and on a line of its own what the engine says is
 // legal instead (chess.Listing: the forced captures, or the legal moves
 // when there are few), each move in a code span as the engine wrote it.
@@ -15,8 +15,8 @@ import (
 // The answer stays far below Discord's 2000 characters: the reason is
 // clipped to 500, the echo to 100, and at most chess.MaxListed moves of at
 // most 100 characters each are shown.
-func moveRefused(text string, me *chess.MoveError) error {
-	msg := fmt.Sprintf("%s is not a legal move: %s", quoteInput(text), engineText(me.Reason))
+func MoveRefused(text string, me *chess.MoveError) error {
+	msg := fmt.Sprintf("%s is not a legal move: %s", QuoteInput(text), EngineText(me.Reason))
 	if l := listingLine(me.Legal); l != "" {
 		msg += "\n" + l
 	}
@@ -30,7 +30,7 @@ func listingLine(l chess.Listing) string {
 	}
 	spans := make([]string, len(l.Moves))
 	for i, m := range l.Moves {
-		spans[i] = quoteInput(m)
+		spans[i] = QuoteInput(m)
 	}
 	list := strings.Join(spans, ", ")
 	switch {

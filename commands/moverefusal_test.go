@@ -72,7 +72,7 @@ func TestListingLineFits(t *testing.T) {
 		l.Moves = append(l.Moves, long)
 	}
 	me := &chess.MoveError{Reason: strings.Repeat("why ", 300), Legal: l}
-	msg := userMsg(t, moveRefused(strings.Repeat("x", 500), me))
+	msg := userMsg(t, MoveRefused(strings.Repeat("x", 500), me))
 	require.LessOrEqual(t, len([]rune(msg)), 2000)
 	require.Equal(t, chess.MaxListed, strings.Count(msg, "`d1=Saboteur:"))
 }

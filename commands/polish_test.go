@@ -25,12 +25,12 @@ func TestGamesLineNamesTheColour(t *testing.T) {
 func TestMoveTimeNamesTheRange(t *testing.T) {
 	a, _ := testApp(t)
 	for _, in := range []string{"99999d", "soon", "10s", "31d", "-5m"} {
-		_, err := a.moveTimeOption(cmd(alice, "survival", "challenge", map[string]string{"move_time": in}), "move_time")
+		_, err := a.MoveTimeOption(cmd(alice, "survival", "challenge", map[string]string{"move_time": in}), "move_time")
 		msg := userMsg(t, err)
 		require.Contains(t, msg, "between 1m and 30d", in)
 		require.Contains(t, msg, "`"+in+"`", in)
 	}
-	d, err := a.moveTimeOption(cmd(alice, "survival", "challenge", map[string]string{"move_time": "30d"}), "move_time")
+	d, err := a.MoveTimeOption(cmd(alice, "survival", "challenge", map[string]string{"move_time": "30d"}), "move_time")
 	require.NoError(t, err)
 	require.Equal(t, "720h0m0s", d.String())
 }

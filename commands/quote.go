@@ -12,7 +12,7 @@ import (
 
 // Quoting what players typed. Whatever the bot repeats of a player's
 // input (a move it refuses, a layout line, a comment it posts, a display
-// name) goes through quoteInput or escapeText, so that it shows as typed
+// name) goes through QuoteInput or EscapeText, so that it shows as typed
 // and does nothing else: no mention can ping (a zero-width space follows
 // every '@'), no markdown renders, no control character (NUL, bidi
 // overrides, line breaks) survives, and echoes of input are clipped to
@@ -58,11 +58,11 @@ func squeeze(s string, max int) string {
 	return Clip(b.String(), max)
 }
 
-// quoteInput is a player's input, as typed, for an answer that repeats
+// QuoteInput is a player's input, as typed, for an answer that repeats
 // it: a code span of the cleaned input (at most maxEcho characters;
 // backticks become ˋ so that the span cannot be closed early), or
 // "(nothing)" when nothing printable is left.
-func quoteInput(s string) string {
+func QuoteInput(s string) string {
 	c := cleanInput(s, maxEcho)
 	if c == "" {
 		return "(nothing)"
@@ -71,11 +71,11 @@ func quoteInput(s string) string {
 	return "`" + c + "`"
 }
 
-// escapeText is free text from a player (a comment, a display name) or a
+// EscapeText is free text from a player (a comment, a display name) or a
 // message that may repeat one (an engine's refusal), cleaned and clipped
 // to max characters (max <= 0: no limit), for plain text in a message:
 // markdown characters are escaped with a backslash and mentions broken.
-func escapeText(s string, max int) string {
+func EscapeText(s string, max int) string {
 	return escapeMarkdown(cleanText(s, max))
 }
 
@@ -97,20 +97,20 @@ func escapeMarkdown(s string) string {
 	return b.String()
 }
 
-// notLegal refuses the move text a player typed, with the engine's reason
+// NotLegal refuses the move text a player typed, with the engine's reason
 // (which may repeat the text).
-func notLegal(text, reason string) error {
-	return Errorf("%s is not a legal move: %s", quoteInput(text), engineText(reason))
+func NotLegal(text, reason string) error {
+	return Errorf("%s is not a legal move: %s", QuoteInput(text), EngineText(reason))
 }
 
 // goQuoted matches a string literal as %q writes it.
 var goQuoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
-// engineText is a rules engine's refusal for a message. Engines repeat
+// EngineText is a rules engine's refusal for a message. Engines repeat
 // what the player typed as Go-quoted strings (%q); each is shown as
-// quoteInput shows input (clipped, in a code span), the rest is escaped
+// QuoteInput shows input (clipped, in a code span), the rest is escaped
 // like free text, and the whole is clipped to 500 characters.
-func engineText(msg string) string {
+func EngineText(msg string) string {
 	msg = cleanInput(msg, 0)
 	var b strings.Builder
 	last := 0
@@ -120,7 +120,7 @@ func engineText(msg string) string {
 			continue
 		}
 		b.WriteString(escapeMarkdown(msg[last:m[0]]))
-		b.WriteString(quoteInput(v))
+		b.WriteString(QuoteInput(v))
 		last = m[1]
 	}
 	b.WriteString(escapeMarkdown(msg[last:]))

@@ -66,7 +66,7 @@ type Option struct {
 }
 
 // Str returns the string option name as readers read it: without
-// invisible characters (playertext.Clean, as quoteInput echoes it) and
+// invisible characters (playertext.Clean, as QuoteInput echoes it) and
 // trimmed; "" when absent. Free text uses Text.
 func (r *Request) Str(name string) string {
 	return strings.TrimSpace(r.Typed(name))

@@ -59,7 +59,7 @@ type Kind struct {
 
 // subcommands handles the top-level command /name by its subcommand: subs
 // has a handler per subcommand name; any other subcommand is refused.
-func subcommands(name string, subs map[string]Handler) Handler {
+func Subcommands(name string, subs map[string]Handler) Handler {
 	return func(a *App, req *Request) (*Response, error) {
 		if h, ok := subs[req.Sub]; ok {
 			return h(a, req)

@@ -158,7 +158,7 @@ func (a *App) sandTableKind() *Kind {
 				Required: true, Autocomplete: true, MaxLength: 200,
 			}},
 		}},
-		TopLevel: map[string]Handler{"sandtable": subcommands("sandtable", map[string]Handler{
+		TopLevel: map[string]Handler{"sandtable": Subcommands("sandtable", map[string]Handler{
 			"challenge": sandChallenge,
 			"rules":     sandRules,
 			"deploy":    sandDeployCommand,
@@ -224,7 +224,7 @@ func sandPrivate(req *Request) bool {
 }
 
 func sandChallenge(a *App, req *Request) (*Response, error) {
-	turnTime, err := a.moveTimeOption(req, "turn_time")
+	turnTime, err := a.MoveTimeOption(req, "turn_time")
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func randomUint64() uint64 {
 // the opponent North. It creates the thread, posts the public deployment
 // status and sends each player the private deployment panel.
 func startSandTable(a *App, req *Request, ch *Challenge) (string, error) {
-	turnTime, err := ch.duration("turn_time")
+	turnTime, err := ch.Duration("turn_time")
 	if err != nil {
 		return "", err
 	}
@@ -522,9 +522,9 @@ func sandRuleError(what string, err error) error {
 	var se *sandtable.SyntaxError
 	switch {
 	case errors.As(err, &re):
-		return Errorf("%s is not allowed: %s. Nothing changed.", what, engineText(re.Error()))
+		return Errorf("%s is not allowed: %s. Nothing changed.", what, EngineText(re.Error()))
 	case errors.As(err, &se):
-		return Errorf("%s cannot be read: %s. Nothing changed.", what, engineText(se.Msg))
+		return Errorf("%s cannot be read: %s. Nothing changed.", what, EngineText(se.Msg))
 	}
 	return err
 }
@@ -569,7 +569,7 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 		Description: "Each player places 2 Bases, 4 Tanks, 2 Airplanes, 30 Infantry, 15 Mines and 15 Anti-Air in secret " +
 			"(South on ranks 1–9, North on 12–20). Your deployment panel comes by direct message; **Deploy (private)** below opens it again. " +
 			"Nothing of a deployment is shown here until both are confirmed; then both are revealed together and a coin decides who moves first.",
-		Color: colorChallenge,
+		Color: ColorChallenge,
 		Fields: []*ui.Field{
 			{Name: "South", Value: state(sandtable.South), Inline: true},
 			{Name: "North", Value: state(sandtable.North), Inline: true},
@@ -585,7 +585,7 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 	var comps []ui.Row
 	switch {
 	case st.over(pos):
-		e.Color = colorOver
+		e.Color = ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.resultLine(pos)})
 		e.Footer = "Game " + g.ID + " · /sandtable rules"
 	case pos.Phase() == sandtable.PhaseDeployment:
@@ -594,7 +594,7 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 				"Deployment time runs out <t:%d:R>. Then a player who has not confirmed loses on time (if neither has, the game is cancelled).", g.Deadline.Unix())})
 		}
 		comps = []ui.Row{{
-			gameButton(g, "dep-open", "Deploy (private)", ui.Primary),
+			GameButton(g, "dep-open", "Deploy (private)", ui.Primary),
 		}}
 	default:
 		e.Fields = append(e.Fields, &ui.Field{Name: "Deployment over", Value: "Both deployments were revealed: see the board below."})
@@ -619,12 +619,12 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		Description: clipLines(lines, 3500),
 		Image:       "board.png",
 		Fields: []*ui.Field{
-			{Name: "South: " + escapeText(st.South.Name, 0), Value: sandCountsText(pos.Counts(sandtable.South)), Inline: true},
-			{Name: "North: " + escapeText(st.North.Name, 0), Value: sandCountsText(pos.Counts(sandtable.North)), Inline: true},
+			{Name: "South: " + EscapeText(st.South.Name, 0), Value: sandCountsText(pos.Counts(sandtable.South)), Inline: true},
+			{Name: "North: " + EscapeText(st.North.Name, 0), Value: sandCountsText(pos.Counts(sandtable.North)), Inline: true},
 		},
 	}
 	if n := pos.Counts(sandtable.NoSide); n.Tanks+n.Airplanes > 0 {
-		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: plural(n.Tanks, "Tank", "Tanks") + ", " + plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
+		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: Plural(n.Tanks, "Tank", "Tanks") + ", " + Plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
 	}
 	bottom := "South"
 	if pos.ToMove() == sandtable.North {
@@ -647,10 +647,10 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 			toMove = fmt.Sprintf("%s · **Main**: move one Vehicle, or any number of Infantry one step each (/move, or /step to build a private draft).", st.describe(pos.ToMove()))
 		case pos.Phase() == sandtable.PhasePostTurn && pos.Hazards(pos.ToMove()) >= sandtable.HazardCap:
 			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). %s has %d Mines and Anti-Air, the cap: only a Drone can be used (**Order a Drone (private)**).",
-				st.describe(pos.ToMove()), plural(pos.HazardUses(), "hazard use", "hazard uses"), pos.ToMove(), pos.Hazards(pos.ToMove()))
+				st.describe(pos.ToMove()), Plural(pos.HazardUses(), "hazard use", "hazard uses"), pos.ToMove(), pos.Hazards(pos.ToMove()))
 		case pos.Phase() == sandtable.PhasePostTurn:
 			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). Place a Mine or an Anti-Air next to one of your Infantry on the ground (/move Mf5, /move Af5), or order a Drone in secret with **Order a Drone (private)**.",
-				st.describe(pos.ToMove()), plural(pos.HazardUses(), "hazard use", "hazard uses"))
+				st.describe(pos.ToMove()), Plural(pos.HazardUses(), "hazard use", "hazard uses"))
 		}
 		if !g.Deadline.IsZero() {
 			toMove += fmt.Sprintf("\nTime for this turn runs out <t:%d:R>.", g.Deadline.Unix())
@@ -661,12 +661,12 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		}
 		row := ui.Row{}
 		if pos.Phase() == sandtable.PhasePostTurn {
-			row = append(row, gameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
+			row = append(row, GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
-		row = append(row, gameButton(g, "private", "My private view", ui.Secondary))
+		row = append(row, GameButton(g, "private", "My private view", ui.Secondary))
 		comps = []ui.Row{row}
 	} else {
-		e.Color = colorOver
+		e.Color = ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.resultLine(pos)})
 		record, err := a.sandRecord(g, st, pos)
 		if err != nil {
@@ -959,8 +959,8 @@ func sandRules(a *App, req *Request) (*Response, error) {
 	}
 	return &Response{Ephemeral: true, Message: Message{
 		Cards: []*ui.Card{
-			{Title: "SandTable Chess: the rules in short", Description: sandRulesText, Color: colorChallenge},
-			{Title: "What the board shows", Description: render.LegendText, Color: colorChallenge, Image: "legend.png"},
+			{Title: "SandTable Chess: the rules in short", Description: sandRulesText, Color: ColorChallenge},
+			{Title: "What the board shows", Description: render.LegendText, Color: ColorChallenge, Image: "legend.png"},
 		},
 		Files: []*ui.File{{Name: "legend.png", ContentType: "image/png", Data: buf.Bytes()}},
 	}}, nil

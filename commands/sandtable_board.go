@@ -94,6 +94,6 @@ func clipLines(lines []string, max int) string {
 // Anti-Air against the cap, Bases, pending Drones.
 func sandCountsText(c sandtable.SideCounts) string {
 	return fmt.Sprintf("Infantry: %d on the ground, %d in crews\nVehicles: %s, %s\nMines + Anti-Air: %d + %d = %d of %d\nBases: %d\nDrones pending: %d",
-		c.GroundInfantry, c.CrewInfantry, plural(c.Tanks, "Tank", "Tanks"), plural(c.Airplanes, "Airplane", "Airplanes"),
+		c.GroundInfantry, c.CrewInfantry, Plural(c.Tanks, "Tank", "Tanks"), Plural(c.Airplanes, "Airplane", "Airplanes"),
 		c.Mines, c.AntiAir, c.Hazards, sandtable.HazardCap, c.Bases, c.PendingDrones)
 }

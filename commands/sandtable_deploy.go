@@ -91,8 +91,8 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 	var rows []ui.Row
 	if pos.Confirmed(side) {
 		rows = []ui.Row{{
-			gameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
-			gameButton(g, "dep-text", "Layout as text", ui.Secondary),
+			GameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
+			GameButton(g, "dep-text", "Layout as text", ui.Secondary),
 		}}
 	} else {
 		var opts []ui.SelectOption
@@ -104,14 +104,14 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 				Route: CustomID{Scope: "g", ID: g.ID, Action: "dep-preset"}.String(), Placeholder: "Choose a preset…", Options: opts,
 			}},
 			ui.Row{
-				gameButton(g, "dep-random", "Random", ui.Secondary),
-				gameButton(g, "dep-paste", "Paste layout", ui.Secondary),
-				gameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", ui.Secondary),
-				gameButton(g, "dep-clear", "Clear", ui.Danger),
+				GameButton(g, "dep-random", "Random", ui.Secondary),
+				GameButton(g, "dep-paste", "Paste layout", ui.Secondary),
+				GameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", ui.Secondary),
+				GameButton(g, "dep-clear", "Clear", ui.Danger),
 			},
 			ui.Row{
-				gameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", ui.Success),
-				gameButton(g, "dep-text", "Layout as text", ui.Secondary),
+				GameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", ui.Success),
+				GameButton(g, "dep-text", "Layout as text", ui.Secondary),
 			},
 		}
 	}
@@ -385,7 +385,7 @@ func sandDeployEdits(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, err
 	}
 	st.markDone(req, side, "you applied this form's changes to your deployment")
-	return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", plural(len(acts), "change", "changes")), true)
+	return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", Plural(len(acts), "change", "changes")), true)
 }
 
 // deployEdit is one deployment action and, for typed edits, the line it
@@ -402,9 +402,9 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 	var ee *sandtable.EditError
 	switch {
 	case errors.As(err, &ee) && ee.Line > 0:
-		return nil, Errorf("%s: %s. Nothing changed.", editLabel(ee.Line, ee.Text), engineText(ee.Msg))
+		return nil, Errorf("%s: %s. Nothing changed.", editLabel(ee.Line, ee.Text), EngineText(ee.Msg))
 	case errors.As(err, &ee):
-		return nil, Errorf("%s.", engineText(strings.ToUpper(ee.Msg[:1])+ee.Msg[1:]))
+		return nil, Errorf("%s.", EngineText(strings.ToUpper(ee.Msg[:1])+ee.Msg[1:]))
 	case err != nil:
 		return nil, err
 	}
@@ -417,7 +417,7 @@ func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
 
 // editLabel names a line of typed edits: "Line 2 (`place T c12`)".
 func editLabel(line int, text string) string {
-	return fmt.Sprintf("Line %d (%s)", line, quoteInput(text))
+	return fmt.Sprintf("Line %d (%s)", line, QuoteInput(text))
 }
 
 // sandDeployText answers with the draft in the layout format, to copy.
@@ -459,10 +459,10 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 		case file.AttachmentURL != "":
 			data, err := a.Platform.Download(file.AttachmentURL, maxLayoutBytes)
 			if errors.Is(err, ErrTooLarge) {
-				return nil, Errorf("%s is too large for a layout (at most %d KB).", escapeText(file.AttachmentName, maxEcho), maxLayoutBytes>>10)
+				return nil, Errorf("%s is too large for a layout (at most %d KB).", EscapeText(file.AttachmentName, maxEcho), maxLayoutBytes>>10)
 			}
 			if err != nil {
-				return nil, Errorf("I could not read %s: %s. Nothing changed.", escapeText(file.AttachmentName, maxEcho), escapeText(err.Error(), 200))
+				return nil, Errorf("I could not read %s: %s. Nothing changed.", EscapeText(file.AttachmentName, maxEcho), EscapeText(err.Error(), 200))
 			}
 			return a.sandDeployLayoutText(req, g, string(data), false)
 		case req.Str("preset") != "":
@@ -476,7 +476,7 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 			if err != nil {
 				return nil, err
 			}
-			return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", plural(len(acts), "change", "changes")), false)
+			return a.sandDeployApply(req, g, st, pos, side, acts, fmt.Sprintf("%s applied.", Plural(len(acts), "change", "changes")), false)
 		}
 		return a.deployAnswer(g, st, pos, side, "", false)
 	})
@@ -518,7 +518,7 @@ func (a *App) sandDeployGame(req *Request) (*storage.Game, error) {
 	}
 	switch {
 	case want != "":
-		return nil, Errorf("You have no active SandTable game %s (the game ID is in the footer of its messages).", quoteInput(want))
+		return nil, Errorf("You have no active SandTable game %s (the game ID is in the footer of its messages).", QuoteInput(want))
 	case len(found) == 0:
 		return nil, Errorf("You have no SandTable game in Deployment.")
 	case len(found) > 1:

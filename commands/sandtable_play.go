@@ -39,7 +39,7 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.sandPlay(req, g, st, pos, side, act, quoteInput(text))
+	return a.sandPlay(req, g, st, pos, side, act, QuoteInput(text))
 }
 
 // sandMoveAction reads /move's text: one Main action or a Mine or
@@ -52,7 +52,7 @@ func sandMoveAction(text string) (sandtable.Action, error) {
 	}
 	act, err := sandtable.ParseAction(sandtable.StripNotes(text))
 	if err != nil {
-		return sandtable.Action{}, sandRuleError(quoteInput(text), err)
+		return sandtable.Action{}, sandRuleError(QuoteInput(text), err)
 	}
 	switch act.Kind {
 	case sandtable.ActInfantry, sandtable.ActVehicle, sandtable.ActMine, sandtable.ActAntiAir:
@@ -64,7 +64,7 @@ func sandMoveAction(text string) (sandtable.Action, error) {
 	case sandtable.ActDrone:
 		return sandtable.Action{}, Errorf("%s", droneSecretMsg)
 	}
-	return sandtable.Action{}, Errorf("%s is a deployment change: deployment is done in your private panel.", quoteInput(text))
+	return sandtable.Action{}, Errorf("%s is a deployment change: deployment is done in your private panel.", QuoteInput(text))
 }
 
 // sandStepAction reads /step's text: Infantry steps to add to the draft,
@@ -72,7 +72,7 @@ func sandMoveAction(text string) (sandtable.Action, error) {
 func sandStepAction(text string) (sandtable.Action, error) {
 	act, err := sandtable.ParseAction(sandtable.StripNotes(text))
 	if err != nil {
-		return sandtable.Action{}, sandRuleError(quoteInput(text), err)
+		return sandtable.Action{}, sandRuleError(QuoteInput(text), err)
 	}
 	if act.Kind != sandtable.ActInfantry {
 		return sandtable.Action{}, Errorf("A draft holds Infantry steps only (like `d4-d5`); a Vehicle move or a hazard is one /move.")
@@ -108,7 +108,7 @@ func (st *sandState) nextPrompt(pos *sandtable.Position, side sandtable.Side) st
 	case st.over(pos):
 		return st.resultLine(pos)
 	case pos.ToMove() == side && pos.Phase() == sandtable.PhasePostTurn:
-		return fmt.Sprintf("PostTurn: %s left.", plural(pos.HazardUses(), "hazard use", "hazard uses"))
+		return fmt.Sprintf("PostTurn: %s left.", Plural(pos.HazardUses(), "hazard use", "hazard uses"))
 	case pos.ToMove() != side:
 		return fmt.Sprintf("%s, your turn.", st.player(pos.ToMove()).Mention())
 	}
@@ -165,7 +165,7 @@ func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
 	}
 	all := append(st.draftSteps(side), act.Steps...)
 	if _, err := pos.LegalNextSteps(all); err != nil {
-		return nil, sandRuleError("Adding "+quoteInput(text), err)
+		return nil, sandRuleError("Adding "+QuoteInput(text), err)
 	}
 	st.Steps[side] = nil
 	for _, s := range all {
@@ -204,9 +204,9 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 			Footer: "Game " + g.ID + " · private draft"}},
 		Files: []*ui.File{file},
 		Rows: []ui.Row{{
-			gameArgButton(g, "step-commit", st.draftStamp(pos, side), "Commit", ui.Success),
-			gameArgButton(g, "step-undo", st.draftStamp(pos, side), "Undo last step", ui.Secondary),
-			gameArgButton(g, "step-discard", st.draftStamp(pos, side), "Discard", ui.Danger),
+			GameArgButton(g, "step-commit", st.draftStamp(pos, side), "Commit", ui.Success),
+			GameArgButton(g, "step-undo", st.draftStamp(pos, side), "Undo last step", ui.Secondary),
+			GameArgButton(g, "step-discard", st.draftStamp(pos, side), "Discard", ui.Danger),
 		}},
 	}}, nil
 }
@@ -389,7 +389,7 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 	desc := fmt.Sprintf("**Drone order, not given yet**: spotter %s on %s, target **%s**. %s\n"+
 		"At the start of your next turn it destroys whatever stands on %s (not a Base), unless %s is destroyed first. "+
 		"**Confirm** uses one of your %s; the thread learns only that you declared a Drone.",
-		order.Piece, order.From, order.To, on, order.To, order.Piece, plural(pos.HazardUses(), "hazard use", "hazard uses"))
+		order.Piece, order.From, order.To, on, order.To, order.Piece, Plural(pos.HazardUses(), "hazard use", "hazard uses"))
 	file, err := a.sandPrivateFile(c, nil, side, "drone.png")
 	if err != nil {
 		return nil, err
@@ -400,8 +400,8 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 			Footer: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn())}},
 		Files: []*ui.File{file},
 		Rows: []ui.Row{{
-			gameArgButton(g, "drone-confirm", seq, "Confirm Drone", ui.Success),
-			gameArgButton(g, "drone-cancel", seq, "Cancel", ui.Danger),
+			GameArgButton(g, "drone-confirm", seq, "Confirm Drone", ui.Success),
+			GameArgButton(g, "drone-cancel", seq, "Cancel", ui.Danger),
 		}},
 	}
 	resp, dmID, err := a.sendPrivately(req, msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
@@ -415,7 +415,7 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 		if old != "" {
 			why = "a newer order replaced it"
 		}
-		m := Message{Cards: []*ui.Card{{Title: "Your Drone order (secret)", Color: colorClosed,
+		m := Message{Cards: []*ui.Card{{Title: "Your Drone order (secret)", Color: ColorClosed,
 			Description: fmt.Sprintf("~~%s~~: not given, %s. Nothing of it was used or shown.", old, why),
 			Footer:      fmt.Sprintf("Game %s · private", g.ID)}},
 			Rows: []ui.Row{}}

@@ -10,11 +10,11 @@ import (
 
 // Embed colours.
 const (
-	colorChallenge = 0x5865F2
-	colorClosed    = 0x747F8D
-	colorWhite     = 0xF0F0F0
-	colorBlack     = 0x2B2D31
-	colorOver      = 0xFEE75C
+	ColorChallenge = 0x5865F2
+	ColorClosed    = 0x747F8D
+	ColorWhite     = 0xF0F0F0
+	ColorBlack     = 0x2B2D31
+	ColorOver      = 0xFEE75C
 )
 
 var dmPermission = false
@@ -100,6 +100,6 @@ func (a *App) listGames(req *Request) (*Response, error) {
 	return &Response{Ephemeral: true, Message: Message{Cards: []*ui.Card{{
 		Title:       "Your active games",
 		Description: strings.Join(lines, "\n"),
-		Color:       colorChallenge,
+		Color:       ColorChallenge,
 	}}}}, nil
 }

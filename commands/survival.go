@@ -59,7 +59,7 @@ func (a *App) survivalKind() *Kind {
 				},
 			}},
 		}},
-		TopLevel: map[string]Handler{"survival": subcommands("survival", map[string]Handler{"challenge": survivalChallenge})},
+		TopLevel: map[string]Handler{"survival": Subcommands("survival", map[string]Handler{"challenge": survivalChallenge})},
 		Thread: map[string]GameHandler{
 			"move":   survivalMove,
 			"resign": survivalResign,
@@ -85,9 +85,9 @@ func survivalChallenge(a *App, req *Request) (*Response, error) {
 		color = "random"
 	case "white", "black", "random":
 	default:
-		return nil, Errorf("color must be white, black or random, not %s.", quoteInput(color))
+		return nil, Errorf("color must be white, black or random, not %s.", QuoteInput(color))
 	}
-	moveTime, err := a.moveTimeOption(req, "move_time")
+	moveTime, err := a.MoveTimeOption(req, "move_time")
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func survivalChallenge(a *App, req *Request) (*Response, error) {
 }
 
 func startSurvival(a *App, req *Request, ch *Challenge) (string, error) {
-	moveTime, err := ch.duration("move_time")
+	moveTime, err := ch.Duration("move_time")
 	if err != nil {
 		return "", err
 	}
@@ -240,16 +240,16 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 		},
 		Footer: "Game " + g.ID,
 	}
-	if last := moveNumberText(game); last != "" {
+	if last := MoveNumberText(game); last != "" {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: last, Inline: true})
 	}
 	files := []*ui.File{file}
 	var comps []ui.Row
 	if g.Active {
 		turn := pos.Turn()
-		e.Color = colorWhite
+		e.Color = ColorWhite
 		if turn == chess.Black {
-			e.Color = colorBlack
+			e.Color = ColorBlack
 		}
 		toMove := fmt.Sprintf("%s, move %d", st.describe(turn), pos.FullmoveNumber())
 		if !g.Deadline.IsZero() {
@@ -263,7 +263,7 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 			}
 			e.Fields = append(e.Fields, &ui.Field{
 				Name:  "Capture is mandatory",
-				Value: fmt.Sprintf("%s available: %s", plural(len(caps), "capture", "captures"), listAtMost(sans, 10)),
+				Value: fmt.Sprintf("%s available: %s", Plural(len(caps), "capture", "captures"), ListAtMost(sans, 10)),
 			})
 		}
 		if claims := game.Claims(); len(claims) > 0 {
@@ -280,10 +280,10 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 			e.Fields = append(e.Fields, &ui.Field{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", st.DrawOffer)})
 		}
 		comps = []ui.Row{{
-			gameArgButton(g, "flip", strconv.Itoa(len(st.Moves)), "Flip board", ui.Secondary),
+			GameArgButton(g, "flip", strconv.Itoa(len(st.Moves)), "Flip board", ui.Secondary),
 		}}
 	} else {
-		e.Color = colorOver
+		e.Color = ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.Result + ": " + st.resultLine()})
 		pgn := game.PGN([]chess.Tag{
 			{Name: "Event", Value: "SandTable Bot Survival Chess"},
@@ -298,14 +298,14 @@ func (a *App) survivalMessage(g *storage.Game, st *survivalState, game *chess.Ga
 	return Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }
 
-func plural(n int, one, many string) string {
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func listAtMost(items []string, max int) string {
+func ListAtMost(items []string, max int) string {
 	if len(items) <= max {
 		return strings.Join(items, ", ")
 	}
@@ -347,7 +347,7 @@ func survivalMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		var me *chess.MoveError
 		if errors.As(err, &me) {
-			return nil, moveRefused(text, me)
+			return nil, MoveRefused(text, me)
 		}
 		return nil, err
 	}
@@ -431,7 +431,7 @@ func survivalFlip(a *App, req *Request, g *storage.Game) (*Response, error) {
 			return nil, fmt.Errorf("game %s: replay: %w", g.ID, err)
 		}
 		where = " before the first move"
-		if last := moveNumberText(game); last != "" {
+		if last := MoveNumberText(game); last != "" {
 			where = " after " + last
 		}
 	}
@@ -479,9 +479,9 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 			if err != nil {
 				var me *chess.MoveError
 				if errors.As(err, &me) {
-					return nil, moveRefused(text, me)
+					return nil, MoveRefused(text, me)
 				}
-				return nil, notLegal(text, err.Error())
+				return nil, NotLegal(text, err.Error())
 			}
 			claims = game.ClaimsWithMove(m)
 			if len(claims) == 0 {
@@ -496,7 +496,7 @@ func survivalDrawAction(a *App, req *Request, g *storage.Game, action string) (*
 		}
 		if len(claims) == 0 {
 			return nil, Errorf("No draw can be claimed now: the position has not occurred three times (it has occurred %s) and the fifty-move count is %d of 50 moves.",
-				plural(game.RepetitionCount(), "time", "times"), game.Position().HalfmoveClock()/2)
+				Plural(game.RepetitionCount(), "time", "times"), game.Position().HalfmoveClock()/2)
 		}
 		st.finish(g, chess.Draw, claims[0].String()+" (claimed)")
 		return a.commitSurvival(req, g, st, game, fmt.Sprintf("%s claimed a draw by %s%s.", req.User.Mention(), claims[0], withMove))

@@ -114,7 +114,7 @@ func (a *App) teamChessKind() *Kind {
 				},
 			},
 		},
-		TopLevel: map[string]Handler{"teamchess": subcommands("teamchess", map[string]Handler{
+		TopLevel: map[string]Handler{"teamchess": Subcommands("teamchess", map[string]Handler{
 			"new":         tcLobbyNew,
 			"leaderboard": tcLeaderboard,
 			"stats":       tcStats,
@@ -358,14 +358,14 @@ func (a *App) tcApplyMembership(t *tcGame, changes []membership) [2][]string {
 func tcRefusal(err error, text string) error {
 	var re *teamchess.RuleError
 	if errors.As(err, &re) {
-		return Errorf("%s (rule %s).", engineText(capitalize(re.Reason)), re.Rule)
+		return Errorf("%s (rule %s).", EngineText(capitalize(re.Reason)), re.Rule)
 	}
 	var me *chess.MoveError
 	if errors.As(err, &me) {
 		if text == "" {
 			text = me.Input
 		}
-		return moveRefused(text, me)
+		return MoveRefused(text, me)
 	}
 	return err
 }

@@ -47,7 +47,7 @@ func bold(m teamchess.Member) string { return "**" + label(m) + "**" }
 
 // label is a member's label (name, and "(2nd)" for a second command) for
 // a message: its markdown escaped, its mentions broken.
-func label(m teamchess.Member) string { return escapeText(m.Label(), 0) }
+func label(m teamchess.Member) string { return EscapeText(m.Label(), 0) }
 
 // eventLine is one event of the record as a sentence.
 func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
@@ -258,7 +258,7 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 	}
 	files := []*ui.File{file}
 	if over {
-		e.Color = colorOver
+		e.Color = ColorOver
 		for _, ev := range t.game.Events() {
 			if ev.Kind == teamchess.GameOverEvent {
 				e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: resultLine(ev)})
@@ -276,9 +276,9 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 		}
 	} else {
 		turn := t.game.Turn()
-		e.Color = colorWhite
+		e.Color = ColorWhite
 		if turn == chess.Black {
-			e.Color = colorBlack
+			e.Color = ColorBlack
 		}
 		active, _ := t.game.Active(turn)
 		name, value := "To move", fmt.Sprintf("%s: %s, move %d", turn.Title(), memberUser(active).Mention(), pos.FullmoveNumber())

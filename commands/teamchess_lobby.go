@@ -145,7 +145,7 @@ func tcLobbyNew(a *App, req *Request) (*Response, error) {
 	if req.GuildID == "" {
 		return nil, Errorf("Team Chess games are set up in a server channel, not in direct messages.")
 	}
-	moveTime, err := a.moveTimeOption(req, "move_time")
+	moveTime, err := a.MoveTimeOption(req, "move_time")
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func tcLobbyMessage(l *tcLobby, note string) Message {
 		"%s can reorder the queues, grant a second command to balance a smaller team (rule 1.1), and start once each side has a commander.\n"+
 		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).",
 		l.Creator.Mention(), l.Creator.Mention(), tcMoveTimeText(l.MoveTime))
-	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: colorChallenge,
+	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: ColorChallenge,
 		Footer: "Lobby " + l.ID + lobbyTTLText(l) + " · /teamchess rules"}
 	for _, side := range sides {
 		e.Fields = append(e.Fields, &ui.Field{
@@ -387,7 +387,7 @@ func tcLoadCreatorLobby(a *App, req *Request, what string) (*tcLobby, error) {
 		return nil, err
 	}
 	if req.User.ID != l.Creator.ID {
-		return nil, Errorf("Only %s, who opened this lobby, can %s.", escapeText(l.Creator.Name, 0), what)
+		return nil, Errorf("Only %s, who opened this lobby, can %s.", EscapeText(l.Creator.Name, 0), what)
 	}
 	return l, nil
 }
@@ -491,7 +491,7 @@ func tcClosedLobby(l *tcLobby, outcome string) Message {
 		Cards: []*ui.Card{{
 			Title:       "Team Chess lobby",
 			Description: outcome,
-			Color:       colorClosed,
+			Color:       ColorClosed,
 			Fields: []*ui.Field{
 				{Name: "White", Value: lobbyQueueText(l.White), Inline: true},
 				{Name: "Black", Value: lobbyQueueText(l.Black), Inline: true},
@@ -525,7 +525,7 @@ func tcLobbyStart(a *App, req *Request) (*Response, error) {
 	}
 	game, err := teamchess.NewGame(teamchess.Setup{FEN: l.StartFEN, White: tcMembers(l.White), Black: tcMembers(l.Black)})
 	if err != nil {
-		return nil, Errorf("The game cannot start: %s.", engineText(err.Error()))
+		return nil, Errorf("The game cannot start: %s.", EngineText(err.Error()))
 	}
 	names := func(q []User) string {
 		var ns []string

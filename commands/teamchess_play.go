@@ -165,7 +165,7 @@ func tcRecord(a *App, req *Request, g *storage.Game) (*Response, error) {
 		Cards: []*ui.Card{{
 			Title:       "Team Chess record · game " + g.ID,
 			Description: head + "\n```\n" + strings.Join(shown, "\n") + "\n```",
-			Color:       colorChallenge,
+			Color:       ColorChallenge,
 			Footer:      fmt.Sprintf("Stagnation now: White %d/4, Black %d/4", t.game.Stagnation(chess.White), t.game.Stagnation(chess.Black)),
 		}},
 		Files: []*ui.File{{Name: "teamchess-" + g.ID + "-record.txt", ContentType: "text/plain", Data: []byte(full)}},
@@ -199,7 +199,7 @@ func tcSuggest(a *App, req *Request, g *storage.Game) (*Response, error) {
 	active, _ := t.game.Active(side)
 	post := fmt.Sprintf("💡 **%s** suggests **%s** to %s.", t.memberName(req.User.ID), teamchess.SAN(&pos, m), memberUser(active).Mention())
 	if c := req.Text("comment"); c != "" {
-		post += "\n> " + escapeText(c, 300)
+		post += "\n> " + EscapeText(c, 300)
 	}
 	if _, err := a.Platform.Send(t.st.TeamThreads[side], Message{Content: post}); err != nil {
 		return nil, fmt.Errorf("posting the suggestion: %w", err)
@@ -253,7 +253,7 @@ func tcRules(a *App, req *Request) (*Response, error) {
 		"**Move timer.** When the time for a move runs out, the active commander is tagged out with a personal loss and the next one continues.",
 		"**Results.** Checkmate: honourable only if the mating team made no 8th-rank sacrifice in the whole game (any role, a mandatory Royal Guard too), otherwise dishonourable (rule 5). Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
 	}, "\n")
-	return &Response{Ephemeral: true, Message: Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: colorChallenge}}}}, nil
+	return &Response{Ephemeral: true, Message: Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: ColorChallenge}}}}, nil
 }
 
 // mayComplete reports whether the user may use command ("move" or

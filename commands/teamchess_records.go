@@ -76,13 +76,13 @@ func tcLeaderboard(a *App, req *Request) (*Response, error) {
 		}
 		if i < tcLeaderboardSize {
 			lines = append(lines, fmt.Sprintf("**%d.** <@%s> · team %d-%d · personal %d-%d (ratio %s) · %s",
-				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), plural(ps.Games, "game", "games")))
+				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), Plural(ps.Games, "game", "games")))
 		}
 	}
 	resp := &Response{Message: Message{Cards: []*ui.Card{{
 		Title:       "Team Chess leaderboard",
 		Description: strings.Join(lines, "\n"),
-		Color:       colorChallenge,
+		Color:       ColorChallenge,
 		Footer:      "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1).",
 	}}}}
 	// The list is public; the invoker's own rank is for them alone (ruling
@@ -90,7 +90,7 @@ func tcLeaderboard(a *App, req *Request) (*Response, error) {
 	if mine >= 0 {
 		ps := ranked[mine]
 		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank: %d of %d · team %d-%d · personal %d-%d (ratio %s) · %s.",
-			mine+1, len(ranked), ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), plural(ps.Games, "game", "games"))}
+			mine+1, len(ranked), ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), Plural(ps.Games, "game", "games"))}
 	}
 	return resp, nil
 }
@@ -125,16 +125,16 @@ func tcStats(a *App, req *Request) (*Response, error) {
 			fields = append(fields, &ui.Field{Name: "Team losses by category", Value: s})
 		}
 		return &Response{Message: Message{Cards: []*ui.Card{{
-			Title:       "Team Chess record · " + escapeText(ps.Name, 0),
+			Title:       "Team Chess record · " + EscapeText(ps.Name, 0),
 			Description: fmt.Sprintf("<@%s> in this server.", ps.ID),
-			Color:       colorChallenge,
+			Color:       ColorChallenge,
 			Fields:      fields,
 		}}}}, nil
 	}
 	if who.ID == req.User.ID {
 		return Reply("You have not finished a Team Chess game in this server yet."), nil
 	}
-	return Reply("%s has not finished a Team Chess game in this server yet.", escapeText(who.Name, 0)), nil
+	return Reply("%s has not finished a Team Chess game in this server yet.", EscapeText(who.Name, 0)), nil
 }
 
 // categoryCounts lists the counts by win category in rule order:
