@@ -58,7 +58,7 @@ func applyMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, "%s: %v", echoArg(*posFile), err)
 	}
-	if p.Redacted {
+	if p.Redacted() {
 		return fail(2, "%s is a redacted view (it has a view line and hides secrets); actions apply only to a full position", echoArg(*posFile))
 	}
 	actions := make([]sandtable.Action, fs.NArg())

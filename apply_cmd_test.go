@@ -50,8 +50,8 @@ func TestApplyPrintsPositionAndLog(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stdout is not a position: %v\n%s", err, out)
 	}
-	if p.Phase != sandtable.PhaseMain || p.ToMove != sandtable.North || p.Turn != 2 {
-		t.Errorf("after the turn: %s %s turn %d", p.Phase, p.ToMove, p.Turn)
+	if p.Phase() != sandtable.PhaseMain || p.ToMove() != sandtable.North || p.Turn() != 2 {
+		t.Errorf("after the turn: %s %s turn %d", p.Phase(), p.ToMove(), p.Turn())
 	}
 	if pc, ok := p.At(mustSq(t, "e5")); !ok || pc.ID.String() != "SM1" {
 		t.Errorf("no Mine SM1 on e5:\n%s", out)
@@ -162,7 +162,7 @@ func TestApplyThroughDispatchFromDeployment(t *testing.T) {
 		t.Errorf("log: %s", errb.String())
 	}
 	p, err := sandtable.ParsePosition(out.String())
-	if err != nil || p.Phase != sandtable.PhaseMain || len(p.Pieces()) != 136 {
+	if err != nil || p.Phase() != sandtable.PhaseMain || len(p.Pieces()) != 136 {
 		t.Fatalf("after deployment: %v", err)
 	}
 }

@@ -94,7 +94,8 @@ func renderMain(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail("%s: %v", echoArg(*posFile), err)
 		}
-		b, err := sandboard.FromPosition(p)
+		// The engine's view decides what the image may show.
+		b, err := sandboard.FromView(p.View(map[render.View]sandtable.Side{render.ViewPublic: sandtable.NoSide, render.ViewSouth: sandtable.South, render.ViewNorth: sandtable.North}[v]))
 		if err != nil {
 			return fail("%s: %v", echoArg(*posFile), err)
 		}

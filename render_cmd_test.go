@@ -234,11 +234,11 @@ func withoutDrones(text string) string {
 func TestRenderSandTableCLI(t *testing.T) {
 	dir := t.TempDir()
 	p := sandGame(t)
-	if len(p.Drones) != 1 {
-		t.Fatalf("want one pending Drone, have %d", len(p.Drones))
+	if len(p.Drones()) != 1 {
+		t.Fatalf("want one pending Drone, have %d", len(p.Drones()))
 	}
 	owner, other := "south", "north"
-	if p.Drones[0].Side == sandtable.North {
+	if p.Drones()[0].Side == sandtable.North {
 		owner, other = other, owner
 	}
 	full := p.Format()
@@ -271,11 +271,14 @@ func TestRenderSandTableCLI(t *testing.T) {
 	}
 }
 
-// TestSandTableBoardConversion checks the conversion of an engine position
+// TestSandTableBoardConversion checks the conversion of an engine view
 // into the renderer's input against the position's own counts.
 func TestSandTableBoardConversion(t *testing.T) {
 	p := sandGame(t)
-	b, err := sandboard.FromPosition(p)
+	if _, err := sandboard.FromView(p); err == nil {
+		t.Error("a full position was converted")
+	}
+	b, err := sandboard.FromView(p.View(p.Drones()[0].Side))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,8 +300,8 @@ func TestSandTableBoardConversion(t *testing.T) {
 	if len(b.Drones) != 1 {
 		t.Errorf("converted %d Drones, want 1", len(b.Drones))
 	}
-	spotter, _ := p.Piece(p.Drones[0].Spotter)
-	if d := b.Drones[0]; d.Spotter != render.Square(spotter.Square) || d.Target != render.Square(p.Drones[0].Target) {
+	spotter, _ := p.Piece(p.Drones()[0].Spotter)
+	if d := b.Drones[0]; d.Spotter != render.Square(spotter.Square) || d.Target != render.Square(p.Drones()[0].Target) {
 		t.Errorf("Drone converted to %+v", d)
 	}
 
@@ -308,7 +311,7 @@ func TestSandTableBoardConversion(t *testing.T) {
 	if _, err := q.ApplyString("S preset " + sandtable.PresetNames()[0]); err != nil {
 		t.Fatal(err)
 	}
-	b, err = sandboard.FromPosition(q)
+	b, err = sandboard.FromView(q.View(sandtable.South))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,23 +131,23 @@ func TestSandTableTurnClockRestartsEachTurn(t *testing.T) {
 		h.clock.Advance(54 * time.Minute)
 		g.deployRandom(bob)
 		g.deployRandom(alice) // T0+54m: both confirmed, revealed; turn 1 begins
-		require.Equal(t, 1, g.pos().Turn)
+		require.Equal(t, 1, g.pos().Turn())
 		h.clock.Advance(54 * time.Minute)
 		h.requireTimeLosses(th, 0, "T0+108m, 54m into turn 1")
 
-		first := g.pos().ToMove
+		first := g.pos().ToMove()
 		g.playMain()   // T0+108m
 		g.playHazard() // one of two hazard uses
 		h.clock.Advance(5 * time.Minute)
 		g.playHazard() // T0+113m: the last hazard use ends turn 1
 		p := g.pos()
-		require.Equal(t, 2, p.Turn)
-		require.Equal(t, first.Opp(), p.ToMove)
+		require.Equal(t, 2, p.Turn())
+		require.Equal(t, first.Opp(), p.ToMove())
 
 		h.clock.Advance(30 * time.Minute)
 		g.playMain()   // T0+143m: no restart
 		g.playHazard() // no restart either
-		require.Equal(t, sandtable.PhasePostTurn, g.pos().Phase)
+		require.Equal(t, sandtable.PhasePostTurn, g.pos().Phase())
 		h.clock.Advance(30*time.Minute - time.Second)
 		h.requireTimeLosses(th, 0, "one second before turn 2's hour is up")
 		h.clock.Advance(time.Second) // T0+173m: one hour after turn 2 began
@@ -185,25 +185,25 @@ func (g *sandGame) deployRandom(u *discordsim.User) {
 func (g *sandGame) playMain() {
 	g.h.t.Helper()
 	p := g.pos()
-	require.Equal(g.h.t, sandtable.PhaseMain, p.Phase)
+	require.Equal(g.h.t, sandtable.PhaseMain, p.Phase())
 	steps, err := p.LegalNextSteps(nil)
 	require.NoError(g.h.t, err)
 	require.NotEmpty(g.h.t, steps)
-	g.move(g.user(p.ToMove), steps[0].String())
+	g.move(g.user(p.ToMove()), steps[0].String())
 }
 
 // playHazard places a Mine or an Anti-Air for the side to move.
 func (g *sandGame) playHazard() {
 	g.h.t.Helper()
 	p := g.pos()
-	require.Equal(g.h.t, sandtable.PhasePostTurn, p.Phase)
+	require.Equal(g.h.t, sandtable.PhasePostTurn, p.Phase())
 	uses, err := p.LegalHazardUses()
 	require.NoError(g.h.t, err)
 	for _, u := range uses {
 		if u.Kind == sandtable.ActMine || u.Kind == sandtable.ActAntiAir {
-			g.move(g.user(p.ToMove), u.String())
+			g.move(g.user(p.ToMove()), u.String())
 			return
 		}
 	}
-	g.h.t.Fatalf("no hazard use for %s", p.ToMove)
+	g.h.t.Fatalf("no hazard use for %s", p.ToMove())
 }

@@ -107,7 +107,7 @@ func TestWriteFixture(t *testing.T) {
 			}
 		}
 		require.NotEmpty(t, acts)
-		g.move(g.user(pos.ToMove), acts[0].String())
+		g.move(g.user(pos.ToMove()), acts[0].String())
 		step()
 	}
 	pos := g.pos()
@@ -120,7 +120,7 @@ func TestWriteFixture(t *testing.T) {
 		}
 	}
 	if drone != nil {
-		g.drone(g.user(pos.ToMove), drone.From.String(), drone.To.String())
+		g.drone(g.user(pos.ToMove()), drone.From.String(), drone.To.String())
 	}
 	meta.Threads["sandtable-running"], meta.Games["sandtable-running"] = g.thread.ID, g.id
 
@@ -293,11 +293,11 @@ func TestFixtureDatabase(t *testing.T) {
 		require.NoError(t, err)
 		p = h.answerOf(sel, p.Version)
 		g.press(bob, p, "Confirm")
-		require.Equal(t, 1, g.pos().Turn)
+		require.Equal(t, 1, g.pos().Turn())
 		pos := g.pos()
 		for _, a := range pos.LegalActions() {
 			if a.Kind != sandtable.ActDrone {
-				g.move(g.user(pos.ToMove), a.String())
+				g.move(g.user(pos.ToMove()), a.String())
 				break
 			}
 		}
@@ -305,13 +305,13 @@ func TestFixtureDatabase(t *testing.T) {
 
 	t.Run("SandTable plays on", func(t *testing.T) {
 		g := &sandGame{h: h, south: carol, north: dave, thread: thread("sandtable-running"), id: meta.Games["sandtable-running"]}
-		require.Len(t, g.pos().Drones, 1, "the fixture's pending Drone order")
+		require.Len(t, g.pos().Drones(), 1, "the fixture's pending Drone order")
 		for i := 0; i < 4; i++ {
 			pos := g.pos()
-			require.NotEqual(t, sandtable.PhaseFinished, pos.Phase)
+			require.NotEqual(t, sandtable.PhaseFinished, pos.Phase())
 			for _, a := range pos.LegalActions() {
 				if a.Kind != sandtable.ActDrone {
-					g.move(g.user(pos.ToMove), a.String())
+					g.move(g.user(pos.ToMove()), a.String())
 					break
 				}
 			}

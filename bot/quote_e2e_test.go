@@ -55,7 +55,7 @@ func TestPlayerInputIsQuotedSafely(t *testing.T) {
 		require.Contains(t, text, "Line 2 (")
 		requireQuotedSafely(t, text, bob)
 		require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
-		require.Equal(t, sandtable.PhaseMain, g.pos().Phase)
+		require.Equal(t, sandtable.PhaseMain, g.pos().Phase())
 		text = g.refused(alice, "e4-e5 "+hostile(bob))
 		require.Contains(t, text, "cannot be read")
 		requireQuotedSafely(t, text, bob)

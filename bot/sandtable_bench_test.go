@@ -29,7 +29,7 @@ func (g *sandGame) sandDeployBoth(south, north string) {
 		p = g.h.answerOf(sel, p.Version)
 		g.press(u, p, "Confirm")
 	}
-	require.Equal(g.h.t, 1, g.pos().Turn)
+	require.Equal(g.h.t, 1, g.pos().Turn())
 }
 
 // BenchmarkSandTableMove measures, through the fake Discord, the time from
@@ -52,7 +52,7 @@ func BenchmarkSandTableMove(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		p := g.pos()
-		if p.Phase == sandtable.PhaseFinished {
+		if p.Phase() == sandtable.PhaseFinished {
 			newGame()
 			p = g.pos()
 		}
@@ -68,13 +68,13 @@ func BenchmarkSandTableMove(b *testing.B) {
 			// At the hazard cap only Drones remain: order one (untimed).
 			require.NotEmpty(b, drones, "no action in\n%s", p.Format())
 			d := drones[rng.IntN(len(drones))]
-			g.drone(g.user(p.ToMove), d.From.String(), d.To.String())
+			g.drone(g.user(p.ToMove()), d.From.String(), d.To.String())
 			i--
 			continue
 		}
 		act := acts[rng.IntN(len(acts))]
 		b.StartTimer()
-		in, err := h.srv.Slash(g.user(p.ToMove), g.thread.ID, "move", optMove(act.String()))
+		in, err := h.srv.Slash(g.user(p.ToMove()), g.thread.ID, "move", optMove(act.String()))
 		require.NoError(b, err)
 		r, err := in.WaitResponse(wait)
 		require.NoError(b, err)

@@ -98,7 +98,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	require.Contains(t, mustBeEphemeral(t, rnd, alice), "A random valid deployment")
 	_, sp = g.press(alice, pre, "Confirm")
 	require.Contains(t, sp.Text(), "Nothing changed: this panel showed an older version of your deployment")
-	require.False(t, g.pos().Confirmed[sandtable.South])
+	require.False(t, g.pos().Confirmed(sandtable.South))
 	require.Equal(t, pre.ID, sp.ID, "the old panel itself is brought up to date")
 	_, sp = g.press(alice, sp, "Confirm")
 	require.Contains(t, sp.Text(), "Confirmed")
@@ -117,7 +117,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	require.Contains(t, sp.Text(), "both are revealed")
 	scan.check()
 	p := g.pos()
-	require.Equal(t, 1, p.Turn)
+	require.Equal(t, 1, p.Turn())
 	require.Len(t, p.Pieces(), 2*sandtable.RequiredTotal)
 	// The old panels are closed for changes.
 	in, r := g.press(bob, np, "Unconfirm")
@@ -167,15 +167,15 @@ func TestSandTableDMsClosed(t *testing.T) {
 	sp = h.answerOf(sel, sp.Version)
 	g.press(alice, sp, "Confirm")
 	scan.check()
-	require.Equal(t, 1, g.pos().Turn)
+	require.Equal(t, 1, g.pos().Turn())
 
 	// Play to Bob's PostTurn.
-	for g.pos().ToMove != sandtable.North || g.pos().Phase != sandtable.PhasePostTurn {
+	for g.pos().ToMove() != sandtable.North || g.pos().Phase() != sandtable.PhasePostTurn {
 		p := g.pos()
-		if p.Phase == sandtable.PhaseMain {
+		if p.Phase() == sandtable.PhaseMain {
 			steps, err := p.LegalNextSteps(nil)
 			require.NoError(t, err)
-			g.move(g.user(p.ToMove), steps[0].String())
+			g.move(g.user(p.ToMove()), steps[0].String())
 		} else {
 			g.mine(func(sandtable.Square) bool { return true })
 		}
@@ -219,7 +219,7 @@ func TestSandTableRestartDuringDeployment(t *testing.T) {
 	_, r := g.press(bob, np, "Confirm")
 	require.Contains(t, mustBeEphemeral(t, r, bob), "You cannot confirm yet: the deployment is not valid: 0 of 2 Bases placed; 2 of 4 Tanks placed")
 	require.Equal(t, sandtable.Tank, g.pos().Draft(sandtable.North).At(mustSquare(t, "d13")), "the draft survived the restart")
-	require.True(t, g.pos().Confirmed[sandtable.South], "the confirmation survived the restart")
+	require.True(t, g.pos().Confirmed(sandtable.South), "the confirmation survived the restart")
 	sel, err = srv.Select(bob, np, "g:"+g.id+":dep-preset", "skirmish")
 	require.NoError(t, err)
 	np = h.answerOf(sel, np.Version)
@@ -263,7 +263,7 @@ piece NP9 l20
 	g.h = h
 	_, done := g.press(alice, preview, "Confirm Drone")
 	require.Contains(t, done.Text(), "Drone ordered")
-	require.Len(t, g.pos().Drones, 1)
+	require.Len(t, g.pos().Drones(), 1)
 	h.stop()
 
 	h = startBot(t, srv, db)

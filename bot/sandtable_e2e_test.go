@@ -89,21 +89,21 @@ func TestSandTableFullGame(t *testing.T) {
 	require.Empty(t, h.srv.Message(g.status.ID).Buttons())
 	scan.check()
 	p := g.pos()
-	require.Contains(t, reveal.Text(), "**"+p.First.String()+"**. "+g.user(p.First).Mention()+" ("+p.First.String()+") moves first")
+	require.Contains(t, reveal.Text(), "**"+p.First().String()+"**. "+g.user(p.First()).Mention()+" ("+p.First().String()+") moves first")
 
 	// The game: South flies an Airplane to North's Bases; North shuffles.
 	south := []string{"n7-o6", "Po6-o20", "Po20-f20"}
 	north := []string{"b14-c15", "c15-c16", "c16-c17"}
 	si, ni := 0, 0
-	for turn := 1; g.pos().Phase != sandtable.PhaseFinished; turn++ {
+	for turn := 1; g.pos().Phase() != sandtable.PhaseFinished; turn++ {
 		require.Less(t, turn, 10)
 		p := g.pos()
-		if p.ToMove == sandtable.South {
+		if p.ToMove() == sandtable.South {
 			m := g.move(alice, south[si])
 			dump(t, "south-"+south[si], m)
 			scan.check()
 			si++
-			if g.pos().Phase == sandtable.PhaseFinished {
+			if g.pos().Phase() == sandtable.PhaseFinished {
 				break
 			}
 			require.Contains(t, m.Text(), "PostTurn: 2 hazard uses left")
@@ -141,8 +141,8 @@ func TestSandTableFullGame(t *testing.T) {
 			g.move(bob, north[ni])
 			ni++
 			scan.check()
-			for p := g.pos(); p.Phase == sandtable.PhasePostTurn && p.ToMove == sandtable.North; p = g.pos() {
-				if ni == 1 && p.HazardUses == 1 {
+			for p := g.pos(); p.Phase() == sandtable.PhasePostTurn && p.ToMove() == sandtable.North; p = g.pos() {
+				if ni == 1 && p.HazardUses() == 1 {
 					g.drone(bob, "t12", "t10")
 				} else {
 					g.mine(inFiles('k', 'm'))

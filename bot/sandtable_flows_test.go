@@ -67,7 +67,7 @@ piece NP9 l20
 	require.Contains(t, preview.Text(), "f6 holds North's Infantry NI2 now")
 	_, gone := g.press(alice, preview, "Cancel")
 	require.Contains(t, gone.Text(), "Drone order discarded")
-	require.Empty(t, g.pos().Drones)
+	require.Empty(t, g.pos().Drones())
 	scan.check()
 
 	done := g.drone(alice, "d4", "f6")
@@ -288,7 +288,7 @@ piece NP9 l20
 		h.swept() // the timer loop looked at the game at this time
 		sg, p, _ := g.state()
 		require.True(t, sg.Active, "Bob still has a minute")
-		require.Equal(t, sandtable.North, p.ToMove)
+		require.Equal(t, sandtable.North, p.ToMove())
 		h.clock.Advance(2 * time.Minute)
 		m, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {
 			return m.ChannelID == g.thread.ID && strings.Contains(m.Text(), "ran out of time")

@@ -201,15 +201,15 @@ func (g *sandGame) refused(u *discordsim.User, text string) string {
 func (g *sandGame) mine(ok func(sandtable.Square) bool) *discordsim.Message {
 	g.h.t.Helper()
 	p := g.pos()
-	require.Equal(g.h.t, sandtable.PhasePostTurn, p.Phase)
+	require.Equal(g.h.t, sandtable.PhasePostTurn, p.Phase())
 	uses, err := p.LegalHazardUses()
 	require.NoError(g.h.t, err)
 	for _, u := range uses {
 		if u.Kind == sandtable.ActMine && ok(u.To) {
-			return g.move(g.user(p.ToMove), u.String())
+			return g.move(g.user(p.ToMove()), u.String())
 		}
 	}
-	g.h.t.Fatalf("no Mine square for %s", p.ToMove)
+	g.h.t.Fatalf("no Mine square for %s", p.ToMove())
 	return nil
 }
 

@@ -161,7 +161,7 @@ func (s *leakScan) check() {
 	}
 	// The secrets of each side now.
 	secrets := map[sandtable.Side]map[string]string{sandtable.South: {}, sandtable.North: {}}
-	for _, d := range pos.Drones {
+	for _, d := range pos.Drones() {
 		secrets[d.Side][d.Target.String()] = fmt.Sprintf("target of %s's pending Drone", d.Side)
 		if d.Cancelled {
 			s.forever[d.Target.String()] = d.Side
@@ -174,12 +174,14 @@ func (s *leakScan) check() {
 			secrets[side][tok] = "target of a cancelled Drone"
 		}
 	}
-	deploying := pos.Turn == 0
+	deploying := pos.Turn() == 0
 	var expect *image.Paletted
 	if !deploying {
 		view := pos.View(sandtable.NoSide)
-		b, err := sandboard.Public(view, sandtable.FilterLog(log, sandtable.NoSide))
+		b, err := sandboard.FromView(view)
 		require.NoError(h.t, err)
+		b.VehiclePath, b.InfantrySteps = sandboard.LastMoves(sandtable.FilterLog(log, sandtable.NoSide))
+		b.Flipped = view.ToMove() == sandtable.North
 		expect, err = s.rnd.SandTableImage(&b, render.ViewPublic, render.DefaultSandTableSize)
 		require.NoError(h.t, err)
 	}

@@ -205,8 +205,8 @@ func TestSandTableAutocompleteFirstTurn(t *testing.T) {
 		require.Contains(t, panel.Text(), "onfirmed")
 	}
 	pos := g.pos()
-	require.Equal(t, sandtable.PhaseMain, pos.Phase)
-	mover, other := g.user(pos.ToMove), g.user(pos.ToMove.Opp())
+	require.Equal(t, sandtable.PhaseMain, pos.Phase())
+	mover, other := g.user(pos.ToMove()), g.user(pos.ToMove().Opp())
 	require.Empty(t, g.choices(other, "move", "move", ""))
 	require.Empty(t, g.choices(other, "step", "step", ""))
 

@@ -56,7 +56,7 @@ func TestSandTableStaleDroneOrderByDM(t *testing.T) {
 
 	_, done := g.press(alice, m2, "Confirm Drone")
 	require.Contains(t, done.Text(), "target **a10**")
-	drones := g.pos().Drones
+	drones := g.pos().Drones()
 	require.Len(t, drones, 1)
 	require.Equal(t, "a10", drones[0].Target.String())
 	scan.check()
@@ -79,7 +79,7 @@ func TestSandTableStaleDroneOrderEphemeral(t *testing.T) {
 
 	_, r := g.press(alice, m1, "Confirm Drone")
 	require.Contains(t, mustBeEphemeral(t, r, alice), "This Drone order was replaced by a newer one; use the latest message")
-	require.Empty(t, g.pos().Drones, "nothing was given")
+	require.Empty(t, g.pos().Drones(), "nothing was given")
 	require.Contains(t, h.srv.Message(m1.ID).Text(), "target **a9**", "the refused message is unchanged")
 	_, r = g.press(alice, m1, "Cancel")
 	require.Contains(t, r.Text(), "no longer waiting")
@@ -88,7 +88,7 @@ func TestSandTableStaleDroneOrderEphemeral(t *testing.T) {
 	_, done := g.press(alice, m2, "Confirm Drone")
 	require.Contains(t, done.Text(), "Drone ordered")
 	require.Contains(t, done.Text(), "target **a10**")
-	drones := g.pos().Drones
+	drones := g.pos().Drones()
 	require.Len(t, drones, 1)
 	require.Equal(t, "a10", drones[0].Target.String())
 	scan.check()
@@ -170,6 +170,6 @@ func TestSandTableTripleClicks(t *testing.T) {
 	require.NoError(t, h.srv.WaitFor(wait, func() bool { return strings.Contains(h.srv.Message(d.ID).Text(), "**Committed** ✅") }))
 	require.NotContains(t, h.srv.Message(d.ID).Text(), "Nothing changed")
 	require.NotContains(t, h.srv.Message(d.ID).Text(), "You have no Infantry draft")
-	require.Equal(t, sandtable.PhasePostTurn, g.pos().Phase)
+	require.Equal(t, sandtable.PhasePostTurn, g.pos().Phase())
 	scan.check()
 }

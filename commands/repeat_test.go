@@ -44,8 +44,8 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 		requireAlready(t, r, err, "Already done: you confirmed this deployment.")
 	}
 	_, st, pos := sandGame(t, a)
-	require.True(t, pos.Confirmed[sandtable.South])
-	require.Equal(t, sandtable.PhaseDeployment, pos.Phase)
+	require.True(t, pos.Confirmed(sandtable.South))
+	require.Equal(t, sandtable.PhaseDeployment, pos.Phase())
 	require.Empty(t, st.DrawOffer)
 
 	unconfirm := buttonOf(t, confirmed, "Unconfirm")
@@ -55,7 +55,7 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 	r, err = a.Handle(click(alice, unconfirm))
 	requireAlready(t, r, err, "Already done: you withdrew the confirmation of this deployment.")
 	_, _, pos = sandGame(t, a)
-	require.False(t, pos.Confirmed[sandtable.South])
+	require.False(t, pos.Confirmed(sandtable.South))
 
 	// The first panel shows the deployment as it is again: it confirms.
 	r, err = a.Handle(click(alice, confirm))
@@ -67,7 +67,7 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 	_, err = a.Handle(click(bob, buttonOf(t, deploy(bob), "Confirm")))
 	require.NoError(t, err)
 	_, _, pos = sandGame(t, a)
-	require.Equal(t, sandtable.PhaseMain, pos.Phase)
+	require.Equal(t, sandtable.PhaseMain, pos.Phase())
 	r, err = a.Handle(click(alice, confirm))
 	requireAlready(t, r, err, "Already done: you confirmed this deployment.")
 	// Another control of a panel whose deployment was since confirmed.
@@ -107,7 +107,7 @@ func TestRepeatedDraftClicks(t *testing.T) {
 	r, err = a.Handle(click(alice, buttonOf(t, undone, "Discard")))
 	requireAlready(t, r, err, "Nothing changed: you committed this draft: **e4-e5** was played in turn 1.")
 	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.PhasePostTurn, pos.Phase)
+	require.Equal(t, sandtable.PhasePostTurn, pos.Phase())
 
 	// Discard twice.
 	b, _ := testApp(t)
@@ -160,8 +160,8 @@ piece NP9 l20
 	r, err = a.Handle(click(alice, button("drone-cancel", n)))
 	requireAlready(t, r, err, "Nothing changed: "+confirmed+".")
 	_, _, pos := sandGame(t, a)
-	require.Len(t, pos.Drones, 1)
-	require.Equal(t, 1, pos.HazardUses, "one hazard used, once")
+	require.Len(t, pos.Drones(), 1)
+	require.Equal(t, 1, pos.HazardUses(), "one hazard used, once")
 
 	m := order("e5")
 	r, err = a.Handle(click(alice, button("drone-cancel", m)))
@@ -172,7 +172,7 @@ piece NP9 l20
 	r, err = a.Handle(click(alice, button("drone-confirm", m)))
 	requireAlready(t, r, err, "Nothing changed: you discarded this Drone order: nothing of it was used or shown.")
 	_, _, pos = sandGame(t, a)
-	require.Len(t, pos.Drones, 1)
+	require.Len(t, pos.Drones(), 1)
 }
 
 func TestRepeatedLobbyChoices(t *testing.T) {

@@ -58,6 +58,15 @@ type sandState struct {
 	Prev   []sandtable.Entry `json:"prev,omitempty"`
 	Cur    []sandtable.Entry `json:"cur,omitempty"`
 	LogSeq int               `json:"log_seq,omitempty"` // turns archived so far
+	// Start is the position the game's history is rebuilt from (the
+	// engine's format, secrets included): the position right after the
+	// reveal, or one an operator loaded (LoadSandTablePosition). StartSeq
+	// is LogSeq then: the turn log that follows Start is the archived
+	// turns after StartSeq, then the archive tail (sandHistory), and
+	// sandtable.Replay rebuilds any turn from them. Empty in games stored
+	// before it was kept, which have their log only (ruling D13).
+	Start    string `json:"start,omitempty"`
+	StartSeq int    `json:"start_seq,omitempty"`
 	// DrawOffer is the user ID with a standing draw offer; DrawSeq counts
 	// the offers made (drawOffer.seq).
 	DrawOffer string `json:"draw_offer,omitempty"`
@@ -358,7 +367,7 @@ type sandMark struct {
 	side  sandtable.Side
 }
 
-func markOf(p *sandtable.Position) sandMark { return sandMark{p.Turn, p.Phase, p.ToMove} }
+func markOf(p *sandtable.Position) sandMark { return sandMark{p.Turn(), p.Phase(), p.ToMove()} }
 
 // sandApply applies one action for the game and records its log. After it:
 // a finished game is inactive; a new turn (or the reveal) restarts the
@@ -370,12 +379,46 @@ func (a *App) sandApply(g *storage.Game, st *sandState, pos *sandtable.Position,
 		return nil, err
 	}
 	st.record(entries)
+	if before.phase == sandtable.PhaseDeployment && pos.Turn() > 0 {
+		st.Start, st.StartSeq = pos.Format(), st.LogSeq // the reveal
+	}
 	st.afterTransition(g, pos, before, now)
 	return entries, nil
 }
 
+// sandHistory returns what the game's history is rebuilt from: the start
+// position and the turn log that follows it (secret entries included;
+// sandtable.Replay). start is nil for a game stored before starts were
+// kept, or ended in Deployment.
+func (a *App) sandHistory(g *storage.Game, st *sandState) (start *sandtable.Position, log []sandtable.Entry, err error) {
+	if st.Start == "" {
+		return nil, nil, nil
+	}
+	start, err = sandtable.ParsePosition(st.Start)
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: stored start position: %w", g.ID, err)
+	}
+	err = a.view(func(tx storage.Tx) error {
+		return tx.Logs().Each(g.ID, func(seq int, raw []byte) error {
+			if seq <= st.StartSeq {
+				return nil
+			}
+			var turn []sandtable.Entry
+			if err := json.Unmarshal(raw, &turn); err != nil {
+				return err
+			}
+			log = append(log, turn...)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return start, append(log, st.archiveTail()...), nil
+}
+
 func (st *sandState) afterTransition(g *storage.Game, pos *sandtable.Position, before sandMark, now time.Time) {
-	if pos.Phase == sandtable.PhaseFinished {
+	if pos.Phase() == sandtable.PhaseFinished {
 		st.DrawOffer = ""
 		st.Steps, st.Drone = [3][]string{}, [3]string{}
 		g.Active = false
@@ -421,7 +464,7 @@ func (st *sandState) describe(side sandtable.Side) string {
 
 // over reports whether the game has ended, by the rules or by the bot.
 func (st *sandState) over(pos *sandtable.Position) bool {
-	return st.Outcome != nil || pos.Phase == sandtable.PhaseFinished
+	return st.Outcome != nil || pos.Phase() == sandtable.PhaseFinished
 }
 
 // resultLine says how the game ended, for people.
@@ -436,10 +479,10 @@ func (st *sandState) resultLine(pos *sandtable.Position) string {
 			return fmt.Sprintf("%s wins on time: %s did not finish turn %d in time.", st.describe(o.Winner), st.describe(o.Winner.Opp()), o.Turn)
 		}
 	}
-	if pos.Phase != sandtable.PhaseFinished {
+	if pos.Phase() != sandtable.PhaseFinished {
 		return ""
 	}
-	r := pos.Result
+	r := pos.Result()
 	if r.Winner == sandtable.NoSide {
 		t := pos.ResultText() // "draw by agreement", "draw, both players ...", "draw by deadlock, ..."
 		return strings.ToUpper(t[:1]) + t[1:] + "."
@@ -463,11 +506,11 @@ func sandLoadPlayer(g *storage.Game, req *Request, needTurn bool) (*sandState, *
 		return nil, nil, 0, Errorf("You are not playing in this game; only %s and %s are.", st.South.Mention(), st.North.Mention())
 	}
 	if needTurn {
-		if pos.Phase == sandtable.PhaseDeployment {
+		if pos.Phase() == sandtable.PhaseDeployment {
 			return nil, nil, 0, Errorf("The game is still in Deployment: deploy in your private panel (press **Deploy (private)** in the game thread, or use /sandtable deploy).")
 		}
-		if pos.ToMove != side {
-			return nil, nil, 0, Errorf("It is not your turn: %s is to move (%s).", st.describe(pos.ToMove), pos.Phase.Title())
+		if pos.ToMove() != side {
+			return nil, nil, 0, Errorf("It is not your turn: %s is to move (%s).", st.describe(pos.ToMove()), pos.Phase().Title())
 		}
 	}
 	return st, pos, side, nil
@@ -498,7 +541,7 @@ func (a *App) sandCommit(req *Request, g *storage.Game, st *sandState, pos *sand
 // sandMessage is the public message of the game: the deployment status
 // during Deployment, else the board.
 func (a *App) sandMessage(g *storage.Game, st *sandState, pos *sandtable.Position, note string) (Message, error) {
-	if pos.Phase == sandtable.PhaseDeployment || pos.Turn == 0 {
+	if pos.Phase() == sandtable.PhaseDeployment || pos.Turn() == 0 {
 		return a.sandStatusMessage(g, st, pos, note), nil
 	}
 	return a.sandBoardMessage(g, st, pos, note)
@@ -514,7 +557,7 @@ const (
 func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.Position, note string) Message {
 	state := func(side sandtable.Side) string {
 		switch {
-		case pos.Turn > 0 || pos.Confirmed[side]:
+		case pos.Turn() > 0 || pos.Confirmed(side):
 			return st.player(side).Mention() + ": **confirmed** ✅"
 		case st.over(pos):
 			return st.player(side).Mention() + ": not confirmed"
@@ -534,7 +577,7 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 		Footer: "Game " + g.ID + " · /sandtable rules · /resign",
 	}
 	switch {
-	case pos.Turn > 0:
+	case pos.Turn() > 0:
 		e.Description = "Each player placed their pieces in secret; no deployment was shown here before both were confirmed."
 	case st.over(pos):
 		e.Description = "The game ended during Deployment: no deployment is revealed."
@@ -545,7 +588,7 @@ func (a *App) sandStatusMessage(g *storage.Game, st *sandState, pos *sandtable.P
 		e.Color = ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.resultLine(pos)})
 		e.Footer = "Game " + g.ID + " · /sandtable rules"
-	case pos.Phase == sandtable.PhaseDeployment:
+	case pos.Phase() == sandtable.PhaseDeployment:
 		if !g.Deadline.IsZero() {
 			e.Fields = append(e.Fields, &ui.Field{Name: "Time", Value: fmt.Sprintf(
 				"Deployment time runs out <t:%d:R>. Then a player who has not confirmed loses on time (if neither has, the game is cancelled).", g.Deadline.Unix())})
@@ -570,7 +613,7 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 	}
 	name := func(s sandtable.Side) string { return st.describe(s) }
 	lines := sandLogLines(sandtable.FilterLog(log, sandtable.NoSide), name)
-	title := fmt.Sprintf("SandTable Chess · turn %d", pos.Turn)
+	title := fmt.Sprintf("SandTable Chess · turn %d", pos.Turn())
 	e := &ui.Card{
 		Title:       title,
 		Description: clipLines(lines, 3500),
@@ -584,7 +627,7 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: Plural(n.Tanks, "Tank", "Tanks") + ", " + Plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
 	}
 	bottom := "South"
-	if pos.ToMove == sandtable.North {
+	if pos.ToMove() == sandtable.North {
 		bottom = "North"
 	}
 	e.Footer = fmt.Sprintf("Game %s · %s at the bottom · /move in this thread · /sandtable rules", g.ID, bottom)
@@ -595,19 +638,19 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 	var comps []ui.Row
 	if !st.over(pos) {
 		e.Color = colorSouth
-		if pos.ToMove == sandtable.North {
+		if pos.ToMove() == sandtable.North {
 			e.Color = colorNorth
 		}
 		var toMove string
 		switch {
-		case pos.Phase == sandtable.PhaseMain:
-			toMove = fmt.Sprintf("%s · **Main**: move one Vehicle, or any number of Infantry one step each (/move, or /step to build a private draft).", st.describe(pos.ToMove))
-		case pos.Phase == sandtable.PhasePostTurn && pos.Hazards(pos.ToMove) >= sandtable.HazardCap:
+		case pos.Phase() == sandtable.PhaseMain:
+			toMove = fmt.Sprintf("%s · **Main**: move one Vehicle, or any number of Infantry one step each (/move, or /step to build a private draft).", st.describe(pos.ToMove()))
+		case pos.Phase() == sandtable.PhasePostTurn && pos.Hazards(pos.ToMove()) >= sandtable.HazardCap:
 			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). %s has %d Mines and Anti-Air, the cap: only a Drone can be used (**Order a Drone (private)**).",
-				st.describe(pos.ToMove), Plural(pos.HazardUses, "hazard use", "hazard uses"), pos.ToMove, pos.Hazards(pos.ToMove))
-		case pos.Phase == sandtable.PhasePostTurn:
+				st.describe(pos.ToMove()), Plural(pos.HazardUses(), "hazard use", "hazard uses"), pos.ToMove(), pos.Hazards(pos.ToMove()))
+		case pos.Phase() == sandtable.PhasePostTurn:
 			toMove = fmt.Sprintf("%s · **PostTurn**: %s left (one per Base). Place a Mine or an Anti-Air next to one of your Infantry on the ground (/move Mf5, /move Af5), or order a Drone in secret with **Order a Drone (private)**.",
-				st.describe(pos.ToMove), Plural(pos.HazardUses, "hazard use", "hazard uses"))
+				st.describe(pos.ToMove()), Plural(pos.HazardUses(), "hazard use", "hazard uses"))
 		}
 		if !g.Deadline.IsZero() {
 			toMove += fmt.Sprintf("\nTime for this turn runs out <t:%d:R>.", g.Deadline.Unix())
@@ -617,8 +660,8 @@ func (a *App) sandBoardMessage(g *storage.Game, st *sandState, pos *sandtable.Po
 			e.Fields = append(e.Fields, &ui.Field{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw (/draw accept or /draw decline).", st.DrawOffer)})
 		}
 		row := ui.Row{}
-		if pos.Phase == sandtable.PhasePostTurn {
-			row = append(row, GameArgButton(g, "drone", strconv.Itoa(pos.Turn), "Order a Drone (private)", ui.Primary))
+		if pos.Phase() == sandtable.PhasePostTurn {
+			row = append(row, GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
 		row = append(row, GameButton(g, "private", "My private view", ui.Secondary))
 		comps = []ui.Row{row}
@@ -702,7 +745,7 @@ func sandResign(a *App, req *Request, g *storage.Game) (*Response, error) {
 // happened followed by the result, and closes the deployment status when
 // the game ended in Deployment. label names act in a refusal.
 func (a *App) sandEnd(req *Request, g *storage.Game, st *sandState, pos *sandtable.Position, act sandtable.Action, label, what string) (*Response, error) {
-	wasDeploying := pos.Phase == sandtable.PhaseDeployment
+	wasDeploying := pos.Phase() == sandtable.PhaseDeployment
 	if _, err := a.sandApply(g, st, pos, act, req.Now); err != nil {
 		return nil, sandRuleError(label, err)
 	}
@@ -792,21 +835,21 @@ func sandTimeout(a *App, g *storage.Game, now time.Time) error {
 		g.Active, g.Deadline = false, time.Time{}
 		return a.sandSave(g, st, pos, now, "")
 	}
-	o := &sandOutcome{Reason: "time", Turn: pos.Turn}
+	o := &sandOutcome{Reason: "time", Turn: pos.Turn()}
 	var note string
-	if pos.Phase == sandtable.PhaseDeployment {
+	if pos.Phase() == sandtable.PhaseDeployment {
 		switch {
-		case pos.Confirmed[sandtable.South] && !pos.Confirmed[sandtable.North]:
+		case pos.Confirmed(sandtable.South) && !pos.Confirmed(sandtable.North):
 			o.Winner = sandtable.South
-		case pos.Confirmed[sandtable.North] && !pos.Confirmed[sandtable.South]:
+		case pos.Confirmed(sandtable.North) && !pos.Confirmed(sandtable.South):
 			o.Winner = sandtable.North
 		default:
 			o.Reason = "cancelled"
 		}
 		note = "The deployment time ran out."
 	} else {
-		o.Winner = pos.ToMove.Opp()
-		note = fmt.Sprintf("%s ran out of time.", st.describe(pos.ToMove))
+		o.Winner = pos.ToMove().Opp()
+		note = fmt.Sprintf("%s ran out of time.", st.describe(pos.ToMove()))
 	}
 	st.Outcome = o
 	st.DrawOffer = ""
@@ -815,7 +858,7 @@ func sandTimeout(a *App, g *storage.Game, now time.Time) error {
 	if err := a.sandSave(g, st, pos, now, ""); err != nil {
 		return err
 	}
-	if pos.Phase == sandtable.PhaseDeployment {
+	if pos.Phase() == sandtable.PhaseDeployment {
 		a.sandStatusEdit(g, st, pos)
 		a.sandClosePanels(g, st, pos)
 	}
@@ -838,12 +881,12 @@ func sandSummary(a *App, g *storage.Game, userID string) string {
 	}
 	s := fmt.Sprintf("vs %s, you play %s", st.player(side.Opp()).Mention(), side)
 	switch {
-	case pos.Phase == sandtable.PhaseDeployment && !pos.Confirmed[side]:
+	case pos.Phase() == sandtable.PhaseDeployment && !pos.Confirmed(side):
 		s += ", **deploy and confirm**"
-	case pos.Phase == sandtable.PhaseDeployment:
+	case pos.Phase() == sandtable.PhaseDeployment:
 		s += ", deployment confirmed, waiting for your opponent"
-	case pos.ToMove == side:
-		s += fmt.Sprintf(", **your turn** (turn %d, %s)", pos.Turn, pos.Phase.Title())
+	case pos.ToMove() == side:
+		s += fmt.Sprintf(", **your turn** (turn %d, %s)", pos.Turn(), pos.Phase().Title())
 	default:
 		return s
 	}
@@ -880,6 +923,10 @@ func (a *App) LoadSandTablePosition(gameID, text string) error {
 	now := a.Now()
 	st.Prev, st.Cur = nil, nil
 	st.record(pos.Advance())
+	st.Start, st.StartSeq = "", 0
+	if pos.Phase() != sandtable.PhaseDeployment {
+		st.Start, st.StartSeq = pos.Format(), st.LogSeq
+	}
 	st.DrawOffer, st.Steps, st.Drone = "", [3][]string{}, [3]string{}
 	st.afterTransition(g, pos, sandMark{turn: -1}, now)
 	if err := a.sandSave(g, st, pos, now, ""); err != nil {
@@ -903,7 +950,7 @@ const sandRulesText = `**SandTable Chess**: a 20x20 war game for two (South, ran
 **Hazards**: a Mine destroys a Tank entering it, an Anti-Air an Airplane. A **Drone** (spotter: your Infantry; target: within 2 squares, not a Base) destroys whatever stands there at the start of your next turn, unless its spotter is destroyed first; it leaves a Crater for that turn.
 **You win** when the enemy has no Base or no Infantry left, or you control every Tank or every Airplane on the board. Draws by agreement only (/draw offer). The side to move loses when its turn's time runs out.
 **Notation** (/move): ` + "`d4-d5 e4-e5`" + ` Infantry steps · ` + "`Tc3-c8`" + ` Tank · ` + "`Pa1-h8/d9`" + ` Airplane, a crew member steps out to d9 · ` + "`Mf5` `Af5`" + ` Mine, Anti-Air. /step builds an Infantry turn privately. Drones: **Order a Drone (private)** on the board.
-**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G20 and the Discord rulings D1–D12).`
+**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G22 and the Discord rulings D1–D13).`
 
 func sandRules(a *App, req *Request) (*Response, error) {
 	var buf bytes.Buffer

@@ -20,30 +20,24 @@ import (
 // sandImageSize is the edge of every SandTable image the bot sends.
 const sandImageSize = render.DefaultSandTableSize
 
-// sandPublicFile renders the public board of the full position p.
+// sandPublicFile renders the public board of the full position p: the
+// engine's public view, with the last Main action of log.
 func (a *App) sandPublicFile(p *sandtable.Position, log []sandtable.Entry) (*ui.File, error) {
-	b, err := sandboard.Public(p, log)
-	if err != nil {
-		return nil, err
-	}
-	return a.sandPNG(&b, render.ViewPublic, "board.png")
+	return a.sandViewFile(p, log, sandtable.NoSide, "board.png")
 }
 
 // sandPrivateFile renders side's private view: its deployment draft or its
 // pending Drones on top of the public board, its own side at the bottom. It
-// is drawn from the engine's redacted view for side, so nothing of the other
-// side's secrets can reach it.
+// is drawn from the engine's view for side, so nothing of the other side's
+// secrets can reach it.
 func (a *App) sandPrivateFile(p *sandtable.Position, log []sandtable.Entry, side sandtable.Side, name string) (*ui.File, error) {
-	view := p.View(side)
-	b, err := sandboard.FromPosition(view)
+	return a.sandViewFile(p, log, side, name)
+}
+
+func (a *App) sandViewFile(p *sandtable.Position, log []sandtable.Entry, viewer sandtable.Side, name string) (*ui.File, error) {
+	b, v, err := sandboard.Board(p, log, viewer)
 	if err != nil {
 		return nil, err
-	}
-	b.VehiclePath, b.InfantrySteps = sandboard.LastMoves(sandtable.FilterLog(log, side))
-	b.Flipped = side == sandtable.North
-	v := render.ViewSouth
-	if side == sandtable.North {
-		v = render.ViewNorth
 	}
 	return a.sandPNG(&b, v, name)
 }

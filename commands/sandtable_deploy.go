@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
-	"sandtable/internal/playertext"
 	"sandtable/storage"
 )
 
@@ -35,8 +33,8 @@ func zoneText(side sandtable.Side) string {
 // deployPanel is side's private deployment panel: the draft as a private
 // image, what is placed and what is missing, and the controls.
 func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Position, side sandtable.Side, note string) (Message, error) {
-	d := pos.Draft(side)
-	if pos.Phase != sandtable.PhaseDeployment || d == nil || st.over(pos) {
+	d := pos.View(side).Draft(side)
+	if pos.Phase() != sandtable.PhaseDeployment || d == nil || st.over(pos) {
 		switch {
 		case note != "":
 		case st.over(pos):
@@ -60,7 +58,7 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 	fmt.Fprintf(&b, "**Placed %d of %d**: %s\n", d.Len(), sandtable.RequiredTotal, strings.Join(counts, " · "))
 	problems := d.Problems()
 	switch {
-	case pos.Confirmed[side]:
+	case pos.Confirmed(side):
 		fmt.Fprintf(&b, "**Confirmed** ✅. Waiting for %s; until they confirm you may still **Unconfirm** and change it.\n", st.player(side.Opp()).Mention())
 	case len(problems) == 0:
 		b.WriteString("**Valid** ✅: press **Confirm** when you are happy with it.\n")
@@ -74,7 +72,7 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 			fmt.Fprintf(&b, "- %s\n", p.Msg)
 		}
 	}
-	if !pos.Confirmed[side] {
+	if !pos.Confirmed(side) {
 		b.WriteString("\n**How**: choose a **preset** or **Random**, then adjust; **Paste layout** (one row per rank, `.` empty, `B T P I M A`), " +
 			"or upload a layout file with `/sandtable deploy file:`; **Edit pieces** with lines like `place T c3`, `place I a5 b5 c5`, `move c3-d3`, `remove d3`. " +
 			"Every Mine and Anti-Air must stand next to one of your Infantry. **Layout as text** gives your current layout to copy.")
@@ -91,7 +89,7 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 		Footer:      fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side),
 	}
 	var rows []ui.Row
-	if pos.Confirmed[side] {
+	if pos.Confirmed(side) {
 		rows = []ui.Row{{
 			GameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
 			GameButton(g, "dep-text", "Layout as text", ui.Secondary),
@@ -125,11 +123,11 @@ func (a *App) deployPanel(g *storage.Game, st *sandState, pos *sandtable.Positio
 // depends on what the panel shows (Confirm, Unconfirm, Edit pieces and its
 // form) carry it; the others replace the whole draft and show the result.
 func panelStamp(pos *sandtable.Position, side sandtable.Side) string {
-	d := pos.Draft(side)
+	d := pos.View(side).Draft(side)
 	if d == nil {
 		return stamp("none")
 	}
-	return stamp(d.Layout(), strconv.FormatBool(pos.Confirmed[side]))
+	return stamp(d.Layout(), strconv.FormatBool(pos.Confirmed(side)))
 }
 
 // sandPanelStale answers a control of a panel that no longer shows side's
@@ -161,7 +159,7 @@ func sandDeployLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Posit
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if pos.Phase != sandtable.PhaseDeployment {
+	if pos.Phase() != sandtable.PhaseDeployment {
 		return nil, nil, 0, Errorf("Deployment is over: both deployments were revealed and the game is on in <#%s>.", g.ThreadID)
 	}
 	return st, pos, side, nil
@@ -174,7 +172,7 @@ func sandDraftLoad(g *storage.Game, req *Request) (*sandtable.Position, sandtabl
 	if err != nil {
 		return nil, 0, err
 	}
-	if pos.Confirmed[side] {
+	if pos.Confirmed(side) {
 		return nil, 0, Errorf("You have confirmed your deployment: press **Unconfirm** first to change it.")
 	}
 	return pos, side, nil
@@ -266,7 +264,7 @@ func (a *App) sandDeployApply(req *Request, g *storage.Game, st *sandState, pos 
 	}
 	last := acts[len(acts)-1].act.Kind
 	switch {
-	case pos.Phase != sandtable.PhaseDeployment:
+	case pos.Phase() != sandtable.PhaseDeployment:
 		a.sandRevealed(g, st, pos, side)
 		return a.deployAnswer(g, st, pos, side, fmt.Sprintf("Your deployment is confirmed, and so is %s's: both are revealed and the game is on in <#%s>.", st.player(side.Opp()).Mention(), g.ThreadID), update)
 	case last == sandtable.ActDeployConfirm:
@@ -301,7 +299,7 @@ func (a *App) sandPublic(g *storage.Game, m Message) {
 // the player who confirmed first.
 func (a *App) sandRevealed(g *storage.Game, st *sandState, pos *sandtable.Position, last sandtable.Side) {
 	note := fmt.Sprintf("%s confirmed too: both deployments are revealed. 🪙 The coin is flipped: **%s**. %s moves first.",
-		st.describe(last), pos.First, st.describe(pos.First))
+		st.describe(last), pos.First(), st.describe(pos.First()))
 	msg, err := a.sandBoardMessage(g, st, pos, note)
 	if err != nil {
 		a.Log.Error("drawing the revealed board failed", "game", g.ID, "err", err)
@@ -310,7 +308,7 @@ func (a *App) sandRevealed(g *storage.Game, st *sandState, pos *sandtable.Positi
 	a.sandPublic(g, msg)
 	a.sandStatusEdit(g, st, pos)
 	other := st.player(last.Opp())
-	if _, err := a.Platform.DM(other.ID, Message{Content: fmt.Sprintf("Both deployments are revealed in <#%s>; the coin chose %s to move first.", g.ThreadID, pos.First)}); err != nil && !errors.Is(err, ErrDMClosed) {
+	if _, err := a.Platform.DM(other.ID, Message{Content: fmt.Sprintf("Both deployments are revealed in <#%s>; the coin chose %s to move first.", g.ThreadID, pos.First())}); err != nil && !errors.Is(err, ErrDMClosed) {
 		a.Log.Warn("reveal notice failed", "game", g.ID, "err", err)
 	}
 }
@@ -325,7 +323,7 @@ func sandDeployPaste(a *App, req *Request, g *storage.Game) (*Response, error) {
 		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "dep-layout"}.String(),
 		Title:    fmt.Sprintf("Your layout (%s)", side),
 		Inputs: []ModalInput{{CustomID: "layout", Label: "Rank, then 20 cells: . B T P I M A",
-			Paragraph: true, Required: true, MaxLength: 4000, Value: pos.Draft(side).Layout()}},
+			Paragraph: true, Required: true, MaxLength: 4000, Value: pos.View(side).Draft(side).Layout()}},
 	}}, nil
 }
 
@@ -397,124 +395,29 @@ type deployEdit struct {
 	label string
 }
 
-// parseDeployEdits reads deployment edits, one per line or separated by
-// ';': "place K sq [sq...]" (also "place Ksq"), "move a-b" (or "move a b"),
-// "remove sq [sq...]", "clear". Piece letters and squares may be in either
-// case. Errors name the line.
+// parseDeployEdits reads typed deployment edits with the engine
+// (sandtable.ParseDeployEdits); an error names the line, quoted.
 func parseDeployEdits(side sandtable.Side, text string) ([]deployEdit, error) {
-	var edits []deployEdit
-	text = playertext.Clean(text) // what QuoteInput echoes is what is read
-	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' })
-	for n, line := range lines {
-		var acts []sandtable.Action
-		toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
-		if len(toks) == 0 {
-			continue
-		}
-		label := fmt.Sprintf("Line %d (%s)", n+1, QuoteInput(line))
-		bad := func(format string, args ...any) error {
-			return Errorf("%s: %s. Nothing changed.", label, fmt.Sprintf(format, args...))
-		}
-		if len(toks) > 1 && isDeployWord(toks[1]) {
-			// The engine's notation names the side first: "S place Ia5".
-			if s, err := sandtable.ParseSide(toks[0]); err == nil {
-				if s != side {
-					return nil, bad("you deploy as %s", side)
-				}
-				toks = toks[1:]
-			}
-		}
-		cmd, args := toks[0], toks[1:]
-		switch cmd {
-		case "place", "add", "put":
-			kind := sandtable.NoKind
-			placed := 0
-			for _, t := range args {
-				if len(t) == 1 {
-					k, ok := sandtable.KindFromLetter(t[0])
-					if !ok {
-						return nil, bad("unknown piece letter %s (B Base, T Tank, P Airplane, I Infantry, M Mine, A Anti-Air)", QuoteInput(t))
-					}
-					kind = k
-					continue
-				}
-				sq, err := sandtable.ParseSquare(t)
-				if err != nil {
-					k, ok := sandtable.KindFromLetter(t[0])
-					sq2, err2 := sandtable.ParseSquare(t[1:])
-					if !ok || err2 != nil {
-						return nil, bad("cannot read %s: write a piece letter and squares, like place T c3 or place Tc3", QuoteInput(t))
-					}
-					kind, sq = k, sq2
-				}
-				if kind == sandtable.NoKind {
-					return nil, bad("say which piece to place first, like place T c3")
-				}
-				acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployPlace, Side: side, Piece: kind, To: sq, From: sandtable.NoSquare})
-				placed++
-			}
-			if placed == 0 {
-				return nil, bad("place needs a piece letter and at least one square, like place T c3")
-			}
-		case "move":
-			var from, to string
-			switch {
-			case len(args) == 1:
-				var ok bool
-				from, to, ok = strings.Cut(args[0], "-")
-				if !ok {
-					return nil, bad("move needs FROM-TO, like move c3-d3")
-				}
-			case len(args) == 2:
-				from, to = args[0], args[1]
-			default:
-				return nil, bad("move needs FROM-TO, like move c3-d3")
-			}
-			f, err1 := sandtable.ParseSquare(from)
-			t, err2 := sandtable.ParseSquare(to)
-			if err1 != nil || err2 != nil {
-				return nil, bad("move needs two squares, like move c3-d3")
-			}
-			acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployMove, Side: side, From: f, To: t})
-		case "remove", "delete":
-			if len(args) == 0 {
-				return nil, bad("remove needs a square, like remove d3")
-			}
-			for _, t := range args {
-				sq, err := sandtable.ParseSquare(t)
-				if err != nil {
-					return nil, bad("%s", EngineText(err.Error()))
-				}
-				acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployRemove, Side: side, To: sq, From: sandtable.NoSquare})
-			}
-		case "clear":
-			if len(args) != 0 {
-				return nil, bad("clear takes nothing after it")
-			}
-			acts = append(acts, sandtable.Action{Kind: sandtable.ActDeployClear, Side: side, From: sandtable.NoSquare, To: sandtable.NoSquare})
-		default:
-			return nil, bad("unknown change %s: use place, move, remove or clear", QuoteInput(cmd))
-		}
-		for _, a := range acts {
-			edits = append(edits, deployEdit{act: a, label: label})
-		}
+	edits, err := sandtable.ParseDeployEdits(side, text)
+	var ee *sandtable.EditError
+	switch {
+	case errors.As(err, &ee) && ee.Line > 0:
+		return nil, Errorf("%s: %s. Nothing changed.", editLabel(ee.Line, ee.Text), EngineText(ee.Msg))
+	case errors.As(err, &ee):
+		return nil, Errorf("%s.", EngineText(strings.ToUpper(ee.Msg[:1])+ee.Msg[1:]))
+	case err != nil:
+		return nil, err
 	}
-	acts := edits
-	if len(acts) == 0 {
-		return nil, Errorf("No change given: write lines like `place T c3`, `move c3-d3`, `remove d3`.")
+	out := make([]deployEdit, len(edits))
+	for i, e := range edits {
+		out[i] = deployEdit{act: e.Action, label: editLabel(e.Line, e.Text)}
 	}
-	if len(acts) > 200 {
-		return nil, Errorf("At most 200 changes at once, got %d.", len(acts))
-	}
-	return edits, nil
+	return out, nil
 }
 
-func isDeployWord(s string) bool {
-	switch s {
-	case "place", "add", "put", "move", "remove", "delete", "clear":
-		return true
-	}
-	return false
+// editLabel names a line of typed edits: "Line 2 (`place T c12`)".
+func editLabel(line int, text string) string {
+	return fmt.Sprintf("Line %d (%s)", line, QuoteInput(text))
 }
 
 // sandDeployText answers with the draft in the layout format, to copy.
@@ -523,7 +426,7 @@ func sandDeployText(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Private("Your current layout (%s). Copy it, change it and paste it back with **Paste layout**, or save it as a file for `/sandtable deploy file:`.\n```\n%s```", side, pos.Draft(side).Layout()), nil
+	return Private("Your current layout (%s). Copy it, change it and paste it back with **Paste layout**, or save it as a file for `/sandtable deploy file:`.\n```\n%s```", side, pos.View(side).Draft(side).Layout()), nil
 }
 
 // sandDeployCommand is /sandtable deploy: in the game thread or in direct
@@ -549,7 +452,7 @@ func sandDeployCommand(a *App, req *Request) (*Response, error) {
 		if given > 1 {
 			return nil, Errorf("Give one of file, preset, random or edit at a time.")
 		}
-		if given > 0 && pos.Confirmed[side] {
+		if given > 0 && pos.Confirmed(side) {
 			return nil, Errorf("You have confirmed your deployment: press **Unconfirm** in your panel first to change it.")
 		}
 		switch {
@@ -609,7 +512,7 @@ func (a *App) sandDeployGame(req *Request) (*storage.Game, error) {
 			}
 			continue
 		}
-		if _, pos, err := loadSand(g); err == nil && pos.Phase == sandtable.PhaseDeployment {
+		if _, pos, err := loadSand(g); err == nil && pos.Phase() == sandtable.PhaseDeployment {
 			found = append(found, g)
 		}
 	}

@@ -23,7 +23,7 @@ const droneSecretMsg = "Drone orders are secret, so they are never typed in the 
 // parentheses ignored, as the notation reader ignores them): secret, so
 // answered privately from the first byte and never played from /move.
 func isDroneText(text string) bool {
-	return strings.HasPrefix(strings.TrimSpace(stripNotes(text)), "D")
+	return strings.HasPrefix(strings.TrimSpace(sandtable.StripNotes(text)), "D")
 }
 
 func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
@@ -47,10 +47,10 @@ func sandMove(a *App, req *Request, g *storage.Game) (*Response, error) {
 // autocomplete's choice names) are ignored. Anything else is refused with
 // what to do instead.
 func sandMoveAction(text string) (sandtable.Action, error) {
-	if strings.TrimSpace(stripNotes(text)) == "" {
+	if strings.TrimSpace(sandtable.StripNotes(text)) == "" {
 		return sandtable.Action{}, Errorf("Write your action in the move option, e.g. `d4-d5 e4-e5` (Infantry), `Tc3-c8` (Tank), `Pa1-h8/d9` (Airplane, crew steps out to d9), `Mf5` or `Af5` (PostTurn).")
 	}
-	act, err := sandtable.ParseAction(stripNotes(text))
+	act, err := sandtable.ParseAction(sandtable.StripNotes(text))
 	if err != nil {
 		return sandtable.Action{}, sandRuleError(QuoteInput(text), err)
 	}
@@ -70,7 +70,7 @@ func sandMoveAction(text string) (sandtable.Action, error) {
 // sandStepAction reads /step's text: Infantry steps to add to the draft,
 // notes in parentheses ignored.
 func sandStepAction(text string) (sandtable.Action, error) {
-	act, err := sandtable.ParseAction(stripNotes(text))
+	act, err := sandtable.ParseAction(sandtable.StripNotes(text))
 	if err != nil {
 		return sandtable.Action{}, sandRuleError(QuoteInput(text), err)
 	}
@@ -107,10 +107,10 @@ func (st *sandState) nextPrompt(pos *sandtable.Position, side sandtable.Side) st
 	switch {
 	case st.over(pos):
 		return st.resultLine(pos)
-	case pos.ToMove == side && pos.Phase == sandtable.PhasePostTurn:
-		return fmt.Sprintf("PostTurn: %s left.", Plural(pos.HazardUses, "hazard use", "hazard uses"))
-	case pos.ToMove != side:
-		return fmt.Sprintf("%s, your turn.", st.player(pos.ToMove).Mention())
+	case pos.ToMove() == side && pos.Phase() == sandtable.PhasePostTurn:
+		return fmt.Sprintf("PostTurn: %s left.", Plural(pos.HazardUses(), "hazard use", "hazard uses"))
+	case pos.ToMove() != side:
+		return fmt.Sprintf("%s, your turn.", st.player(pos.ToMove()).Mention())
 	}
 	return ""
 }
@@ -121,8 +121,8 @@ func (st *sandState) nextPrompt(pos *sandtable.Position, side sandtable.Side) st
 func (a *App) sandNotices(g *storage.Game, st *sandState, entries []sandtable.Entry) {
 	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
 		var lines []string
-		for _, e := range entries {
-			if e.Secret == side && e.Kind == sandtable.EntryDroneCancelled {
+		for _, e := range sandtable.FilterLog(entries, side) {
+			if e.Secret != sandtable.NoSide && e.Kind == sandtable.EntryDroneCancelled {
 				lines = append(lines, "• "+e.Text)
 			}
 		}
@@ -134,21 +134,6 @@ func (a *App) sandNotices(g *storage.Game, st *sandState, entries []sandtable.En
 			a.Log.Warn("private notice failed", "game", g.ID, "err", err)
 		}
 	}
-}
-
-// previewClone is a copy of pos to try side's action on, privately: the
-// other side's Drone orders are removed, so that a simulated end of turn
-// cannot resolve them and show their secret targets.
-func previewClone(pos *sandtable.Position, side sandtable.Side) *sandtable.Position {
-	c := pos.Clone()
-	var own []sandtable.Drone
-	for _, d := range c.Drones {
-		if d.Side == side {
-			own = append(own, d)
-		}
-	}
-	c.Drones = own
-	return c
 }
 
 // ---- /step: a private Infantry draft ----
@@ -170,8 +155,8 @@ func sandStep(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pos.Phase != sandtable.PhaseMain {
-		return nil, Errorf("A draft is for the Infantry of your Main phase; it is your %s now.", pos.Phase.Title())
+	if pos.Phase() != sandtable.PhaseMain {
+		return nil, Errorf("A draft is for the Infantry of your Main phase; it is your %s now.", pos.Phase().Title())
 	}
 	text := req.Str("step")
 	act, err := sandStepAction(text)
@@ -201,13 +186,12 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 			Content: note + " Your draft is empty. Add Infantry steps with /step, or play a whole action with /move.", Rows: []ui.Row{}}}, nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n**Your Infantry draft for turn %d** (private, not played yet):\n", note, pos.Turn)
+	fmt.Fprintf(&b, "%s\n**Your Infantry draft for turn %d** (private, not played yet):\n", note, pos.Turn())
 	for i, s := range steps {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
 	}
 	b.WriteString("Add steps with /step. **Commit** plays them all as your Main action; the image shows the board after them.")
-	c := previewClone(pos, side)
-	entries, err := c.Apply(sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)})
+	c, entries, err := pos.Preview(side, sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)})
 	if err != nil {
 		return nil, sandRuleError("Your draft", err)
 	}
@@ -230,7 +214,7 @@ func (a *App) sandDraftAnswer(g *storage.Game, st *sandState, pos *sandtable.Pos
 // draftStamp identifies side's draft as a draft message shows it: its turn
 // and its steps (the buttons' arg).
 func (st *sandState) draftStamp(pos *sandtable.Position, side sandtable.Side) string {
-	return stamp(strconv.Itoa(pos.Turn), side.String(), strings.Join(st.Steps[side], " "))
+	return stamp(strconv.Itoa(pos.Turn()), side.String(), strings.Join(st.Steps[side], " "))
 }
 
 // sandStepLoad loads the game for a button of a draft message, which acts
@@ -243,7 +227,7 @@ func (a *App) sandStepLoad(g *storage.Game, req *Request) (st *sandState, pos *s
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
-	if pos.Phase != sandtable.PhaseMain || len(st.Steps[side]) == 0 {
+	if pos.Phase() != sandtable.PhaseMain || len(st.Steps[side]) == 0 {
 		return nil, nil, 0, &Response{Update: true, Message: Message{
 			Content: "You have no Infantry draft for this Main phase (a draft lapses when your Main action is played): this draft was played, discarded or lapsed. Nothing changed.",
 			Cards:   []*ui.Card{}, Rows: []ui.Row{}}}, nil
@@ -264,7 +248,7 @@ func sandStepCommit(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return resp, err
 	}
 	act := sandtable.Action{Kind: sandtable.ActInfantry, Steps: st.draftSteps(side)}
-	turn := pos.Turn
+	turn := pos.Turn()
 	st.markDone(req, side, fmt.Sprintf("you committed this draft: **%s** was played in turn %d", act.String(), turn))
 	entries, err := a.sandApply(g, st, pos, act, req.Now)
 	if err != nil {
@@ -320,8 +304,8 @@ func sandPostTurnLoad(g *storage.Game, req *Request) (*sandState, *sandtable.Pos
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if pos.Phase != sandtable.PhasePostTurn {
-		return nil, nil, 0, Errorf("Drones are ordered in your PostTurn, after your Main action; it is your %s now.", pos.Phase.Title())
+	if pos.Phase() != sandtable.PhasePostTurn {
+		return nil, nil, 0, Errorf("Drones are ordered in your PostTurn, after your Main action; it is your %s now.", pos.Phase().Title())
 	}
 	return st, pos, side, nil
 }
@@ -335,8 +319,8 @@ func sandDroneTurn(g *storage.Game, req *Request) (*sandState, *sandtable.Positi
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if id, _ := ParseCustomID(req.CustomID); id.Arg != "" && id.Arg != strconv.Itoa(pos.Turn) {
-		return nil, nil, 0, Errorf("This board is from turn %s; it is turn %d now. Use **Order a Drone (private)** on the newest board. Nothing changed.", id.Arg, pos.Turn)
+	if id, _ := ParseCustomID(req.CustomID); id.Arg != "" && id.Arg != strconv.Itoa(pos.Turn()) {
+		return nil, nil, 0, Errorf("This board is from turn %s; it is turn %d now. Use **Order a Drone (private)** on the newest board. Nothing changed.", id.Arg, pos.Turn())
 	}
 	return st, pos, side, nil
 }
@@ -348,7 +332,7 @@ func sandDroneButton(a *App, req *Request, g *storage.Game) (*Response, error) {
 		return nil, err
 	}
 	return &Response{Modal: &Modal{
-		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "drone-order", Arg: strconv.Itoa(pos.Turn)}.String(),
+		CustomID: CustomID{Scope: "g", ID: g.ID, Action: "drone-order", Arg: strconv.Itoa(pos.Turn())}.String(),
 		Title:    "Order a Drone (secret)",
 		Inputs: []ModalInput{
 			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8},
@@ -381,8 +365,7 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil || act.Kind != sandtable.ActDrone {
 		return nil, Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed.")
 	}
-	c := previewClone(pos, side)
-	entries, err := c.Apply(act)
+	c, entries, err := pos.Preview(side, act)
 	if err != nil {
 		return nil, sandRuleError("This Drone order", err)
 	}
@@ -406,7 +389,7 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 	desc := fmt.Sprintf("**Drone order, not given yet**: spotter %s on %s, target **%s**. %s\n"+
 		"At the start of your next turn it destroys whatever stands on %s (not a Base), unless %s is destroyed first. "+
 		"**Confirm** uses one of your %s; the thread learns only that you declared a Drone.",
-		order.Piece, order.From, order.To, on, order.To, order.Piece, Plural(pos.HazardUses, "hazard use", "hazard uses"))
+		order.Piece, order.From, order.To, on, order.To, order.Piece, Plural(pos.HazardUses(), "hazard use", "hazard uses"))
 	file, err := a.sandPrivateFile(c, nil, side, "drone.png")
 	if err != nil {
 		return nil, err
@@ -414,7 +397,7 @@ func sandDroneOrder(a *App, req *Request, g *storage.Game) (*Response, error) {
 	msg := Message{
 		Cards: []*ui.Card{{Title: "Your Drone order (secret)", Description: desc, Color: sideColor(side),
 			Image:  "drone.png",
-			Footer: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn)}},
+			Footer: fmt.Sprintf("Game %s · turn %d · private", g.ID, pos.Turn())}},
 		Files: []*ui.File{file},
 		Rows: []ui.Row{{
 			GameArgButton(g, "drone-confirm", seq, "Confirm Drone", ui.Success),
@@ -576,13 +559,14 @@ func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pos.Phase == sandtable.PhaseDeployment {
+	if pos.Phase() == sandtable.PhaseDeployment {
 		return sandDeployOpen(a, req, g)
 	}
 	var b strings.Builder
 	n := 0
-	for _, d := range pos.Drones {
-		if d.Side != side {
+	mine := pos.View(side) // the secrets side may see: its own
+	for _, d := range mine.Drones() {
+		if d.Hidden {
 			continue
 		}
 		if d.Cancelled {
@@ -608,8 +592,8 @@ func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
 		fmt.Fprintf(&b, "Infantry draft: %s.\n", strings.Join(st.Steps[side], " "))
 	}
 	var secret []string
-	for _, e := range append(append([]sandtable.Entry{}, st.Prev...), st.Cur...) {
-		if e.Secret == side {
+	for _, e := range sandtable.FilterLog(append(append([]sandtable.Entry{}, st.Prev...), st.Cur...), side) {
+		if e.Secret != sandtable.NoSide {
 			secret = append(secret, "• "+e.Text)
 		}
 	}
@@ -620,7 +604,7 @@ func sandPrivateView(a *App, req *Request, g *storage.Game) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg := Message{Cards: []*ui.Card{{Title: fmt.Sprintf("Your private view: %s, turn %d", side, pos.Turn), Description: b.String(),
+	msg := Message{Cards: []*ui.Card{{Title: fmt.Sprintf("Your private view: %s, turn %d", side, pos.Turn()), Description: b.String(),
 		Color: sideColor(side), Image: "private.png",
 		Footer: fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side)}},
 		Files: []*ui.File{file}}

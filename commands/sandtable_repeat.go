@@ -74,11 +74,11 @@ func (st *sandState) markDone(req *Request, side sandtable.Side, what string) {
 func (st *sandState) shownNow(pos *sandtable.Position, side sandtable.Side, fam string) string {
 	switch fam {
 	case "dep":
-		if pos.Phase == sandtable.PhaseDeployment {
+		if pos.Phase() == sandtable.PhaseDeployment {
 			return panelStamp(pos, side)
 		}
 	case "step":
-		if pos.Phase == sandtable.PhaseMain && len(st.Steps[side]) > 0 {
+		if pos.Phase() == sandtable.PhaseMain && len(st.Steps[side]) > 0 {
 			return st.draftStamp(pos, side)
 		}
 	case "drone":

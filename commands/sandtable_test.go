@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,52 +55,25 @@ piece NT9 k20
 piece NP9 l20
 `
 
+// TestParseDeployEdits: the engine reads the edits (its tests cover the
+// notation); the panel's answer names the line, quoted inert.
 func TestParseDeployEdits(t *testing.T) {
-	good := []struct {
-		in   string
-		want []string
-	}{
-		{"place T c3", []string{"S place Tc3"}},
-		{"PLACE tc3", []string{"S place Tc3"}},
-		{"place I a5 b5, c5", []string{"S place Ia5", "S place Ib5", "S place Ic5"}},
-		{"place Ia5 Mb5", []string{"S place Ia5", "S place Mb5"}},
-		{"move c3-d3; move d3 e3", []string{"S move c3-d3", "S move d3-e3"}},
-		{"remove a1 b1\n\nclear", []string{"S remove a1", "S remove b1", "S clear"}},
-		{"S place Ia5", []string{"S place Ia5"}},
-		{"south remove a5", []string{"S remove a5"}},
-	}
-	for _, c := range good {
-		edits, err := parseDeployEdits(sandtable.South, c.in)
-		require.NoError(t, err, c.in)
-		var got []string
-		for _, e := range edits {
-			got = append(got, e.act.String())
-			// What the engine reads is what was parsed.
-			back, err := sandtable.ParseAction(e.act.String())
-			require.NoError(t, err)
-			require.Equal(t, e.act.String(), back.String())
-		}
-		require.Equal(t, c.want, got, c.in)
-	}
-	bad := []struct{ in, want string }{
+	edits, err := parseDeployEdits(sandtable.South, "place I a5 b5\nmove a5-c5")
+	require.NoError(t, err)
+	require.Len(t, edits, 3)
+	require.Equal(t, "S move a5-c5", edits[2].act.String())
+	require.Equal(t, "Line 2 (`move a5-c5`)", edits[2].label)
+	for _, c := range []struct{ in, want string }{
 		{"", "No change given"},
-		{"place", "place needs a piece letter and at least one square"},
-		{"place c3", "say which piece to place first"},
-		{"place Q c3", "unknown piece letter `q`"},
-		{"place T zz9", "cannot read `zz9`"},
-		{"move c3", "move needs FROM-TO"},
-		{"move c3-z9", "move needs two squares"},
-		{"remove", "remove needs a square"},
-		{"clear all", "clear takes nothing after it"},
-		{"N place Ia15", "you deploy as South"},
+		{"place Q c3", "Line 1 (`place Q c3`): unknown piece letter `q`"},
 		{"place T c3\nfly c4", "Line 2 (`fly c4`): unknown change `fly`"},
-	}
-	for _, c := range bad {
+		{"place T c3\n\nfly c4", "Line 3 (`fly c4`)"},
+		{"place T `@everyone`", "Line 1 (`place T ˋ@\u200beveryoneˋ`)"},
+		{strings.Repeat("remove a1\n", 201), "At most 200 changes"},
+	} {
 		_, err := parseDeployEdits(sandtable.South, c.in)
 		require.Contains(t, userMsg(t, err), c.want, c.in)
 	}
-	_, err := parseDeployEdits(sandtable.South, strings.Repeat("remove a1\n", 201))
-	require.Contains(t, userMsg(t, err), "At most 200 changes")
 }
 
 func TestDroneNotation(t *testing.T) {
@@ -108,71 +82,6 @@ func TestDroneNotation(t *testing.T) {
 	} {
 		require.Equal(t, want, droneNotation(in[0], in[1]))
 	}
-}
-
-// TestSandAutocompleteIgnoresSecrets: the suggestions for a player are the
-// same whatever the other side's Drone orders are (they name legal moves
-// only, and legality does not depend on secrets).
-func TestSandAutocompleteIgnoresSecrets(t *testing.T) {
-	base, err := sandtable.ParsePosition(mainPos)
-	require.NoError(t, err)
-	withDrones, err := sandtable.ParsePosition(mainPos + "drone NI2 e5\ndrone NI1 f4\n")
-	require.NoError(t, err)
-	for _, typed := range []string{"", "e4", "e4-e5 ", "f4-g", "Tc3-", "Tc3-c4", "c3"} {
-		require.Equal(t, mainChoices(base, nil, typed, true), mainChoices(withDrones, nil, typed, true), "typed %q", typed)
-	}
-	post := "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 2\npiece SB1 a1\npiece SB2 b1\npiece SI2 e4\npiece NB1 t20\npiece NI1 t19\npiece NI2 g6\npiece NT9 k20\npiece NP9 l20\n"
-	p1, err := sandtable.ParsePosition(post)
-	require.NoError(t, err)
-	p2, err := sandtable.ParsePosition(post + "drone NI2 e5\n")
-	require.NoError(t, err)
-	for _, typed := range []string{"", "M", "Ae", "D"} {
-		require.Equal(t, hazardChoices(p1, typed), hazardChoices(p2, typed), "typed %q", typed)
-	}
-	for _, c := range hazardChoices(p1, "") {
-		require.NotContains(t, c.Value, "D", "Drones are never suggested")
-	}
-}
-
-// TestPreviewCloneHidesOtherDrones: a private preview that runs to the end
-// of the turn must not resolve the other side's Drones, which would show
-// their secret targets.
-func TestPreviewCloneHidesOtherDrones(t *testing.T) {
-	// South's only ground Infantry boards the Tank: PostTurn is skipped, the
-	// turn passes, and North's Drone on c5 resolves at North's PreTurn.
-	pos, err := sandtable.ParsePosition(`sandtable-position 1
-phase main
-to-move south
-piece SB1 a1
-piece ST1 c3 SI1
-piece SI2 c4
-piece SI3 d4
-piece NB1 t20
-piece NI1 c7
-piece NT9 k20
-piece NP9 l20
-drone NI1 c5
-`)
-	require.NoError(t, err)
-	act, err := sandtable.ParseAction("c4-c3 d4-c3")
-	require.NoError(t, err)
-	plain := pos.Clone()
-	plainLog, err := plain.Apply(act)
-	require.NoError(t, err)
-	require.Equal(t, sandtable.North, plain.ToMove, "the turn passed in the simulation")
-	resolved := false
-	for _, e := range plainLog {
-		resolved = resolved || e.Kind == sandtable.EntryDroneResolved
-	}
-	require.True(t, resolved, "a plain copy would resolve North's Drone")
-	preview := previewClone(pos, sandtable.South)
-	entries, err := preview.Apply(act)
-	require.NoError(t, err)
-	for _, e := range entries {
-		require.NotEqual(t, sandtable.EntryDroneResolved, e.Kind, "North's Drone resolved in South's preview: %s", e.Text)
-		require.NotContains(t, e.Text, "c5: ", e.Text)
-	}
-	require.Len(t, pos.Drones, 1, "the real position keeps its Drones")
 }
 
 func TestSandTableLastMoves(t *testing.T) {
@@ -301,7 +210,7 @@ func TestSandTimeoutRulings(t *testing.T) {
 		a, p := deploy(t, "N preset phalanx", "N confirm", "S preset phalanx")
 		_, st, pos := sandGame(t, a)
 		require.Equal(t, sandtable.North, st.Outcome.Winner)
-		require.Equal(t, sandtable.PhaseDeployment, pos.Phase, "nothing is revealed")
+		require.Equal(t, sandtable.PhaseDeployment, pos.Phase(), "nothing is revealed")
 		last := p.sent[len(p.sent)-1].Msg
 		require.Contains(t, last.Cards[0].Fields[len(last.Cards[0].Fields)-1].Value, "(North) wins on time: "+alice.Mention()+" (South) did not confirm a deployment in time.")
 		require.Empty(t, last.Files)
@@ -316,7 +225,7 @@ func TestSandTimeoutRulings(t *testing.T) {
 		a, _ := deploy(t, "S preset phalanx", "N preset phalanx", "S confirm", "N confirm")
 		_, st, pos := sandGame(t, a)
 		require.Equal(t, "time", st.Outcome.Reason)
-		require.Equal(t, pos.ToMove.Opp(), st.Outcome.Winner)
+		require.Equal(t, pos.ToMove().Opp(), st.Outcome.Winner)
 	})
 }
 
@@ -354,7 +263,7 @@ func TestSandMoveRefusalsAndDedupe(t *testing.T) {
 	_, err = a.Handle(again)
 	require.Contains(t, userMsg(t, err), "already applied")
 	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.PhasePostTurn, pos.Phase)
+	require.Equal(t, sandtable.PhasePostTurn, pos.Phase())
 	_, err = a.Handle(cmd(alice, "draw", "claim", nil))
 	require.Contains(t, userMsg(t, err), "SandTable Chess has no draw claims")
 }
@@ -372,7 +281,7 @@ func TestLoadSandTablePositionRefusals(t *testing.T) {
 	a.Now = func() time.Time { return t0.Add(10 * time.Minute) } // the first deadline was t0+1h
 	require.NoError(t, a.LoadSandTablePosition("sand1", strings.Replace(mainPos, "to-move south", "to-move north", 1)))
 	g, st, pos := sandGame(t, a)
-	require.Equal(t, sandtable.North, pos.ToMove)
+	require.Equal(t, sandtable.North, pos.ToMove())
 	require.Equal(t, t0.Add(70*time.Minute), g.Deadline, "the clock restarts for the new position")
 	require.Empty(t, st.Prev)
 }
@@ -466,7 +375,7 @@ func TestSandCommitClosesTheDraft(t *testing.T) {
 	require.Contains(t, pub.Msg.Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
 	require.Equal(t, "board.png", pub.Msg.Files[0].Name)
 	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.PhasePostTurn, pos.Phase)
+	require.Equal(t, sandtable.PhasePostTurn, pos.Phase())
 }
 
 // TestSandFinishedFootersAdvertiseNoMoves: once the game is over, the
@@ -489,4 +398,92 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	r, err = b.Handle(cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
 	require.Equal(t, "Game sand1 · /sandtable rules", r.Cards[0].Footer)
+}
+
+// TestSandStateFormat0: a state stored before the engine's JSON tags (log
+// entries with Go field names and integer enums, the outcome's winner as a
+// number) loads, and is saved again in the tagged form.
+func TestSandStateFormat0(t *testing.T) {
+	old, err := os.ReadFile("../games/sandtable/testdata/legacy/entries.json")
+	require.NoError(t, err)
+	var entries []json.RawMessage
+	require.NoError(t, json.Unmarshal(old, &entries))
+	a, _ := testApp(t)
+	g := putSandTable(t, a, mainPos)
+	var raw map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(g.State, &raw))
+	raw["prev"], _ = json.Marshal(entries[:40])
+	raw["cur"], _ = json.Marshal(entries[40:])
+	raw["outcome"] = json.RawMessage(`{"winner":2,"reason":"time","turn":4}`)
+	g.State, _ = json.Marshal(raw)
+	st, _, err := loadSand(g)
+	require.NoError(t, err)
+	require.Len(t, append(st.Prev, st.Cur...), len(entries))
+	require.Equal(t, sandtable.EntryDraft, st.Prev[0].Kind)
+	require.Equal(t, sandtable.North, st.Outcome.Winner)
+	require.Contains(t, st.resultLine(nil), "(North) wins on time")
+	_, pos, err := loadSand(g)
+	require.NoError(t, err)
+	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	require.Contains(t, string(g.State), `"winner":"north"`)
+	require.Contains(t, string(g.State), `"kind":"draft"`)
+	require.NotContains(t, string(g.State), `"Kind"`)
+	st2, _, err := loadSand(g)
+	require.NoError(t, err)
+	require.Equal(t, st.Prev, st2.Prev)
+	require.Equal(t, st.Cur, st2.Cur)
+}
+
+// TestSandHistoryRebuildsEveryTurn: a game keeps the position of its
+// reveal and its turn log (archived turns included), from which every
+// turn's board is rebuilt; an operator's position starts a new history.
+func TestSandHistoryRebuildsEveryTurn(t *testing.T) {
+	a, _ := testApp(t)
+	g := putSandTable(t, a, sandtable.NewGame(9).Format())
+	_, st, pos := sandGame(t, a)
+	start, _, err := a.sandHistory(g, st)
+	require.NoError(t, err)
+	require.Nil(t, start, "no history during Deployment")
+	for _, text := range []string{"S preset phalanx", "N preset skirmish", "S confirm", "N confirm"} {
+		act, err := sandtable.ParseAction(text)
+		require.NoError(t, err)
+		_, err = a.sandApply(g, st, pos, act, t0)
+		require.NoError(t, err)
+	}
+	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	ends := map[int]string{}
+	for i := 0; i < 60 && pos.Phase() != sandtable.PhaseFinished; i++ {
+		var act sandtable.Action
+		for _, l := range pos.LegalActions() {
+			act = l
+			if l.Kind == sandtable.ActDrone || i%7 == 0 {
+				break // a Drone now and then
+			}
+		}
+		turn := pos.Turn()
+		_, err := a.sandApply(g, st, pos, act, t0)
+		require.NoError(t, err, act.String())
+		require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+		if pos.Turn() != turn {
+			ends[turn] = pos.Format()
+		}
+	}
+	require.Greater(t, st.LogSeq, 5, "turns were archived in the store")
+	_, st, _ = sandGame(t, a)
+	start, log, err := a.sandHistory(g, st)
+	require.NoError(t, err)
+	require.NotNil(t, start)
+	require.Equal(t, 1, start.Turn())
+	for turn, want := range ends {
+		got, err := sandtable.Replay(start, log, turn)
+		require.NoError(t, err, "turn %d", turn)
+		require.Equal(t, want, got.Format(), "turn %d", turn)
+	}
+
+	require.NoError(t, a.LoadSandTablePosition(g.ID, mainPos))
+	g, st, pos = sandGame(t, a)
+	start, log, err = a.sandHistory(g, st)
+	require.NoError(t, err)
+	require.Equal(t, pos.Format(), start.Format(), "the loaded position starts the history")
+	require.Empty(t, log)
 }

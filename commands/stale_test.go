@@ -113,7 +113,7 @@ func TestStaleDrawOfferLapsed(t *testing.T) {
 	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf6"}))
 	require.NoError(t, err)
 	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.North, pos.ToMove, "the turn passed: the offer lapsed")
+	require.Equal(t, sandtable.North, pos.ToMove(), "the turn passed: the offer lapsed")
 	_, err = a.Handle(click(bob, buttonOf(t, old.Message, "Accept draw")))
 	require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
 	_, err = a.Handle(cmd(alice, "draw", "offer", nil))
@@ -145,7 +145,7 @@ func TestStaleStepDraftButtons(t *testing.T) {
 		require.Contains(t, r.Cards[0].Description, "Nothing changed: this message showed an older draft")
 		require.Contains(t, r.Cards[0].Description, "2. f4-f5")
 		_, st, pos := sandGame(t, a)
-		require.Equal(t, sandtable.PhaseMain, pos.Phase, "%s on the old message played nothing", label)
+		require.Equal(t, sandtable.PhaseMain, pos.Phase(), "%s on the old message played nothing", label)
 		require.Equal(t, []string{"e4-e5", "f4-f5"}, st.Steps[sandtable.South], "%s on the old message changed nothing", label)
 	}
 	r, err := a.Handle(click(alice, buttonOf(t, d2, "Commit")))
@@ -189,15 +189,15 @@ piece NP9 l20
 	_, _, first := sandGame(t, a)
 	for {
 		_, _, pos := sandGame(t, a)
-		if pos.ToMove == sandtable.South && pos.Phase == sandtable.PhasePostTurn && pos.Turn > first.Turn {
+		if pos.ToMove() == sandtable.South && pos.Phase() == sandtable.PhasePostTurn && pos.Turn() > first.Turn() {
 			break
 		}
 		u := alice
-		if pos.ToMove == sandtable.North {
+		if pos.ToMove() == sandtable.North {
 			u = bob
 		}
 		var text string
-		if pos.Phase == sandtable.PhaseMain {
+		if pos.Phase() == sandtable.PhaseMain {
 			steps, err := pos.LegalNextSteps(nil)
 			require.NoError(t, err)
 			text = steps[0].String()
@@ -210,12 +210,12 @@ piece NP9 l20
 		require.NoError(t, err, text)
 	}
 	_, err = a.Handle(click(alice, buttonOf(t, old.Message, "Order a Drone (private)")))
-	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn))
+	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn()))
 	modal := r.Modal.CustomID
 	req := click(alice, modal)
 	req.Type, req.Fields = ModalRequest, map[string]string{"spotter": "d4", "target": "d5"}
 	_, err = a.Handle(req)
-	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn), "a form opened in an earlier turn orders nothing")
+	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn()), "a form opened in an earlier turn orders nothing")
 	_, st, _ := sandGame(t, a)
 	require.Empty(t, st.Drone[sandtable.South])
 }

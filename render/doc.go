@@ -14,8 +14,9 @@
 // occupied or highlighted square into a paletted image and encodes it as
 // an 8-bit palette PNG (see the benchmarks in bench_test.go).
 //
-// A Renderer is safe for concurrent use by many goroutines. The public
-// view of a SandTable position is computed from public data only: secrets
-// (unconfirmed deployments, pending Drone orders) are drawn only in a
-// player's private view, and only that player's.
+// A Renderer is safe for concurrent use by many goroutines. A SandTable
+// image draws everything its SandTableBoard holds: what is secret is
+// decided once, by the engine's view for the viewer (games/sandtable's
+// Position.View), which render/sandboard converts; this package never
+// filters again.
 package render

@@ -77,6 +77,24 @@ func drafting(t testing.TB) SandTableBoard {
 	return b
 }
 
+// secretsOf is b as a viewer's view gives it: only side's own Drafts and
+// Drones (none for Neutral, the public).
+func secretsOf(b SandTableBoard, side Side) SandTableBoard {
+	var drones []DroneOrder
+	for _, d := range b.Drones {
+		if d.Owner == side && side != Neutral {
+			drones = append(drones, d)
+		}
+	}
+	b.Drones = drones
+	var drafts [3][]SandPiece
+	if side != Neutral {
+		drafts[side] = b.Drafts[side]
+	}
+	b.Drafts = drafts
+	return b
+}
+
 func goldenCases() []goldenCase {
 	return []goldenCase{
 		chessCase("chess_start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 480, nil),
@@ -89,14 +107,14 @@ func goldenCases() []goldenCase {
 			b.LastMove = []Square{sq(t, "e7", 8), sq(t, "f6", 8)}
 			b.CaptureMarks = []Square{sq(t, "e6", 8), sq(t, "g6", 8), sq(t, "e5", 8)}
 		}),
-		sandCase("sandtable_public", ViewPublic, 640, midgame),
-		sandCase("sandtable_south_private", ViewSouth, 640, midgame),
+		sandCase("sandtable_public", ViewPublic, 640, func(t testing.TB) SandTableBoard { return secretsOf(midgame(t), Neutral) }),
+		sandCase("sandtable_south_private", ViewSouth, 640, func(t testing.TB) SandTableBoard { return secretsOf(midgame(t), South) }),
 		sandCase("sandtable_north_flipped", ViewNorth, 640, func(t testing.TB) SandTableBoard {
-			b := midgame(t)
+			b := secretsOf(midgame(t), North)
 			b.Flipped = true
 			return b
 		}),
-		sandCase("sandtable_deployment_south", ViewSouth, 480, drafting),
+		sandCase("sandtable_deployment_south", ViewSouth, 480, func(t testing.TB) SandTableBoard { return secretsOf(drafting(t), South) }),
 		{"legend", func(t *testing.T, r *Renderer) image.Image {
 			var buf bytes.Buffer
 			if err := LegendPNG(&buf); err != nil {

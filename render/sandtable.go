@@ -314,10 +314,11 @@ func (ss *sandSet) base(flipped bool, v View) *image.Paletted {
 	return p.Load()
 }
 
-// SandTableImage renders the board as seen in view v, as a size x size
-// paletted image (coordinates and margins included). The public view draws
-// only public fields; a private view adds its player's Drafts and
-// Drones and frames the board in that player's colour. Errors: size outside
+// SandTableImage renders the board as a size x size paletted image
+// (coordinates and margins included), framed for view v: the public frame,
+// or a player's private frame in that player's colour. Everything b holds
+// is drawn, Drafts and Drones included: b must hold only what the viewer
+// may see (render/sandboard fills it from the engine's view). Errors: size outside
 // MinSandTableSize..MaxSandTableSize, an unknown view, or an invalid board
 // (square off the board, two things on one square, a crew outside 0..4 or
 // not matching the owner, a path that is not straight single steps).
@@ -359,9 +360,8 @@ func (r *Renderer) sandSet(b *SandTableBoard, v View, size int) (*sandSet, error
 	return r.sand.get(size, func() *sandSet { return newSandSet(size) }), nil
 }
 
-// compose fills img: frame, then one tile per square. Only the public
-// fields of b are read unless v is a private view, and then only the
-// viewer's own secrets.
+// compose fills img: frame, then one tile per square, every field of b
+// drawn.
 func (ss *sandSet) compose(img *image.Paletted, b *SandTableBoard, v View) {
 	const n = SandTableFiles * SandTableRanks
 	var content [n]int
@@ -399,22 +399,21 @@ func (ss *sandSet) compose(img *image.Paletted, b *SandTableBoard, v View) {
 	for s := range hl {
 		hl[s] = in[s]*9 + out[s]
 	}
-	if me := v.side(); me != Neutral {
-		for _, p := range b.Drafts[me] {
+	// Secrets are drawn as given: the caller fills b from the viewer's
+	// view, which holds only what that viewer may see.
+	for _, side := range []Side{South, North} {
+		for _, p := range b.Drafts[side] {
 			content[p.Square] = pieceContent(p)
 		}
-		k := 0
-		for _, d := range b.Drones {
-			if d.Owner != me {
-				continue
-			}
-			k = min(k+1, 9)
-			if target[d.Target] == 0 {
-				target[d.Target] = k
-			}
-			if spotter[d.Spotter] == 0 {
-				spotter[d.Spotter] = k
-			}
+	}
+	var k [3]int // each owner's Drones are numbered from 1
+	for _, d := range b.Drones {
+		k[d.Owner] = min(k[d.Owner]+1, 9)
+		if target[d.Target] == 0 {
+			target[d.Target] = k[d.Owner]
+		}
+		if spotter[d.Spotter] == 0 {
+			spotter[d.Spotter] = k[d.Owner]
 		}
 	}
 	copy(img.Pix, ss.base(b.Flipped, v).Pix)

@@ -95,16 +95,19 @@ type DroneOrder struct {
 	Target  Square
 }
 
-// View selects what a SandTable image shows.
+// View selects the frame of a SandTable image: the public one, or a
+// player's private one in that player's colour, so that a private image
+// cannot be mistaken for the public board. It decides nothing about what
+// is drawn: the board is drawn as given.
 type View uint8
 
 const (
-	// ViewPublic shows what both players and spectators may see.
+	// ViewPublic frames what both players and spectators may see.
 	ViewPublic View = iota
-	// ViewSouth adds South's secrets: its deployment draft and its pending
-	// Drone orders.
+	// ViewSouth frames South's private view (its deployment draft and
+	// pending Drone orders on top of the public board).
 	ViewSouth
-	// ViewNorth adds North's secrets.
+	// ViewNorth frames North's private view.
 	ViewNorth
 )
 
@@ -121,19 +124,10 @@ func (v View) String() string {
 	return fmt.Sprintf("View(%d)", uint8(v))
 }
 
-// side returns the player whose secrets the view shows (Neutral for public).
-func (v View) side() Side {
-	switch v {
-	case ViewSouth:
-		return South
-	case ViewNorth:
-		return North
-	}
-	return Neutral
-}
-
-// SandTableBoard is everything a SandTable image can show, secrets
-// included; the View given to the renderer decides which secrets are drawn.
+// SandTableBoard is everything a SandTable image shows, the viewer's
+// secrets included: every field is drawn. Fill it from what one viewer may
+// see (render/sandboard converts the engine's view for that viewer), never
+// from a full position.
 // Squares are numbered a1=0 … t1=19, a2=20, … t20=399.
 type SandTableBoard struct {
 	// Pieces on the board (public): at most one per square.
@@ -151,13 +145,13 @@ type SandTableBoard struct {
 	// crew member's step out of a Vehicle after its move.
 	InfantrySteps []Step
 	// Drafts are the unconfirmed deployment placements (secret), by player:
-	// Drafts[South] and Drafts[North] (Drafts[Neutral] must be empty). Only
-	// that player's private view draws them. Vehicles are deployed without
+	// Drafts[South] and Drafts[North] (Drafts[Neutral] must be empty), in a
+	// private view the viewer's own only. Vehicles are deployed without
 	// crew (engine ruling 2), so a drafted Vehicle is Neutral with crew 0;
 	// every other drafted piece is owned by the draft's player.
 	Drafts [3][]SandPiece
-	// Drones are pending Drone orders (secret), drawn only in their owner's
-	// private view.
+	// Drones are pending Drone orders (secret), in a private view the
+	// viewer's own only; each owner's are numbered from 1 in list order.
 	Drones []DroneOrder
 	// Flipped puts North at the bottom (rank 20 nearest the viewer, files
 	// t…a from left to right). South is at the bottom otherwise.

@@ -1,7 +1,9 @@
 package sandtable
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"testing"
 )
 
@@ -9,12 +11,12 @@ import (
 func midgame(b *testing.B) *Position {
 	p := startRandomGame(b, 77)
 	r := rand.New(rand.NewPCG(77, 1))
-	for p.Turn < 20 && p.Phase != PhaseFinished {
+	for p.turn < 20 && p.phase != PhaseFinished {
 		if _, err := p.Apply(randomAction(b, p, r)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	for p.Phase != PhaseMain {
+	for p.phase != PhaseMain {
 		p.Apply(randomAction(b, p, r))
 	}
 	return p
@@ -65,8 +67,37 @@ func BenchmarkRandomTurn(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		q := p.Clone()
-		for q.ToMove == p.ToMove && q.Phase != PhaseFinished {
+		for q.toMove == p.toMove && q.phase != PhaseFinished {
 			q.Apply(randomAction(b, q, r))
+		}
+	}
+}
+
+// BenchmarkCompleteMove is one autocomplete answer with nothing typed on
+// a real first turn (the most choices to rank).
+func BenchmarkCompleteMove(b *testing.B) {
+	p := firstTurn(b, 1, "phalanx", "phalanx")
+	lim := Limits{Max: 25, MaxLen: 100}
+	for b.Loop() {
+		p.CompleteMove(p.ToMove(), "", lim)
+	}
+}
+
+// BenchmarkEntryJSON writes and reads back a turn log of 107 entries.
+func BenchmarkEntryJSON(b *testing.B) {
+	data, err := os.ReadFile("testdata/legacy/entries.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var entries []Entry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		out, _ := json.Marshal(entries)
+		var back []Entry
+		if err := json.Unmarshal(out, &back); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

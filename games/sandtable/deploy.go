@@ -397,25 +397,25 @@ func RandomDeployment(side Side, r *rand.Rand) *Deployment {
 // Draft returns a copy of side's deployment draft (nil outside Deployment
 // or in a view that may not see it).
 func (p *Position) Draft(side Side) *Deployment {
-	if side != South && side != North || p.Drafts[side] == nil {
+	if side != South && side != North || p.drafts[side] == nil {
 		return nil
 	}
-	return p.Drafts[side].Clone()
+	return p.drafts[side].Clone()
 }
 
 // SetDraft replaces side's draft (for example with a pasted layout), unless
 // side has already confirmed.
 func (p *Position) SetDraft(side Side, d *Deployment) error {
-	if p.Phase != PhaseDeployment {
+	if p.phase != PhaseDeployment {
 		return illegal(RulePhase, "deployment is over")
 	}
 	if side != South && side != North || d == nil || d.Side != side {
 		return fmt.Errorf("draft is not for %s", side)
 	}
-	if p.Confirmed[side] {
+	if p.confirmed[side] {
 		return illegal(RuleDeploySecret, "%s has confirmed its deployment; unconfirm it first", side)
 	}
-	p.Drafts[side] = d.Clone()
+	p.drafts[side] = d.Clone()
 	return nil
 }
 
@@ -424,13 +424,13 @@ func (p *Position) deployAction(l *logger, a Action) error {
 	if side != South && side != North {
 		return illegal(RuleTurn, "a deployment action names its side (S or N)")
 	}
-	if p.Confirmed[side] && a.Kind != ActDeployUnconfirm {
+	if p.confirmed[side] && a.Kind != ActDeployUnconfirm {
 		return illegal(RuleDeploySecret, "%s has confirmed its deployment; unconfirm it first", side)
 	}
-	if p.Drafts[side] == nil {
-		p.Drafts[side] = NewDeployment(side)
+	if p.drafts[side] == nil {
+		p.drafts[side] = NewDeployment(side)
 	}
-	d := p.Drafts[side]
+	d := p.drafts[side]
 	var err error
 	secret := func(format string, args ...any) {
 		l.addf(Entry{Kind: EntryDraft, Side: side, Secret: side, Notation: a.String()}, format, args...)
@@ -455,26 +455,26 @@ func (p *Position) deployAction(l *logger, a Action) error {
 	case ActDeployPreset:
 		var pd *Deployment
 		if pd, err = Preset(side, a.Name); err == nil {
-			p.Drafts[side] = pd
+			p.drafts[side] = pd
 			secret("You chose the %s preset.", a.Name)
 		}
 	case ActDeployRandom:
-		p.Drafts[side] = RandomDeployment(side, rand.New(rand.NewPCG(a.Seed, 0xd3b1)))
+		p.drafts[side] = RandomDeployment(side, rand.New(rand.NewPCG(a.Seed, 0xd3b1)))
 		secret("You chose a random deployment (seed %d).", a.Seed)
 	case ActDeployConfirm:
 		if err = d.Validate(); err != nil {
 			return err
 		}
-		p.Confirmed[side] = true
+		p.confirmed[side] = true
 		l.addf(Entry{Kind: EntryConfirmed, Side: side}, "%s confirmed its deployment.", side)
-		if p.Confirmed[side.Opp()] {
+		if p.confirmed[side.Opp()] {
 			p.reveal(l)
 		}
 	case ActDeployUnconfirm:
-		if !p.Confirmed[side] {
+		if !p.confirmed[side] {
 			return illegal(RuleDeploySecret, "%s has not confirmed its deployment", side)
 		}
-		p.Confirmed[side] = false
+		p.confirmed[side] = false
 		l.addf(Entry{Kind: EntryUnconfirmed, Side: side}, "%s withdrew its confirmation.", side)
 	default:
 		return fmt.Errorf("not a deployment action")
@@ -488,7 +488,7 @@ func (p *Position) reveal(l *logger) {
 	p.pieces = p.pieces[:0]
 	for _, side := range []Side{South, North} {
 		var n [numKinds]int32
-		d := p.Drafts[side]
+		d := p.drafts[side]
 		for sq := Square(0); sq < NumSquares; sq++ {
 			k := d.cells[sq]
 			if k == NoKind {
@@ -501,7 +501,7 @@ func (p *Position) reveal(l *logger) {
 			}
 			p.pieces = append(p.pieces, Piece{ID: ID{side, k, n[k]}, Owner: owner, Square: sq})
 		}
-		p.NextHazard[side] = [2]int32{n[Mine] + 1, n[AntiAir] + 1}
+		p.nextHazard[side] = [2]int32{n[Mine] + 1, n[AntiAir] + 1}
 	}
 	slices.SortFunc(p.pieces, func(a, b Piece) int {
 		if a.ID.less(b.ID) {
@@ -513,11 +513,11 @@ func (p *Position) reveal(l *logger) {
 		return 0
 	})
 	p.rebuild()
-	p.Drafts = [3]*Deployment{}
+	p.drafts = [3]*Deployment{}
 	l.addf(Entry{Kind: EntryRevealed}, "Both deployments are revealed.")
-	p.First = coin(p.Seed)
-	l.addf(Entry{Kind: EntryCoin, Side: p.First}, "The coin chose %s to move first.", p.First)
-	p.ToMove = p.First
-	p.Turn = 1
+	p.first = coin(p.seed)
+	l.addf(Entry{Kind: EntryCoin, Side: p.first}, "The coin chose %s to move first.", p.first)
+	p.toMove = p.first
+	p.turn = 1
 	p.preTurn(l)
 }

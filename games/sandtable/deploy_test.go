@@ -147,8 +147,8 @@ func TestRevealAssignsIDsInSquareOrder(t *testing.T) {
 	if st, _ := p.Piece(ID{South, Tank, 1}); st.Owner != NoSide {
 		t.Errorf("Vehicles must start neutral")
 	}
-	if p.NextHazard[South] != [2]int32{16, 16} || p.Phase != PhaseMain || p.Turn != 1 || p.First != p.ToMove {
-		t.Errorf("after reveal: next %v phase %s turn %d first %s to move %s", p.NextHazard[South], p.Phase, p.Turn, p.First, p.ToMove)
+	if p.nextHazard[South] != [2]int32{16, 16} || p.phase != PhaseMain || p.turn != 1 || p.first != p.toMove {
+		t.Errorf("after reveal: next %v phase %s turn %d first %s to move %s", p.nextHazard[South], p.phase, p.turn, p.first, p.toMove)
 	}
 }
 
@@ -164,7 +164,7 @@ func TestConfirmOnlyValidAndCoinIsFair(t *testing.T) {
 	if _, err := p.ApplyString("S confirm"); err == nil {
 		t.Fatal("an empty deployment was confirmed")
 	}
-	if p.Confirmed[South] {
+	if p.confirmed[South] {
 		t.Fatal("refused confirmation changed the position")
 	}
 	if err := p.SetDraft(South, RandomDeployment(South, rand.New(rand.NewPCG(1, 2)))); err != nil {

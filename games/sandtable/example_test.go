@@ -19,7 +19,7 @@ func ExampleNewGame() {
 			fmt.Println(e)
 		}
 	}
-	fmt.Println(p.Phase, p.ToMove, len(p.Pieces()))
+	fmt.Println(p.Phase(), p.ToMove(), len(p.Pieces()))
 	// Output:
 	// deployment: South confirmed its deployment.
 	// deployment: North confirmed its deployment.
@@ -91,6 +91,6 @@ piece NB1 t20
 piece NI1 t19
 drone SI1 f6
 `)
-	fmt.Println(p.View(sandtable.North).Drones[0].Hidden, p.View(sandtable.South).Drones[0].Target)
+	fmt.Println(p.View(sandtable.North).Drones()[0].Hidden, p.View(sandtable.South).Drones()[0].Target)
 	// Output: true f6
 }

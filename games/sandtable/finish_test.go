@@ -18,7 +18,7 @@ func TestFormatRoundTripEndedInDeployment(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", end, err, text)
 		}
-		if q.Format() != text || q.Phase != PhaseFinished {
+		if q.Format() != text || q.phase != PhaseFinished {
 			t.Fatalf("%s: round trip differs:\n%s\n---\n%s", end, text, q.Format())
 		}
 	}

@@ -46,37 +46,37 @@ func sideWord(s Side) string {
 func (p *Position) Format() string {
 	var b strings.Builder
 	b.WriteString(FormatHeader + "\n")
-	if p.Redacted {
-		fmt.Fprintf(&b, "view %s\n", sideWord(p.Viewer))
+	if p.redacted {
+		fmt.Fprintf(&b, "view %s\n", sideWord(p.viewer))
 	}
-	fmt.Fprintf(&b, "phase %s\n", p.Phase)
-	fmt.Fprintf(&b, "turn %d\n", p.Turn)
-	fmt.Fprintf(&b, "to-move %s\n", sideWord(p.ToMove))
-	fmt.Fprintf(&b, "first %s\n", sideWord(p.First))
-	fmt.Fprintf(&b, "hazard-uses %d\n", p.HazardUses)
-	fmt.Fprintf(&b, "dead-turns %d\n", p.DeadTurns)
-	fmt.Fprintf(&b, "seed %d\n", p.Seed)
-	if p.Phase != PhaseDeployment {
+	fmt.Fprintf(&b, "phase %s\n", p.phase)
+	fmt.Fprintf(&b, "turn %d\n", p.turn)
+	fmt.Fprintf(&b, "to-move %s\n", sideWord(p.toMove))
+	fmt.Fprintf(&b, "first %s\n", sideWord(p.first))
+	fmt.Fprintf(&b, "hazard-uses %d\n", p.hazardUses)
+	fmt.Fprintf(&b, "dead-turns %d\n", p.deadTurns)
+	fmt.Fprintf(&b, "seed %d\n", p.seed)
+	if p.phase != PhaseDeployment {
 		fmt.Fprintf(&b, "next-hazard %s %s %s %s\n",
-			ID{South, Mine, p.NextHazard[South][0]}, ID{South, AntiAir, p.NextHazard[South][1]},
-			ID{North, Mine, p.NextHazard[North][0]}, ID{North, AntiAir, p.NextHazard[North][1]})
+			ID{South, Mine, p.nextHazard[South][0]}, ID{South, AntiAir, p.nextHazard[South][1]},
+			ID{North, Mine, p.nextHazard[North][0]}, ID{North, AntiAir, p.nextHazard[North][1]})
 	}
-	if p.Phase == PhaseFinished {
-		fmt.Fprintf(&b, "result %s %s\n", map[bool]string{true: "draw", false: sideWord(p.Result.Winner)}[p.Result.Winner == NoSide], p.Result.Reason)
+	if p.phase == PhaseFinished {
+		fmt.Fprintf(&b, "result %s %s\n", map[bool]string{true: "draw", false: sideWord(p.result.Winner)}[p.result.Winner == NoSide], p.result.Reason)
 	} else {
 		b.WriteString("result none\n")
 	}
-	if p.Phase == PhaseDeployment {
+	if p.phase == PhaseDeployment {
 		for _, s := range []Side{South, North} {
 			fmt.Fprintf(&b, "draft %s", sideWord(s))
-			if p.Drafts[s] == nil {
+			if p.drafts[s] == nil {
 				b.WriteString(" hidden")
 			}
-			if p.Confirmed[s] {
+			if p.confirmed[s] {
 				b.WriteString(" confirmed")
 			}
 			b.WriteByte('\n')
-			if d := p.Drafts[s]; d != nil {
+			if d := p.drafts[s]; d != nil {
 				b.WriteString(d.Layout())
 			}
 		}
@@ -94,7 +94,7 @@ func (p *Position) Format() string {
 		}
 		b.WriteByte('\n')
 	}
-	for _, d := range p.Drones {
+	for _, d := range p.drones {
 		if d.Hidden {
 			fmt.Fprintf(&b, "drone %s hidden\n", sideWord(d.Side))
 			continue
@@ -105,7 +105,7 @@ func (p *Position) Format() string {
 		}
 		b.WriteByte('\n')
 	}
-	for _, c := range p.Craters {
+	for _, c := range p.craters {
 		fmt.Fprintf(&b, "crater %s %s\n", c.Square, sideWord(c.Side))
 	}
 	return b.String()
@@ -186,7 +186,7 @@ func ParsePosition(text string) (*Position, error) {
 	if err != nil {
 		return nil, &SyntaxError{What: "position", Msg: err.Error()}
 	}
-	pp := &posParser{p: &Position{Turn: -1}, seen: map[string]bool{}, crew: map[ID]ID{}, rows: map[Side]map[int]bool{}}
+	pp := &posParser{p: &Position{turn: -1}, seen: map[string]bool{}, crew: map[ID]ID{}, rows: map[Side]map[int]bool{}}
 	p := pp.p
 	p.rebuild()
 	header := false
@@ -276,8 +276,8 @@ func (pp *posParser) parseLine(line string) error {
 		if err := nargs(1); err != nil {
 			return err
 		}
-		p.Redacted = true
-		p.Viewer, err = side(args[0], true)
+		p.redacted = true
+		p.viewer, err = side(args[0], true)
 	case "phase":
 		if err := nargs(1); err != nil {
 			return err
@@ -287,7 +287,7 @@ func (pp *posParser) parseLine(line string) error {
 		if err != nil || args[0] != ph.String() {
 			return pp.errf("unknown phase %s (want deployment, preturn, main, postturn or finished)", quote(args[0]))
 		}
-		p.Phase = ph
+		p.phase = ph
 	case "turn", "hazard-uses", "dead-turns":
 		pp.seen[key] = true
 		if err := nargs(1); err != nil {
@@ -299,11 +299,11 @@ func (pp *posParser) parseLine(line string) error {
 		}
 		switch key {
 		case "turn":
-			p.Turn = n
+			p.turn = n
 		case "hazard-uses":
-			p.HazardUses = n
+			p.hazardUses = n
 		default:
-			p.DeadTurns = n
+			p.deadTurns = n
 		}
 	case "to-move", "first":
 		if err := nargs(1); err != nil {
@@ -312,9 +312,9 @@ func (pp *posParser) parseLine(line string) error {
 		var s Side
 		s, err = side(args[0], true)
 		if key == "to-move" {
-			p.ToMove = s
+			p.toMove = s
 		} else {
-			p.First = s
+			p.first = s
 		}
 	case "seed":
 		if err := nargs(1); err != nil {
@@ -324,7 +324,7 @@ func (pp *posParser) parseLine(line string) error {
 		if err != nil || strconv.FormatUint(n, 10) != args[0] {
 			return pp.errf("seed wants a whole number 0–18446744073709551615, got %s", quote(args[0]))
 		}
-		p.Seed = n
+		p.seed = n
 	case "next-hazard":
 		if err := nargs(4); err != nil {
 			return err
@@ -335,7 +335,7 @@ func (pp *posParser) parseLine(line string) error {
 			if err != nil || id.Side != want[i].Side || id.Kind != want[i].Kind {
 				return pp.errf("next-hazard wants four IDs: South Mine, South Anti-Air, North Mine, North Anti-Air (like SM16 SA16 NM16 NA16), got %s", quote(a))
 			}
-			p.NextHazard[id.Side][i%2] = id.N
+			p.nextHazard[id.Side][i%2] = id.N
 		}
 		pp.hasNH = true
 	case "result":
@@ -361,7 +361,7 @@ func (pp *posParser) parseLine(line string) error {
 		if r == NoReason || draw != (w == NoSide) {
 			return pp.errf("result %s %s: a win has reason resignation, no-bases, no-infantry, all-tanks or all-airplanes; a draw agreement, simultaneous or deadlock", quote(args[0]), quote(args[1]))
 		}
-		p.Result = Result{w, r}
+		p.result = Result{w, r}
 	case "piece":
 		return pp.parsePiece(args)
 	case "drone":
@@ -381,7 +381,7 @@ func (pp *posParser) parseLine(line string) error {
 		if p.hasCrater(sq) {
 			return pp.errf("two Craters on %s", sq)
 		}
-		p.Craters = append(p.Craters, Crater{sq, s})
+		p.craters = append(p.craters, Crater{sq, s})
 	case "draft":
 		if len(args) < 1 || len(args) > 3 {
 			return pp.errf("draft wants a side and optionally hidden and confirmed")
@@ -399,8 +399,8 @@ func (pp *posParser) parseLine(line string) error {
 			switch {
 			case a == "hidden" && i == 0:
 				hidden = true
-			case a == "confirmed" && !p.Confirmed[s]:
-				p.Confirmed[s] = true
+			case a == "confirmed" && !p.confirmed[s]:
+				p.confirmed[s] = true
 			default:
 				return pp.errf("draft wants a side and optionally hidden and confirmed, got %s", quote(a))
 			}
@@ -408,7 +408,7 @@ func (pp *posParser) parseLine(line string) error {
 		pp.draft = nil
 		if !hidden {
 			pp.draft = NewDeployment(s)
-			p.Drafts[s] = pp.draft
+			p.drafts[s] = pp.draft
 		}
 	default:
 		return pp.errf("unknown line %s (want phase, turn, to-move, first, hazard-uses, dead-turns, seed, next-hazard, result, view, piece, drone, crater or draft)", quote(key))
@@ -479,7 +479,7 @@ func (pp *posParser) parseDrone(args []string) error {
 		if err != nil || lower(args[0]) != args[0] || len(args[0]) == 1 {
 			return pp.errf("want south or north, got %s", quote(args[0]))
 		}
-		p.Drones = append(p.Drones, Drone{Side: s, Target: NoSquare, Hidden: true})
+		p.drones = append(p.drones, Drone{Side: s, Target: NoSquare, Hidden: true})
 		return nil
 	}
 	if len(args) < 2 || len(args) > 3 || (len(args) == 3 && args[2] != "cancelled") {
@@ -493,7 +493,7 @@ func (pp *posParser) parseDrone(args []string) error {
 	if err != nil {
 		return pp.errf("%v", err)
 	}
-	p.Drones = append(p.Drones, Drone{Side: id.Side, Spotter: id, Target: sq, Cancelled: len(args) == 3})
+	p.drones = append(p.drones, Drone{Side: id.Side, Spotter: id, Target: sq, Cancelled: len(args) == 3})
 	return nil
 }
 
@@ -503,55 +503,55 @@ func (pp *posParser) finish() error {
 	if !pp.seen["phase"] {
 		return pp.errf("the phase line is missing")
 	}
-	if p.Turn < 0 {
-		p.Turn = 1
-		if p.Phase == PhaseDeployment {
-			p.Turn = 0
+	if p.turn < 0 {
+		p.turn = 1
+		if p.phase == PhaseDeployment {
+			p.turn = 0
 		}
 	}
 	// Counters the engine never takes past these bounds, checked in every
 	// phase: a Deployment position keeps them into the game.
-	if p.Phase != PhasePostTurn && p.HazardUses != 0 {
+	if p.phase != PhasePostTurn && p.hazardUses != 0 {
 		return pp.errf("hazard-uses is 0 outside PostTurn")
 	}
-	if (p.Phase == PhaseFinished) != (p.Result.Reason != NoReason) {
+	if (p.phase == PhaseFinished) != (p.result.Reason != NoReason) {
 		return pp.errf("a finished position has a result, and only a finished one")
 	}
 	switch {
-	case p.Phase == PhaseDeployment && p.DeadTurns != 0:
+	case p.phase == PhaseDeployment && p.deadTurns != 0:
 		return pp.errf("dead-turns is 0 in Deployment: no turn has been played")
-	case p.Phase != PhaseFinished && p.DeadTurns >= DeadlockTurns:
+	case p.phase != PhaseFinished && p.deadTurns >= DeadlockTurns:
 		// the deadlocked turn that reaches DeadlockTurns draws the game
-		return pp.errf("dead-turns %d: a game still playing has at most %d deadlocked turns (the %dth draws it, ruling 9)", p.DeadTurns, DeadlockTurns-1, DeadlockTurns)
-	case p.DeadTurns > DeadlockTurns:
-		return pp.errf("dead-turns %d: the game ends after %d deadlocked turns (ruling 9)", p.DeadTurns, DeadlockTurns)
+		return pp.errf("dead-turns %d: a game still playing has at most %d deadlocked turns (the %dth draws it, ruling 9)", p.deadTurns, DeadlockTurns-1, DeadlockTurns)
+	case p.deadTurns > DeadlockTurns:
+		return pp.errf("dead-turns %d: the game ends after %d deadlocked turns (ruling 9)", p.deadTurns, DeadlockTurns)
 	}
-	switch p.Phase {
+	switch p.phase {
 	case PhaseDeployment:
-		if len(p.pieces) > 0 || len(p.Drones) > 0 || len(p.Craters) > 0 {
+		if len(p.pieces) > 0 || len(p.drones) > 0 || len(p.craters) > 0 {
 			return pp.errf("a position in Deployment has no pieces, Drones or Craters yet, only draft lines")
 		}
 		for _, s := range []Side{South, North} {
 			if pp.rows[s] == nil {
-				if p.Redacted {
+				if p.redacted {
 					return pp.errf("the draft line for %s is missing", s)
 				}
-				p.Drafts[s] = NewDeployment(s)
+				p.drafts[s] = NewDeployment(s)
 			}
-			if p.Drafts[s] == nil && !p.Redacted {
+			if p.drafts[s] == nil && !p.redacted {
 				return pp.errf("only a redacted view (view line) may hide a draft")
 			}
 		}
-		if p.ToMove != NoSide || p.Turn != 0 {
+		if p.toMove != NoSide || p.turn != 0 {
 			return pp.errf("in Deployment, to-move is none and turn is 0")
 		}
-		if p.Confirmed[South] && p.Confirmed[North] {
+		if p.confirmed[South] && p.confirmed[North] {
 			return pp.errf("both drafts are confirmed, so the game has begun: a position cannot rest in Deployment with both confirmed")
 		}
 		for _, s := range []Side{South, North} {
 			// only a valid draft can be confirmed (ruling 2), and the other
 			// side's confirmation would reveal it as it stands
-			if d := p.Drafts[s]; d != nil && p.Confirmed[s] {
+			if d := p.drafts[s]; d != nil && p.confirmed[s] {
 				if probs := d.Problems(); len(probs) > 0 {
 					msgs := make([]string, len(probs))
 					for i, pr := range probs {
@@ -566,22 +566,22 @@ func (pp *posParser) finish() error {
 		if len(pp.rows) > 0 {
 			return pp.errf("draft lines belong to a position in Deployment only")
 		}
-		if p.ToMove == NoSide && p.Phase != PhaseFinished {
+		if p.toMove == NoSide && p.phase != PhaseFinished {
 			return pp.errf("to-move (south or north) is missing")
 		}
-		if p.Turn < 1 && p.Phase != PhaseFinished {
+		if p.turn < 1 && p.phase != PhaseFinished {
 			return pp.errf("turn must be 1 or more after Deployment")
 		}
 	}
-	if p.Phase == PhasePostTurn && !pp.seen["hazard-uses"] {
-		p.HazardUses = p.Count(p.ToMove, Base) // PostTurn just begun: one use per Base
+	if p.phase == PhasePostTurn && !pp.seen["hazard-uses"] {
+		p.hazardUses = p.Count(p.toMove, Base) // PostTurn just begun: one use per Base
 	}
 	// G6: one use per Base controlled when PostTurn began, and no hazard
 	// use destroys a Base (a hand-written position may have more than 2)
-	if bases := p.Count(p.ToMove, Base); p.Phase == PhasePostTurn && p.HazardUses > bases {
-		return pp.errf("hazard-uses %d: %s has %d %s, and PostTurn gives one hazard use per Base (G6)", p.HazardUses, p.ToMove, bases, plural(bases, "Base", "Bases"))
+	if bases := p.Count(p.toMove, Base); p.phase == PhasePostTurn && p.hazardUses > bases {
+		return pp.errf("hazard-uses %d: %s has %d %s, and PostTurn gives one hazard use per Base (G6)", p.hazardUses, p.toMove, bases, plural(bases, "Base", "Bases"))
 	}
-	for _, c := range p.Craters {
+	for _, c := range p.craters {
 		if pc := p.ground(c.Square); pc != nil {
 			return pp.errf("the Crater on %s holds %s: Craters are empty squares", c.Square, pc.ID)
 		}
@@ -595,15 +595,15 @@ func (pp *posParser) finish() error {
 			return pp.errf("%s has %d pending Drones; at most %d (all are declared in one PostTurn, one per Base)", s, n, NumSquares)
 		}
 	}
-	for _, d := range p.Drones {
+	for _, d := range p.drones {
 		if d.Hidden {
-			if !p.Redacted || d.Side == p.Viewer {
+			if !p.redacted || d.Side == p.viewer {
 				return pp.errf("a hidden Drone appears only in a view of the other side")
 			}
 			continue
 		}
-		if p.Redacted && p.Viewer != d.Side {
-			return pp.errf("a view for %s cannot show %s's Drone orders", sideWord(p.Viewer), d.Side)
+		if p.redacted && p.viewer != d.Side {
+			return pp.errf("a view for %s cannot show %s's Drone orders", sideWord(p.viewer), d.Side)
 		}
 		if p.baseSquare(d.Target) {
 			// Bases never move, so the Drone was declared on the Base
@@ -620,14 +620,14 @@ func (pp *posParser) finish() error {
 		for i, k := range []Kind{Mine, AntiAir} {
 			next := p.nextFreeNumber(s, k)
 			switch {
-			case pp.hasNH && int64(p.NextHazard[s][i]) < next:
-				return pp.errf("next-hazard %s is already in use", ID{s, k, p.NextHazard[s][i]})
+			case pp.hasNH && int64(p.nextHazard[s][i]) < next:
+				return pp.errf("next-hazard %s is already in use", ID{s, k, p.nextHazard[s][i]})
 			case next > MaxIDNumber:
 				// G12: next-hazard must name a number after every one in use
 				return pp.errf("%s has the highest number an ID holds (%d), so no number is left for the next %s (next-hazard)",
 					ID{s, k, MaxIDNumber}, MaxIDNumber, k)
 			case !pp.hasNH:
-				p.NextHazard[s][i] = int32(next)
+				p.nextHazard[s][i] = int32(next)
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func TestFormatRoundTripStartedGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Format() != text || !q.Confirmed[South] || q.Confirmed[North] || q.Draft(North).At(Sq(0, 19)) != Infantry {
+	if q.Format() != text || !q.confirmed[South] || q.confirmed[North] || q.Draft(North).At(Sq(0, 19)) != Infantry {
 		t.Fatalf("deployment round trip differs:\n%s\n---\n%s", text, q.Format())
 	}
 }

@@ -8,11 +8,11 @@ import (
 // This file generates legal actions for autocomplete and computer players.
 
 func (p *Position) needPhase(ph Phase) error {
-	if p.Redacted {
+	if p.redacted {
 		return fmt.Errorf("legal actions are computed on the full position, not on a redacted view")
 	}
-	if p.Phase != ph {
-		return illegal(RulePhase, "it is the %s phase, not %s", p.Phase.Title(), ph.Title())
+	if p.phase != ph {
+		return illegal(RulePhase, "it is the %s phase, not %s", p.phase.Title(), ph.Title())
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func (p *Position) LegalNextSteps(prefix []Step) ([]Step, error) {
 
 // nextSteps lists legal single steps; with first it stops at the first.
 func (p *Position) nextSteps(moved map[ID]bool, first bool) []Step {
-	side := p.ToMove
+	side := p.toMove
 	var out []Step
 	for i := range p.pieces {
 		pc := &p.pieces[i]
@@ -127,7 +127,7 @@ func (p *Position) LegalVehicleMoves() ([]Action, error) {
 	var out []Action
 	for i := range p.pieces {
 		v := &p.pieces[i]
-		if !v.ID.Kind.IsVehicle() || v.Owner != p.ToMove {
+		if !v.ID.Kind.IsVehicle() || v.Owner != p.toMove {
 			continue
 		}
 		out = append(out, p.vehicleActions(v.Square)...)
@@ -142,8 +142,8 @@ func (p *Position) VehicleMovesFrom(sq Square) ([]Action, error) {
 		return nil, err
 	}
 	v := p.ground(sq)
-	if v == nil || !v.ID.Kind.IsVehicle() || v.Owner != p.ToMove {
-		return nil, illegal(RulePiece, "%s holds no Vehicle of %s", sq, p.ToMove)
+	if v == nil || !v.ID.Kind.IsVehicle() || v.Owner != p.toMove {
+		return nil, illegal(RulePiece, "%s holds no Vehicle of %s", sq, p.toMove)
 	}
 	return p.vehicleActions(sq), nil
 }
@@ -165,7 +165,7 @@ func (p *Position) vehicleActions(from Square) []Action {
 		}
 		crew := w.Crew[0]
 		for _, n := range neighbors(to) {
-			if q.checkInfantryEnter(q.ToMove, crew, n) == nil {
+			if q.checkInfantryEnter(q.toMove, crew, n) == nil {
 				b := a
 				b.Dismount = &Step{From: NoSquare, To: n}
 				out = append(out, b)
@@ -183,7 +183,7 @@ func (p *Position) HasLegalMain() bool {
 	}
 	for i := range p.pieces {
 		v := &p.pieces[i]
-		if v.ID.Kind.IsVehicle() && v.Owner == p.ToMove && len(p.vehicleDestinations(v, true)) > 0 {
+		if v.ID.Kind.IsVehicle() && v.Owner == p.toMove && len(p.vehicleDestinations(v, true)) > 0 {
 			return true
 		}
 	}
@@ -197,7 +197,7 @@ func (p *Position) LegalHazardUses() ([]Action, error) {
 	if err := p.needPhase(PhasePostTurn); err != nil {
 		return nil, err
 	}
-	side := p.ToMove
+	side := p.toMove
 	var out []Action
 	if p.Hazards(side) < HazardCap {
 		var sqs []Square
@@ -213,7 +213,7 @@ func (p *Position) LegalHazardUses() ([]Action, error) {
 			}
 		}
 		for i, k := range []ActionKind{ActMine, ActAntiAir} {
-			if p.NextHazard[side][i] >= MaxIDNumber {
+			if p.nextHazard[side][i] >= MaxIDNumber {
 				continue // numbers used up (G12)
 			}
 			for _, sq := range sqs {
@@ -244,7 +244,7 @@ func (p *Position) LegalHazardUses() ([]Action, error) {
 // are built with LegalNextSteps); in PostTurn every hazard use; otherwise
 // none.
 func (p *Position) LegalActions() []Action {
-	switch p.Phase {
+	switch p.phase {
 	case PhaseMain:
 		steps, _ := p.LegalNextSteps(nil)
 		var out []Action

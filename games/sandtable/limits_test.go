@@ -116,8 +116,8 @@ func TestAdvanceTurnLimit(t *testing.T) {
 	if _, err := q.TryAdvance(); err != nil {
 		t.Fatal(err)
 	}
-	if q.Turn != 999999999 {
-		t.Fatalf("turn %d after advancing", q.Turn)
+	if q.turn != 999999999 {
+		t.Fatalf("turn %d after advancing", q.turn)
 	}
 	assertRoundTrip(t, q)
 }
@@ -155,7 +155,7 @@ func TestHazardNumberLimit(t *testing.T) {
 		"sandtable-position 1\nphase main\nto-move south\n" + limitsBase + "piece NA2147483647 c3\n",
 	} {
 		if q, err := ParsePosition(text); err == nil {
-			t.Errorf("parsed with next-hazard %v:\n%s", q.NextHazard, text)
+			t.Errorf("parsed with next-hazard %v:\n%s", q.nextHazard, text)
 		} else if !strings.Contains(err.Error(), "2147483647") {
 			t.Errorf("error %q does not name the number", err)
 		}
@@ -175,7 +175,7 @@ func TestDroneOnCrater(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, c := range p.Craters {
+	for _, c := range p.craters {
 		if c.Square == Sq(4, 4) {
 			n++
 			if c.Side != North {
@@ -183,8 +183,8 @@ func TestDroneOnCrater(t *testing.T) {
 			}
 		}
 	}
-	if n != 1 || len(p.Craters) != 1 {
-		t.Fatalf("%d Craters on e5 (%d in all), want one:\n%s", n, len(p.Craters), p)
+	if n != 1 || len(p.craters) != 1 {
+		t.Fatalf("%d Craters on e5 (%d in all), want one:\n%s", n, len(p.craters), p)
 	}
 	resolved := false
 	for _, e := range entries {
@@ -203,8 +203,8 @@ func TestDroneOnCrater(t *testing.T) {
 	if _, err := p.ApplyString("Ms17"); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Craters) != 0 {
-		t.Fatalf("Craters left after North's turn: %v", p.Craters)
+	if len(p.craters) != 0 {
+		t.Fatalf("Craters left after North's turn: %v", p.craters)
 	}
 }
 
@@ -242,8 +242,8 @@ func TestHazardUsesBound(t *testing.T) {
 	if _, err := p.ApplyString("b2-b3"); err != nil {
 		t.Fatal(err)
 	}
-	if p.HazardUses != 3 {
-		t.Fatalf("hazard-uses %d with three Bases", p.HazardUses)
+	if p.hazardUses != 3 {
+		t.Fatalf("hazard-uses %d with three Bases", p.hazardUses)
 	}
 	assertRoundTrip(t, p)
 	for _, c := range []struct {

@@ -55,22 +55,30 @@ const (
 
 // Entry is one effect in the turn log. Entries with Secret == NoSide are
 // public; the others may be shown only to the side named in Secret.
+//
+// Its JSON form (stored by the bot) has snake_case keys and string enums,
+// squares and IDs: {"kind":"move","turn":3,"phase":"main","mover":"south",
+// "side":"south","piece":"SI4","from":"e4","to":"e5","text":"..."}; a
+// zero secret, piece, other, cause, reason, count or notation is left
+// out. The form stored before (Go field names, integers) is read too
+// (json.go).
 type Entry struct {
-	Kind     EntryKind
-	Turn     int
-	Phase    Phase
-	Mover    Side // side to move when the entry was made
-	Side     Side // the side the entry is about
-	Secret   Side
-	Piece    ID
-	Other    ID
-	From, To Square
-	Cause    Cause
-	Reason   Reason
-	Count    int
-	Notation string
+	Kind     EntryKind `json:"kind"`
+	Turn     int       `json:"turn"`
+	Phase    Phase     `json:"phase"`
+	Mover    Side      `json:"mover"` // side to move when the entry was made
+	Side     Side      `json:"side"`  // the side the entry is about
+	Secret   Side      `json:"secret,omitzero"`
+	Piece    ID        `json:"piece,omitzero"`
+	Other    ID        `json:"other,omitzero"`
+	From     Square    `json:"from"`
+	To       Square    `json:"to"`
+	Cause    Cause     `json:"cause,omitzero"`
+	Reason   Reason    `json:"reason,omitzero"`
+	Count    int       `json:"count,omitzero"`
+	Notation string    `json:"notation,omitempty"`
 	// Text is the entry as one plain English sentence.
-	Text string
+	Text string `json:"text"`
 }
 
 // VisibleTo reports whether viewer (NoSide: public/spectators) may see e.
@@ -130,9 +138,9 @@ type logger struct {
 }
 
 func (l *logger) add(e Entry) {
-	e.Turn = l.p.Turn
-	e.Phase = l.p.Phase
-	e.Mover = l.p.ToMove
+	e.Turn = l.p.turn
+	e.Phase = l.p.phase
+	e.Mover = l.p.toMove
 	l.entries = append(l.entries, e)
 }
 

@@ -15,7 +15,7 @@ type turnState struct {
 // on From, or the first crew member of the mover's Vehicle on From that
 // has not moved this turn.
 func (p *Position) resolveStepper(st Step, moved map[ID]bool) (*Piece, error) {
-	side := p.ToMove
+	side := p.toMove
 	if !st.Who.IsZero() {
 		pc := p.get(st.Who)
 		if pc == nil {
@@ -94,7 +94,7 @@ func (p *Position) checkInfantryEnter(side Side, inf ID, to Square) error {
 // all effects of ruling 4. The caller has checked adjacency; legality of
 // the target square is checked here before anything changes.
 func (p *Position) infantryEnter(l *logger, inf ID, to Square) error {
-	side := p.ToMove
+	side := p.toMove
 	if err := p.checkInfantryEnter(side, inf, to); err != nil {
 		return err
 	}
@@ -193,8 +193,8 @@ func (p *Position) destroy(l *logger, id ID, cause Cause, by ID) {
 	if id.Kind == Infantry {
 		n := 0
 		var lost []Drone
-		for i := range p.Drones {
-			d := &p.Drones[i]
+		for i := range p.drones {
+			d := &p.drones[i]
 			if d.Spotter == id && !d.Cancelled {
 				d.Cancelled = true
 				n++
@@ -293,7 +293,7 @@ func sign(x int) int {
 // vehiclePath checks a declared Vehicle move on its whole path (ruling 5)
 // without changing anything, and returns the path squares.
 func (p *Position) vehiclePath(a Action) (*Piece, []Square, error) {
-	side := p.ToMove
+	side := p.toMove
 	v := p.ground(a.From)
 	if v == nil {
 		return nil, nil, illegal(RulePiece, "there is no piece on %s", a.From)
@@ -368,7 +368,7 @@ func (p *Position) vehicleMove(l *logger, a Action) error {
 	if err != nil {
 		return err
 	}
-	side := p.ToMove
+	side := p.toMove
 	vid, kind := v.ID, v.ID.Kind
 	p.board[a.From] = -1
 	p.get(vid).Square = NoSquare // in transit
@@ -427,7 +427,7 @@ func (p *Position) vehicleMove(l *logger, a Action) error {
 		}
 		moveText += " and was destroyed there"
 	}
-	mv := Entry{Kind: EntryMove, Turn: p.Turn, Phase: p.Phase, Mover: side, Side: side, Piece: vid, From: a.From, To: end, Text: moveText + "."}
+	mv := Entry{Kind: EntryMove, Turn: p.turn, Phase: p.phase, Mover: side, Side: side, Piece: vid, From: a.From, To: end, Text: moveText + "."}
 	l.entries = slices.Insert(l.entries, start, mv)
 	if survived {
 		p.setSquare(vid, a.To)

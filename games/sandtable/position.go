@@ -84,50 +84,113 @@ type Result struct {
 // included), Craters, deployment drafts, and the counters the rules need.
 // Use View to obtain what one viewer may see.
 //
+// Its fields are private: only the engine changes a Position, through
+// Apply (and the deployment edits it takes), SetDraft and Advance, so the
+// invariants of the package documentation hold for every Position the
+// package hands out. The accessors return copies.
+//
 // The zero Position is not usable; obtain one from NewGame or
-// ParsePosition. Methods that change a Position either succeed completely
-// or change nothing.
+// ParsePosition (tests write their positions in the position format).
+// Methods that change a Position either succeed completely or
+// change nothing.
 type Position struct {
-	Phase  Phase
-	ToMove Side // side to move (NoSide during Deployment)
-	// Turn counts turns (one player's PreTurn–Main–PostTurn) from 1; 0
+	phase  Phase
+	toMove Side // side to move (NoSide during Deployment)
+	// turn counts turns (one player's PreTurn–Main–PostTurn) from 1; 0
 	// during Deployment.
-	Turn int
-	// First is the side the coin chose to move first (NoSide before).
-	First Side
-	// HazardUses is the number of hazard uses left in PostTurn.
-	HazardUses int
-	// DeadTurns counts consecutive turns in which the mover could take no
+	turn int
+	// first is the side the coin chose to move first (NoSide before).
+	first Side
+	// hazardUses is the number of hazard uses left in PostTurn.
+	hazardUses int
+	// deadTurns counts consecutive turns in which the mover could take no
 	// Main action and no hazard use (ruling 9).
-	DeadTurns int
-	// Seed drives the coin flip after both deployments are confirmed (0 in
+	deadTurns int
+	// seed drives the coin flip after both deployments are confirmed (0 in
 	// redacted views).
-	Seed uint64
-	// NextHazard[side][0] and [1] are the numbers the next Mine and Anti-Air
+	seed uint64
+	// nextHazard[side][0] and [1] are the numbers the next Mine and Anti-Air
 	// placed by side will get in their IDs.
-	NextHazard [3][2]int32
-	Result     Result
-	// Drafts holds each side's deployment during Deployment (nil in views
-	// that may not see it); Confirmed says who has confirmed.
-	Drafts    [3]*Deployment
-	Confirmed [3]bool
-	Drones    []Drone
-	Craters   []Crater
-	// Viewer is NoSide for a full position; in a redacted view it is the
-	// side the view is for, and Redacted is set.
-	Viewer   Side
-	Redacted bool
+	nextHazard [3][2]int32
+	result     Result
+	// drafts holds each side's deployment during Deployment (nil in views
+	// that may not see it); confirmed says who has confirmed.
+	drafts    [3]*Deployment
+	confirmed [3]bool
+	drones    []Drone
+	craters   []Crater
+	// viewer is NoSide for a full position; in a redacted view it is the
+	// side the view is for, and redacted is set.
+	viewer   Side
+	redacted bool
 
 	pieces []Piece           // sorted by ID
 	board  [NumSquares]int16 // index into pieces of the piece on the ground there, -1 if none
 }
 
+// Phase returns the phase the position waits in (Deployment, Main,
+// PostTurn or Finished; PreTurn only in a hand-written position not yet
+// advanced).
+func (p *Position) Phase() Phase { return p.phase }
+
+// ToMove returns the side to move (NoSide during Deployment).
+func (p *Position) ToMove() Side { return p.toMove }
+
+// Turn returns the turn number, counted from 1 (0 during Deployment).
+func (p *Position) Turn() int { return p.turn }
+
+// First returns the side the coin chose to move first (NoSide before the
+// reveal).
+func (p *Position) First() Side { return p.first }
+
+// HazardUses returns the hazard uses left in the current PostTurn.
+func (p *Position) HazardUses() int { return p.hazardUses }
+
+// DeadTurns returns how many turns in a row the mover could do nothing
+// (ruling 9: DeadlockTurns of them draw).
+func (p *Position) DeadTurns() int { return p.deadTurns }
+
+// NextHazard returns the number the next Mine (kind Mine) or Anti-Air
+// (kind AntiAir) that side places will have in its ID (G12).
+func (p *Position) NextHazard(side Side, kind Kind) int32 {
+	if side != South && side != North || !kind.IsHazard() {
+		return 0
+	}
+	if kind == Mine {
+		return p.nextHazard[side][0]
+	}
+	return p.nextHazard[side][1]
+}
+
+// Result returns the outcome of a finished game (the zero Result before).
+func (p *Position) Result() Result { return p.result }
+
+// Confirmed reports whether side has confirmed its deployment (public).
+func (p *Position) Confirmed(side Side) bool {
+	return (side == South || side == North) && p.confirmed[side]
+}
+
+// Drones returns a copy of the pending Drone orders, in declaration order.
+// In a redacted view the other side's are Hidden.
+func (p *Position) Drones() []Drone { return slices.Clone(p.drones) }
+
+// Craters returns a copy of the Craters on the board.
+func (p *Position) Craters() []Crater { return slices.Clone(p.craters) }
+
+// Redacted reports whether the position is a view (see View); Viewer is
+// the side it was made for (NoSide: the public).
+func (p *Position) Redacted() bool { return p.redacted }
+
+// Viewer returns the side a redacted view was made for (NoSide for the
+// public view and for a full position).
+func (p *Position) Viewer() Side { return p.viewer }
+
 // NewGame returns a game in Deployment with empty drafts for both sides.
 // The seed decides the coin flip once both sides have confirmed.
 func NewGame(seed uint64) *Position {
-	p := &Position{Phase: PhaseDeployment, Seed: seed}
-	p.Drafts[South] = NewDeployment(South)
-	p.Drafts[North] = NewDeployment(North)
+	p := &Position{phase: PhaseDeployment, seed: seed}
+	p.drafts[South] = NewDeployment(South)
+	p.drafts[North] = NewDeployment(North)
 	p.rebuild()
 	return p
 }
@@ -171,7 +234,7 @@ func (p *Position) At(sq Square) (Piece, bool) {
 
 // CraterAt reports whether sq holds a Crater.
 func (p *Position) CraterAt(sq Square) bool {
-	for _, c := range p.Craters {
+	for _, c := range p.craters {
 		if c.Square == sq {
 			return true
 		}
@@ -189,12 +252,12 @@ func (p *Position) Clone() *Position {
 			q.pieces[i].Crew = slices.Clone(q.pieces[i].Crew)
 		}
 	}
-	q.Drones = slices.Clone(p.Drones)
-	q.Craters = slices.Clone(p.Craters)
-	for s := range q.Drafts {
-		if p.Drafts[s] != nil {
-			d := *p.Drafts[s]
-			q.Drafts[s] = &d
+	q.drones = slices.Clone(p.drones)
+	q.craters = slices.Clone(p.craters)
+	for s := range q.drafts {
+		if p.drafts[s] != nil {
+			d := *p.drafts[s]
+			q.drafts[s] = &d
 		}
 	}
 	return &q
@@ -229,7 +292,7 @@ func (p *Position) GroundInfantry(side Side) int {
 // resolved (cancelled ones included); this number is public.
 func (p *Position) PendingDrones(side Side) int {
 	n := 0
-	for _, d := range p.Drones {
+	for _, d := range p.drones {
 		if d.Side == side {
 			n++
 		}
@@ -314,7 +377,7 @@ func (p *Position) hasCrater(sq Square) bool { return p.CraterAt(sq) }
 
 // craterAt returns the Crater on sq.
 func (p *Position) craterAt(sq Square) (Crater, bool) {
-	for _, c := range p.Craters {
+	for _, c := range p.craters {
 		if c.Square == sq {
 			return c, true
 		}

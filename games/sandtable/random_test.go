@@ -12,7 +12,7 @@ import (
 // PostTurn.
 func randomAction(t testing.TB, p *Position, r *rand.Rand) Action {
 	t.Helper()
-	switch p.Phase {
+	switch p.phase {
 	case PhaseMain:
 		if r.IntN(3) == 0 {
 			vm, err := p.LegalVehicleMoves()
@@ -62,7 +62,7 @@ func randomAction(t testing.TB, p *Position, r *rand.Rand) Action {
 		}
 		return h[r.IntN(len(h))]
 	}
-	t.Fatalf("no action in phase %s", p.Phase)
+	t.Fatalf("no action in phase %s", p.phase)
 	return Action{}
 }
 
@@ -86,17 +86,17 @@ func checkInvariants(t testing.TB, p *Position, prev census, next [3][2]int32) {
 		t.Helper()
 		t.Fatalf("%s\nposition:\n%s", fmt.Sprintf(format, args...), p)
 	}
-	switch p.Phase {
+	switch p.phase {
 	case PhaseMain, PhaseFinished:
-		if p.HazardUses != 0 {
-			fail("hazard uses %d outside PostTurn", p.HazardUses)
+		if p.hazardUses != 0 {
+			fail("hazard uses %d outside PostTurn", p.hazardUses)
 		}
 	case PhasePostTurn:
-		if p.HazardUses < 1 || p.HazardUses > p.Count(p.ToMove, Base) {
-			fail("PostTurn with %d hazard uses and %d Bases", p.HazardUses, p.Count(p.ToMove, Base))
+		if p.hazardUses < 1 || p.hazardUses > p.Count(p.toMove, Base) {
+			fail("PostTurn with %d hazard uses and %d Bases", p.hazardUses, p.Count(p.toMove, Base))
 		}
 	default:
-		fail("position rests in phase %s", p.Phase)
+		fail("position rests in phase %s", p.phase)
 	}
 	seen := map[Square]ID{}
 	for i := 1; i < len(p.pieces); i++ {
@@ -159,16 +159,16 @@ func checkInvariants(t testing.TB, p *Position, prev census, next [3][2]int32) {
 			fail("%s has %d hazards, above the cap", s, p.Hazards(s))
 		}
 	}
-	for _, c := range p.Craters {
-		if c.Side != p.ToMove {
+	for _, c := range p.craters {
+		if c.Side != p.toMove {
 			fail("Crater on %s of %s outlived its turn", c.Square, c.Side)
 		}
 	}
-	for _, d := range p.Drones {
+	for _, d := range p.drones {
 		if !d.Cancelled && p.get(d.Spotter) == nil {
 			fail("Drone of lost spotter %s not cancelled", d.Spotter)
 		}
-		if d.Side == p.ToMove && p.Phase == PhaseMain {
+		if d.Side == p.toMove && p.phase == PhaseMain {
 			fail("Drone of %s still pending in its own Main", d.Side)
 		}
 	}
@@ -219,9 +219,9 @@ func TestRandomGames(t *testing.T) {
 		seed := uint64(1000 + g)
 		r := rand.New(rand.NewPCG(seed, 7))
 		p := startRandomGame(t, seed)
-		for p.Phase != PhaseFinished && p.Turn <= turns {
+		for p.phase != PhaseFinished && p.turn <= turns {
 			prev := takeCensus(p)
-			next := p.NextHazard
+			next := p.nextHazard
 			a := randomAction(t, p, r)
 			before := p.Format()
 			// a random, usually illegal, action changes nothing when refused
@@ -231,9 +231,9 @@ func TestRandomGames(t *testing.T) {
 			} else if err == nil {
 				before = p.Format()
 				prev = takeCensus(p)
-				next = p.NextHazard
+				next = p.nextHazard
 				checkInvariants(t, p, prev, next)
-				if p.Phase == PhaseFinished {
+				if p.phase == PhaseFinished {
 					break
 				}
 				a = randomAction(t, p, r)
@@ -257,9 +257,9 @@ func TestRandomGames(t *testing.T) {
 			}
 			checkViews(t, p, entries)
 		}
-		if p.Phase == PhaseFinished {
+		if p.phase == PhaseFinished {
 			finished++
-			results[p.Result.Reason.String()]++
+			results[p.result.Reason.String()]++
 		}
 	}
 	t.Logf("%d games, %d actions, %d finished: %v", games, actions, finished, results)
@@ -287,7 +287,7 @@ func checkViews(t testing.TB, p *Position, entries []Entry) {
 	t.Helper()
 	for _, viewer := range []Side{NoSide, South, North} {
 		v := p.View(viewer)
-		for _, d := range v.Drones {
+		for _, d := range v.drones {
 			if d.Side != viewer && (!d.Hidden || !d.Spotter.IsZero() || d.Target != NoSquare) {
 				t.Fatalf("view for %s shows a Drone order of %s", viewer, d.Side)
 			}
@@ -295,11 +295,11 @@ func checkViews(t testing.TB, p *Position, entries []Entry) {
 		if v.PendingDrones(South) != p.PendingDrones(South) || v.PendingDrones(North) != p.PendingDrones(North) {
 			t.Fatalf("view changed the public Drone counts")
 		}
-		if v.Seed != 0 {
+		if v.seed != 0 {
 			t.Fatalf("view shows the seed")
 		}
 		text := v.Format()
-		for _, d := range p.Drones {
+		for _, d := range p.drones {
 			if d.Side != viewer && strings.Contains(text, "drone "+d.Spotter.String()) {
 				t.Fatalf("view text for %s leaks a Drone", viewer)
 			}

@@ -73,7 +73,7 @@ func handWrittenPositions(tb testing.TB) []string {
 // says the action comes from the legal action generators, so Apply must
 // accept it; ok is false when p is finished.
 func randomRoundTripAction(p *Position, r *rand.Rand) (a string, legal, ok bool) {
-	if p.Phase == PhaseFinished {
+	if p.phase == PhaseFinished {
 		return "", false, false
 	}
 	switch n := r.IntN(400); {
@@ -85,7 +85,7 @@ func randomRoundTripAction(p *Position, r *rand.Rand) (a string, legal, ok bool)
 		return randomJunkAction(r), false, true
 	}
 	sq := func() string { return Sq(r.IntN(Files), r.IntN(Ranks)).String() }
-	switch p.Phase {
+	switch p.phase {
 	case PhaseDeployment:
 		side := []string{"S", "N"}[r.IntN(2)]
 		switch r.IntN(10) {
@@ -247,7 +247,7 @@ func FuzzRoundTrip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text, actions string, seed uint64) {
 		p, err := ParsePosition(text)
-		if err != nil || p.Redacted {
+		if err != nil || p.redacted {
 			return
 		}
 		assertRoundTrip(t, p)

@@ -171,7 +171,7 @@ func TestScenarios(t *testing.T) {
 					t.Fatalf("%s:%d: after: %v", sc.file, sc.line, err)
 				}
 				if !strings.Contains(sc.after, "next-hazard") {
-					want.NextHazard = p.NextHazard // not under test unless given
+					want.nextHazard = p.nextHazard // not under test unless given
 				}
 				if got, w := stripComments(p.Format()), stripComments(want.Format()); got != w {
 					t.Errorf("%s:%d: position after\n%s\nwant\n%s", sc.file, sc.line, got, w)

@@ -17,7 +17,7 @@ import (
 // An illegal action returns a *RuleError naming the rule that forbids it
 // and leaves p unchanged.
 func (p *Position) Apply(a Action) ([]Entry, error) {
-	if p.Redacted {
+	if p.redacted {
 		return nil, fmt.Errorf("cannot apply an action to a redacted view")
 	}
 	q := p.Clone()
@@ -36,7 +36,7 @@ func (p *Position) Apply(a Action) ([]Entry, error) {
 // turn number past maxCounter. Every other counter is bounded by the
 // rules (dead-turns, hazard-uses) or checked where it grows (hazard IDs).
 func (p *Position) checkLimits() error {
-	if p.Turn > maxCounter {
+	if p.turn > maxCounter {
 		return illegal(RuleTurnLimit, "this would end turn %d, the last turn a position can hold: from here the game can only end, by a victory in Main, a resignation or an agreed draw", maxCounter)
 	}
 	return nil
@@ -67,7 +67,7 @@ func (p *Position) Advance() []Entry {
 // that would end the last turn a position can hold (G21); the position
 // is then unchanged.
 func (p *Position) TryAdvance() ([]Entry, error) {
-	if p.Redacted {
+	if p.redacted {
 		return nil, nil
 	}
 	q := p.Clone()
@@ -81,16 +81,16 @@ func (p *Position) TryAdvance() ([]Entry, error) {
 
 func (p *Position) advance() []Entry {
 	l := &logger{p: p}
-	switch p.Phase {
+	switch p.phase {
 	case PhasePreTurn:
 		p.preTurn(l)
 	case PhaseMain:
 		p.enterMain(l)
 	case PhasePostTurn:
 		switch {
-		case p.GroundInfantry(p.ToMove) == 0:
+		case p.GroundInfantry(p.toMove) == 0:
 			p.startPostTurn(l, false) // announces the skip and ends the turn
-		case p.HazardUses <= 0:
+		case p.hazardUses <= 0:
 			p.endTurn(l, false)
 		}
 	}
@@ -98,14 +98,14 @@ func (p *Position) advance() []Entry {
 }
 
 func (p *Position) apply(l *logger, a Action) error {
-	if p.Phase == PhaseFinished {
+	if p.phase == PhaseFinished {
 		return illegal(RuleGameOver, "the game is over (%s)", p.ResultText())
 	}
 	switch a.Kind {
 	case ActResign:
 		side := a.Side
 		if side == NoSide {
-			side = p.ToMove
+			side = p.toMove
 		}
 		if side == NoSide {
 			return illegal(RuleTurn, "say which side resigns during Deployment (S resign or N resign)")
@@ -119,18 +119,18 @@ func (p *Position) apply(l *logger, a Action) error {
 		return nil
 	}
 	if a.Kind >= ActDeployPlace {
-		if p.Phase != PhaseDeployment {
+		if p.phase != PhaseDeployment {
 			return illegal(RulePhase, "deployment is over; %s is a Deployment action", quote(a.String()))
 		}
 		return p.deployAction(l, a)
 	}
-	if p.Phase == PhaseDeployment {
+	if p.phase == PhaseDeployment {
 		return illegal(RulePhase, "the game is still in Deployment; %s can only be played later", quote(a.String()))
 	}
 	switch a.Kind {
 	case ActInfantry, ActVehicle:
-		if p.Phase != PhaseMain {
-			return illegal(RulePhase, "it is %s's %s phase; a Main action (%s) is not possible now", p.ToMove, p.Phase.Title(), a.String())
+		if p.phase != PhaseMain {
+			return illegal(RulePhase, "it is %s's %s phase; a Main action (%s) is not possible now", p.toMove, p.phase.Title(), a.String())
 		}
 		var err error
 		if a.Kind == ActInfantry {
@@ -144,28 +144,28 @@ func (p *Position) apply(l *logger, a Action) error {
 		if err != nil {
 			return err
 		}
-		l.entries = slices.Insert(l.entries, 0, Entry{Kind: EntryAction, Turn: p.Turn, Phase: PhaseMain, Mover: p.ToMove, Side: p.ToMove,
-			Notation: a.String(), Text: p.ToMove.String() + " played " + a.String() + "."})
+		l.entries = slices.Insert(l.entries, 0, Entry{Kind: EntryAction, Turn: p.turn, Phase: PhaseMain, Mover: p.toMove, Side: p.toMove,
+			Notation: a.String(), Text: p.toMove.String() + " played " + a.String() + "."})
 		if p.checkVictory(l) {
 			return nil
 		}
 		p.startPostTurn(l, false)
 		return nil
 	case ActMine, ActAntiAir, ActDrone:
-		if p.Phase != PhasePostTurn {
-			return illegal(RulePhase, "it is %s's %s phase; a hazard use (%s) is only possible in PostTurn", p.ToMove, p.Phase.Title(), a.String())
+		if p.phase != PhasePostTurn {
+			return illegal(RulePhase, "it is %s's %s phase; a hazard use (%s) is only possible in PostTurn", p.toMove, p.phase.Title(), a.String())
 		}
 		if err := p.hazardUse(l, a); err != nil {
 			return err
 		}
-		p.HazardUses--
+		p.hazardUses--
 		// Ruling 9 checks after every action. In play nothing a hazard use
 		// does can meet a condition (it was checked after Main), but a
 		// hand-written PostTurn position may already meet one.
 		if p.checkVictory(l) {
 			return nil
 		}
-		if p.HazardUses <= 0 {
+		if p.hazardUses <= 0 {
 			p.endTurn(l, false)
 		}
 		return nil
@@ -175,7 +175,7 @@ func (p *Position) apply(l *logger, a Action) error {
 
 // hazardUse performs one PostTurn hazard use (rulings 6 and 7).
 func (p *Position) hazardUse(l *logger, a Action) error {
-	side := p.ToMove
+	side := p.toMove
 	if a.Kind == ActDrone {
 		var sp *Piece
 		if !a.Who.IsZero() {
@@ -203,7 +203,7 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 			// pending Drones are the few of its last PostTurn
 			return illegal(RuleHazardUse, "%s already has %d pending Drones, the most a position holds; place a Mine or an Anti-Air", side, n)
 		}
-		p.Drones = append(p.Drones, Drone{Side: side, Spotter: sp.ID, Target: a.To})
+		p.drones = append(p.drones, Drone{Side: side, Spotter: sp.ID, Target: a.To})
 		n := p.PendingDrones(side)
 		l.addf(Entry{Kind: EntryAction, Side: side, Secret: side, Notation: a.String()}, "%s played %s.", side, a.String())
 		l.addf(Entry{Kind: EntryDroneDeclared, Side: side, Count: n, Notation: "D"},
@@ -242,7 +242,7 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 	if kind == AntiAir {
 		ki = 1
 	}
-	n := int64(p.NextHazard[side][ki])
+	n := int64(p.nextHazard[side][ki])
 	if n < 1 {
 		n = p.nextFreeNumber(side, kind)
 	}
@@ -253,7 +253,7 @@ func (p *Position) hazardUse(l *logger, a Action) error {
 			side, kind, n, MaxIDNumber)
 	}
 	id := ID{side, kind, int32(n)}
-	p.NextHazard[side][ki] = int32(n + 1)
+	p.nextHazard[side][ki] = int32(n + 1)
 	p.add(Piece{ID: id, Owner: side, Square: a.To})
 	l.addf(Entry{Kind: EntryAction, Side: side, Notation: a.String()}, "%s played %s.", side, a.String())
 	l.addf(Entry{Kind: EntryPlace, Side: side, Piece: id, To: a.To}, "%s placed %s %s on %s.", side, kind, id, a.To)
@@ -275,17 +275,17 @@ func (p *Position) nextFreeNumber(side Side, kind Kind) int64 {
 // startPostTurn enters PostTurn with one hazard use per Base (ruling 6), or
 // skips it when the mover has no Infantry on the ground.
 func (p *Position) startPostTurn(l *logger, mainSkipped bool) {
-	p.Phase = PhasePostTurn
-	side := p.ToMove
+	p.phase = PhasePostTurn
+	side := p.toMove
 	uses := p.Count(side, Base)
 	if uses == 0 || p.GroundInfantry(side) == 0 {
-		p.HazardUses = 0
+		p.hazardUses = 0
 		l.addf(Entry{Kind: EntryPostTurnSkipped, Side: side},
 			"%s has no Infantry on the ground, so no hazard can be used: PostTurn is skipped.", side)
 		p.endTurn(l, mainSkipped)
 		return
 	}
-	p.HazardUses = uses
+	p.hazardUses = uses
 	l.addf(Entry{Kind: EntryHazardUses, Side: side, Count: uses},
 		"%s's PostTurn: %d hazard %s (one per Base).", side, uses, plural(uses, "use", "uses"))
 }
@@ -293,39 +293,39 @@ func (p *Position) startPostTurn(l *logger, mainSkipped bool) {
 // endTurn removes the mover's Craters, counts deadlocked turns and starts
 // the opponent's turn.
 func (p *Position) endTurn(l *logger, dead bool) {
-	side := p.ToMove
-	p.Craters = slices.DeleteFunc(p.Craters, func(c Crater) bool {
+	side := p.toMove
+	p.craters = slices.DeleteFunc(p.craters, func(c Crater) bool {
 		if c.Side == side {
 			l.addf(Entry{Kind: EntryCraterGone, Side: side, To: c.Square}, "The Crater on %s is gone.", c.Square)
 			return true
 		}
 		return false
 	})
-	p.HazardUses = 0
+	p.hazardUses = 0
 	if dead {
-		p.DeadTurns++
+		p.deadTurns++
 	} else {
-		p.DeadTurns = 0
+		p.deadTurns = 0
 	}
-	if p.DeadTurns >= DeadlockTurns {
-		l.addf(Entry{Kind: EntryNone, Side: NoSide}, "%d consecutive turns passed without any possible Main action or hazard use.", p.DeadTurns)
+	if p.deadTurns >= DeadlockTurns {
+		l.addf(Entry{Kind: EntryNone, Side: NoSide}, "%d consecutive turns passed without any possible Main action or hazard use.", p.deadTurns)
 		p.finish(l, Result{NoSide, Deadlock})
 		return
 	}
-	p.ToMove = side.Opp()
-	p.Turn++
-	p.Phase = PhasePreTurn
+	p.toMove = side.Opp()
+	p.turn++
+	p.phase = PhasePreTurn
 	p.preTurn(l)
 }
 
 // preTurn begins the mover's turn: its pending Drones resolve together
 // (ruling 7), then victory is checked and Main begins.
 func (p *Position) preTurn(l *logger) {
-	side := p.ToMove
-	p.Phase = PhasePreTurn
-	l.addf(Entry{Kind: EntryTurn, Side: side}, "Turn %d: %s to move.", p.Turn, side)
+	side := p.toMove
+	p.phase = PhasePreTurn
+	l.addf(Entry{Kind: EntryTurn, Side: side}, "Turn %d: %s to move.", p.turn, side)
 	var mine []Drone
-	p.Drones = slices.DeleteFunc(p.Drones, func(d Drone) bool {
+	p.drones = slices.DeleteFunc(p.drones, func(d Drone) bool {
 		if d.Side == side {
 			mine = append(mine, d)
 			return true
@@ -362,7 +362,7 @@ func (p *Position) preTurn(l *logger) {
 			l.addf(Entry{Kind: EntryCrater, Side: c.Side, To: d.Target}, "%s stays a Crater until the end of %s's turn.", d.Target, c.Side)
 			continue
 		}
-		p.Craters = append(p.Craters, Crater{Square: d.Target, Side: side})
+		p.craters = append(p.craters, Crater{Square: d.Target, Side: side})
 		l.addf(Entry{Kind: EntryCrater, Side: side, To: d.Target}, "A Crater marks %s until the end of %s's turn.", d.Target, side)
 	}
 	if p.checkVictory(l) {
@@ -374,9 +374,9 @@ func (p *Position) preTurn(l *logger) {
 // enterMain starts Main, skipping it when the mover has no legal Main
 // action (ruling 3).
 func (p *Position) enterMain(l *logger) {
-	p.Phase = PhaseMain
+	p.phase = PhaseMain
 	if !p.HasLegalMain() {
-		l.addf(Entry{Kind: EntryMainSkipped, Side: p.ToMove}, "%s has no legal Main action: Main is skipped.", p.ToMove)
+		l.addf(Entry{Kind: EntryMainSkipped, Side: p.toMove}, "%s has no legal Main action: Main is skipped.", p.toMove)
 		p.startPostTurn(l, true)
 	}
 }
@@ -425,14 +425,14 @@ func (p *Position) checkVictory(l *logger) bool {
 }
 
 func (p *Position) finish(l *logger, r Result) {
-	p.Phase = PhaseFinished
-	p.Result = r
-	p.Drafts, p.Confirmed = [3]*Deployment{}, [3]bool{} // a game ended in Deployment reveals nothing
-	p.HazardUses = 0
+	p.phase = PhaseFinished
+	p.result = r
+	p.drafts, p.confirmed = [3]*Deployment{}, [3]bool{} // a game ended in Deployment reveals nothing
+	p.hazardUses = 0
 	for _, s := range []Side{South, North} {
-		for i := range p.NextHazard[s] {
-			if p.NextHazard[s][i] < 1 {
-				p.NextHazard[s][i] = 1 // ended in Deployment: no hazard numbered yet (G12), and IDs start at 1
+		for i := range p.nextHazard[s] {
+			if p.nextHazard[s][i] < 1 {
+				p.nextHazard[s][i] = 1 // ended in Deployment: no hazard numbered yet (G12), and IDs start at 1
 			}
 		}
 	}
@@ -441,8 +441,8 @@ func (p *Position) finish(l *logger, r Result) {
 
 // ResultText describes the result in plain English ("" while playing).
 func (p *Position) ResultText() string {
-	r := p.Result
-	if p.Phase != PhaseFinished {
+	r := p.result
+	if p.phase != PhaseFinished {
 		return ""
 	}
 	w, o := r.Winner, r.Winner.Opp()

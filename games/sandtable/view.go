@@ -2,6 +2,9 @@ package sandtable
 
 // View returns what viewer may see of the position: viewer is South or
 // North for a player, NoSide for the public (spectators, the game thread).
+// It is the one place that decides what is secret: images are drawn from
+// a view (render/sandboard refuses a full position) and nothing filters
+// again after it; FilterLog does the same for the turn log.
 // The view is a redacted copy (Redacted set, Viewer = viewer) without the
 // secrets of the rules (rule text, Deployment and Drones):
 //   - during Deployment, every draft but the viewer's own is removed (only
@@ -15,20 +18,20 @@ package sandtable
 // action generators refuse it. Filter the turn log with FilterLog.
 func (p *Position) View(viewer Side) *Position {
 	q := p.Clone()
-	q.Redacted = true
-	q.Viewer = viewer
-	q.Seed = 0
+	q.redacted = true
+	q.viewer = viewer
+	q.seed = 0
 	for _, s := range []Side{South, North} {
 		if s != viewer {
-			q.Drafts[s] = nil
+			q.drafts[s] = nil
 		}
 	}
-	if q.Phase != PhaseDeployment {
-		q.Drafts = [3]*Deployment{}
+	if q.phase != PhaseDeployment {
+		q.drafts = [3]*Deployment{}
 	}
-	for i, d := range q.Drones {
+	for i, d := range q.drones {
 		if d.Side != viewer {
-			q.Drones[i] = Drone{Side: d.Side, Target: NoSquare, Hidden: true}
+			q.drones[i] = Drone{Side: d.Side, Target: NoSquare, Hidden: true}
 		}
 	}
 	return q

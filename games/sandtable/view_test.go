@@ -36,7 +36,7 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	// At South's turn: South's Drones resolved; North's Drone pending.
-	if p.ToMove != South || p.PendingDrones(North) != 1 || p.PendingDrones(South) != 0 {
+	if p.toMove != South || p.PendingDrones(North) != 1 || p.PendingDrones(South) != 0 {
 		t.Fatalf("unexpected state:\n%s", p)
 	}
 	for _, viewer := range []Side{NoSide, South} {
@@ -50,8 +50,8 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 		}
 		// The view equals the full position with the secrets removed by hand.
 		q := p.Clone()
-		q.Drones = []Drone{{Side: North, Target: NoSquare, Hidden: true}}
-		q.Seed, q.Redacted, q.Viewer = 0, true, viewer
+		q.drones = []Drone{{Side: North, Target: NoSquare, Hidden: true}}
+		q.seed, q.redacted, q.viewer = 0, true, viewer
 		if q.Format() != text {
 			t.Errorf("view for %s differs from the position minus its secrets:\n%s\n---\n%s", viewer, text, q.Format())
 		}
@@ -62,7 +62,7 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 		}
 		// A view parses back as a view and is refused for play.
 		w, err := ParsePosition(text)
-		if err != nil || w.Format() != text || !w.Redacted {
+		if err != nil || w.Format() != text || !w.redacted {
 			t.Fatalf("view does not round-trip: %v", err)
 		}
 		if _, err := w.ApplyString("d4-d5"); err == nil {
@@ -98,7 +98,7 @@ func TestViewDuringDeployment(t *testing.T) {
 	if pub.Draft(South) != nil || pub.Draft(North) != nil {
 		t.Fatalf("public view shows a draft")
 	}
-	if !pub.Confirmed[North] || pub.Confirmed[South] {
+	if !pub.confirmed[North] || pub.confirmed[South] {
 		t.Fatalf("public view lost who confirmed")
 	}
 	text := pub.Format()
@@ -172,5 +172,69 @@ drone SI1 f6
 	}
 	if n := p.Counts(North); n.Airplanes != 1 || n.CrewInfantry != 1 || n.Bases != 1 {
 		t.Errorf("North %+v", n)
+	}
+}
+
+// TestPublicViewCarriesNoSecret: the public view is a function of public
+// information only. Two games that differ in nothing but their secrets
+// (the coin's seed, every deployment draft, confirmed or not, every Drone
+// order of both sides, cancelled ones included) have identical public
+// views, and no secret appears in the view's text or accessors. (G20:
+// these are all the secrets; hazards are public once revealed.)
+func TestPublicViewCarriesNoSecret(t *testing.T) {
+	deploying := func(seed uint64, south, north string) *Position {
+		p := NewGame(seed)
+		for _, a := range []string{"S preset " + south, "N preset " + north, "N confirm"} {
+			if _, err := p.ApplyString(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p
+	}
+	play := func(seed, drones string) *Position {
+		p, err := ParsePosition("sandtable-position 1\nphase main\nturn 7\nto-move south\nfirst north\nseed " + seed + "\n" +
+			"piece SB1 a1\npiece SB2 b1\npiece ST1 c3 SI1\npiece SI2 e4\npiece SI3 f4\npiece SM1 e5\npiece SA1 f5\n" +
+			"piece NB1 t20\npiece NI1 t19\npiece NI2 g12\npiece NI3 h14\npiece NM1 j12\npiece NA1 k12\npiece NT9 k20\npiece NP9 l20\n" + drones)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name    string
+		a, b    *Position
+		secrets []string // texts of a's secrets that must not appear in its public view
+	}{
+		{"deployment", deploying(11, "phalanx", "skirmish"), deploying(987654321, "fortress", "phalanx"), []string{"seed 11"}},
+		{"play", play("11", "drone NI2 g10\ndrone NI3 h16 cancelled\n"), play("987654321", "drone NI3 j15\ndrone NI2 h10 cancelled\n"),
+			[]string{"seed 11", "NI2 g10", "g10", "h16"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			va, vb := c.a.View(NoSide), c.b.View(NoSide)
+			if va.Format() != vb.Format() {
+				t.Errorf("public views differ with the secrets:\n%s\n---\n%s", va.Format(), vb.Format())
+			}
+			text := va.Format()
+			for _, s := range c.secrets {
+				if strings.Contains(text, s) {
+					t.Errorf("public view shows %q:\n%s", s, text)
+				}
+			}
+			if len(rowsOf(text)) != 0 || va.Draft(South) != nil || va.Draft(North) != nil {
+				t.Errorf("public view holds a draft:\n%s", text)
+			}
+			for _, d := range va.Drones() {
+				if !d.Hidden || !d.Spotter.IsZero() || d.Target != NoSquare || d.Cancelled {
+					t.Errorf("public view holds a Drone order: %+v", d)
+				}
+			}
+			if va.PendingDrones(North) != c.a.PendingDrones(North) || va.Confirmed(North) != c.a.Confirmed(North) {
+				t.Error("public view lost a public count")
+			}
+			// A view of the view hides no more and shows no less.
+			if va.View(NoSide).Format() != text {
+				t.Error("the public view of the public view differs")
+			}
+		})
 	}
 }

@@ -1,7 +1,9 @@
-// Package sandboard converts SandTable engine positions and turn logs into
-// the renderer's input (render.SandTableBoard), the one conversion the bot
-// and the `sandtable render` command share. It sits between games/sandtable
-// and render so that neither imports the other.
+// Package sandboard converts the SandTable engine's views and turn logs
+// into the renderer's input (render.SandTableBoard), the one conversion the
+// bot and the `sandtable render` command share. It sits between
+// games/sandtable and render so that neither imports the other. It draws
+// from the engine's view for one viewer only (Position.View, the one place
+// that decides what is secret) and filters nothing itself.
 package sandboard
 
 import (
@@ -20,17 +22,21 @@ var sides = map[sandtable.Side]render.Side{
 	sandtable.NoSide: render.Neutral, sandtable.South: render.South, sandtable.North: render.North,
 }
 
-// FromPosition converts an engine position (full, or a redacted view)
-// into the renderer's input, secrets included: the renderer's View decides
-// which of them are drawn. Pieces on the ground are listed with their crew
-// counts (crew themselves stand inside their Vehicle); Drones that are
-// hidden (another side's, in a redacted view) or cancelled are left out; a
-// Drone's spotter square is where its Infantry stands (a Vehicle's square
-// when it has boarded one). No last move is set (see LastMoves)
-// and South is at the bottom.
-func FromPosition(p *sandtable.Position) (render.SandTableBoard, error) {
+// FromView converts the engine's view for one viewer (Position.View) into
+// the renderer's input, which draws all of it: the pieces on the ground
+// with their crew counts (crew themselves stand inside their Vehicle), the
+// Craters, the Drone orders the view shows (not the hidden or cancelled
+// ones; a Drone's spotter square is where its Infantry stands, a Vehicle's
+// square when it has boarded one) and, in Deployment, the drafts the view
+// holds. The view has decided what is secret; nothing is filtered here. A
+// full position is refused: it holds every secret. No last move is set
+// (see LastMoves) and South is at the bottom.
+func FromView(v *sandtable.Position) (render.SandTableBoard, error) {
 	var b render.SandTableBoard
-	for _, pc := range p.Pieces() {
+	if !v.Redacted() {
+		return b, fmt.Errorf("sandboard: a board is drawn from a view (Position.View), not from a full position")
+	}
+	for _, pc := range v.Pieces() {
 		if !pc.Carrier.IsZero() {
 			continue
 		}
@@ -40,22 +46,22 @@ func FromPosition(p *sandtable.Position) (render.SandTableBoard, error) {
 		}
 		b.Pieces = append(b.Pieces, render.SandPiece{Square: render.Square(pc.Square), Kind: k, Owner: sides[pc.Owner], Crew: len(pc.Crew)})
 	}
-	for _, c := range p.Craters {
+	for _, c := range v.Craters() {
 		b.Craters = append(b.Craters, render.Square(c.Square))
 	}
-	for _, d := range p.Drones {
+	for _, d := range v.Drones() {
 		if d.Hidden || d.Cancelled {
 			continue
 		}
-		spotter, ok := p.Piece(d.Spotter)
+		spotter, ok := v.Piece(d.Spotter)
 		if !ok {
 			continue // a destroyed spotter cancels its Drone (ruling 7)
 		}
 		b.Drones = append(b.Drones, render.DroneOrder{Owner: sides[d.Side], Spotter: render.Square(spotter.Square), Target: render.Square(d.Target)})
 	}
-	if p.Phase == sandtable.PhaseDeployment {
+	if v.Phase() == sandtable.PhaseDeployment {
 		for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
-			d := p.Drafts[side]
+			d := v.Draft(side)
 			if d == nil {
 				continue
 			}
@@ -110,16 +116,24 @@ func LastMoves(entries []sandtable.Entry) (path []render.Square, steps []render.
 	return path, steps
 }
 
-// Public is the public image's input: the position's pieces
-// and Craters, the last Main action of log highlighted, and the side to move
-// at the bottom. Drawn with render.ViewPublic it shows no secret; the game
-// thread's images are exactly this.
-func Public(p *sandtable.Position, log []sandtable.Entry) (render.SandTableBoard, error) {
-	b, err := FromPosition(p)
+// Board is viewer's image of p (NoSide: the public one): the engine's
+// view of p for viewer (FromView), the last Main action of log as viewer
+// may see it (sandtable.FilterLog) highlighted, and the orientation: a
+// player's own side at the bottom, the side to move in the public image.
+// It returns the frame to draw it with.
+func Board(p *sandtable.Position, log []sandtable.Entry, viewer sandtable.Side) (render.SandTableBoard, render.View, error) {
+	b, err := FromView(p.View(viewer))
 	if err != nil {
-		return b, err
+		return b, render.ViewPublic, err
 	}
-	b.VehiclePath, b.InfantrySteps = LastMoves(sandtable.FilterLog(log, sandtable.NoSide))
-	b.Flipped = p.ToMove == sandtable.North
-	return b, nil
+	b.VehiclePath, b.InfantrySteps = LastMoves(sandtable.FilterLog(log, viewer))
+	switch viewer {
+	case sandtable.South:
+		return b, render.ViewSouth, nil
+	case sandtable.North:
+		b.Flipped = true
+		return b, render.ViewNorth, nil
+	}
+	b.Flipped = p.ToMove() == sandtable.North
+	return b, render.ViewPublic, nil
 }
