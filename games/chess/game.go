@@ -13,6 +13,8 @@ type Game struct {
 	moves []Move
 	sans  []string
 	keys  []uint64 // keys[i]: repetition key of the position after i plies
+	end   Outcome  // the recorded ending, when ended
+	ended bool     // Resign, AgreeDraw, ClaimDraw(WithMove) or Timeout ended the game
 }
 
 // NewGame starts a game of variant v from its standard initial position
@@ -109,27 +111,33 @@ func (g *Game) Clone() *Game {
 }
 
 // Play plays the legal move m. It refuses (changing nothing) when the game
-// is already over by an automatic result or m is illegal (*MoveError).
+// is already over (a *MoveError wrapping a *GameOverError) or m is illegal
+// (*MoveError).
 func (g *Game) Play(m Move) error {
-	if st := g.Status(); st.Over() {
-		return &MoveError{Input: m.UCI(), Reason: "the game is over: " + st.String()}
+	if err := g.over(); err != nil {
+		return &MoveError{Input: m.UCI(), Reason: err.Error(), err: err}
 	}
 	if !g.pos.IsLegal(m) {
 		return g.pos.explainMove(m)
 	}
+	g.record(m)
+	return nil
+}
+
+// record plays the legal move m and adds it to the history.
+func (g *Game) record(m Move) {
 	san := g.pos.SAN(m)
 	g.pos.play(m)
 	g.moves = append(g.moves, m)
 	g.sans = append(g.sans, san)
 	g.keys = append(g.keys, g.pos.RepetitionKey())
-	return nil
 }
 
 // PlayText parses a player's move (SAN or UCI, see ParseMove) and plays it.
 // It returns the move and its SAN; on error nothing changes.
 func (g *Game) PlayText(s string) (Move, string, error) {
-	if st := g.Status(); st.Over() {
-		return NullMove, "", &MoveError{Input: s, Reason: "the game is over: " + st.String()}
+	if err := g.over(); err != nil {
+		return NullMove, "", &MoveError{Input: s, Reason: err.Error(), err: err}
 	}
 	m, err := g.pos.ParseMove(s)
 	if err != nil {
@@ -159,7 +167,7 @@ func (g *Game) RepetitionCount() int {
 // (checkmate, elimination, stalemate) and dead positions take precedence.
 func (g *Game) Status() Status {
 	st := g.pos.Status()
-	if st.Over() || g.pos.variant == TeamChess {
+	if st.Over() || !g.pos.rules().drawRules {
 		return st
 	}
 	if g.RepetitionCount() >= 5 {
@@ -191,10 +199,10 @@ func (c Claim) String() string {
 // Claims returns the draws the side to move may claim now: threefold
 // repetition (the current position has occurred at least three times) and
 // the 50-move rule (at least 50 moves by each side without a pawn move or
-// capture). Empty when the game is over and in Team Chess (issue 6: no
-// repetition or 50-move draw).
+// capture). Empty when the game is over (Outcome) and in Team Chess
+// (issue 6: no repetition or 50-move draw).
 func (g *Game) Claims() []Claim {
-	if g.pos.variant == TeamChess || g.Status().Over() {
+	if _, over := g.Outcome(); over || !g.pos.rules().drawRules {
 		return nil
 	}
 	var out []Claim
@@ -211,7 +219,7 @@ func (g *Game) Claims() []Claim {
 // the legal move m and declaring it (FIDE 9.2.1.1 and 9.3.1): those that
 // would hold after m. The move is not played.
 func (g *Game) ClaimsWithMove(m Move) []Claim {
-	if g.pos.variant == TeamChess || g.Status().Over() || !g.pos.IsLegal(m) {
+	if _, over := g.Outcome(); over || !g.pos.rules().drawRules || !g.pos.IsLegal(m) {
 		return nil
 	}
 	c := g.Clone()

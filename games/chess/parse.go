@@ -17,7 +17,12 @@ type MoveError struct {
 	Reason     string
 	Candidates []string
 	Legal      Listing
+	err        error // the cause, when there is one (a *GameOverError)
 }
+
+// Unwrap returns the cause of the refusal, if any: a *GameOverError when
+// Game.Play refused a move because the game has ended.
+func (e *MoveError) Unwrap() error { return e.err }
 
 // Error returns the reason, followed by the listing when it names moves:
 // "...; the only legal move is exd3", or after a reason that ends a

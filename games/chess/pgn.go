@@ -15,14 +15,15 @@ type Tag struct {
 // other tags in order, then Variant, SetUp "1" and FEN (the start
 // position), then the SAN movetext wrapped at 80 columns and the result.
 // result is a PGN result ("1-0", "0-1", "1/2-1/2", "*"); empty means the
-// automatic Status result. Tags with names other than letters, digits and
+// Outcome's result ("*" while the game goes on). Tags with names other than letters, digits and
 // underscores are dropped; the caller cannot override Result, Variant, SetUp
 // or FEN.
 func (g *Game) PGN(tags []Tag, result string) string {
 	switch result {
 	case "1-0", "0-1", "1/2-1/2", "*":
 	default:
-		result = g.Status().Result.String()
+		o, _ := g.Outcome()
+		result = o.Result.String()
 	}
 	var b strings.Builder
 	WritePGNHeader(&b, tags, nil, result, []Tag{

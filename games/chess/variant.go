@@ -92,3 +92,37 @@ func (v Variant) promotionRoles() []Role {
 	}
 	return []Role{Queen, Rook, Bishop, Knight}
 }
+
+// rules are one variant's hooks: what differs from the shared core. Each
+// variant fills them in its own file (variant_standard.go,
+// variant_survival.go, variant_teamchess.go); the engine reads them and
+// never tests which variant it is playing.
+type rules struct {
+	// prose names the variant inside sentences ("standard chess").
+	prose string
+	// draws: the game can end drawn by agreement.
+	draws bool
+	// drawRules: the FIDE repetition and move-count draws (claims under
+	// 9.2 and 9.3, fivefold repetition and the 75-move rule).
+	drawRules bool
+	// endings decides how games end that the shared core cannot.
+	endings endings
+}
+
+// endings are a variant's hooks for how a game ends.
+type endings interface {
+	// timeout returns the outcome when side c runs out of time on p
+	// (FIDE 6.9 as the variant reads it), or an error when the variant's
+	// clock does not end the game.
+	timeout(p *Position, c Color) (Outcome, error)
+}
+
+// variantRules holds each variant's hooks, indexed by Variant.
+var variantRules = [...]*rules{
+	Chess:     &standardRules,
+	Survival:  &survivalRules,
+	TeamChess: &teamChessRules,
+}
+
+// rules returns the position's variant hooks.
+func (p *Position) rules() *rules { return variantRules[p.variant] }
