@@ -41,7 +41,8 @@ func ParseFEN(v Variant, fen string) (Position, error) {
 	var p Position
 	p.variant = v
 	p.ep = NoSquare
-	if v > TeamChess {
+	r := v.rules()
+	if r == nil {
 		return p, fenErr(0, "unknown variant")
 	}
 	fields := strings.Fields(fen)
@@ -92,8 +93,8 @@ func ParseFEN(v Variant, fen string) (Position, error) {
 	default:
 		return p, fenErr(2, "expected w or b, got %q", fields[1])
 	}
-	// 3. Castling.
-	if v != Survival {
+	// 3. Castling (ignored by variants without it).
+	if r.castling {
 		if fields[2] != "-" {
 			seen := map[rune]bool{}
 			for _, c := range fields[2] {
@@ -181,16 +182,14 @@ func (p *Position) validate() error {
 	if (rank1|rank8)&p.byRole[Pawn] != 0 {
 		return fenErr(1, "a pawn stands on the first or last rank (%s)", ((rank1 | rank8) & p.byRole[Pawn]).First())
 	}
-	maxPieces := 16
-	if p.variant == Survival {
-		maxPieces = 24
-	}
+	r := p.rules()
+	maxPieces := r.maxPieces
 	for _, c := range []Color{White, Black} {
 		if n := p.pieceCount(c); n > maxPieces {
 			return fenErr(1, "%s has %d pieces; at most %d are possible in %s", c, n, maxPieces, p.variant.Title())
 		}
 	}
-	if p.variant == Survival {
+	if !r.royalKing {
 		if p.occupied() == 0 {
 			return fenErr(1, "the board is empty")
 		}
@@ -272,8 +271,8 @@ func (p *Position) LegalEnPassant() Square {
 	if p.ep == NoSquare {
 		return NoSquare
 	}
-	if p.variant == Survival {
-		return p.ep
+	if !p.rules().royalKing {
+		return p.ep // no king to expose: a pseudo-legal capture is legal
 	}
 	var buf [256]Move
 	for _, m := range p.AppendLegalMoves(buf[:0]) {

@@ -107,7 +107,7 @@ func (p *Position) Listing(uci bool) Listing {
 
 func (p *Position) listing(uci bool, legal []Move) Listing {
 	must := false
-	if p.variant == Survival {
+	if p.rules().mandatoryCapture {
 		for _, m := range legal {
 			must = must || p.IsCapture(m)
 		}

@@ -31,86 +31,59 @@ const (
 	TartanFEN = "8/PpPpPpPp/pPpPpPpP/PpPpPpPp/pPpPpPpP/PpPpPpPp/pPpPpPpP/8 w - - 0 1"
 )
 
-// String returns the command-line name: "chess", "survival" or "teamchess".
-func (v Variant) String() string {
-	switch v {
-	case Chess:
-		return "chess"
-	case Survival:
-		return "survival"
-	case TeamChess:
-		return "teamchess"
-	}
-	return fmt.Sprintf("variant(%d)", uint8(v))
-}
-
-// Title returns the name used in PGN Variant tags and messages.
-func (v Variant) Title() string {
-	switch v {
-	case Chess:
-		return "Standard"
-	case Survival:
-		return "Survival Chess: Tartan Grid"
-	case TeamChess:
-		return "Team Chess"
-	}
-	return v.String()
-}
-
-// ParseVariant accepts "chess" (also "standard", "fide"), "survival"
-// (also "tartan") and "teamchess" (also "team"), in any case.
-func ParseVariant(s string) (Variant, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "chess", "standard", "fide":
-		return Chess, nil
-	case "survival", "tartan", "survivalchess":
-		return Survival, nil
-	case "teamchess", "team", "team-chess":
-		return TeamChess, nil
-	}
-	return Chess, fmt.Errorf("unknown variant %q (expected chess, survival or teamchess)", s)
-}
-
-// StartFEN returns the variant's initial position.
-func (v Variant) StartFEN() string {
-	if v == Survival {
-		return TartanFEN
-	}
-	return StandardFEN
-}
-
-// HasCheck reports whether kings are royal (check, checkmate, castling).
-func (v Variant) HasCheck() bool { return v != Survival }
-
-// promotionRoles returns the roles a pawn may promote to.
-func (v Variant) promotionRoles() []Role {
-	switch v {
-	case Survival:
-		return []Role{Queen, Rook, Bishop, Knight, King}
-	case TeamChess:
-		return nil
-	}
-	return []Role{Queen, Rook, Bishop, Knight}
-}
-
 // rules are one variant's hooks: what differs from the shared core. Each
 // variant fills them in its own file (variant_standard.go,
 // variant_survival.go, variant_teamchess.go); the engine reads them and
-// never tests which variant it is playing.
+// never tests which variant it is playing. The flags are plain fields
+// because move generation reads them on its hot path.
 type rules struct {
-	// prose names the variant inside sentences ("standard chess").
-	prose string
+	name     string   // command-line name ("chess")
+	title    string   // PGN Variant tag and messages ("Standard")
+	prose    string   // inside sentences ("standard chess")
+	aliases  []string // other names ParseVariant accepts, lower case
+	startFEN string
+	moveHint string // how to write a move, for "is not a move"
+
+	// royalKing: exactly one king per side, check, checkmate, pins and
+	// castling. Without it kings are ordinary pieces: every pseudo-legal
+	// move is legal, and a side may have any number of kings.
+	royalKing bool
+	// castling: the FEN castling field is read and castling is legal.
+	castling bool
+	// mandatoryCapture: when any capture is legal only captures are.
+	mandatoryCapture bool
+	// promotions are the roles a pawn reaching the last rank promotes to,
+	// in generation order.
+	promotions []Role
+	// sacrifices: a pawn reaching the last rank makes a Sacrifice instead
+	// of promoting.
+	sacrifices bool
+	// pass: a side with no legal move that is not in check may pass
+	// (PassTurn).
+	pass bool
+	// elimination: a side with no pieces has lost; there is no king to
+	// mate. Dead positions are those where no capture can happen again.
+	elimination bool
+	// maxPieces is the most pieces one side may have in a FEN.
+	maxPieces int
 	// draws: the game can end drawn by agreement.
 	draws bool
 	// drawRules: the FIDE repetition and move-count draws (claims under
 	// 9.2 and 9.3, fivefold repetition and the 75-move rule).
 	drawRules bool
-	// endings decides how games end that the shared core cannot.
+	// endings decides the endings the shared core cannot.
 	endings endings
+
+	// lastRank are the moves of a pawn reaching the last rank with from
+	// and to left zero (derived from promotions and sacrifices).
+	lastRank []Move
 }
 
 // endings are a variant's hooks for how a game ends.
 type endings interface {
+	// status returns the variant's board ending of p (or Besieged); the
+	// shared core adds the 75-move rule when the variant has drawRules.
+	status(p *Position) Status
 	// timeout returns the outcome when side c runs out of time on p
 	// (FIDE 6.9 as the variant reads it), or an error when the variant's
 	// clock does not end the game.
@@ -124,5 +97,75 @@ var variantRules = [...]*rules{
 	TeamChess: &teamChessRules,
 }
 
-// rules returns the position's variant hooks.
+func init() {
+	for _, r := range variantRules {
+		for _, role := range r.promotions {
+			r.lastRank = append(r.lastRank, NewMove(0, 0, Promotion, role))
+		}
+		if r.sacrifices {
+			r.lastRank = append(r.lastRank, NewSacrifice(0, 0))
+		}
+	}
+}
+
+// rules returns the variant's hooks, nil for an unknown variant.
+func (v Variant) rules() *rules {
+	if int(v) < len(variantRules) {
+		return variantRules[v]
+	}
+	return nil
+}
+
+// rules returns the position's variant hooks (a Position always has a
+// known variant).
 func (p *Position) rules() *rules { return variantRules[p.variant] }
+
+// String returns the command-line name: "chess", "survival" or "teamchess".
+func (v Variant) String() string {
+	if r := v.rules(); r != nil {
+		return r.name
+	}
+	return fmt.Sprintf("variant(%d)", uint8(v))
+}
+
+// Title returns the name used in PGN Variant tags and messages.
+func (v Variant) Title() string {
+	if r := v.rules(); r != nil {
+		return r.title
+	}
+	return v.String()
+}
+
+// ParseVariant accepts "chess" (also "standard", "fide"), "survival"
+// (also "tartan") and "teamchess" (also "team"), in any case.
+func ParseVariant(s string) (Variant, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for _, v := range Variants {
+		r := v.rules()
+		if name == r.name {
+			return v, nil
+		}
+		for _, a := range r.aliases {
+			if name == a {
+				return v, nil
+			}
+		}
+	}
+	return Chess, fmt.Errorf("unknown variant %q (expected chess, survival or teamchess)", s)
+}
+
+// StartFEN returns the variant's initial position.
+func (v Variant) StartFEN() string {
+	if r := v.rules(); r != nil {
+		return r.startFEN
+	}
+	return StandardFEN
+}
+
+// HasCheck reports whether kings are royal (check, checkmate, castling).
+func (v Variant) HasCheck() bool {
+	if r := v.rules(); r != nil {
+		return r.royalKing
+	}
+	return true
+}
