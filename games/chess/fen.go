@@ -229,7 +229,10 @@ func (p *Position) validate() error {
 // FEN returns the position in Forsyth-Edwards Notation. The en passant
 // field names a square only when an en passant capture is legal (as FIDE
 // compares positions); the castling field is "-" in Survival Chess.
-func (p *Position) FEN() string {
+func (p *Position) FEN() string { return p.fen(p.LegalEnPassant()) }
+
+// fen writes the FEN with ep as its en passant field.
+func (p *Position) fen(ep Square) string {
 	var b strings.Builder
 	b.Grow(90)
 	for rank := 7; rank >= 0; rank-- {
@@ -260,7 +263,7 @@ func (p *Position) FEN() string {
 	}
 	b.WriteString(p.castling.String())
 	b.WriteByte(' ')
-	b.WriteString(p.LegalEnPassant().String())
+	b.WriteString(ep.String())
 	fmt.Fprintf(&b, " %d %d", p.halfmove, p.fullmove)
 	return b.String()
 }

@@ -3,18 +3,27 @@ package chess
 import "fmt"
 
 // Game is a game record: a start position plus the moves played, with the
-// current position and the repetition history. It can always be rebuilt
-// with ReplayGame from StartFEN() and UCIs(). The zero Game is not usable;
-// create one with NewGame or NewGameFromFEN. A Game is not safe for
-// concurrent use.
+// current position, the repetition history and how the game ended. It can
+// always be rebuilt with ReplayGame from StartFEN() and UCIs(). The zero
+// Game is not usable; create one with NewGame, NewGameFromFEN, ReplayGame
+// or Resume. A Game is not safe for concurrent use.
+//
+// A game resumed from a Snapshot starts at the snapshot's position: its
+// history (Start, StartFEN, Moves, SANs, UCIs, PGN) covers only the moves
+// played since, while Ply, LastMove, RepetitionCount, Claims, Status and
+// Outcome are those of the whole game.
 type Game struct {
 	start Position
 	pos   Position
 	moves []Move
 	sans  []string
-	keys  []uint64 // keys[i]: repetition key of the position after i plies
-	end   Outcome  // the recorded ending, when ended
-	ended bool     // Resign, AgreeDraw, ClaimDraw(WithMove) or Timeout ended the game
+	// keys are the repetition keys of the positions since start (keys[i]
+	// after i plies); for a resumed game, those of the snapshot first.
+	keys     []uint64
+	end      Outcome // the recorded ending, when ended
+	ended    bool    // Resign, AgreeDraw, ClaimDraw(WithMove) or Timeout ended the game
+	basePly  int     // plies played before start (a resumed game)
+	baseLast Move    // the move played just before start, NullMove if none
 }
 
 // NewGame starts a game of variant v from its standard initial position
@@ -54,7 +63,8 @@ func ReplayGame(v Variant, fen string, moves []string) (*Game, error) {
 // Variant returns the game's rule set.
 func (g *Game) Variant() Variant { return g.pos.variant }
 
-// StartFEN returns the FEN of the start position.
+// StartFEN returns the FEN of the start position (of a resumed game: the
+// position it was resumed at).
 func (g *Game) StartFEN() string { return g.start.FEN() }
 
 // Start returns a copy of the start position.
@@ -64,13 +74,15 @@ func (g *Game) Start() *Position { p := g.start; return &p }
 // change the game.
 func (g *Game) Position() *Position { p := g.pos; return &p }
 
-// Moves returns the moves played (a copy).
+// Moves returns the moves played (a copy; since Resume for a resumed game).
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
-// SANs returns the moves played in SAN (a copy).
+// SANs returns the moves played in SAN (a copy; since Resume for a
+// resumed game).
 func (g *Game) SANs() []string { return append([]string(nil), g.sans...) }
 
-// UCIs returns the moves played in UCI (the form ReplayGame reads back).
+// UCIs returns the moves played in UCI (the form ReplayGame reads back
+// from StartFEN; since Resume for a resumed game).
 func (g *Game) UCIs() []string {
 	out := make([]string, len(g.moves))
 	for i, m := range g.moves {
@@ -79,13 +91,14 @@ func (g *Game) UCIs() []string {
 	return out
 }
 
-// Ply returns the number of moves (plies) played.
-func (g *Game) Ply() int { return len(g.moves) }
+// Ply returns the number of moves (plies) played in the whole game (a
+// resumed game counts those before the snapshot too).
+func (g *Game) Ply() int { return g.basePly + len(g.moves) }
 
 // LastMove returns the last move played; ok is false before the first move.
 func (g *Game) LastMove() (m Move, ok bool) {
 	if len(g.moves) == 0 {
-		return NullMove, false
+		return g.baseLast, g.baseLast != NullMove
 	}
 	return g.moves[len(g.moves)-1], true
 }
