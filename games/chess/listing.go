@@ -86,7 +86,7 @@ func (l Listing) String() string {
 // (SAN, "Ng1f3", "exd5") is answered in SAN. A leading upper-case B is a
 // bishop, as ParseMove reads it: "B2d3" is SAN.
 func IsUCIText(s string) bool {
-	t := strings.NewReplacer(" ", "", "\t", "", "-", "").Replace(s)
+	t := separators.Replace(s)
 	if len(t) < 4 || t[0] == 'B' {
 		return false
 	}

@@ -178,6 +178,15 @@ func parseUCIPattern(t string) (sanPattern, bool) {
 	return pat, true
 }
 
+// Built once: a strings.Replacer builds lookup tables (kilobytes) when it
+// is created, and is safe for concurrent use.
+var (
+	// separators are removed from a move text: "e2-e4", "Ng1 f3".
+	separators = strings.NewReplacer(" ", "", "-", "", "\t", "")
+	// promotionMarks are removed before the promotion letter: "e8=Q", "e8(Q)", "e8/Q".
+	promotionMarks = strings.NewReplacer("(", "", ")", "", "/", "", "=", "")
+)
+
 // parsePatterns turns the cleaned text into one or two readings; hint
 // says how to write a move of the variant, for the error.
 func parsePatterns(in string, hint string) ([]sanPattern, error) {
@@ -194,7 +203,7 @@ func parsePatterns(in string, hint string) ([]sanPattern, error) {
 			break
 		}
 	}
-	t = strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(t)
+	t = separators.Replace(t)
 	// Castling: O-O, 0-0, o-o (hyphens already removed).
 	switch strings.ToUpper(strings.ReplaceAll(t, "0", "O")) {
 	case "OO":
@@ -256,7 +265,7 @@ func parseSAN(t string, bishopB bool) (sanPattern, bool) {
 	}
 	t = strings.ToLower(t)
 	// Promotion at the end: "q", "=q", "(q)", "/q".
-	t = strings.NewReplacer("(", "", ")", "", "/", "", "=", "").Replace(t)
+	t = promotionMarks.Replace(t)
 	if n := len(t); n > 0 && !isRank(t[n-1]) {
 		r := roleFromLetter(t[n-1])
 		if r == NoRole {

@@ -142,6 +142,9 @@ func validTagName(s string) bool {
 	return true
 }
 
+// tagEscaper escapes a PGN tag value (built once, see separators).
+var tagEscaper = strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ")
+
 func escapeTag(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ").Replace(s)
+	return tagEscaper.Replace(s)
 }
