@@ -195,9 +195,15 @@ func (o Outcome) Winner() (c Color, ok bool) { return Status{Result: o.Result}.W
 // String describes the outcome: "White wins by resignation", "draw by
 // agreement", "draw by threefold repetition (claimed)".
 func (o Outcome) String() string {
-	s := Status{Result: o.Result}.String()
-	if o.Result == Ongoing {
-		return s
+	var s string
+	switch o.Result {
+	case WhiteWins, BlackWins:
+		w, _ := o.Winner()
+		s = w.Title() + " wins"
+	case Draw:
+		s = "draw"
+	default:
+		return "ongoing"
 	}
 	s += " by " + o.Method.String()
 	if o.Claimed {

@@ -351,6 +351,16 @@ func TestMethodJSON(t *testing.T) {
 	if string(b) != `{"result":"1-0","method":"resignation"}` {
 		t.Errorf("outcome JSON %s", b)
 	}
+	for o, want := range map[Outcome]string{
+		{Result: BlackWins, Method: MethodTime}:                    "Black wins by time",
+		{Result: Draw, Method: MethodFiftyMoveRule, Claimed: true}: "draw by the 50-move rule (claimed)",
+		{Result: WhiteWins, Method: MethodElimination}:             "White wins by elimination of the last piece",
+		{}: "ongoing",
+	} {
+		if o.String() != want {
+			t.Errorf("%#v: %q, want %q", o, o.String(), want)
+		}
+	}
 	var r Result
 	if err := json.Unmarshal([]byte(`"2-0"`), &r); err == nil {
 		t.Error("result 2-0 accepted")
