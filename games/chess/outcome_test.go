@@ -162,6 +162,9 @@ func TestClaimDraw(t *testing.T) {
 	if _, err := g.ClaimDraw(); !errors.Is(err, ErrNotInVariant) {
 		t.Errorf("Team Chess ClaimDraw: %v, want ErrNotInVariant", err)
 	}
+	if _, err := g.ClaimDrawWithMove(g.Position().LegalMoves()[0]); !errors.Is(err, ErrNotInVariant) || g.Ply() != 0 {
+		t.Errorf("Team Chess ClaimDrawWithMove: %v (ply %d), want ErrNotInVariant", err, g.Ply())
+	}
 }
 
 func TestClaimDrawWithMove(t *testing.T) {
