@@ -74,9 +74,10 @@ type rules struct {
 	// endings decides the endings the shared core cannot.
 	endings endings
 
-	// lastRank are the moves of a pawn reaching the last rank with from
-	// and to left zero (derived from promotions and sacrifices).
-	lastRank []Move
+	// lastRank[:lastRankN] are the moves of a pawn reaching the last rank
+	// with from and to left zero (derived from promotions and sacrifices).
+	lastRank  [5]Move
+	lastRankN int
 }
 
 // endings are a variant's hooks for how a game ends.
@@ -99,12 +100,14 @@ var variantRules = [...]*rules{
 
 func init() {
 	for _, r := range variantRules {
+		var l []Move
 		for _, role := range r.promotions {
-			r.lastRank = append(r.lastRank, NewMove(0, 0, Promotion, role))
+			l = append(l, NewMove(0, 0, Promotion, role))
 		}
 		if r.sacrifices {
-			r.lastRank = append(r.lastRank, NewSacrifice(0, 0))
+			l = append(l, NewSacrifice(0, 0))
 		}
+		r.lastRankN = copy(r.lastRank[:], l)
 	}
 }
 

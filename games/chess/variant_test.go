@@ -71,6 +71,9 @@ func TestVariantRules(t *testing.T) {
 		if (len(r.promotions) == 0) != r.sacrifices {
 			t.Errorf("%s: a pawn on the last rank must promote or sacrifice, not both or neither", v)
 		}
+		if n := len(r.promotions); r.lastRankN != max(n, 1) {
+			t.Errorf("%s: %d last-rank moves for %d promotion roles", v, r.lastRankN, n)
+		}
 		for _, name := range append([]string{r.name, strings.ToUpper(r.name)}, r.aliases...) {
 			if got, err := ParseVariant(name); err != nil || got != v {
 				t.Errorf("ParseVariant(%q) = %v, %v", name, got, err)
