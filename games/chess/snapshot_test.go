@@ -462,3 +462,47 @@ func BenchmarkReplay200(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMoveWithSnapshot200 is a /move on a 200-ply game without
+// replay: decode the stored snapshot, resume, play a move, snapshot and
+// encode it again.
+func BenchmarkMoveWithSnapshot200(b *testing.B) {
+	g := benchGame(b)
+	data, _ := json.Marshal(g.Snapshot())
+	move := g.Position().LegalMoves()[0].UCI()
+	b.ReportAllocs()
+	for b.Loop() {
+		var s Snapshot
+		if err := json.Unmarshal(data, &s); err != nil {
+			b.Fatal(err)
+		}
+		r, err := Resume(Chess, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := r.PlayText(move); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(r.Snapshot()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMoveWithReplay200 is the same /move as the Survival flow did it
+// before snapshots: replay the 200 stored moves, then play the move.
+func BenchmarkMoveWithReplay200(b *testing.B) {
+	g := benchGame(b)
+	ucis := g.UCIs()
+	move := g.Position().LegalMoves()[0].UCI()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := ReplayGame(Chess, StandardFEN, ucis)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := r.PlayText(move); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
