@@ -14,10 +14,11 @@ type Tag struct {
 // White, Black, Result; "?" or "????.??.??" unless supplied), the caller's
 // other tags in order, then Variant, SetUp "1" and FEN (the start
 // position), then the SAN movetext wrapped at 80 columns and the result.
-// result is a PGN result ("1-0", "0-1", "1/2-1/2", "*"); empty means the
-// Outcome's result ("*" while the game goes on). Tags with names other than letters, digits and
-// underscores are dropped; the caller cannot override Result, Variant, SetUp
-// or FEN.
+// A resumed game's PGN starts at the position it was resumed at. result
+// is a PGN result ("1-0", "0-1", "1/2-1/2", "*"); empty means the
+// Outcome's result ("*" while the game goes on). Tags with names other
+// than letters, digits and underscores are dropped; the caller cannot
+// override Result, Variant, SetUp or FEN.
 func (g *Game) PGN(tags []Tag, result string) string {
 	switch result {
 	case "1-0", "0-1", "1/2-1/2", "*":
