@@ -1,6 +1,8 @@
 package chess_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"sandtable/games/chess"
@@ -56,4 +58,45 @@ func ExampleGame_PGN() {
 	// [FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
 	//
 	// 1. f3 e5 2. g4 Qh4# 0-1
+}
+
+func ExampleGame_Outcome() {
+	g := chess.NewGame(chess.Survival)
+	g.PlayText("a8=Q")
+	if err := g.Resign(chess.Black); err != nil {
+		fmt.Println(err)
+	}
+	o, over := g.Outcome()
+	b, _ := json.Marshal(o)
+	fmt.Println(over, o, string(b))
+	_, _, err := g.PlayText("b7b6")
+	var done *chess.GameOverError
+	fmt.Println(errors.As(err, &done), err)
+	// Output:
+	// true White wins by resignation {"result":"1-0","method":"resignation"}
+	// true the game is over: White wins by resignation
+}
+
+func ExampleResume() {
+	g := chess.NewGame(chess.Chess)
+	for _, s := range []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"} {
+		g.PlayText(s)
+	}
+	stored, _ := json.Marshal(g.Snapshot()) // saved with the game
+
+	var s chess.Snapshot
+	json.Unmarshal(stored, &s)
+	r, err := chess.Resume(chess.Chess, s) // no replay of the moves
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, _ := r.Position().ParseMove("Ng8")
+	claim, err := r.ClaimDrawWithMove(m)
+	o, _ := r.Outcome()
+	fmt.Println(r.Ply(), claim, err, o)
+	fmt.Println(r.SANs()) // the history since Resume
+	// Output:
+	// 8 threefold repetition <nil> draw by threefold repetition (claimed)
+	// [Ng8]
 }

@@ -41,7 +41,8 @@ func ParseFEN(v Variant, fen string) (Position, error) {
 	var p Position
 	p.variant = v
 	p.ep = NoSquare
-	if v > TeamChess {
+	r := v.rules()
+	if r == nil {
 		return p, fenErr(0, "unknown variant")
 	}
 	fields := strings.Fields(fen)
@@ -92,8 +93,8 @@ func ParseFEN(v Variant, fen string) (Position, error) {
 	default:
 		return p, fenErr(2, "expected w or b, got %q", fields[1])
 	}
-	// 3. Castling.
-	if v != Survival {
+	// 3. Castling (ignored by variants without it).
+	if r.castling {
 		if fields[2] != "-" {
 			seen := map[rune]bool{}
 			for _, c := range fields[2] {
@@ -181,16 +182,14 @@ func (p *Position) validate() error {
 	if (rank1|rank8)&p.byRole[Pawn] != 0 {
 		return fenErr(1, "a pawn stands on the first or last rank (%s)", ((rank1 | rank8) & p.byRole[Pawn]).First())
 	}
-	maxPieces := 16
-	if p.variant == Survival {
-		maxPieces = 24
-	}
+	r := p.rules()
+	maxPieces := r.maxPieces
 	for _, c := range []Color{White, Black} {
 		if n := p.pieceCount(c); n > maxPieces {
 			return fenErr(1, "%s has %d pieces; at most %d are possible in %s", c, n, maxPieces, p.variant.Title())
 		}
 	}
-	if p.variant == Survival {
+	if !r.royalKing {
 		if p.occupied() == 0 {
 			return fenErr(1, "the board is empty")
 		}
@@ -230,7 +229,10 @@ func (p *Position) validate() error {
 // FEN returns the position in Forsyth-Edwards Notation. The en passant
 // field names a square only when an en passant capture is legal (as FIDE
 // compares positions); the castling field is "-" in Survival Chess.
-func (p *Position) FEN() string {
+func (p *Position) FEN() string { return p.fen(p.LegalEnPassant()) }
+
+// fen writes the FEN with ep as its en passant field.
+func (p *Position) fen(ep Square) string {
 	var b strings.Builder
 	b.Grow(90)
 	for rank := 7; rank >= 0; rank-- {
@@ -261,7 +263,7 @@ func (p *Position) FEN() string {
 	}
 	b.WriteString(p.castling.String())
 	b.WriteByte(' ')
-	b.WriteString(p.LegalEnPassant().String())
+	b.WriteString(ep.String())
 	fmt.Fprintf(&b, " %d %d", p.halfmove, p.fullmove)
 	return b.String()
 }
@@ -272,8 +274,8 @@ func (p *Position) LegalEnPassant() Square {
 	if p.ep == NoSquare {
 		return NoSquare
 	}
-	if p.variant == Survival {
-		return p.ep
+	if !p.rules().royalKing {
+		return p.ep // no king to expose: a pseudo-legal capture is legal
 	}
 	var buf [256]Move
 	for _, m := range p.AppendLegalMoves(buf[:0]) {

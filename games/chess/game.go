@@ -3,16 +3,27 @@ package chess
 import "fmt"
 
 // Game is a game record: a start position plus the moves played, with the
-// current position and the repetition history. It can always be rebuilt
-// with ReplayGame from StartFEN() and UCIs(). The zero Game is not usable;
-// create one with NewGame or NewGameFromFEN. A Game is not safe for
-// concurrent use.
+// current position, the repetition history and how the game ended. It can
+// always be rebuilt with ReplayGame from StartFEN() and UCIs(). The zero
+// Game is not usable; create one with NewGame, NewGameFromFEN, ReplayGame
+// or Resume. A Game is not safe for concurrent use.
+//
+// A game resumed from a Snapshot starts at the snapshot's position: its
+// history (Start, StartFEN, Moves, SANs, UCIs, PGN) covers only the moves
+// played since, while Ply, LastMove, RepetitionCount, Claims, Status and
+// Outcome are those of the whole game.
 type Game struct {
 	start Position
 	pos   Position
 	moves []Move
 	sans  []string
-	keys  []uint64 // keys[i]: repetition key of the position after i plies
+	// keys are the repetition keys of the positions since start (keys[i]
+	// after i plies); for a resumed game, those of the snapshot first.
+	keys     []uint64
+	end      Outcome // the recorded ending, when ended
+	ended    bool    // Resign, AgreeDraw, ClaimDraw(WithMove) or Timeout ended the game
+	basePly  int     // plies played before start (a resumed game)
+	baseLast Move    // the move played just before start, NullMove if none
 }
 
 // NewGame starts a game of variant v from its standard initial position
@@ -52,7 +63,8 @@ func ReplayGame(v Variant, fen string, moves []string) (*Game, error) {
 // Variant returns the game's rule set.
 func (g *Game) Variant() Variant { return g.pos.variant }
 
-// StartFEN returns the FEN of the start position.
+// StartFEN returns the FEN of the start position (of a resumed game: the
+// position it was resumed at).
 func (g *Game) StartFEN() string { return g.start.FEN() }
 
 // Start returns a copy of the start position.
@@ -62,13 +74,15 @@ func (g *Game) Start() *Position { p := g.start; return &p }
 // change the game.
 func (g *Game) Position() *Position { p := g.pos; return &p }
 
-// Moves returns the moves played (a copy).
+// Moves returns the moves played (a copy; since Resume for a resumed game).
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
-// SANs returns the moves played in SAN (a copy).
+// SANs returns the moves played in SAN (a copy; since Resume for a
+// resumed game).
 func (g *Game) SANs() []string { return append([]string(nil), g.sans...) }
 
-// UCIs returns the moves played in UCI (the form ReplayGame reads back).
+// UCIs returns the moves played in UCI (the form ReplayGame reads back
+// from StartFEN; since Resume for a resumed game).
 func (g *Game) UCIs() []string {
 	out := make([]string, len(g.moves))
 	for i, m := range g.moves {
@@ -77,13 +91,14 @@ func (g *Game) UCIs() []string {
 	return out
 }
 
-// Ply returns the number of moves (plies) played.
-func (g *Game) Ply() int { return len(g.moves) }
+// Ply returns the number of moves (plies) played in the whole game (a
+// resumed game counts those before the snapshot too).
+func (g *Game) Ply() int { return g.basePly + len(g.moves) }
 
 // LastMove returns the last move played; ok is false before the first move.
 func (g *Game) LastMove() (m Move, ok bool) {
 	if len(g.moves) == 0 {
-		return NullMove, false
+		return g.baseLast, g.baseLast != NullMove
 	}
 	return g.moves[len(g.moves)-1], true
 }
@@ -109,27 +124,33 @@ func (g *Game) Clone() *Game {
 }
 
 // Play plays the legal move m. It refuses (changing nothing) when the game
-// is already over by an automatic result or m is illegal (*MoveError).
+// is already over (a *MoveError wrapping a *GameOverError) or m is illegal
+// (*MoveError).
 func (g *Game) Play(m Move) error {
-	if st := g.Status(); st.Over() {
-		return &MoveError{Input: m.UCI(), Reason: "the game is over: " + st.String()}
+	if err := g.over(); err != nil {
+		return &MoveError{Input: m.UCI(), Reason: err.Error(), err: err}
 	}
 	if !g.pos.IsLegal(m) {
 		return g.pos.explainMove(m)
 	}
+	g.record(m)
+	return nil
+}
+
+// record plays the legal move m and adds it to the history.
+func (g *Game) record(m Move) {
 	san := g.pos.SAN(m)
 	g.pos.play(m)
 	g.moves = append(g.moves, m)
 	g.sans = append(g.sans, san)
 	g.keys = append(g.keys, g.pos.RepetitionKey())
-	return nil
 }
 
 // PlayText parses a player's move (SAN or UCI, see ParseMove) and plays it.
 // It returns the move and its SAN; on error nothing changes.
 func (g *Game) PlayText(s string) (Move, string, error) {
-	if st := g.Status(); st.Over() {
-		return NullMove, "", &MoveError{Input: s, Reason: "the game is over: " + st.String()}
+	if err := g.over(); err != nil {
+		return NullMove, "", &MoveError{Input: s, Reason: err.Error(), err: err}
 	}
 	m, err := g.pos.ParseMove(s)
 	if err != nil {
@@ -159,7 +180,7 @@ func (g *Game) RepetitionCount() int {
 // (checkmate, elimination, stalemate) and dead positions take precedence.
 func (g *Game) Status() Status {
 	st := g.pos.Status()
-	if st.Over() || g.pos.variant == TeamChess {
+	if st.Over() || !g.pos.rules().drawRules {
 		return st
 	}
 	if g.RepetitionCount() >= 5 {
@@ -191,10 +212,10 @@ func (c Claim) String() string {
 // Claims returns the draws the side to move may claim now: threefold
 // repetition (the current position has occurred at least three times) and
 // the 50-move rule (at least 50 moves by each side without a pawn move or
-// capture). Empty when the game is over and in Team Chess (issue 6: no
-// repetition or 50-move draw).
+// capture). Empty when the game is over (Outcome) and in Team Chess
+// (issue 6: no repetition or 50-move draw).
 func (g *Game) Claims() []Claim {
-	if g.pos.variant == TeamChess || g.Status().Over() {
+	if _, over := g.Outcome(); over || !g.pos.rules().drawRules {
 		return nil
 	}
 	var out []Claim
@@ -211,7 +232,7 @@ func (g *Game) Claims() []Claim {
 // the legal move m and declaring it (FIDE 9.2.1.1 and 9.3.1): those that
 // would hold after m. The move is not played.
 func (g *Game) ClaimsWithMove(m Move) []Claim {
-	if g.pos.variant == TeamChess || g.Status().Over() || !g.pos.IsLegal(m) {
+	if _, over := g.Outcome(); over || !g.pos.rules().drawRules || !g.pos.IsLegal(m) {
 		return nil
 	}
 	c := g.Clone()

@@ -86,7 +86,7 @@ func (l Listing) String() string {
 // (SAN, "Ng1f3", "exd5") is answered in SAN. A leading upper-case B is a
 // bishop, as ParseMove reads it: "B2d3" is SAN.
 func IsUCIText(s string) bool {
-	t := strings.NewReplacer(" ", "", "\t", "", "-", "").Replace(s)
+	t := separators.Replace(s)
 	if len(t) < 4 || t[0] == 'B' {
 		return false
 	}
@@ -107,7 +107,7 @@ func (p *Position) Listing(uci bool) Listing {
 
 func (p *Position) listing(uci bool, legal []Move) Listing {
 	must := false
-	if p.variant == Survival {
+	if p.rules().mandatoryCapture {
 		for _, m := range legal {
 			must = must || p.IsCapture(m)
 		}

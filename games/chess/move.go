@@ -1,5 +1,11 @@
 package chess
 
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
 // MoveKind says how a move changes the board beyond moving one piece.
 type MoveKind uint8
 
@@ -111,3 +117,84 @@ func (m Move) UCI() string {
 
 // String returns the UCI form.
 func (m Move) String() string { return m.UCI() }
+
+var moveKindKeys = [...]string{
+	Normal:      "normal",
+	DoublePush:  "double_push",
+	EnPassant:   "en_passant",
+	CastleShort: "castle_short",
+	CastleLong:  "castle_long",
+	Promotion:   "promotion",
+	Sacrifice:   "sacrifice",
+}
+
+// String returns the kind's stable name ("en_passant").
+func (k MoveKind) String() string {
+	if int(k) < len(moveKindKeys) {
+		return moveKindKeys[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// MarshalText implements encoding.TextMarshaler with String.
+func (k MoveKind) MarshalText() ([]byte, error) {
+	if int(k) >= len(moveKindKeys) {
+		return nil, errors.New("chess: unknown move kind")
+	}
+	return []byte(moveKindKeys[k]), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler: it reads String's
+// names and refuses any other text.
+func (k *MoveKind) UnmarshalText(b []byte) error {
+	for i, s := range moveKindKeys {
+		if s == string(b) {
+			*k = MoveKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("chess: unknown move kind %q", b)
+}
+
+// moveFromUCI rebuilds the move of kind k whose UCI text is s, without a
+// position (the inverse of UCI once the kind is known).
+func moveFromUCI(s string, k MoveKind) (Move, error) {
+	bad := fmt.Errorf("%q is not a UCI move", s)
+	if len(s) < 4 || int(k) >= len(moveKindKeys) {
+		return NullMove, bad
+	}
+	from, err1 := ParseSquare(s[:2])
+	to, err2 := ParseSquare(s[2:4])
+	if err1 != nil || err2 != nil || from == to {
+		return NullMove, bad
+	}
+	m := NewMove(from, to, k, NoRole)
+	rest := s[4:]
+	if rest != "" && rest[0] >= 'a' && rest[0] <= 'z' && rest[0] != 'x' {
+		r := roleFromLetter(rest[0])
+		if r == NoRole || r == Pawn {
+			return NullMove, bad
+		}
+		m = m.WithPlaced(r)
+		rest = rest[1:]
+	}
+	if k == Sacrifice && strings.HasPrefix(rest, "x") && len(rest) >= 3 {
+		sq, err := ParseSquare(rest[1:3])
+		if err != nil {
+			return NullMove, bad
+		}
+		m = m.WithRemoved(sq)
+		rest = rest[3:]
+	}
+	if k == Sacrifice && len(rest) == 2 && rest[0] == '~' && rest[1] >= '1' && rest[1] <= '7' {
+		m = m.WithTag(rest[1] - '0')
+		rest = ""
+	}
+	if rest != "" || (k == Promotion) != (m.Promoted() != NoRole && k != Sacrifice) {
+		return NullMove, bad
+	}
+	if m.UCI() != s {
+		return NullMove, bad
+	}
+	return m, nil
+}

@@ -10,15 +10,17 @@ package chess
 // to the last rank is returned as a bare Sacrifice (pawn consumed, no
 // effect) when the mover's king is safe afterwards; see SacrificeCandidates.
 func (p *Position) AppendLegalMoves(dst []Move) []Move {
-	if p.variant == Survival {
-		n := len(dst)
-		dst = p.genSurvival(dst, true)
-		if len(dst) > n {
-			return dst
-		}
-		return p.genSurvival(dst, false)
+	r := p.rules()
+	if r.royalKing {
+		return p.genLegal(dst)
 	}
-	return p.genLegal(dst)
+	// No royal king: every pseudo-legal move is legal.
+	n := len(dst)
+	dst = p.genPseudo(dst, true)
+	if r.mandatoryCapture && len(dst) > n {
+		return dst
+	}
+	return p.genPseudo(dst, false)
 }
 
 // LegalMoves returns the legal moves in a new slice.
@@ -32,24 +34,30 @@ func (p *Position) HasLegalMove() bool {
 	return len(p.AppendLegalMoves(buf[:0])) > 0
 }
 
-func appendPromotions(dst []Move, from, to Square, v Variant) []Move {
-	switch v {
-	case Survival:
-		return append(dst,
-			NewMove(from, to, Promotion, Queen), NewMove(from, to, Promotion, Rook),
-			NewMove(from, to, Promotion, Bishop), NewMove(from, to, Promotion, Knight),
-			NewMove(from, to, Promotion, King))
-	case TeamChess:
-		return append(dst, NewSacrifice(from, to))
+// appendPromotions appends the moves of a pawn reaching the last rank:
+// one promotion per role the variant allows, or its bare Sacrifice (the
+// variant's lastRank templates with the squares filled in).
+func appendPromotions(dst []Move, from, to Square, r *rules) []Move {
+	sq := Move(from) | Move(to)<<6
+	l := &r.lastRank
+	// Unrolled for the usual counts: this runs for every pawn able to
+	// reach the last rank, and one append is measurably faster than a loop.
+	switch r.lastRankN {
+	case 5:
+		return append(dst, l[0]|sq, l[1]|sq, l[2]|sq, l[3]|sq, l[4]|sq)
+	case 4:
+		return append(dst, l[0]|sq, l[1]|sq, l[2]|sq, l[3]|sq)
 	}
-	return append(dst,
-		NewMove(from, to, Promotion, Queen), NewMove(from, to, Promotion, Rook),
-		NewMove(from, to, Promotion, Bishop), NewMove(from, to, Promotion, Knight))
+	for _, m := range l[:r.lastRankN] {
+		dst = append(dst, m|sq)
+	}
+	return dst
 }
 
-// genSurvival generates pseudo-legal moves (all legal: there is no check),
-// captures only when captures is true, else non-captures only.
-func (p *Position) genSurvival(dst []Move, captures bool) []Move {
+// genPseudo generates pseudo-legal moves without castling (all legal when
+// kings are not royal), captures only when captures is true, else
+// non-captures only.
+func (p *Position) genPseudo(dst []Move, captures bool) []Move {
 	us := p.turn
 	them := us ^ 1
 	own := p.byColor[us]
@@ -100,7 +108,7 @@ func (p *Position) genPawns(dst []Move, pawns, mask Bitboard, captures, quiets b
 			for t := pawnAttacks[us][from] & enemy & mask; t != 0; t &= t - 1 {
 				to := t.First()
 				if lastRank.Has(to) {
-					dst = appendPromotions(dst, from, to, p.variant)
+					dst = appendPromotions(dst, from, to, p.rules())
 				} else {
 					dst = append(dst, NewMove(from, to, Normal, NoRole))
 				}
@@ -118,7 +126,7 @@ func (p *Position) genPawns(dst []Move, pawns, mask Bitboard, captures, quiets b
 			}
 			if mask.Has(to) {
 				if lastRank.Has(to) {
-					dst = appendPromotions(dst, from, to, p.variant)
+					dst = appendPromotions(dst, from, to, p.rules())
 				} else {
 					dst = append(dst, NewMove(from, to, Normal, NoRole))
 				}
@@ -214,7 +222,7 @@ func (p *Position) genLegal(dst []Move) []Move {
 	}
 	// En passant and Team Chess sacrifices need a full check: filter the
 	// (few) such moves generated above.
-	if p.ep != NoSquare || p.variant == TeamChess {
+	if p.ep != NoSquare || p.rules().sacrifices {
 		j := n
 		for _, m := range dst[n:] {
 			switch m.Kind() {

@@ -2,6 +2,7 @@ package chess
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sandtable/internal/playertext"
@@ -17,7 +18,12 @@ type MoveError struct {
 	Reason     string
 	Candidates []string
 	Legal      Listing
+	err        error // the cause, when there is one (a *GameOverError)
 }
+
+// Unwrap returns the cause of the refusal, if any: a *GameOverError when
+// Game.Play refused a move because the game has ended.
+func (e *MoveError) Unwrap() error { return e.err }
 
 // Error returns the reason, followed by the listing when it names moves:
 // "...; the only legal move is exd3", or after a reason that ends a
@@ -85,7 +91,7 @@ func (p *Position) parseMove(s string, legal []Move) (Move, error) {
 	if len(in) > 24 {
 		return NullMove, moveErr(s, nil, "%q is too long to be a move", in)
 	}
-	pats, err := parsePatterns(in, p.variant)
+	pats, err := parsePatterns(in, p.rules().moveHint)
 	if err != nil {
 		return NullMove, err
 	}
@@ -172,22 +178,18 @@ func parseUCIPattern(t string) (sanPattern, bool) {
 	return pat, true
 }
 
-// moveHint is how to write a move of variant v, for the "is not a move"
-// error: Survival Chess has no castling and promotes to a king too; a
-// Team Chess pawn on the last rank makes a sacrifice.
-func moveHint(v Variant) string {
-	switch v {
-	case Survival:
-		return "SAN (e4, Nf3, exd5, e8=Q, e8=K) or UCI (e2e4, e7e8q)"
-	case TeamChess:
-		return "SAN (e4, Nf3, exd5, O-O, e8=Assassin:xd4) or UCI (e2e4, e7e8a:d4)"
-	}
-	return "SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q)"
-}
+// Built once: a strings.Replacer builds lookup tables (kilobytes) when it
+// is created, and is safe for concurrent use.
+var (
+	// separators are removed from a move text: "e2-e4", "Ng1 f3".
+	separators = strings.NewReplacer(" ", "", "-", "", "\t", "")
+	// promotionMarks are removed before the promotion letter: "e8=Q", "e8(Q)", "e8/Q".
+	promotionMarks = strings.NewReplacer("(", "", ")", "", "/", "", "=", "")
+)
 
-// parsePatterns turns the cleaned text into one or two readings; v names
-// the variant in the error.
-func parsePatterns(in string, v Variant) ([]sanPattern, error) {
+// parsePatterns turns the cleaned text into one or two readings; hint
+// says how to write a move of the variant, for the error.
+func parsePatterns(in string, hint string) ([]sanPattern, error) {
 	t := in
 	// Annotations and check marks.
 	for len(t) > 0 && strings.ContainsRune("+#!?", rune(t[len(t)-1])) {
@@ -201,7 +203,7 @@ func parsePatterns(in string, v Variant) ([]sanPattern, error) {
 			break
 		}
 	}
-	t = strings.NewReplacer(" ", "", "-", "", "\t", "").Replace(t)
+	t = separators.Replace(t)
 	// Castling: O-O, 0-0, o-o (hyphens already removed).
 	switch strings.ToUpper(strings.ReplaceAll(t, "0", "O")) {
 	case "OO":
@@ -235,7 +237,7 @@ func parsePatterns(in string, v Variant) ([]sanPattern, error) {
 		}
 	}
 	if len(pats) == 0 {
-		return nil, moveErr(in, nil, "%q is not a move: write it in %s", in, moveHint(v))
+		return nil, moveErr(in, nil, "%q is not a move: write it in %s", in, hint)
 	}
 	return pats, nil
 }
@@ -263,7 +265,7 @@ func parseSAN(t string, bishopB bool) (sanPattern, bool) {
 	}
 	t = strings.ToLower(t)
 	// Promotion at the end: "q", "=q", "(q)", "/q".
-	t = strings.NewReplacer("(", "", ")", "", "/", "", "=", "").Replace(t)
+	t = promotionMarks.Replace(t)
 	if n := len(t); n > 0 && !isRank(t[n-1]) {
 		r := roleFromLetter(t[n-1])
 		if r == NoRole {
@@ -388,8 +390,8 @@ func (p *Position) resolve(in string, pat sanPattern, legal []Move) (Move, error
 
 func (p *Position) badPromotion(in string, r Role, found []Move) error {
 	switch {
-	case r == King && p.variant == Chess:
-		return moveErr(in, p.sans(found), "a pawn cannot promote to a king in standard chess: choose %s", joinOr(p.sans(found), 8))
+	case r == King && !slices.Contains(p.rules().promotions, King):
+		return moveErr(in, p.sans(found), "a pawn cannot promote to a king in %s: choose %s", p.rules().prose, joinOr(p.sans(found), 8))
 	case r == Pawn:
 		return moveErr(in, p.sans(found), "a pawn cannot promote to a pawn: choose %s", joinOr(p.sans(found), 8))
 	}
@@ -401,7 +403,7 @@ func (p *Position) badPromotion(in string, r Role, found []Move) error {
 func (p *Position) explainMove(m Move) error {
 	in := m.UCI()
 	if m.IsSacrifice() {
-		if p.variant != TeamChess {
+		if !p.rules().sacrifices {
 			return moveErr(in, nil, "sacrificial moves exist only in Team Chess")
 		}
 		return moveErr(in, nil, "that sacrifice is not legal here: it must be a pawn move to the last rank, remove only an opposing piece other than the king, and leave your king out of check")
@@ -440,7 +442,7 @@ func (p *Position) explainPattern(in string, pat sanPattern, legal []Move, captu
 	}
 	if len(pseudo) > 0 {
 		m := pseudo[0]
-		if p.variant == Survival {
+		if p.rules().mandatoryCapture {
 			// Only captures are legal when any capture is; the listing
 			// ParseMove adds names them.
 			return moveErr(in, nil, "that move does not capture")
@@ -460,7 +462,7 @@ func (p *Position) explainPattern(in string, pat sanPattern, legal []Move, captu
 			return moveErr(in, nil, "there is no piece on %s", pat.from)
 		case pc.Color() != us:
 			return moveErr(in, nil, "the %s on %s is %s's; it is %s's move", pc.Role(), pat.from, pc.Color().Title(), us.Title())
-		case pc.Role() == King && p.variant != Survival && (pat.to == pat.from+2 || pat.to+2 == pat.from) && pat.from.Rank() == pat.to.Rank():
+		case pc.Role() == King && p.rules().castling && (pat.to == pat.from+2 || pat.to+2 == pat.from) && pat.from.Rank() == pat.to.Rank():
 			kind := CastleShort
 			if pat.to < pat.from {
 				kind = CastleLong
@@ -565,8 +567,8 @@ func (p *Position) whyUnsafe(m Move) string {
 
 func (p *Position) explainCastle(in string, kind MoveKind) error {
 	us := p.turn
-	if p.variant == Survival {
-		return moveErr(in, nil, "there is no castling in Survival Chess")
+	if !p.rules().castling {
+		return moveErr(in, nil, "there is no castling in %s", p.rules().prose)
 	}
 	side, right, rook := "kingside", WhiteKingside, H1
 	if kind == CastleLong {

@@ -14,15 +14,17 @@ type Tag struct {
 // White, Black, Result; "?" or "????.??.??" unless supplied), the caller's
 // other tags in order, then Variant, SetUp "1" and FEN (the start
 // position), then the SAN movetext wrapped at 80 columns and the result.
-// result is a PGN result ("1-0", "0-1", "1/2-1/2", "*"); empty means the
-// automatic Status result. Tags with names other than letters, digits and
-// underscores are dropped; the caller cannot override Result, Variant, SetUp
-// or FEN.
+// A resumed game's PGN starts at the position it was resumed at. result
+// is a PGN result ("1-0", "0-1", "1/2-1/2", "*"); empty means the
+// Outcome's result ("*" while the game goes on). Tags with names other
+// than letters, digits and underscores are dropped; the caller cannot
+// override Result, Variant, SetUp or FEN.
 func (g *Game) PGN(tags []Tag, result string) string {
 	switch result {
 	case "1-0", "0-1", "1/2-1/2", "*":
 	default:
-		result = g.Status().Result.String()
+		o, _ := g.Outcome()
+		result = o.Result.String()
 	}
 	var b strings.Builder
 	WritePGNHeader(&b, tags, nil, result, []Tag{
@@ -141,6 +143,9 @@ func validTagName(s string) bool {
 	return true
 }
 
+// tagEscaper escapes a PGN tag value (built once, see separators).
+var tagEscaper = strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ")
+
 func escapeTag(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", " ", "\r", " ").Replace(s)
+	return tagEscaper.Replace(s)
 }

@@ -17,7 +17,7 @@ func (p *Position) IsLegal(m Move) bool {
 }
 
 func (p *Position) legalSacrifice(m Move) bool {
-	if p.variant != TeamChess {
+	if !p.rules().sacrifices {
 		return false
 	}
 	bare := NewSacrifice(m.From(), m.To())
@@ -50,7 +50,7 @@ func (p *Position) legalSacrifice(m Move) bool {
 // candidate into its role forms and keeps those for which IsLegal holds.
 // Other variants append nothing.
 func (p *Position) SacrificeCandidates(dst []Move) []Move {
-	if p.variant != TeamChess {
+	if !p.rules().sacrifices {
 		return dst
 	}
 	last := rank7
@@ -69,7 +69,7 @@ func (p *Position) SacrificeCandidates(dst []Move) []Move {
 // attacked). Whether the side has a legal move is the Team Chess layer's
 // decision (its roles can make pawn moves legal), not checked here.
 func (p *Position) PassTurn() (Position, error) {
-	if p.variant != TeamChess {
+	if !p.rules().pass {
 		return *p, fmt.Errorf("only Team Chess has a pass (a besieged side, rule 2.1)")
 	}
 	if p.InCheck() {
@@ -138,9 +138,9 @@ func (p *Position) Capturers() Bitboard {
 // ignoring king safety, mandatory capture and attacked castling squares.
 // Used only to explain why a move is illegal.
 func (p *Position) pseudoMoves(dst []Move) []Move {
-	dst = p.genSurvival(dst, true)
-	dst = p.genSurvival(dst, false)
-	if p.variant.HasCheck() {
+	dst = p.genPseudo(dst, true)
+	dst = p.genPseudo(dst, false)
+	if p.rules().castling {
 		ksq, ok := p.KingSquare(p.turn)
 		if ok {
 			occ := p.occupied()

@@ -81,7 +81,7 @@ func (p *Position) KingSquare(c Color) (sq Square, ok bool) {
 
 // InCheck reports whether the side to move is in check (never in Survival Chess).
 func (p *Position) InCheck() bool {
-	if !p.variant.HasCheck() {
+	if !p.rules().royalKing {
 		return false
 	}
 	return p.checkers() != 0

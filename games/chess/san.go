@@ -87,7 +87,7 @@ func (p *Position) sanWith(m Move, legal []Move, suffix bool) string {
 			}
 		}
 	}
-	if suffix && p.variant.HasCheck() {
+	if suffix && p.rules().royalKing {
 		q := *p
 		q.play(m)
 		if q.InCheck() {

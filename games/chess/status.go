@@ -134,41 +134,11 @@ func winFor(c Color, r Reason) Status {
 //     stagnation replaces them). It considers bare sacrifices only; the
 //     Team Chess layer must account for role forms.
 func (p *Position) Status() Status {
-	us := p.turn
-	switch p.variant {
-	case Survival:
-		if p.byColor[us] == 0 {
-			return winFor(us.Other(), Elimination)
-		}
-		if p.byColor[us.Other()] == 0 {
-			return winFor(us, Elimination)
-		}
-		if !p.HasLegalMove() {
-			return Status{Draw, Stalemate}
-		}
-		if p.IsDeadSurvival() {
-			return Status{Draw, DeadPosition}
-		}
-	case TeamChess:
-		if !p.HasLegalMove() {
-			if p.InCheck() {
-				return winFor(us.Other(), Checkmate)
-			}
-			return Status{Ongoing, Besieged}
-		}
-		return Status{}
-	default:
-		if !p.HasLegalMove() {
-			if p.InCheck() {
-				return winFor(us.Other(), Checkmate)
-			}
-			return Status{Draw, Stalemate}
-		}
-		if p.InsufficientMaterial() {
-			return Status{Draw, InsufficientMaterial}
-		}
+	r := p.rules()
+	if st := r.endings.status(p); st != (Status{}) {
+		return st
 	}
-	if p.halfmove >= 150 {
+	if r.drawRules && p.halfmove >= 150 {
 		return Status{Draw, SeventyFiveMoveRule}
 	}
 	return Status{}
@@ -202,7 +172,7 @@ func (p *Position) InsufficientMaterial() bool {
 // keep their square colour, blocked pawns can only move by capturing, and
 // pawns and bishops attack only squares of their own colour.
 func (p *Position) IsDeadSurvival() bool {
-	if p.variant != Survival {
+	if !p.rules().elimination {
 		return false
 	}
 	w, b := p.byColor[White], p.byColor[Black]
