@@ -220,3 +220,43 @@ func TestDecodeFixtureStates(t *testing.T) {
 	}
 	require.Equal(t, 3, n, "the fixture's Survival games")
 }
+
+// TestVersion2ResumesWithoutReplay: a version-2 state is resumed from its
+// stored position: a history that no longer replays does not matter to a
+// move (it is read only for records), and a position that disagrees with
+// the history's length is refused.
+func TestVersion2ResumesWithoutReplay(t *testing.T) {
+	s, err := Game{}.Decode(1, v0State(kingsShuffle, []string{"a1a2", "h8g8"}, "", ""))
+	require.NoError(t, err)
+	raw, err := Game{}.Encode(s)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m))
+	require.NotNil(t, m["position"], "version 2 stores the position")
+	require.Equal(t, "1... Kg8", m["last_move"])
+
+	// Corrupt the history: replaying it fails, resuming does not replay.
+	m["moves"] = []string{"a1a3", "h8h1"}
+	bad, err := json.Marshal(m)
+	require.NoError(t, err)
+	_, err = Game{}.Decode(1, bad)
+	require.ErrorContains(t, err, "replay")
+	got, err := Game{}.Decode(2, bad)
+	require.NoError(t, err)
+	require.Equal(t, s.game.Position().FEN(), got.game.Position().FEN())
+	require.Equal(t, "1... Kg8", got.LastMove)
+	_, san, err := got.game.PlayText("Kb3")
+	require.NoError(t, err)
+	require.Equal(t, "Kb3", san)
+
+	m["moves"] = []string{"a1a2"}
+	short, err := json.Marshal(m)
+	require.NoError(t, err)
+	_, err = Game{}.Decode(2, short)
+	require.ErrorContains(t, err, "plies")
+	delete(m, "position")
+	none, err := json.Marshal(m)
+	require.NoError(t, err)
+	_, err = Game{}.Decode(2, none)
+	require.ErrorContains(t, err, "without a position")
+}

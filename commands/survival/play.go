@@ -11,7 +11,6 @@ import (
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/internal/duration"
-	"sandtable/storage"
 )
 
 type (
@@ -134,6 +133,17 @@ func commit(t *turn, s *State, note string) (*response, error) {
 	return &response{Message: msg}, nil
 }
 
+// played records the move m (san) just played from the position before.
+func (s *State) played(before *chess.Position, m chess.Move, san string) {
+	s.Moves = append(s.Moves, m.UCI())
+	s.Offer = ""
+	if before.Turn() == chess.White {
+		s.LastMove = fmt.Sprintf("%d. %s", before.FullmoveNumber(), san)
+	} else {
+		s.LastMove = fmt.Sprintf("%d... %s", before.FullmoveNumber(), san)
+	}
+}
+
 func move(t *turn) (*response, error) {
 	if _, err := player(t, true); err != nil {
 		return nil, err
@@ -143,6 +153,7 @@ func move(t *turn) (*response, error) {
 		return nil, commands.Errorf("Write your move in the move option, e.g. `e8=Q` or `e7e8q`.")
 	}
 	s := t.State.clone()
+	before := s.game.Position()
 	m, san, err := s.game.PlayText(text)
 	if err != nil {
 		var me *chess.MoveError
@@ -151,11 +162,8 @@ func move(t *turn) (*response, error) {
 		}
 		return nil, err
 	}
-	s.Moves = append(s.Moves, m.UCI())
-	s.Offer = ""
-	if st := s.game.Status(); st.Over() {
-		s.finish(st.Result, End{Method: boardMethod(st.Reason), Reason: st.Reason.String()})
-	}
+	s.played(before, m, san)
+	s.ended()
 	note := fmt.Sprintf("%s played **%s**.", t.Req.User.Mention(), san)
 	if s.over() {
 		note += " " + s.resultLine()
@@ -189,7 +197,10 @@ func resign(t *turn) (*response, error) {
 		return nil, err
 	}
 	s := t.State.clone()
-	s.finish(winnerOf(c.Other()), End{Method: storage.Resignation})
+	if err := s.game.Resign(c); err != nil {
+		return nil, err
+	}
+	s.ended()
 	return commit(t, s, fmt.Sprintf("%s resigned. %s", t.Req.User.Mention(), s.resultLine()))
 }
 
@@ -258,7 +269,10 @@ func drawAction(t *turn, action string) (*response, error) {
 			t.Save(s)
 			return resp, nil
 		}
-		s.finish(chess.Draw, End{Method: storage.Agreement})
+		if err := s.game.AgreeDraw(); err != nil {
+			return nil, err
+		}
+		s.ended()
 		return commit(t, s, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", t.Req.User.Mention()))
 	case "claim":
 		return claim(t, s, c)
@@ -273,7 +287,6 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 	if g.Position().Turn() != c {
 		return nil, commands.Errorf("Only the player to move can claim a draw (FIDE 9.2 and 9.3): wait for your turn.")
 	}
-	claims := g.Claims()
 	var withMove string
 	if text := t.Req.Str("move"); text != "" {
 		m, err := g.Position().ParseMove(text)
@@ -284,25 +297,25 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 			}
 			return nil, commands.NotLegal(text, err.Error())
 		}
-		claims = g.ClaimsWithMove(m)
-		san := g.Position().SAN(m)
-		if len(claims) == 0 {
+		before := g.Position()
+		san := before.SAN(m)
+		var ce *chess.ClaimError
+		if _, err := g.ClaimDrawWithMove(m); errors.As(err, &ce) {
 			return nil, commands.Errorf("Playing %s would not allow a draw claim (no threefold repetition and fewer than 50 moves without a capture or pawn move); nothing was played.", san)
-		}
-		if err := g.Play(m); err != nil {
+		} else if err != nil {
 			return nil, err
 		}
-		s.Moves = append(s.Moves, m.UCI())
+		s.played(before, m, san)
 		withMove = " with the move " + san
+	} else {
+		var ce *chess.ClaimError
+		if _, err := g.ClaimDraw(); errors.As(err, &ce) {
+			return nil, commands.Errorf("No draw can be claimed now: the position has not occurred three times (it has occurred %s) and the fifty-move count is %d of 50 moves.",
+				commands.Plural(ce.Repetitions, "time", "times"), ce.HalfmoveClock/2)
+		} else if err != nil {
+			return nil, err
+		}
 	}
-	if len(claims) == 0 {
-		return nil, commands.Errorf("No draw can be claimed now: the position has not occurred three times (it has occurred %s) and the fifty-move count is %d of 50 moves.",
-			commands.Plural(g.RepetitionCount(), "time", "times"), g.Position().HalfmoveClock()/2)
-	}
-	method := storage.FiftyMoves
-	if claims[0] == chess.ThreefoldRepetition {
-		method = storage.Repetition
-	}
-	s.finish(chess.Draw, End{Method: method, Reason: claims[0].String()})
-	return commit(t, s, fmt.Sprintf("%s claimed a draw by %s%s.", t.Req.User.Mention(), claims[0], withMove))
+	s.ended()
+	return commit(t, s, fmt.Sprintf("%s claimed a draw by %s%s.", t.Req.User.Mention(), s.End.Reason, withMove))
 }

@@ -5,10 +5,17 @@
 // clocks, delivery) by the framework; this package reads requests, calls
 // the engine and presents positions.
 //
+// The engine decides every ending (moves, resignation, agreed and claimed
+// draws, time) and the state stores its current position as a snapshot
+// (chess.Snapshot), so a /move or an autocomplete keystroke resumes the
+// position without replaying the game; the history (start FEN and UCI
+// moves) is replayed only for viewers and records (a flipped older board,
+// the final PGN).
+//
 // Invariants: a State is replayable (its start FEN and UCI moves are
-// legal); once the game is over End is set and never changes; every
-// message is built from public information only (Survival has no
-// secrets).
+// legal) and its snapshot is the position after its moves; once the game
+// is over End is set and never changes; every message is built from
+// public information only (Survival has no secrets).
 package survival
 
 import (
@@ -43,8 +50,14 @@ type State struct {
 	// in Reason, which Decode turns into End).
 	End     *End      `json:"end,omitempty"`
 	Started time.Time `json:"started"`
+	// Position is the current position (version 2), written by Encode:
+	// Decode resumes it instead of replaying Moves.
+	Position *chess.Snapshot `json:"position,omitempty"`
+	// LastMove is the last move as the board shows it ("12. Nf3",
+	// "12... exd5"), "" before the first.
+	LastMove string `json:"last_move,omitempty"`
 
-	game *chess.Game // the current position, replayed by Decode
+	game *chess.Game // the current position, resumed (or replayed) by Decode
 }
 
 // End is how a game ended: the method and, for a board ending, the
@@ -64,20 +77,52 @@ var _ commands.Game[*State] = Game{}
 // Register plugs Survival into the app.
 func Register(a *commands.App) { commands.Register[*State](a, Game{}) }
 
-// Version is the state codec's version: 1 stores End typed; 0 (before
-// the game core) stored the end reason as prose.
-func (Game) Version() int { return 1 }
+// Version is the state codec's version: 2 stores the current position
+// (Position, LastMove); 1 stored End typed and was replayed; 0 (before the
+// game core) stored the end reason as prose.
+func (Game) Version() int { return 2 }
 
-// Encode writes s as JSON.
-func (Game) Encode(s *State) ([]byte, error) { return json.Marshal(s) }
+// Encode writes s as JSON, with the snapshot of its current position (a
+// state built from its history alone is replayed first).
+func (Game) Encode(s *State) ([]byte, error) {
+	c := *s
+	g := s.game
+	if g == nil {
+		var err error
+		if g, err = chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves); err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		c.LastMove = commands.MoveNumberText(g)
+	}
+	snap := g.Snapshot()
+	c.Position = &snap
+	return json.Marshal(&c)
+}
 
-// Decode reads a state of version 0 or 1 and replays its moves.
+// Decode reads a state: version 2 resumes its position; versions 0 and 1
+// replay their moves (once: the next save writes version 2).
 func (Game) Decode(version int, raw []byte) (*State, error) {
 	var s State
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
 	}
+	if s.Moves == nil {
+		s.Moves = []string{}
+	}
 	switch version {
+	case 2:
+		if s.Position == nil {
+			return nil, fmt.Errorf("version 2 state without a position")
+		}
+		if s.Position.Ply != len(s.Moves) {
+			return nil, fmt.Errorf("position after %d plies, history of %d", s.Position.Ply, len(s.Moves))
+		}
+		g, err := chess.Resume(chess.Survival, *s.Position)
+		if err != nil {
+			return nil, err
+		}
+		s.game, s.Position = g, nil
+		return &s, nil
 	case 0:
 		var old struct {
 			Reason string `json:"reason"`
@@ -90,15 +135,61 @@ func (Game) Decode(version int, raw []byte) (*State, error) {
 	default:
 		return nil, fmt.Errorf("unknown Survival state version %d", version)
 	}
-	if s.Moves == nil {
-		s.Moves = []string{}
-	}
 	g, err := chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	s.LastMove = commands.MoveNumberText(g)
+	if s.End != nil {
+		// The old flow decided its endings itself: record them in the
+		// engine, which refuses play after them.
+		if err := endGame(g, &s); err != nil {
+			return nil, err
+		}
+	}
 	s.game = g
 	return &s, nil
+}
+
+// endGame records in g the ending s stored before the engine kept
+// endings (versions 0 and 1): board endings g knows already.
+func endGame(g *chess.Game, s *State) error {
+	if _, over := g.Outcome(); over {
+		return nil
+	}
+	loser := chess.White
+	if s.Result == chess.WhiteWins.String() {
+		loser = chess.Black
+	}
+	switch s.End.Method {
+	case storage.Resignation:
+		return g.Resign(loser)
+	case storage.Time:
+		return g.Timeout(loser)
+	case storage.Repetition, storage.FiftyMoves:
+		if _, err := g.ClaimDraw(); err == nil {
+			return nil
+		}
+	}
+	return g.AgreeDraw() // agreement, and what the engine cannot redo
+}
+
+// endOf is the End of the engine's outcome o in g.
+func endOf(g *chess.Game, o chess.Outcome) End {
+	switch o.Method {
+	case chess.MethodResignation:
+		return End{Method: storage.Resignation}
+	case chess.MethodAgreement:
+		return End{Method: storage.Agreement}
+	case chess.MethodTime:
+		return End{Method: storage.Time}
+	case chess.MethodThreefoldRepetition:
+		return End{Method: storage.Repetition, Reason: chess.ThreefoldRepetition.String()}
+	case chess.MethodFiftyMoveRule:
+		return End{Method: storage.FiftyMoves, Reason: chess.FiftyMoveRule.String()}
+	}
+	r := g.Status().Reason
+	return End{Method: boardMethod(r), Reason: r.String()}
 }
 
 // endFromProse reads a version-0 end reason: the words the old flow wrote
@@ -179,7 +270,10 @@ func (Game) Outcome(s *State) (storage.Outcome, bool) {
 func (Game) Timeout(t *commands.Turn[*State]) error {
 	s := t.State.clone()
 	loser := s.turn()
-	s.finish(winnerOf(loser.Other()), End{Method: storage.Time})
+	if err := s.game.Timeout(loser); err != nil {
+		return err
+	}
+	s.ended()
 	t.Save(s)
 	msg, err := message(t, s, fmt.Sprintf("%s ran out of time. %s", s.describe(loser), s.resultLine()))
 	if err != nil {
@@ -248,9 +342,14 @@ func winnerOf(c chess.Color) chess.Result {
 	return chess.BlackWins
 }
 
-// finish ends the game.
-func (s *State) finish(result chess.Result, end End) {
-	s.Result = result.String()
+// ended records the engine's ending, if the game has ended.
+func (s *State) ended() {
+	o, over := s.game.Outcome()
+	if !over {
+		return
+	}
+	end := endOf(s.game, o)
+	s.Result = o.Result.String()
 	s.End = &end
 	s.Offer = ""
 }

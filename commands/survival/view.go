@@ -50,8 +50,8 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		},
 		Footer: "Game " + t.Game.ID,
 	}
-	if last := commands.MoveNumberText(g); last != "" {
-		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: last, Inline: true})
+	if s.LastMove != "" {
+		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: s.LastMove, Inline: true})
 	}
 	files := []*ui.File{file}
 	var rows []ui.Row
@@ -95,7 +95,12 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	} else {
 		e.Color = commands.ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.Result + ": " + s.resultLine()})
-		pgn := g.PGN([]chess.Tag{
+		// The record replays the history (the position was resumed).
+		full, err := chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves)
+		if err != nil {
+			return commands.Message{}, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+		}
+		pgn := full.PGN([]chess.Tag{
 			{Name: "Event", Value: "SandTable Bot Survival Chess"},
 			{Name: "Site", Value: "Discord"},
 			{Name: "Date", Value: s.Started.UTC().Format("2006.01.02")},
