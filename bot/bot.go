@@ -19,6 +19,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/survival"
+	"sandtable/commands/teamchess"
 	"sandtable/storage"
 )
 
@@ -131,6 +132,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	b.app.Now = opts.Now
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)
+	teamchess.Register(b.app)
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)
