@@ -83,16 +83,11 @@ func TestSurvivalFinalBoardFromTheWinnersSide(t *testing.T) {
 // the variant's own notation: no castling in Survival, sacrifices and no
 // promotion in Team Chess.
 func TestNotAMoveHintPerVariant(t *testing.T) {
-	a, p := testApp(t)
+	a, _ := testApp(t)
 	putSurvival(t, a, kingsShuffle)
 	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "hello"}))
 	msg := userMsg(t, err)
 	require.Contains(t, msg, "e8=K")
 	require.NotContains(t, msg, "O-O")
-
-	_, pub, _ := tcTestGame(t, a, p, "", []User{carol}, []User{bob})
-	_, err = a.Handle(tcCmd(carol, pub, "move", "", map[string]string{"move": "hello"}))
-	msg = userMsg(t, err)
-	require.Contains(t, msg, "e8=Assassin:xd4")
-	require.NotContains(t, msg, "e8=Q")
+	// Team Chess: commands/teamchess.TestNotAMoveHint.
 }
