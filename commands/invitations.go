@@ -77,7 +77,7 @@ func invitationPosted[T any](a *App, repo invitations, id string, set func(*T)) 
 	}
 }
 
-// Lobbies are a game's own invitations (a Team Chess lobby, say): documents
+// Lobbies are a game's own invitations (a lobby gathering teams, say): documents
 // the game defines, stored in storage.Tx.Lobbies with at least the fields
 // "kind" (the game's Spec.Name), "channel_id" and, once posted,
 // "message_id". Their buttons (scope "c") reach the game's
