@@ -153,11 +153,9 @@ func commander(t *turn, what string) error {
 // announces it: the answer goes to the channel the request came from (the
 // public thread or a team thread), the same board to the other two.
 func apply(t *turn, action func(g *tc.Game) ([]tc.Event, error)) (*response, error) {
-	s, err := t.State.clone()
-	if err != nil {
-		return nil, err
-	}
+	s := t.State.clone()
 	c := &change{before: s.game.Position()}
+	var err error
 	c.events, err = action(s.game)
 	if err != nil {
 		return nil, refusal(err, "")

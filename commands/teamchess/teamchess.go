@@ -111,17 +111,14 @@ func (Game) Decode(version int, raw []byte) (*State, error) {
 	return &s, nil
 }
 
-// clone copies s for a transition: the engine game is replayed, so the
-// state the action read stays as it was.
-func (s *State) clone() (*State, error) {
-	g, err := tc.Restore(s.game.State())
-	if err != nil {
-		return nil, err
-	}
+// clone copies s for a transition (the engine game too, without a
+// replay), so the state the action read stays as it was: the framework
+// compares the clocks before and after.
+func (s *State) clone() *State {
 	c := *s
-	c.game = g
+	c.game = s.game.Clone()
 	c.InThread = [2][]string{append([]string(nil), s.InThread[0]...), append([]string(nil), s.InThread[1]...)}
-	return &c, nil
+	return &c
 }
 
 // Clock: the active commander of the side to act has MoveTime, restarted
@@ -188,10 +185,7 @@ func method(g *tc.Game) storage.Method {
 // side to act is tagged out with a personal loss and the next one continues
 // the same turn; none left, the other team wins by Fatigue.
 func (Game) Timeout(t *turn) error {
-	s, err := t.State.clone()
-	if err != nil {
-		return err
-	}
+	s := t.State.clone()
 	before := s.game.Position()
 	events, err := s.game.Timeout()
 	if err != nil {
