@@ -367,18 +367,18 @@ func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 
 // mayComplete reports whether the user may use command ("move" or
 // "suggest") with a move of the side to move now.
-func (s *State) mayComplete(userID, command string) bool {
-	turn := s.game.Turn()
+func (st *State) mayComplete(userID, command string) bool {
+	turn := st.game.Turn()
 	switch command {
 	case "move":
-		active, ok := s.game.Active(turn)
+		active, ok := st.game.Active(turn)
 		return ok && active.ID == userID
 	case "suggest":
-		side, ok := s.game.SideOf(userID)
+		side, ok := st.game.SideOf(userID)
 		if !ok || side != turn {
 			return false
 		}
-		ok, _ = s.game.CanAdvise(userID)
+		ok, _ = st.game.CanAdvise(userID)
 		return ok
 	}
 	return false

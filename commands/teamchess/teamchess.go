@@ -114,10 +114,10 @@ func (Game) Decode(version int, raw []byte) (*State, error) {
 // clone copies s for a transition (the engine game too, without a
 // replay), so the state the action read stays as it was: the framework
 // compares the clocks before and after.
-func (s *State) clone() *State {
-	c := *s
-	c.game = s.game.Clone()
-	c.InThread = [2][]string{append([]string(nil), s.InThread[0]...), append([]string(nil), s.InThread[1]...)}
+func (st *State) clone() *State {
+	c := *st
+	c.game = st.game.Clone()
+	c.InThread = [2][]string{append([]string(nil), st.InThread[0]...), append([]string(nil), st.InThread[1]...)}
 	return &c
 }
 
@@ -231,18 +231,18 @@ var sides = [2]chess.Color{chess.White, chess.Black}
 func memberUser(m tc.Member) user { return user{ID: m.ID, Name: m.Name} }
 
 // threadMembers returns the IDs the engine allows in side's team thread.
-func (s *State) threadMembers(side chess.Color) []string {
+func (st *State) threadMembers(side chess.Color) []string {
 	var ids []string
-	for _, m := range s.game.ThreadMembers(side) {
+	for _, m := range st.game.ThreadMembers(side) {
 		ids = append(ids, m.ID)
 	}
 	return ids
 }
 
 // memberName returns the display name of a member of the game.
-func (s *State) memberName(id string) string {
+func (st *State) memberName(id string) string {
 	for _, side := range sides {
-		for _, m := range s.game.Members(side) {
+		for _, m := range st.game.Members(side) {
 			if m.ID == id {
 				return label(m)
 			}
