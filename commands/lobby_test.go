@@ -146,9 +146,11 @@ func TestLobbyHelpers(t *testing.T) {
 	// Expiry: the framework deletes it and edits its message as the game
 	// says.
 	require.NoError(t, a.Sweep(commandstest.T0.Add(25*time.Hour-time.Second)))
+	commandstest.Deliver(t, a, commandstest.T0.Add(25*time.Hour-time.Second))
 	_, edits := p.Snapshot()
 	require.Empty(t, edits)
 	require.NoError(t, a.Sweep(commandstest.T0.Add(25*time.Hour)))
+	commandstest.Deliver(t, a, commandstest.T0.Add(25*time.Hour))
 	_, edits = p.Snapshot()
 	require.Len(t, edits, 1)
 	require.Equal(t, commandstest.Edited{Channel: "general", ID: "sheetmsg", Msg: commands.Message{Content: "closed", Rows: []ui.Row{}}}, edits[0])

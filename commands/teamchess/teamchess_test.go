@@ -349,9 +349,11 @@ func TestLobbyExpiryCreditsDowntime(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 10*time.Hour, down)
 	require.NoError(t, a.Sweep(t0.Add(33*time.Hour)))
+	commandstest.Deliver(t, a, t0.Add(33*time.Hour))
 	_, edits := p.Snapshot()
 	require.Empty(t, edits, "24 hours of open time plus 10 of downtime")
 	require.NoError(t, a.Sweep(t0.Add(34*time.Hour)))
+	commandstest.Deliver(t, a, t0.Add(34*time.Hour))
 	_, edits = p.Snapshot()
 	require.Len(t, edits, 1)
 }
