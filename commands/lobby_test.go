@@ -153,7 +153,10 @@ func TestLobbyHelpers(t *testing.T) {
 	commandstest.Deliver(t, a, commandstest.T0.Add(25*time.Hour))
 	_, edits = p.Snapshot()
 	require.Len(t, edits, 1)
-	require.Equal(t, commandstest.Edited{Channel: "general", ID: "sheetmsg", Msg: commands.Message{Content: "closed", Rows: []ui.Row{}}}, edits[0])
+	require.Equal(t, "general", edits[0].Channel)
+	require.Equal(t, "sheetmsg", edits[0].ID)
+	require.Equal(t, "closed", edits[0].Msg.Content, "the message the game gave")
+	require.Empty(t, edits[0].Msg.Rows)
 	_, err = a.Lobby(id.ID, &l)
 	require.ErrorIs(t, err, storage.ErrNotFound)
 }
