@@ -18,6 +18,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/survival"
+	"sandtable/commands/teamchess"
 	"sandtable/storage"
 )
 
@@ -130,6 +131,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	b.app.Now = opts.Now
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)
+	teamchess.Register(b.app)
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)

@@ -253,7 +253,7 @@ func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
 
 	// A failure while starting (Discord refuses the thread) leaves the
 	// lobby open: nothing was saved, and Start works again.
-	h.srv.ServerErrorNext("POST /channels/*/threads", 1)
+	h.srv.ServerErrorNext("POST /channels/*/messages/*/threads", 1)
 	m := h.tcPress(alice, lobby, "Start")
 	require.Contains(t, mustBeEphemeral(t, m, alice), "I could not create the game's thread: Discord said")
 	m = h.tcPress(alice, lobby, "Cancel")

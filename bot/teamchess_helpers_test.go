@@ -78,6 +78,7 @@ func (h *harness) tcAnswer(in *discordsim.Interaction, component *discordsim.Mes
 		out, err = in.WaitMessage(wait, nil)
 	}
 	require.NoError(h.t, err, "no answer to %s%s", in.Command, in.CustomID)
+	h.drained() // the boards in the game's other threads, the members
 	return out
 }
 

@@ -91,6 +91,17 @@ func threadRefusal(err error, again string) (msg string, gone, ok bool) {
 	return fmt.Sprintf("I could not create %s: Discord said %s. Nothing was started. An admin may need to let me create public and private threads in this channel; then %s", tf.what, discordReason(tf.err), again), false, true
 }
 
+// ThreadRefused explains to the user a start that failed because Discord
+// refused to create a thread (what: "the game's thread", "White's private
+// team thread") with err: msg says what Discord said and, unless gone, that
+// nothing was started and how to try again (again). gone reports that the
+// channel can never hold threads (ErrNoThreads): the invitation should be
+// closed, since it can never start there.
+func ThreadRefused(what string, err error, again string) (msg string, gone bool) {
+	msg, gone, _ = threadRefusal(&threadFailed{what: what, err: err}, again)
+	return msg, gone
+}
+
 // discordReason is what Discord said in err, for a user: its message and
 // code when err is a PlatformError carrying one, else its HTTP status, else
 // err's text; clipped.
@@ -123,6 +134,11 @@ func (a *App) needTextChannel(req *Request) error {
 	}
 	return Errorf("Use this in a server text channel: each game is played in its own thread, and this kind of channel cannot hold the game's threads.")
 }
+
+// NeedTextChannel refuses to open an invitation (a game's own lobby) in
+// req's channel unless it is a server text channel, where the game's
+// threads can be created (as OpenChallenge does for challenges).
+func (a *App) NeedTextChannel(req *Request) error { return a.needTextChannel(req) }
 
 // addPlayers adds the players to a game thread (best effort).
 func (a *App) addPlayers(threadID string, players ...User) {

@@ -10,8 +10,9 @@ import (
 	"sandtable/commands/ui"
 )
 
-// TestGamesNeedATextChannel: challenges and lobbies are opened only in a
-// server text channel, where the bot can create the game's threads.
+// TestGamesNeedATextChannel: challenges are opened only in a server text
+// channel, where the bot can create the game's threads (lobbies:
+// commands/teamchess).
 func TestGamesNeedATextChannel(t *testing.T) {
 	a, p := testApp(t)
 	open := func(channel string, typ ui.ChannelType) []error {
@@ -19,12 +20,9 @@ func TestGamesNeedATextChannel(t *testing.T) {
 		var errs []error
 		for _, r := range []*Request{ // Survival: commands/survival's test of the same name
 			cmd(alice, "sandtable", "challenge", nil),
-			cmd(alice, "teamchess", "new", nil),
 		} {
 			r.ChannelID = channel
-			if r.Command != "teamchess" {
-				r.Options["opponent"] = Option{User: &bob}
-			}
+			r.Options["opponent"] = Option{User: &bob}
 			_, err := a.Handle(r)
 			errs = append(errs, err)
 		}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -78,4 +79,94 @@ func invitationPosted[T any](a *App, repo invitations, id string, set func(*T)) 
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		a.Log.Warn("recording an invitation's message failed", "id", id, "err", err)
 	}
+}
+
+// Lobbies are a game's own invitations (a lobby gathering teams, say): documents
+// the game defines, stored in storage.Tx.Lobbies with at least the fields
+// "kind" (the game's Spec.Name), "channel_id" and, once posted,
+// "message_id". Their buttons (scope "c") reach the game's
+// Spec.Invitations under the lobby's lock; a lobby stays open LobbyTTL
+// after its last change (PutLobby), then the timer sweep deletes it and
+// edits its message into what the game's Spec.LobbyExpired says.
+
+// lobbyHead is what the framework reads of any lobby document.
+type lobbyHead struct {
+	Kind      string `json:"kind"`
+	ChannelID string `json:"channel_id"`
+	MessageID string `json:"message_id,omitempty"`
+}
+
+// LobbyTTL is how long a lobby stays open after its last change
+// (Settings.LobbyTTL; 24 hours when unset).
+func (a *App) LobbyTTL() time.Duration {
+	if a.Settings.LobbyTTL <= 0 {
+		return 24 * time.Hour
+	}
+	return a.Settings.LobbyTTL
+}
+
+// Lobby reads the lobby id into v and returns its expiry (zero: never);
+// storage.ErrNotFound when there is none.
+func (a *App) Lobby(id string, v any) (expires time.Time, err error) {
+	err = a.view(func(tx storage.Tx) error {
+		var err error
+		expires, err = tx.Lobbies().Get(id, v)
+		return err
+	})
+	return expires, err
+}
+
+// PutLobby stores v as the lobby id, open for LobbyTTL from req.Now, and
+// marks req applied in the same transaction (a second delivery of the
+// same interaction is refused). Call it under the lobby's lock: from
+// Spec.Invitations, or for a lobby not posted yet.
+func (a *App) PutLobby(req *Request, id string, v any) error {
+	return a.update(func(tx storage.Tx) error {
+		if req.InteractionID != "" {
+			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
+				return err
+			}
+		}
+		return tx.Lobbies().Put(id, req.Now.Add(a.LobbyTTL()), v)
+	})
+}
+
+// CloseLobby deletes the lobby id (its message is the caller's answer).
+func (a *App) CloseLobby(id string) error {
+	return a.update(func(tx storage.Tx) error { return tx.Lobbies().Delete(id) })
+}
+
+// LobbyPosted returns what records the ID of the message the bot posted
+// for the lobby id (as Response.Posted), so that its expiry can edit it.
+func (a *App) LobbyPosted(id string) func(messageID string) {
+	return func(messageID string) {
+		invitationPosted(a, lobbiesOf, id, func(doc *map[string]json.RawMessage) {
+			raw, _ := json.Marshal(messageID)
+			if *doc == nil {
+				*doc = map[string]json.RawMessage{}
+			}
+			(*doc)["message_id"] = raw
+		})
+	}
+}
+
+// expireLobbies closes every lobby whose time is up: it is deleted and its
+// message (when known) becomes what its game's Spec.LobbyExpired says.
+func (a *App) expireLobbies(now time.Time) error {
+	return expireInvitations(a, now, lobbiesOf, func(raw *json.RawMessage) []Effect {
+		var h lobbyHead
+		if err := json.Unmarshal(*raw, &h); err != nil || h.MessageID == "" {
+			return nil
+		}
+		k := a.kinds[h.Kind]
+		if k == nil || k.lobbyExpired == nil {
+			return nil
+		}
+		m, err := k.lobbyExpired(a, *raw)
+		if err != nil {
+			a.Log.Warn("closing an expired lobby failed", "kind", h.Kind, "err", err)
+			return nil
+		}
+		return []Effect{{Op: OpEdit, Channel: h.ChannelID, Message: h.MessageID, Body: &m}}
+	})
 }

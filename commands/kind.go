@@ -78,6 +78,11 @@ type Spec[S any] struct {
 	// need none: the framework answers their buttons.
 	Invitations map[string]Handler
 
+	// LobbyExpired is the message an expired lobby of the game (doc, its
+	// stored JSON) is edited into when the timer sweep closes it: no
+	// buttons, saying it expired. Nil: the message is left as it is.
+	LobbyExpired func(a *App, doc []byte) (Message, error)
+
 	// Delivered records in the game what an effect yielded: the ID of the
 	// message or thread made by an effect whose Result was set (e.g. a
 	// direct message to edit later). It runs under the game's lock and may
@@ -189,6 +194,11 @@ func (t *Turn[S]) AddMember(threadID, userID string) {
 	t.Effect(Effect{Op: OpAddMember, Channel: threadID, User: userID})
 }
 
+// RemoveMember asks for userID to be removed from the thread threadID.
+func (t *Turn[S]) RemoveMember(threadID, userID string) {
+	t.Effect(Effect{Op: OpRemoveMember, Channel: threadID, User: userID})
+}
+
 // Effect asks for any effect. Effects are delivered in the order asked,
 // after the action's transaction commits.
 func (t *Turn[S]) Effect(e Effect) { t.effects = append(t.effects, e) }
@@ -247,6 +257,7 @@ func Register[S any](a *App, g Game[S]) {
 		},
 	}
 	legacy.typed = k
+	legacy.lobbyExpired = s.LobbyExpired
 	if s.Delivered != nil {
 		legacy.delivered = func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error {
 			st, err := k.decode(rec)

@@ -1,7 +1,7 @@
 package commands
 
-// registerKinds adds every game kind the bot plays.
+// registerKinds adds the game kinds of the older handler-table API; the
+// others register themselves from the wiring (survival.Register, ...).
 func (a *App) registerKinds() {
 	a.register(a.sandTableKind())
-	a.register(a.teamChessKind())
 }

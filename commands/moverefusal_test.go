@@ -9,32 +9,6 @@ import (
 	"sandtable/games/chess"
 )
 
-// TestTeamChessRefusalNamesLegalMoves: the issue's example through /move:
-// after d4, Black's Kb7 is refused naming exd3, the only legal move; the
-// pinned bishop's reason comes with bd3; sacrifice roles are one entry
-// each.
-func TestTeamChessRefusalNamesLegalMoves(t *testing.T) {
-	a, p := testApp(t)
-	g, pub, _ := tcTestGame(t, a, p, "k7/8/1Q6/8/4p3/4P3/3P4/K7 w - - 0 1", []User{alice}, []User{bob})
-	_, err := a.Handle(tcCmd(alice, pub, "move", "", map[string]string{"move": "d4"}))
-	require.NoError(t, err)
-	_, err = a.Handle(tcCmd(bob, pub, "move", "", map[string]string{"move": "Kb7"}))
-	require.Equal(t, "`Kb7` is not a legal move: the king cannot move to b7: it would be in check there\nThe only legal move is `exd3`.", userMsg(t, err))
-	_, err = a.Handle(tcCmd(bob, pub, "move", "", map[string]string{"move": "e4e3"}))
-	require.Contains(t, userMsg(t, err), "\nThe only legal move is `e4d3`.")
-	require.Len(t, tcLoad(t, a, g.ID).game.State().Actions, 1, "refused moves play nothing")
-
-	a, p = testApp(t)
-	_, pub, _ = tcTestGame(t, a, p, "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", []User{alice}, []User{bob})
-	_, err = a.Handle(tcCmd(alice, pub, "move", "", map[string]string{"move": "bd3"}))
-	require.Equal(t, "`bd3` is not a legal move: the bishop on e2 is pinned: moving it would expose your king to check\nThe legal moves are `Kd1`, `Kd2`, `Kf1`, `Kf2`.", userMsg(t, err))
-
-	a, p = testApp(t)
-	_, pub, _ = tcTestGame(t, a, p, "4k3/P7/8/8/8/pp6/PP6/QK6 w - - 0 1", []User{alice}, []User{bob})
-	_, err = a.Handle(tcCmd(alice, pub, "move", "", map[string]string{"move": "Kc2"}))
-	require.Contains(t, userMsg(t, err), "\nThe legal moves are `axb3`, `bxa3`, `a8=Assassin:<target>`, `a8=PoliticalAgent`, `a8=Saboteur:<move>`, `Kc1`.")
-}
-
 // TestListingLineFits: the longest listing the engines can give (8 moves
 // of the longest text quoted) keeps a refusal within Discord's 2000
 // characters, with a reason and an echo at their limits.

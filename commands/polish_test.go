@@ -21,14 +21,3 @@ func TestMoveTimeNamesTheRange(t *testing.T) {
 	require.Equal(t, "720h0m0s", d.String())
 }
 
-// TestNotAMoveHintPerVariant: the hint after text that is not a move shows
-// the variant's own notation: sacrifices and no promotion in Team Chess
-// (no castling in Survival: commands/survival's test of the same name).
-func TestNotAMoveHintPerVariant(t *testing.T) {
-	a, p := testApp(t)
-	_, pub, _ := tcTestGame(t, a, p, "", []User{carol}, []User{bob})
-	_, err := a.Handle(tcCmd(carol, pub, "move", "", map[string]string{"move": "hello"}))
-	msg := userMsg(t, err)
-	require.Contains(t, msg, "e8=Assassin:xd4")
-	require.NotContains(t, msg, "e8=Q")
-}

@@ -76,8 +76,8 @@ func TestClip(t *testing.T) {
 // valid.
 func TestTextCutsByCharacters(t *testing.T) {
 	name := strings.Repeat("象", 60)
-	require.Equal(t, strings.Repeat("象", 40)+"…", trimLabel(name))
-	require.Equal(t, "short", trimLabel("short"))
+	require.Equal(t, strings.Repeat("象", 40)+"…", Clip(name, 41))
+	require.Equal(t, "short", Clip("short", 41))
 
 	lines := []string{strings.Repeat("🐉", 50), strings.Repeat("é", 30)}
 	require.Equal(t, strings.Repeat("🐉", 50)+"\n"+strings.Repeat("é", 30), clipLines(lines, 81), "fits in characters")

@@ -58,6 +58,9 @@ type Kind struct {
 	// delivered, for kinds registered with Register, records the result
 	// of an effect (see Effect.Result) in the game rec, in tx.
 	delivered func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error
+	// lobbyExpired, for kinds registered with Register, is
+	// Spec.LobbyExpired.
+	lobbyExpired func(a *App, doc []byte) (Message, error)
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
@@ -272,14 +275,6 @@ func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
 		return nil, Errorf("There is no game in this channel. Use this command in a game's thread (see /games for yours).")
 	}
 	return g, err
-}
-
-// putChannelGame makes commands used in channelID (a further channel of
-// a game, for example a team's private thread) reach the game gameID like
-// in its public thread. Kinds call it in the transaction that saves the
-// game.
-func putChannelGame(tx storage.Tx, channelID, gameID string) error {
-	return tx.Games().LinkChannel(channelID, gameID)
 }
 
 // Sweep runs every timer that is due at now: per-move time limits of games

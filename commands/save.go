@@ -59,3 +59,7 @@ func (a *App) update(fn func(tx storage.Tx) error) error {
 func (a *App) view(fn func(tx storage.Tx) error) error {
 	return a.Store.View(context.Background(), fn)
 }
+
+// View runs fn in a read-only store transaction: what handlers that are
+// not tied to one game (a leaderboard, say) read.
+func (a *App) View(fn func(tx storage.Tx) error) error { return a.view(fn) }

@@ -8,7 +8,6 @@ import (
 
 	"sandtable/commands/ui"
 	"sandtable/games/sandtable"
-	"sandtable/storage"
 )
 
 // Buttons act on what their message showed, never on "the current thing":
@@ -218,68 +217,4 @@ piece NP9 l20
 	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn()), "a form opened in an earlier turn orders nothing")
 	_, st, _ := sandGame(t, a)
 	require.Empty(t, st.Drone[sandtable.South])
-}
-
-// TestStaleLobbyMenus: the lobby's menus act on the commander they named
-// when drawn, not on whoever holds that queue place now.
-func TestStaleLobbyMenus(t *testing.T) {
-	a, _ := testApp(t)
-	dan := User{ID: "100004", Name: "dan"}
-	r, err := a.Handle(cmd(alice, "teamchess", "new", nil))
-	require.NoError(t, err)
-	lobby := r.Message
-	press := func(u User, label string) {
-		t.Helper()
-		r, err := a.Handle(click(u, buttonOf(t, lobby, label)))
-		require.NoError(t, err)
-		lobby = r.Message
-	}
-	press(bob, "Join White")
-	press(alice, "Join White")
-	press(carol, "Join White")
-	press(dan, "Join Black")
-	drawn := lobby
-	values := selectOptions(t, drawn, "move-up")
-	require.Len(t, values, 2)
-	press(alice, "Leave") // White: bob, carol
-	id := selectID(t, drawn, "move-up")
-	_, err = a.Handle(click(alice, id, values[0])) // "move alice up to 1"
-	require.Contains(t, userMsg(t, err), "no longer holds the commander you chose")
-	lid, _ := ParseCustomID(id)
-	var l tcLobby
-	require.NoError(t, a.view(func(tx storage.Tx) error { _, err := tx.Lobbies().Get(lid.ID, &l); return err }))
-	require.Equal(t, []User{bob, carol}, l.White, "nothing changed")
-}
-
-// selectOptions lists the values of m's select menu with action.
-func selectOptions(t *testing.T, m Message, action string) []string {
-	t.Helper()
-	var out []string
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if sm, ok := c.(ui.Select); ok {
-				if id, _ := ParseCustomID(sm.Route); id.Action == action {
-					for _, o := range sm.Options {
-						out = append(out, o.Value)
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-func selectID(t *testing.T, m Message, action string) string {
-	t.Helper()
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if sm, ok := c.(ui.Select); ok {
-				if id, _ := ParseCustomID(sm.Route); id.Action == action {
-					return sm.Route
-				}
-			}
-		}
-	}
-	t.Fatalf("no %s menu", action)
-	return ""
 }

@@ -1,13 +1,14 @@
-package commands
+package teamchess
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
+	"sandtable/commands"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
-	"sandtable/games/teamchess"
+	tc "sandtable/games/teamchess"
 	"sandtable/internal/duration"
 )
 
@@ -15,53 +16,53 @@ import (
 // Everything here is public information: the same note and board go to the
 // public thread and to both team threads (with the team's own view).
 
-// tcNoteText is a transition's announcement: for the public thread (with a
+// noteText is a transition's announcement: for the public thread (with a
 // mention of whoever must act now) and for the team threads (names only,
 // so nobody is pinged twice).
-type tcNoteText struct {
+type noteText struct {
 	public, team string
 }
 
-// tcNote describes the transition's events in words.
-func (a *App) tcNote(t *tcGame, tr *tcTransition) tcNoteText {
+// noteOf describes the transition's events in words.
+func noteOf(s *State, c *change) noteText {
 	var lines []string
-	for _, e := range tr.events {
-		if l := t.eventLine(e, tr); l != "" {
+	for _, e := range c.events {
+		if l := s.eventLine(e, c); l != "" {
 			lines = append(lines, l)
 		}
 	}
 	body := strings.Join(lines, "\n")
-	join := func(s, next string) string {
+	join := func(text, next string) string {
 		if next == "" {
-			return s
+			return text
 		}
-		if s == "" {
+		if text == "" {
 			return next
 		}
-		return s + "\n" + next
+		return text + "\n" + next
 	}
-	return tcNoteText{public: join(body, t.nextLine(true)), team: join(body, t.nextLine(false))}
+	return noteText{public: join(body, s.nextLine(true)), team: join(body, s.nextLine(false))}
 }
 
-func bold(m teamchess.Member) string { return "**" + label(m) + "**" }
+func bold(m tc.Member) string { return "**" + label(m) + "**" }
 
 // label is a member's label (name, and "(2nd)" for a second command) for
 // a message: its markdown escaped, its mentions broken.
-func label(m teamchess.Member) string { return EscapeText(m.Label(), 0) }
+func label(m tc.Member) string { return commands.EscapeText(m.Label(), 0) }
 
 // eventLine is one event of the record as a sentence.
-func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
+func (st *State) eventLine(e tc.Event, c *change) string {
 	side := e.Side.Title()
 	opp := e.Side.Other().Title()
 	switch e.Kind {
-	case teamchess.MoveEvent:
+	case tc.MoveEvent:
 		s := fmt.Sprintf("%s (%s) played **%s**", bold(e.Commander), side, e.SAN)
 		if e.Forced {
 			s += ", the move the Saboteur forced"
 		}
 		s += "."
 		switch e.Role {
-		case teamchess.RoyalGuard:
+		case tc.RoyalGuard:
 			on := ""
 			if len(e.UCI) >= 4 {
 				if sq, err := chess.ParseSquare(e.UCI[2:4]); err == nil {
@@ -69,42 +70,42 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 				}
 			}
 			s += fmt.Sprintf(" The pawn is consumed as a **Royal Guard**: %s's captured Queen returns to the board%s (rule 3.1).", side, on)
-		case teamchess.Assassin:
+		case tc.Assassin:
 			victim := "a piece"
-			if m, err := teamchess.ParseMove(&tr.before, e.UCI); err == nil {
+			if m, err := tc.ParseMove(&c.before, e.UCI); err == nil {
 				if sq, ok := m.Target(); ok {
-					victim = fmt.Sprintf("%s's %s on %s", opp, tr.before.PieceAt(sq).Role(), sq)
+					victim = fmt.Sprintf("%s's %s on %s", opp, c.before.PieceAt(sq).Role(), sq)
 				}
 			}
 			s += fmt.Sprintf(" The pawn is consumed as an **Assassin** and removes %s (rule 3.2).", victim)
-		case teamchess.Saboteur:
+		case tc.Saboteur:
 			s += " The pawn is consumed as a **Saboteur**"
-			if f := t.game.ForcedSAN(); f != "" {
+			if f := st.game.ForcedSAN(); f != "" {
 				s += fmt.Sprintf(": %s's next move is forced: **%s** (rule 3.3).", opp, f)
 			} else {
 				s += " (rule 3.3)."
 			}
-		case teamchess.PoliticalAgent:
+		case tc.PoliticalAgent:
 			s += fmt.Sprintf(" The pawn is consumed as a **Political Agent**: a political revolution in %s's team (rule 3.4).", opp)
 		}
-		if e.Role != teamchess.NoRole && t.game.Phase() != teamchess.Finished && t.firstSacrifice(e) {
+		if e.Role != tc.NoRole && st.game.Phase() != tc.Finished && st.firstSacrifice(e) {
 			s += fmt.Sprintf(" %s has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).", side)
 		}
 		return s
-	case teamchess.PassEvent:
+	case tc.PassEvent:
 		return fmt.Sprintf("%s has no legal move and is not in check: %s is **besieged** and passes (rule 2.1).", side, side)
-	case teamchess.TagOutEvent:
+	case tc.TagOutEvent:
 		var s string
 		switch e.Reason {
-		case teamchess.Voluntary:
+		case tc.Voluntary:
 			s = fmt.Sprintf("%s (%s) tagged out (rule 1.2)", bold(e.Commander), side)
-		case teamchess.Fatigue:
+		case tc.Fatigue:
 			s = fmt.Sprintf("%s (%s) is tagged out by fatigue after 4 turns without a pawn move or capture (rule 4.2)", bold(e.Commander), side)
-		case teamchess.Revolution:
+		case tc.Revolution:
 			s = fmt.Sprintf("%s (%s) is deposed by the Political Agent (rule 3.4)", bold(e.Commander), side)
-		case teamchess.SiegeFailure:
+		case tc.SiegeFailure:
 			s = fmt.Sprintf("The siege continuation failed: it gave %s a legal move without checkmate (rule 2.1), a fatigue tag-out for %s (%s)", opp, bold(e.Commander), side)
-		case teamchess.Timeout:
+		case tc.Timeout:
 			s = fmt.Sprintf("%s (%s) ran out of time for the move and is tagged out (ruling B1)", bold(e.Commander), side)
 		default:
 			s = fmt.Sprintf("%s (%s) tagged out (%s)", bold(e.Commander), side, e.Reason)
@@ -123,10 +124,10 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 			s += fmt.Sprintf(" %s may no longer advise (rule 1.4).", label(e.Commander))
 		}
 		return "🔁 " + s
-	case teamchess.SiegeContinueEvent:
+	case tc.SiegeContinueEvent:
 		return fmt.Sprintf("%s (%s) declines the Siege Win and makes one more move: %s; a move that gives %s a legal move without mate is a personal fatigue loss (rule 2.1).",
-			bold(e.Commander), side, t.siegeMateText(e.Side), opp)
-	case teamchess.GameOverEvent:
+			bold(e.Commander), side, st.siegeMateText(e.Side), opp)
+	case tc.GameOverEvent:
 		return "🏁 " + resultLine(e)
 	}
 	return ""
@@ -134,12 +135,12 @@ func (t *tcGame) eventLine(e teamchess.Event, tr *tcTransition) string {
 
 // firstSacrifice reports whether the move event e is its team's first
 // 8th-rank sacrifice of the game.
-func (t *tcGame) firstSacrifice(e teamchess.Event) bool {
-	for _, ev := range t.game.Events() {
+func (st *State) firstSacrifice(e tc.Event) bool {
+	for _, ev := range st.game.Events() {
 		if ev.Seq >= e.Seq {
 			break
 		}
-		if ev.Kind == teamchess.MoveEvent && ev.Role != teamchess.NoRole && ev.Side == e.Side {
+		if ev.Kind == tc.MoveEvent && ev.Role != tc.NoRole && ev.Side == e.Side {
 			return false
 		}
 	}
@@ -148,8 +149,8 @@ func (t *tcGame) firstSacrifice(e teamchess.Event) bool {
 
 // siegeMateText says what a checkmate by the attacker's one more move
 // would be (rule 2.1's upgrade; rule 5 decides the honour: ruling 6).
-func (t *tcGame) siegeMateText(attacker chess.Color) string {
-	if t.game.Sacrificed(attacker) {
+func (st *State) siegeMateText(attacker chess.Color) string {
+	if st.game.Sacrificed(attacker) {
 		return fmt.Sprintf("a checkmate wins, as a dishonourable checkmate since %s has made an 8th-rank sacrifice (rule 5)", attacker.Title())
 	}
 	return "a checkmate upgrades the win to an honourable checkmate"
@@ -157,19 +158,19 @@ func (t *tcGame) siegeMateText(attacker chess.Color) string {
 
 // resultLine says how the game ended and who took the end-of-game personal
 // win and loss (rule 6.2).
-func resultLine(e teamchess.Event) string {
+func resultLine(e tc.Event) string {
 	r := e.Result
 	s := "**" + capitalize(r.String()) + ".**"
 	switch r.Category {
-	case teamchess.SiegeWin:
+	case tc.SiegeWin:
 		s += " A Siege Win is dishonourable (rule 5)."
-	case teamchess.DishonourableCheckmate:
+	case tc.DishonourableCheckmate:
 		s += " Dishonourable: the mate follows an 8th-rank sacrifice (rule 5)."
-	case teamchess.HonourableCheckmate:
+	case tc.HonourableCheckmate:
 		s += " An honourable win (rule 5)."
-	case teamchess.FatigueVictory:
+	case tc.FatigueVictory:
 		s += fmt.Sprintf(" Every %s commander has a personal loss (rule 1.5).", r.Winner.Other().Title())
-	case teamchess.MutualLoss:
+	case tc.MutualLoss:
 		s += " Both teams reached 4 stagnant turns in the same round (rule 4.3)."
 	}
 	var parts []string
@@ -186,12 +187,12 @@ func resultLine(e teamchess.Event) string {
 }
 
 // nextLine says who must act now; mention pings them.
-func (t *tcGame) nextLine(mention bool) string {
-	if t.game.Phase() == teamchess.Finished {
+func (st *State) nextLine(mention bool) string {
+	if st.game.Phase() == tc.Finished {
 		return "The game is over; the records are updated (/teamchess leaderboard)."
 	}
-	turn := t.game.Turn()
-	active, ok := t.game.Active(turn)
+	turn := st.game.Turn()
+	active, ok := st.game.Active(turn)
 	if !ok {
 		return ""
 	}
@@ -200,39 +201,40 @@ func (t *tcGame) nextLine(mention bool) string {
 		who = memberUser(active).Mention()
 	}
 	switch {
-	case t.game.Phase() == teamchess.SiegeDecision:
+	case st.game.Phase() == tc.SiegeDecision:
 		return fmt.Sprintf("%s, %s is besieged: take the Siege Win with `/siege win` or make one more move with `/siege continue`.", who, turn.Other().Title())
-	case t.game.SiegeContinuing():
+	case st.game.SiegeContinuing():
 		return fmt.Sprintf("%s, make your one more move (%s).", who, turn.Title())
-	case t.game.ForcedSAN() != "":
-		return fmt.Sprintf("%s, your move (%s) is forced by the Saboteur: **%s**.", who, turn.Title(), t.game.ForcedSAN())
+	case st.game.ForcedSAN() != "":
+		return fmt.Sprintf("%s, your move (%s) is forced by the Saboteur: **%s**.", who, turn.Title(), st.game.ForcedSAN())
 	}
 	s := fmt.Sprintf("%s, your move (%s).", who, turn.Title())
-	if t.game.InCheck() {
+	if st.game.InCheck() {
 		s = fmt.Sprintf("%s, your move (%s): you are in check.", who, turn.Title())
 	}
 	return s
 }
 
-// tcMessage is the board post for one view: -1 the public thread, 0 and 1
-// White's and Black's team threads (the team's side at the bottom).
-func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
-	pos := t.game.Position()
-	over := t.game.Phase() == teamchess.Finished
-	flipped := t.game.Turn() == chess.Black && !over
+// message is the board post of st (the state t saves, or t's) for one
+// view: -1 the public thread, 0 and 1 White's and Black's team threads
+// (the team's side at the bottom).
+func message(t *turn, st *State, view int, content string) (commands.Message, error) {
+	pos := st.game.Position()
+	over := st.game.Phase() == tc.Finished
+	flipped := st.game.Turn() == chess.Black && !over
 	if view >= 0 {
 		flipped = view == int(chess.Black)
 	}
 	var last []chess.Square
-	if m, ok := t.game.LastMove(); ok {
+	if m, ok := st.game.LastMove(); ok {
 		last = []chess.Square{m.Board.From(), m.Board.To()}
 		if sq, ok := m.Target(); ok {
 			last = append(last, sq)
 		}
 	}
-	file, err := a.positionBoardFile(&pos, last, boardView{Flipped: flipped})
+	file, err := commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
 	if err != nil {
-		return Message{}, err
+		return commands.Message{}, err
 	}
 	title := "Team Chess"
 	if view >= 0 {
@@ -241,80 +243,80 @@ func (a *App) tcMessage(t *tcGame, view int, content string) (Message, error) {
 	e := &ui.Card{
 		Title:  title,
 		Image:  "board.png",
-		Footer: "Game " + t.g.ID + " · /move /tagout /siege /resign /record · /teamchess rules",
+		Footer: "Game " + t.Game.ID + " · /move /tagout /siege /resign /record · /teamchess rules",
 	}
 	if over {
-		e.Footer = "Game " + t.g.ID + " · /record · /teamchess leaderboard"
+		e.Footer = "Game " + t.Game.ID + " · /record · /teamchess leaderboard"
 	}
 	for _, side := range sides {
 		e.Fields = append(e.Fields, &ui.Field{
-			Name:   fmt.Sprintf("%s · stagnation %d/4", side.Title(), t.game.Stagnation(side)),
-			Value:  t.queueText(side),
+			Name:   fmt.Sprintf("%s · stagnation %d/4", side.Title(), st.game.Stagnation(side)),
+			Value:  st.queueText(side),
 			Inline: true,
 		})
 	}
-	if l := t.lastMoveText(); l != "" {
+	if l := st.lastMoveText(); l != "" {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: l})
 	}
 	files := []*ui.File{file}
 	if over {
-		e.Color = ColorOver
-		for _, ev := range t.game.Events() {
-			if ev.Kind == teamchess.GameOverEvent {
+		e.Color = commands.ColorOver
+		for _, ev := range st.game.Events() {
+			if ev.Kind == tc.GameOverEvent {
 				e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: resultLine(ev)})
 			}
 		}
 		if view < 0 {
-			pgn := t.game.PGN([]chess.Tag{
+			pgn := st.game.PGN([]chess.Tag{
 				{Name: "Event", Value: "SandTable Bot Team Chess"},
 				{Name: "Site", Value: "Discord"},
-				{Name: "Date", Value: t.st.Started.UTC().Format("2006.01.02")},
-				{Name: "GameID", Value: t.g.ID},
-				{Name: "MoveTime", Value: tcMoveTimeText(t.st.MoveTime)},
+				{Name: "Date", Value: st.Started.UTC().Format("2006.01.02")},
+				{Name: "GameID", Value: t.Game.ID},
+				{Name: "MoveTime", Value: moveTimeText(st.MoveTime)},
 			})
-			files = append(files, &ui.File{Name: "teamchess-" + t.g.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
+			files = append(files, &ui.File{Name: "teamchess-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
 		}
 	} else {
-		turn := t.game.Turn()
-		e.Color = ColorWhite
+		turn := st.game.Turn()
+		e.Color = commands.ColorWhite
 		if turn == chess.Black {
-			e.Color = ColorBlack
+			e.Color = commands.ColorBlack
 		}
-		active, _ := t.game.Active(turn)
+		active, _ := st.game.Active(turn)
 		name, value := "To move", fmt.Sprintf("%s: %s, move %d", turn.Title(), memberUser(active).Mention(), pos.FullmoveNumber())
-		if t.game.InCheck() {
+		if st.game.InCheck() {
 			value += fmt.Sprintf("\n**Check:** %s is in check.", turn.Title())
 		}
 		switch {
-		case t.game.Phase() == teamchess.SiegeDecision:
+		case st.game.Phase() == tc.SiegeDecision:
 			name = "Siege decision (rule 2.1)"
 			value = fmt.Sprintf("%s has no legal move and is not in check: it is besieged and passed.\n%s (%s) decides: `/siege win` takes the Siege Win (dishonourable), `/siege continue` makes one more move: %s; a move that gives %s a legal move without mate is a personal fatigue loss.",
-				turn.Other().Title(), memberUser(active).Mention(), turn.Title(), t.siegeMateText(turn), turn.Other().Title())
-		case t.game.SiegeContinuing():
+				turn.Other().Title(), memberUser(active).Mention(), turn.Title(), st.siegeMateText(turn), turn.Other().Title())
+		case st.game.SiegeContinuing():
 			name = "Siege continuation (rule 2.1)"
 			value = fmt.Sprintf("%s (%s) declined the Siege Win and makes one more move.", memberUser(active).Mention(), turn.Title())
 		}
-		if !t.g.Deadline.IsZero() {
-			value += fmt.Sprintf("\nTime runs out <t:%d:R> (then the commander is tagged out, ruling B1).", t.g.Deadline.Unix())
+		if d := t.Deadline(); !d.IsZero() {
+			value += fmt.Sprintf("\nTime runs out <t:%d:R> (then the commander is tagged out, ruling B1).", d.Unix())
 		}
 		e.Fields = append(e.Fields, &ui.Field{Name: name, Value: value})
-		if f := t.game.ForcedSAN(); f != "" {
+		if f := st.game.ForcedSAN(); f != "" {
 			e.Fields = append(e.Fields, &ui.Field{
 				Name:  "Forced move (Saboteur, rule 3.3)",
 				Value: fmt.Sprintf("%s must play **%s**. The active commander may still tag out first; whoever is then active plays it.", turn.Title(), f),
 			})
 		}
 	}
-	return Message{Content: content, Cards: []*ui.Card{e}, Files: files}, nil
+	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files}, nil
 }
 
 // queueText lists side's commanders in queue order with their personal
 // wins and losses in this game.
-func (t *tcGame) queueText(side chess.Color) string {
-	over := t.game.Phase() == teamchess.Finished
-	activeIdx := t.game.ActiveIndex(side)
+func (st *State) queueText(side chess.Color) string {
+	over := st.game.Phase() == tc.Finished
+	activeIdx := st.game.ActiveIndex(side)
 	var lines []string
-	for i, c := range t.game.Commanders(side) {
+	for i, c := range st.game.Commanders(side) {
 		name := memberUser(c.Member).Mention()
 		if c.Term == 2 {
 			name += " (2nd command)"
@@ -339,11 +341,11 @@ func (t *tcGame) queueText(side chess.Color) string {
 }
 
 // lastMoveText is the latest move with its number ("12... e1=RoyalGuard").
-func (t *tcGame) lastMoveText() string {
-	events := t.game.Events()
+func (st *State) lastMoveText() string {
+	events := st.game.Events()
 	for i := len(events) - 1; i >= 0; i-- {
 		e := events[i]
-		if e.Kind != teamchess.MoveEvent {
+		if e.Kind != tc.MoveEvent {
 			continue
 		}
 		dots := "."
@@ -359,8 +361,8 @@ func (t *tcGame) lastMoveText() string {
 	return ""
 }
 
-// tcMoveTimeText is the per-move limit for people ("1d", or "none").
-func tcMoveTimeText(d time.Duration) string {
+// moveTimeText is the per-move limit for people ("1d", or "none").
+func moveTimeText(d time.Duration) string {
 	if d <= 0 {
 		return "none"
 	}

@@ -1,4 +1,4 @@
-package commands
+package teamchess
 
 import (
 	"encoding/json"
@@ -6,40 +6,41 @@ import (
 	"fmt"
 	"strings"
 
+	"sandtable/commands"
 	"sandtable/commands/ui"
-	"sandtable/games/teamchess"
+	tc "sandtable/games/teamchess"
 	"sandtable/storage"
 )
 
 // Per-guild Team Chess records (issue 6 point 4): one
-// teamchess.PlayerStats per player and guild in the store's records of kind
-// "teamchess", updated in the transaction that ends a game.
+// tc.PlayerStats per player and guild in the store's records of kind
+// "teamchess", updated in the transaction that ends a game (t.Also).
 
-// tcLeaderboardSize is how many players /teamchess leaderboard lists.
-const tcLeaderboardSize = 15
+// leaderboardSize is how many players /teamchess leaderboard lists.
+const leaderboardSize = 15
 
-// tcTally adds a finished game's outcome to its players' records.
-func tcTally(tx storage.Tx, guildID string, sum teamchess.Summary) error {
+// tally adds a finished game's outcome to its players' records.
+func tally(tx storage.Tx, guildID string, sum tc.Summary) error {
 	for _, r := range sum.Players {
-		var ps teamchess.PlayerStats
-		if err := tx.Records().Get(kindTeamChess, guildID, r.Member.ID, &ps); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		var ps tc.PlayerStats
+		if err := tx.Records().Get(Kind, guildID, r.Member.ID, &ps); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
 		ps.ID = r.Member.ID
 		ps.Add(r, sum.Result.Category)
-		if err := tx.Records().Put(kindTeamChess, guildID, r.Member.ID, &ps); err != nil {
+		if err := tx.Records().Put(Kind, guildID, r.Member.ID, &ps); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// tcGuildStats reads every record of a guild, ranked (rule 6.1).
-func (a *App) tcGuildStats(guildID string) ([]teamchess.PlayerStats, error) {
-	var all []teamchess.PlayerStats
-	err := a.view(func(tx storage.Tx) error {
-		return tx.Records().Each(kindTeamChess, guildID, func(_ string, raw []byte) error {
-			var ps teamchess.PlayerStats
+// guildStats reads every record of a guild, ranked (rule 6.1).
+func guildStats(a *commands.App, guildID string) ([]tc.PlayerStats, error) {
+	var all []tc.PlayerStats
+	err := a.View(func(tx storage.Tx) error {
+		return tx.Records().Each(Kind, guildID, func(_ string, raw []byte) error {
+			var ps tc.PlayerStats
 			if err := json.Unmarshal(raw, &ps); err != nil {
 				return err
 			}
@@ -47,26 +48,26 @@ func (a *App) tcGuildStats(guildID string) ([]teamchess.PlayerStats, error) {
 			return nil
 		})
 	})
-	return teamchess.Rank(all), err
+	return tc.Rank(all), err
 }
 
-func ratioText(ps teamchess.PlayerStats) string {
+func ratioText(ps tc.PlayerStats) string {
 	if ps.PersonalLosses == 0 {
 		return fmt.Sprintf("%d, no losses", ps.PersonalWins)
 	}
 	return fmt.Sprintf("%.2f", ps.Ratio())
 }
 
-func tcLeaderboard(a *App, req *Request) (*Response, error) {
+func leaderboard(a *commands.App, req *commands.Request) (*response, error) {
 	if req.GuildID == "" {
-		return nil, Errorf("The leaderboard is per server: use this command in a server.")
+		return nil, commands.Errorf("The leaderboard is per server: use this command in a server.")
 	}
-	ranked, err := a.tcGuildStats(req.GuildID)
+	ranked, err := guildStats(a, req.GuildID)
 	if err != nil {
 		return nil, err
 	}
 	if len(ranked) == 0 {
-		return Reply("No Team Chess game has been finished in this server yet. Open one with `/teamchess new`."), nil
+		return commands.Reply("No Team Chess game has been finished in this server yet. Open one with `/teamchess new`."), nil
 	}
 	var lines []string
 	mine := -1
@@ -74,36 +75,36 @@ func tcLeaderboard(a *App, req *Request) (*Response, error) {
 		if ps.ID == req.User.ID {
 			mine = i
 		}
-		if i < tcLeaderboardSize {
+		if i < leaderboardSize {
 			lines = append(lines, fmt.Sprintf("**%d.** <@%s> · team %d-%d · personal %d-%d (ratio %s) · %s",
-				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), Plural(ps.Games, "game", "games")))
+				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), commands.Plural(ps.Games, "game", "games")))
 		}
 	}
-	resp := &Response{Message: Message{Cards: []*ui.Card{{
+	resp := &response{Message: commands.Message{Cards: []*ui.Card{{
 		Title:       "Team Chess leaderboard",
 		Description: strings.Join(lines, "\n"),
-		Color:       ColorChallenge,
+		Color:       commands.ColorChallenge,
 		Footer:      "Ranked by team wins, then personal win/loss ratio (no losses: the number of wins), then fewer personal losses (rule 6.1).",
 	}}}}
 	// The list is public; the invoker's own rank is for them alone (ruling
 	// D11), and a player with no record gets nothing private.
 	if mine >= 0 {
 		ps := ranked[mine]
-		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank: %d of %d · team %d-%d · personal %d-%d (ratio %s) · %s.",
-			mine+1, len(ranked), ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), Plural(ps.Games, "game", "games"))}
+		resp.PrivateNote = &commands.Message{Content: fmt.Sprintf("Your rank: %d of %d · team %d-%d · personal %d-%d (ratio %s) · %s.",
+			mine+1, len(ranked), ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), commands.Plural(ps.Games, "game", "games"))}
 	}
 	return resp, nil
 }
 
-func tcStats(a *App, req *Request) (*Response, error) {
+func stats(a *commands.App, req *commands.Request) (*response, error) {
 	if req.GuildID == "" {
-		return nil, Errorf("Records are per server: use this command in a server.")
+		return nil, commands.Errorf("Records are per server: use this command in a server.")
 	}
 	who := req.User
 	if u := req.UserOpt("user"); u != nil {
 		who = *u
 	}
-	ranked, err := a.tcGuildStats(req.GuildID)
+	ranked, err := guildStats(a, req.GuildID)
 	if err != nil {
 		return nil, err
 	}
@@ -124,27 +125,27 @@ func tcStats(a *App, req *Request) (*Response, error) {
 		if s := categoryCounts(ps.LossesBy); s != "" {
 			fields = append(fields, &ui.Field{Name: "Team losses by category", Value: s})
 		}
-		return &Response{Message: Message{Cards: []*ui.Card{{
-			Title:       "Team Chess record · " + EscapeText(ps.Name, 0),
+		return &response{Message: commands.Message{Cards: []*ui.Card{{
+			Title:       "Team Chess record · " + commands.EscapeText(ps.Name, 0),
 			Description: fmt.Sprintf("<@%s> in this server.", ps.ID),
-			Color:       ColorChallenge,
+			Color:       commands.ColorChallenge,
 			Fields:      fields,
 		}}}}, nil
 	}
 	if who.ID == req.User.ID {
-		return Reply("You have not finished a Team Chess game in this server yet."), nil
+		return commands.Reply("You have not finished a Team Chess game in this server yet."), nil
 	}
-	return Reply("%s has not finished a Team Chess game in this server yet.", EscapeText(who.Name, 0)), nil
+	return commands.Reply("%s has not finished a Team Chess game in this server yet.", commands.EscapeText(who.Name, 0)), nil
 }
 
 // categoryCounts lists the counts by win category in rule order:
 // "honourable checkmate 2 · Siege Win (dishonourable) 1".
 func categoryCounts(m map[string]int) string {
 	var parts []string
-	for _, c := range teamchess.Categories {
+	for _, c := range tc.Categories {
 		if n := m[c.Key()]; n > 0 {
 			name := c.String()
-			if c.Dishonourable() && c != teamchess.DishonourableCheckmate {
+			if c.Dishonourable() && c != tc.DishonourableCheckmate {
 				name += " (dishonourable)"
 			}
 			parts = append(parts, fmt.Sprintf("%s: %d", name, n))

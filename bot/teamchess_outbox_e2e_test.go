@@ -1,0 +1,87 @@
+package bot_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/discordsim"
+)
+
+// TestTeamChessFirstBoardFailsThenArrives: a 500 on a new Team Chess
+// game's first post does not undo the start: the lobby is closed (no
+// second Start), one game and one set of threads exist, and the first
+// board arrives once, with the team threads' boards after it, when the
+// outbox retries.
+func TestTeamChessFirstBoardFailsThenArrives(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	lobby := h.tcOpen(alice)
+	lobby = h.tcPress(alice, lobby, "Join White")
+	lobby = h.tcPress(bob, lobby, "Join Black")
+	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
+	started := h.tcPress(alice, lobby, "Start")
+	require.False(t, started.Ephemeral(), started.Text())
+	require.Contains(t, started.Text(), "started the game")
+	require.Empty(t, started.Buttons(), "the lobby is closed: no second Start")
+	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(started.Text())
+	require.NotNil(t, link)
+	pub := link[1]
+
+	threads := func() (public, private int) {
+		for _, th := range h.srv.Threads(h.gen.ID) {
+			switch th.Type {
+			case discordgo.ChannelTypeGuildPublicThread:
+				public++
+			case discordgo.ChannelTypeGuildPrivateThread:
+				private++
+			}
+		}
+		return public, private
+	}
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.CallsTo("POST /channels/*/messages")) > 0 }))
+	require.Empty(t, h.messagesWith(pub, "acts first"), "the first post failed")
+	pubs, privs := threads()
+	require.Equal(t, [2]int{1, 2}, [2]int{pubs, privs})
+	games := h.reply(alice, h.gen.ID, "games")
+	require.Equal(t, 1, strings.Count(games.Text(), "Team Chess"), games.Text())
+
+	// The retry is due a second later.
+	h.clock.Advance(2 * time.Second)
+	h.swept()
+	require.Len(t, h.messagesWith(pub, "acts first"), 1, "the first board arrives once")
+	pubs, privs = threads()
+	require.Equal(t, [2]int{1, 2}, [2]int{pubs, privs}, "no second set of threads")
+	for _, th := range h.srv.Threads(h.gen.ID) {
+		if th.Type == discordgo.ChannelTypeGuildPrivateThread {
+			require.Len(t, h.messagesWith(th.ID, "private thread"), 1, "each team thread's first board, once")
+		}
+	}
+	m := h.tcReply(alice, pub, "move", discordsim.Opt("move", "e4"))
+	require.Contains(t, m.Text(), "played **e4**")
+}
+
+// TestTeamChessLostTeamBoardIsRetried: a 500 on the board a move sends to
+// a team thread delays it: the outbox posts it once when it retries (it
+// used to be logged and lost).
+func TestTeamChessLostTeamBoardIsRetried(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))
+	// The answer is the interaction's callback; the first channel post is
+	// the board in White's team thread.
+	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
+	m := tb.move(alice, "e4")
+	require.Contains(t, m.Text(), "played **e4**")
+	require.Empty(t, h.messagesWith(tb.team[tcWhite].ID, "played **e4**"), "the post failed")
+	h.clock.Advance(2 * time.Second)
+	h.swept()
+	require.Len(t, h.messagesWith(tb.team[tcWhite].ID, "played **e4**"), 1, "posted once, after the retry")
+	require.Len(t, h.messagesWith(tb.team[tcBlack].ID, "played **e4**"), 1)
+	require.Len(t, h.messagesWith(tb.pub.ID, "played **e4**"), 1)
+	tb.move(bob, "e5")
+}

@@ -1,0 +1,357 @@
+// Package teamchess is the flow of Team Chess in Discord (the rules:
+// docs/rules/texts/teamchess.txt; rulings: docs/rules/teamchess.md, the
+// Discord ones in its last section). It implements the framework's game
+// contract (commands.Game) over *State: the rules are decided by
+// games/teamchess, the game flow (locks, storage, clocks, delivery) by the
+// framework; this package reads requests, calls the engine and presents
+// positions.
+//
+//   - lobby.go: /teamchess new posts a lobby (Join White, Join Black,
+//     Leave, Start, Cancel; the creator reorders the queues and grants a
+//     second command); Start opens the public game thread and one private
+//     thread per team, then creates the game (commands.Create);
+//   - play.go: the thread commands (/move, /tagout, /resign, /siege,
+//     /board, /record, /suggest, /draw refused) and autocomplete;
+//   - view.go: the board message and the notes announcing each transition;
+//   - records.go: per-guild records, /teamchess leaderboard and stats;
+//   - this file: the state and its codec, the clock, the outcome, the
+//     timeout, and the announcement of a transition in all three threads
+//     with the team threads' membership (rule 1.4).
+//
+// Invariants: a State replays (its engine state is valid); every
+// transition is saved with t.Save, the players' records at the end with
+// t.Also in the same transaction; everything on Discord is an effect.
+// The board goes to the public thread and to both team threads; a team
+// thread sees only public information plus its own membership notes.
+package teamchess
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"sandtable/commands"
+	"sandtable/games/chess"
+	tc "sandtable/games/teamchess"
+	"sandtable/storage"
+)
+
+// Kind is the storage kind of Team Chess games.
+const Kind = "teamchess"
+
+// Title is the game's name as users see it.
+const Title = "Team Chess"
+
+type (
+	turn     = commands.Turn[*State]
+	response = commands.Response
+	user     = commands.User
+)
+
+// State is one Team Chess game as stored: the engine's state and what the
+// flow keeps beside it.
+type State struct {
+	// Game is the engine's State (start FEN, queues, every action, the
+	// result once over), as of the last Decode or Encode.
+	Game json.RawMessage `json:"game"`
+	// TeamThreads are the private threads of White and Black.
+	TeamThreads [2]string `json:"team_threads"`
+	// InThread are the members the bot keeps in each team thread: the
+	// engine's ThreadMembers after the last transition (rule 1.4).
+	InThread [2][]string `json:"in_thread"`
+	// MoveTime is the per-move time limit (ruling B1); 0: none.
+	MoveTime time.Duration `json:"move_time"` // nanoseconds
+	Started  time.Time     `json:"started"`
+	// Creator opened the lobby.
+	Creator user `json:"creator"`
+
+	game *tc.Game // the replayed engine game
+}
+
+// Game implements commands.Game for Team Chess.
+type Game struct{}
+
+var _ commands.Game[*State] = Game{}
+
+// Register plugs Team Chess into the app.
+func Register(a *commands.App) { commands.Register[*State](a, Game{}) }
+
+// Version is the state codec's version. Version 1 has the layout of
+// version 0 (the states stored before the game core): both decode alike;
+// the engine state inside versions itself (tc.StateVersion).
+func (Game) Version() int { return 1 }
+
+// Encode writes s as JSON, with the engine's current state.
+func (Game) Encode(s *State) ([]byte, error) {
+	raw, err := s.game.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	s.Game = raw
+	return json.Marshal(s)
+}
+
+// Decode reads a state of version 0 or 1 and replays its engine state.
+func (Game) Decode(version int, raw []byte) (*State, error) {
+	if version != 0 && version != 1 {
+		return nil, fmt.Errorf("unknown Team Chess state version %d", version)
+	}
+	var s State
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	g, err := tc.Load(s.Game)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	s.game = g
+	return &s, nil
+}
+
+// clone copies s for a transition (the engine game too, without a
+// replay), so the state the action read stays as it was: the framework
+// compares the clocks before and after.
+func (st *State) clone() *State {
+	c := *st
+	c.game = st.game.Clone()
+	c.InThread = [2][]string{append([]string(nil), st.InThread[0]...), append([]string(nil), st.InThread[1]...)}
+	return &c
+}
+
+// Clock: the active commander of the side to act has MoveTime, restarted
+// by every transition (ruling D9): the key is the number of actions, one
+// per transition (a move, a tag-out, a timeout, a siege decision).
+func (Game) Clock(s *State) commands.Clock {
+	if s.game.Phase() == tc.Finished {
+		return commands.Clock{Rule: commands.NoClock}
+	}
+	c := commands.Clock{Rule: commands.PerMove, Key: strconv.Itoa(len(s.game.State().Actions)), Period: s.MoveTime}
+	if active, ok := s.game.Active(s.game.Turn()); ok {
+		c.Actors = []string{active.ID}
+	}
+	return c
+}
+
+// Outcome is the typed result once the game is over: the winning team's
+// members win, the other team's lose (both teams in a mutual loss); the
+// method is the engine's category, except that a game whose last commander
+// ran out of time ends by Time (see docs/rules/teamchess.md, D16).
+func (Game) Outcome(s *State) (storage.Outcome, bool) {
+	r := s.game.Result()
+	if !r.Over() {
+		return storage.Outcome{}, false
+	}
+	o := storage.Outcome{Method: method(s.game)}
+	ids := func(side chess.Color) []string {
+		var out []string
+		for _, m := range s.game.Members(side) {
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	if !r.HasWinner() {
+		o.Losers = append(ids(chess.White), ids(chess.Black)...)
+		return o, true
+	}
+	o.Side = r.Winner.String()
+	o.Winners, o.Losers = ids(r.Winner), ids(r.Winner.Other())
+	return o, true
+}
+
+// method is how a finished game ended, as a storage.Method.
+func method(g *tc.Game) storage.Method {
+	switch g.Result().Category {
+	case tc.HonourableCheckmate, tc.DishonourableCheckmate:
+		return storage.Checkmate
+	case tc.SiegeWin:
+		return storage.Siege
+	case tc.Resignation:
+		return storage.Resignation
+	case tc.MutualLoss:
+		return storage.MutualLoss
+	case tc.FatigueVictory:
+		if as := g.State().Actions; len(as) > 0 && as[len(as)-1].Kind == tc.ActTimeout {
+			return storage.Time
+		}
+		return storage.Fatigue
+	}
+	return storage.Aborted
+}
+
+// Timeout: the move timer ran out (ruling B1): the active commander of the
+// side to act is tagged out with a personal loss and the next one continues
+// the same turn; none left, the other team wins by Fatigue.
+func (Game) Timeout(t *turn) error {
+	s := t.State.clone()
+	before := s.game.Position()
+	events, err := s.game.Timeout()
+	if err != nil {
+		return err
+	}
+	_, err = transition(t, s, &change{events: events, before: before}, "")
+	return err
+}
+
+// Summary is the /games line: the user's side and whose move it is.
+func (Game) Summary(g *storage.Game, s *State, userID string) string {
+	side, ok := s.game.SideOf(userID)
+	if !ok {
+		return ""
+	}
+	line := "you play for " + side.Title()
+	turn := s.game.Turn()
+	active, ok := s.game.Active(turn)
+	if !ok {
+		return line
+	}
+	switch {
+	case active.ID == userID:
+		line += ", **your move**"
+		if s.game.Phase() == tc.SiegeDecision {
+			line = "you play for " + side.Title() + ", **your siege decision**"
+		}
+		if !g.Deadline.IsZero() {
+			line += fmt.Sprintf(" (time runs out <t:%d:R>)", g.Deadline.Unix())
+		}
+	case turn == side:
+		line += fmt.Sprintf(", %s commands %s now", memberUser(active).Mention(), side.Title())
+	default:
+		line += fmt.Sprintf(", %s to move", turn.Title())
+	}
+	return line
+}
+
+// sides lists White and Black, for loops over both teams.
+var sides = [2]chess.Color{chess.White, chess.Black}
+
+// memberUser turns an engine member into a user (for mentions).
+func memberUser(m tc.Member) user { return user{ID: m.ID, Name: m.Name} }
+
+// threadMembers returns the IDs the engine allows in side's team thread.
+func (st *State) threadMembers(side chess.Color) []string {
+	var ids []string
+	for _, m := range st.game.ThreadMembers(side) {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+// memberName returns the display name of a member of the game.
+func (st *State) memberName(id string) string {
+	for _, side := range sides {
+		for _, m := range st.game.Members(side) {
+			if m.ID == id {
+				return label(m)
+			}
+		}
+	}
+	return id
+}
+
+// change is one transition for its announcement.
+type change struct {
+	events []tc.Event
+	before chess.Position // the board before the action
+}
+
+// transition saves s, the state after a transition of t, and announces it:
+// the team threads' membership brought in line (rule 1.4), the players'
+// records at the end (in the same transaction), and the board in every
+// thread of the game except answerIn, whose message it returns (answerIn
+// "": posted everywhere).
+func transition(t *turn, s *State, c *change, answerIn string) (commands.Message, error) {
+	t.Save(s)
+	var notes [2][]string
+	if s.game.Phase() != tc.Finished {
+		// The game's end changes nothing: the threads stay for the teams'
+		// post-mortems.
+		for _, side := range sides {
+			want, have := s.threadMembers(side), s.InThread[side]
+			thread := s.TeamThreads[side]
+			for _, id := range want {
+				if !contains(have, id) {
+					t.AddMember(thread, id)
+					notes[side] = append(notes[side], fmt.Sprintf("➡️ **%s** is back in this thread to command (their second command, rule 1.1); they may still not advise (rule 1.4).", s.memberName(id)))
+				}
+			}
+			for _, id := range have {
+				if !contains(want, id) {
+					t.RemoveMember(thread, id)
+					notes[side] = append(notes[side], fmt.Sprintf("🚪 **%s** was removed from this thread: a commander with a personal loss may no longer advise (rule 1.4).", s.memberName(id)))
+				}
+			}
+			s.InThread[side] = want
+		}
+	}
+	if sum, over := s.game.Summary(); over {
+		guild := t.Game.GuildID
+		t.Also(func(tx storage.Tx) error { return tally(tx, guild, sum) })
+	}
+	note := noteOf(s, c)
+	var answer commands.Message
+	answered := false
+	// Views: -1 the public thread, 0 White's thread, 1 Black's thread.
+	for view := -1; view <= 1; view++ {
+		channel, content := t.Game.ThreadID, note.public
+		if view >= 0 {
+			channel, content = s.TeamThreads[view], note.team
+			if extra := notes[view]; len(extra) > 0 {
+				content += "\n" + strings.Join(extra, "\n")
+			}
+		}
+		if channel == "" {
+			continue
+		}
+		msg, err := message(t, s, view, content)
+		if err != nil {
+			return commands.Message{}, err
+		}
+		if channel == answerIn && !answered {
+			answer, answered = msg, true
+			continue
+		}
+		t.PostIn(channel, msg)
+	}
+	if !answered && answerIn != "" {
+		// The router only finds the game from its threads: answer with the
+		// public view.
+		return message(t, s, -1, note.public)
+	}
+	return answer, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// refusal turns an engine error into the user's message: rule refusals
+// and illegal moves are UserErrors; anything else stays internal.
+func refusal(err error, text string) error {
+	var re *tc.RuleError
+	if errors.As(err, &re) {
+		return commands.Errorf("%s (rule %s).", commands.EngineText(capitalize(re.Reason)), re.Rule)
+	}
+	var me *chess.MoveError
+	if errors.As(err, &me) {
+		if text == "" {
+			text = me.Input
+		}
+		return commands.MoveRefused(text, me)
+	}
+	return err
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
