@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,4 +53,38 @@ func TestImportGraph(t *testing.T) {
 		}
 	}
 	require.Greater(t, seen, 10, "go list listed the module's packages")
+}
+
+// gamePackages are the game flows; the framework (commands, its ui model
+// and test harness) and the rules engines never import them: games are
+// plugged in by the wiring (the bot).
+var gamePackages = []string{"sandtable/commands/survival", "sandtable/commands/teamchess", "sandtable/commands/sandtable"}
+
+// TestFrameworkImportsNoGame checks, with `go list -deps`, that neither the
+// framework nor the engines depend on a game's flow, even indirectly, and
+// that no game's flow depends on another's.
+func TestFrameworkImportsNoGame(t *testing.T) {
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", "-test", pkg).Output()
+		require.NoError(t, err, pkg)
+		return strings.Fields(string(out))
+	}
+	for _, pkg := range []string{"sandtable/commands", "sandtable/commands/ui", "sandtable/commands/commandstest",
+		"sandtable/games/chess", "sandtable/games/teamchess", "sandtable/games/sandtable", "sandtable/storage", "sandtable/render"} {
+		for _, d := range deps(pkg) {
+			if slices.Contains(gamePackages, d) {
+				t.Errorf("%s depends on the game flow %s", pkg, d)
+			}
+		}
+	}
+	for _, game := range gamePackages {
+		if _, err := exec.Command("go", "list", game).Output(); err != nil {
+			continue // not moved out yet
+		}
+		for _, d := range deps(game) {
+			if d != game && slices.Contains(gamePackages, d) {
+				t.Errorf("the game %s depends on the game %s", game, d)
+			}
+		}
+	}
 }

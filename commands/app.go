@@ -99,7 +99,7 @@ type App struct {
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 
-	locks sync.Map // game or challenge ID -> *sync.Mutex
+	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*Kind
 
 	kicks     chan struct{} // see Kicks
@@ -119,12 +119,49 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 
 // lock serializes every change of one game (or challenge): two simultaneous
 // clicks on the same game run one after the other, and the second sees the
-// first's result.
-func (a *App) lock(id string) func() {
-	m, _ := a.locks.LoadOrStore(id, &sync.Mutex{})
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+// first's result. It returns the unlock function.
+func (a *App) lock(id string) func() { return a.locks.lock(id) }
+
+// keyedLocks is a mutex per key, kept only while someone holds or waits
+// for it: the map does not grow with every game ever played.
+type keyedLocks struct {
+	mu sync.Mutex
+	m  map[string]*keyedLock
+}
+
+type keyedLock struct {
+	sync.Mutex
+	users int // holders and waiters
+}
+
+func (k *keyedLocks) lock(id string) func() {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[string]*keyedLock{}
+	}
+	l := k.m[id]
+	if l == nil {
+		l = &keyedLock{}
+		k.m[id] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.m, id)
+		}
+		k.mu.Unlock()
+	}
+}
+
+// held counts the keys currently locked or waited for.
+func (k *keyedLocks) held() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.m)
 }
 
 // newID returns a random 10-character lower-case base32 identifier.

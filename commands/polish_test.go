@@ -20,4 +20,3 @@ func TestMoveTimeNamesTheRange(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "720h0m0s", d.String())
 }
-
