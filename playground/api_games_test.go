@@ -2,6 +2,7 @@ package playground
 
 import (
 	"encoding/base64"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,7 +64,9 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 	}
 	tp.click(alice, tp.lastWith(alice, ch, "Team Chess lobby"), "Start")
 
-	threads := func(as string) map[string]string {
+	// threads waits until as sees want game threads (thread members are
+	// added by the outbox, after the Start) and lists them.
+	threads := func(as string, want int) map[string]string {
 		out := map[string]string{}
 		for _, c := range tp.waitView(as, "", "the game threads", func(v view) bool {
 			n := 0
@@ -72,10 +75,10 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 					n++
 				}
 			}
-			return n >= 1
+			return n >= want
 		}).Channels {
 			if c.Kind != "text" {
-				out[c.Name] = c.Kind
+				out[teamThreadName(c.Name)] = c.Kind
 			}
 		}
 		return out
@@ -84,16 +87,23 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 	white, black := "Team Chess · White team (alice, bob)", "Team Chess · Black team (carol)"
 	tp.waitView(alice, "", "White's team thread", func(v view) bool {
 		for _, c := range v.Channels {
-			if c.Name == white {
+			if teamThreadName(c.Name) == white {
 				return true
 			}
 		}
 		return false
 	})
-	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(alice))
-	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(bob))
-	require.Equal(t, map[string]string{public: "public_thread", black: "private_thread"}, threads(carol))
-	require.Equal(t, map[string]string{public: "public_thread"}, threads(dave), "a spectator sees the game thread only")
+	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(alice, 2))
+	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(bob, 2))
+	require.Equal(t, map[string]string{public: "public_thread", black: "private_thread"}, threads(carol, 2))
+	require.Equal(t, map[string]string{public: "public_thread"}, threads(dave, 1), "a spectator sees the game thread only")
+}
+
+// teamThreadName is a thread's name without the game ID that team threads
+// carry ("Team Chess <id> · White team (…)", ruling D3), so a retried Start
+// finds them again.
+func teamThreadName(name string) string {
+	return regexp.MustCompile(`^Team Chess [a-z0-9]+ · `).ReplaceAllString(name, "Team Chess · ")
 }
 
 // TestDeploymentPanelsArePrivate checks that a SandTable deployment panel, sent by DM, is its
