@@ -1,22 +1,35 @@
-// Package commands defines the bot's slash commands and runs the game flow
-// behind them: challenges, game threads, moves, results, timers. Rules are
-// decided by the engines in games/; images come from render/; state is kept
-// in storage/. Discord I/O stays at the edge: handlers are functions from a
-// decoded Request (and a stored game) to a Response value, and anything else
-// they do on Discord goes through the small Platform interface, which the
-// bot package implements with discordgo and tests replace with a fake.
+// Package commands is the framework that runs every game in Discord: it
+// routes interactions, runs each action of a game on one path, owns
+// challenges, lobbies, draw offers, timers, downtime and /games, and
+// delivers what actions do on Discord from a transactional outbox. Rules
+// are decided by the engines in games/; each game's flow is its own package
+// (commands/survival, commands/teamchess) implementing the typed contract
+// Game[S] (kind.go), registered by the wiring (the bot package): this
+// package never imports a game (the root TestFrameworkImportsNoGame checks
+// it), nor discordgo (TestImportGraph).
 //
-// This package never imports discordgo (the root TestImportGraph checks
-// it). Messages, buttons, selects, slash command definitions and
-// autocomplete choices are the neutral UI model of package commands/ui
-// (Message is ui.Message; a Button's or Select's Route is its custom ID,
-// built by CustomID); the bot package encodes them for Discord and cuts
-// their text to Discord's limits. A Discord REST failure reaches handlers
-// as a *PlatformError (HTTP status, Discord's code and message).
+// One action, for every game (kind.go, kindOf.run): lock the game → load
+// its record → decode its state (Game.Decode, by the stored codec version)
+// → the route's Action on a Turn (which records the new state, effects and
+// extra writes, and returns the answer) → the end (Game.Outcome) or the
+// clock rule (Game.Clock before and after: a new key restarts the deadline)
+// → encode → one transaction: interaction mark, extra writes, game,
+// outbox effects → the answer. Effects (outbox.go) are values delivered
+// afterwards by Deliver, in order per game, retried with backoff and
+// reconciled so a retry never shows a duplicate.
+//
+// Messages, buttons, selects, slash command definitions and autocomplete
+// choices are the neutral UI model of package commands/ui (Message is
+// ui.Message; a Button's or Select's Route is its custom ID, built by
+// CustomID); the bot package encodes them for Discord. A Discord REST
+// failure reaches the framework as a *PlatformError.
 //
 // # Plugging in a game
 //
-// Each game is a Kind (see router.go), registered in kinds.go:
+// A game implements Game[S] and calls Register (see commands/toy_test.go
+// for a complete small game). The older handler-table API below, a Kind
+// (router.go) registered in kinds.go, remains for SandTable until its flow
+// moves to its own package:
 //
 //   - Definitions and TopLevel: the kind's own commands (/survival ...).
 //   - Thread: the shared commands used inside a game thread (/move, /resign,
@@ -49,10 +62,13 @@
 //
 // # Invariants
 //
-//   - Every change of a game is one storage transaction (saveGame:
-//     App.update with storage.Games.Put), which also marks the interaction
-//     applied (markApplied, storage.Dedupe.Mark): a transition is saved
-//     whole or not at all, and the same interaction is never applied twice.
+//   - Every change of a game is one storage transaction (kindOf.run, Create,
+//     acceptChallenge; saveGame for the older API), which also marks the
+//     interaction applied (markApplied, storage.Dedupe.Mark) and saves the
+//     change's effects in the outbox: a transition is saved whole or not at
+//     all, the same interaction is never applied twice, and what it does on
+//     Discord is delivered at least once, never shown twice.
+//   - The clock rule is applied here once (nextDeadline), never by a game.
 //   - A handler returns a *UserError for anything the user did wrong; its
 //     text is shown to them privately, word for word, and nothing changed.
 //     Any other error is logged and the user gets a generic apology.
@@ -73,8 +89,8 @@
 // ephemerally; forms submitted from a message are deferred as updates of
 // it. Platform.Download fetches files attached to commands.
 //
-// Survival Chess (survival.go) is the reference two-player kind: its state
-// is the start FEN plus the UCI moves, replayed on every load. SandTable
-// Chess (sandtable*.go) adds secrets: deployment panels and Drone orders by
-// direct message, a public thread drawn from the engine's public view only.
+// Survival Chess (commands/survival) is the reference two-player game on
+// the contract. SandTable Chess (sandtable*.go) adds secrets: deployment
+// panels and Drone orders by direct message, a public thread drawn from the
+// engine's public view only.
 package commands
