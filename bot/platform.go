@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -172,20 +173,32 @@ func (p *platform) StartThreadFrom(channelID, messageID, name string) (string, e
 	return ch.ID, nil
 }
 
-// FindThread lists the guild's active threads and returns the one under
-// parentID named name (as threadName names it), or "".
-func (p *platform) FindThread(guildID, parentID, name string) (string, error) {
+// FindThreads lists the guild's active threads and keeps those under
+// parentID named name (as threadName names it), newest first.
+func (p *platform) FindThreads(guildID, parentID, name string) ([]string, error) {
 	list, err := p.sess.GuildThreadsActive(guildID)
 	if err != nil {
-		return "", platformError(err)
+		return nil, platformError(err)
 	}
 	want := threadName(name)
+	var out []*discordgo.Channel
 	for _, th := range list.Threads {
 		if th.ParentID == parentID && th.Name == want {
-			return th.ID, nil
+			out = append(out, th)
 		}
 	}
-	return "", nil
+	// Snowflakes grow with time: the longest, then greatest, is the newest.
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].ID) != len(out[j].ID) {
+			return len(out[i].ID) > len(out[j].ID)
+		}
+		return out[i].ID > out[j].ID
+	})
+	ids := make([]string, len(out))
+	for i, th := range out {
+		ids[i] = th.ID
+	}
+	return ids, nil
 }
 
 // Recent reads the latest limit messages of a channel and keeps the bot's.

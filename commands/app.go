@@ -45,10 +45,10 @@ type Platform interface {
 	// created for this message") is no error: it returns the same ID, so a
 	// retried start never makes a second thread.
 	StartThreadFrom(channelID, messageID, name string) (string, error)
-	// FindThread returns the ID of an active thread named name under the
-	// channel parentID of guild guildID, or "" when there is none: how a
-	// retried private thread start finds the thread an earlier attempt made.
-	FindThread(guildID, parentID, name string) (string, error)
+	// FindThreads lists the IDs of the active threads named name under
+	// the channel parentID of guild guildID, newest first: how a retried
+	// thread start finds the thread an earlier attempt made.
+	FindThreads(guildID, parentID, name string) ([]string, error)
 	// Recent lists the bot's own messages among the latest limit messages
 	// of channelID (newest first), as far as reconciliation needs them.
 	Recent(channelID string, limit int) ([]Posted, error)

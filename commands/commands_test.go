@@ -97,7 +97,7 @@ func (p *fakePlatform) StartThreadFrom(channelID, messageID, name string) (strin
 	return messageID, nil
 }
 
-func (p *fakePlatform) FindThread(guildID, parentID, name string) (string, error) { return "", nil }
+func (p *fakePlatform) FindThreads(guildID, parentID, name string) ([]string, error) { return nil, nil }
 
 func (p *fakePlatform) Recent(channelID string, limit int) ([]Posted, error) { return nil, nil }
 

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -461,17 +462,43 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 // returns its ID: the public thread of the message starter when starter
 // is set (Discord gives it the message's ID; a second start returns the
 // same thread), else the active thread of that name an earlier attempt made
-// (Platform.FindThread), else a new thread, private or public. A game
-// opens its threads with it before saving the game (Create), so that a
-// retry after a failure or a crash reuses them: names must be unique under
-// their parent (carry the game's or the lobby's ID). A refusal is returned
-// as Discord gave it (see ErrNoThreads).
+// (an active thread of that name that no game owns: Platform.FindThreads),
+// else a new thread, private or public. A game opens its threads with it
+// before saving the game (Create), so that a retry after a failure or a
+// crash reuses them instead of leaving an empty thread behind. A refusal is
+// returned as Discord gave it (see ErrNoThreads).
 func (a *App) OpenThread(guildID, parentID, starter, name string, private bool) (string, error) {
 	if starter != "" {
 		return a.Platform.StartThreadFrom(parentID, starter, name)
 	}
-	if id, err := a.Platform.FindThread(guildID, parentID, name); err != nil || id != "" {
+	if id, err := a.unownedThread(guildID, parentID, name); err != nil || id != "" {
 		return id, err
 	}
 	return a.Platform.StartThread(parentID, name, private)
+}
+
+// unownedThread is the newest active thread named name under parentID that
+// no game owns (one an interrupted start made), or "".
+func (a *App) unownedThread(guildID, parentID, name string) (string, error) {
+	ids, err := a.Platform.FindThreads(guildID, parentID, name)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		owned := false
+		if err := a.view(func(tx storage.Tx) error {
+			_, err := tx.Games().ByChannel(id)
+			owned = err == nil
+			if errors.Is(err, storage.ErrNotFound) {
+				err = nil
+			}
+			return err
+		}); err != nil {
+			return "", err
+		}
+		if !owned {
+			return id, nil
+		}
+	}
+	return "", nil
 }

@@ -22,7 +22,7 @@ import (
 // messages in the channel already is it (Platform.Recent), a public thread
 // is started from a message (a second start of it is Discord's 160004, which
 // StartThreadFrom answers with the same thread), and a new thread's retry
-// first looks for it by name (Platform.FindThread).
+// first looks for it by name (Platform.FindThreads).
 
 // Op is what an effect does.
 type Op string
@@ -310,7 +310,7 @@ func (a *App) perform(e *Effect, attempts int) (string, error) {
 			return a.Platform.StartThreadFrom(ch, e.Message, e.Name)
 		}
 		if attempts > 0 {
-			if id, err := a.Platform.FindThread(e.Guild, ch, e.Name); err != nil || id != "" {
+			if id, err := a.unownedThread(e.Guild, ch, e.Name); err != nil || id != "" {
 				return id, err
 			}
 		}

@@ -2,7 +2,6 @@ package playground
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -78,7 +77,7 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 			return n >= want
 		}).Channels {
 			if c.Kind != "text" {
-				out[teamThreadName(c.Name)] = c.Kind
+				out[c.Name] = c.Kind
 			}
 		}
 		return out
@@ -87,7 +86,7 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 	white, black := "Team Chess · White team (alice, bob)", "Team Chess · Black team (carol)"
 	tp.waitView(alice, "", "White's team thread", func(v view) bool {
 		for _, c := range v.Channels {
-			if teamThreadName(c.Name) == white {
+			if c.Name == white {
 				return true
 			}
 		}
@@ -97,13 +96,6 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 	require.Equal(t, map[string]string{public: "public_thread", white: "private_thread"}, threads(bob, 2))
 	require.Equal(t, map[string]string{public: "public_thread", black: "private_thread"}, threads(carol, 2))
 	require.Equal(t, map[string]string{public: "public_thread"}, threads(dave, 1), "a spectator sees the game thread only")
-}
-
-// teamThreadName is a thread's name without the game ID that team threads
-// carry ("Team Chess <id> · White team (…)", ruling D3), so a retried Start
-// finds them again.
-func teamThreadName(name string) string {
-	return regexp.MustCompile(`^Team Chess [a-z0-9]+ · `).ReplaceAllString(name, "Team Chess · ")
 }
 
 // TestDeploymentPanelsArePrivate checks that a SandTable deployment panel, sent by DM, is its

@@ -55,6 +55,7 @@ type Platform struct {
 	Types   map[string]ui.ChannelType
 	Fail    func(op, channel string) error
 	next    int
+	names   map[string]string // thread ID -> parent "/" name
 }
 
 // NewPlatform returns an empty fake platform.
@@ -120,6 +121,10 @@ func (p *Platform) StartThread(channelID, name string, private bool) (string, er
 	}
 	id := p.id()
 	p.Threads = append(p.Threads, id)
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	p.names[id] = channelID + "/" + name
 	return id, nil
 }
 
@@ -138,7 +143,19 @@ func (p *Platform) StartThreadFrom(channelID, messageID, name string) (string, e
 	return messageID, nil
 }
 
-func (p *Platform) FindThread(guildID, parentID, name string) (string, error) { return "", nil }
+// FindThreads finds the threads StartThread made under that name, newest
+// first.
+func (p *Platform) FindThreads(guildID, parentID, name string) ([]string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for i := len(p.Threads) - 1; i >= 0; i-- {
+		if p.names[p.Threads[i]] == parentID+"/"+name {
+			out = append(out, p.Threads[i])
+		}
+	}
+	return out, nil
+}
 
 // Recent lists what was posted in channelID, newest first (IDs are not
 // kept: a fake ID).

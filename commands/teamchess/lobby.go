@@ -569,12 +569,11 @@ func names(q []user) string {
 	return strings.Join(ns, ", ")
 }
 
-// teamThreadName is the name of side's private thread. It carries the
-// game's ID (the lobby's), so that it is unique under the lobby's channel
-// and a retried start finds the thread again; the ID comes before the
-// names, which the adapter may clip to Discord's 100 characters.
+// teamThreadName is the name of side's private thread. A retried start
+// finds the thread again by this name among the threads no game owns
+// (App.OpenThread).
 func teamThreadName(l *lobby, side chess.Color) string {
-	return fmt.Sprintf("Team Chess %s · %s team (%s)", l.ID, side.Title(), names(*l.queue(side)))
+	return fmt.Sprintf("Team Chess · %s team (%s)", side.Title(), names(*l.queue(side)))
 }
 
 // startFailed answers a start that failed to open a thread (what): the
