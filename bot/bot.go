@@ -399,16 +399,11 @@ func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, pr
 func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 	if err != nil {
 		b.log.Error("answering interaction failed", "interaction", i.ID, "err", err)
-		if r.Committed {
-			// The change is saved: show it through the outbox instead.
-			mid := ""
-			if i.Message != nil {
-				mid = i.Message.ID
-			}
-			b.app.AnswerLost(i.ChannelID, mid, r)
-		}
+		// The change is saved: its saved copy shows it instead.
+		b.app.AnswerLost(r)
 		return
 	}
+	b.app.AnswerSent(r)
 	if r.Posted != nil && !r.Ephemeral && !r.Update {
 		if m, err := b.sess.InteractionResponse(i); err == nil {
 			r.Posted(m.ID)

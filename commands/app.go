@@ -98,12 +98,18 @@ type App struct {
 	Render *render.Renderer
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// AnswerCopies, on by default, saves a copy of every public answer to
+	// a saved change with it (see AnswerSent): an adapter that shows
+	// answers confirms them. Unit tests that answer nobody turn it off.
+	AnswerCopies bool
 
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*Kind
 
 	kicks     chan struct{} // see Kicks
 	deliverMu sync.Mutex    // one Deliver at a time
+	shownMu   sync.Mutex
+	shown     map[string]bool // answer copies confirmed shown (AnswerSent)
 }
 
 // New builds an App with the standard game kinds registered.
@@ -111,7 +117,7 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, kinds: map[string]*Kind{},
+	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, kinds: map[string]*Kind{},
 		kicks: make(chan struct{}, 1)}
 	a.registerKinds()
 	return a

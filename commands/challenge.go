@@ -326,10 +326,19 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		return nil, Errorf("%s The challenge is still open.", msg)
 	}
 	rec.ThreadID = threadID
-	effects = append([]Effect{
+	r := closedChallenge(k, ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID))
+	closed := r.Message
+	// The answer closes the challenge's message; so does this edit, in case
+	// the answer is lost (a crash right after the commit): it is the
+	// message's last state, so doing it twice changes nothing.
+	first := []Effect{
 		{Op: OpAddMember, Channel: threadID, User: ch.Challenger.ID},
 		{Op: OpAddMember, Channel: threadID, User: ch.Opponent.ID},
-	}, effects...)
+	}
+	if starter != "" {
+		first = append([]Effect{{Op: OpEdit, Channel: ch.ChannelID, Message: starter, Body: &closed}}, first...)
+	}
+	effects = append(first, effects...)
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
@@ -348,8 +357,6 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		return nil, err
 	}
 	a.kick()
-	r := closedChallenge(k, ch, fmt.Sprintf("%s accepted. The game is on in <#%s>.", ch.Opponent.Mention(), threadID))
-	r.Committed = true
 	return r, nil
 }
 

@@ -3,6 +3,7 @@ package commands_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -48,7 +50,8 @@ func (clockGame) Spec() commands.Spec[*clockState] {
 			s.N++
 			t.Save(&s)
 			t.Post(commands.Message{Content: "set"})
-			return &commands.Response{Message: commands.Message{Content: t.Deadline().Format(time.RFC3339)}}, nil
+			return &commands.Response{Message: commands.Message{Content: t.Deadline().Format(time.RFC3339),
+				Cards: []*ui.Card{{Title: fmt.Sprint("action ", s.N)}}}}, nil
 		},
 		// fail asks for a change and an effect, then fails.
 		"fail": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
@@ -203,4 +206,49 @@ func TestEffectsAreRetriedInOrder(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, commandstest.Deliver(t, a, commandstest.T0))
 	require.Equal(t, 0, a.Pending(), "a 403 is not retried")
+}
+
+// TestAnswerCopies: the public answer to a saved change is saved with it;
+// confirmed shown, the copy is dropped; lost in sending, it is posted at
+// once; never confirmed (a crash before the answer), it is posted after
+// the grace period.
+func TestAnswerCopies(t *testing.T) {
+	a, p, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	a.AnswerCopies = true
+	answers := func() int {
+		posts, _ := p.Snapshot()
+		n := 0
+		for _, s := range posts {
+			if s.Msg.Content != "set" {
+				n++
+			}
+		}
+		return n
+	}
+	shown, err := set(t, a, 0, nil)
+	require.NoError(t, err)
+	require.True(t, shown.Committed)
+	a.AnswerSent(shown)
+	lost, err := set(t, a, 0, nil)
+	require.NoError(t, err)
+	a.AnswerLost(lost)
+	crashed, err := set(t, a, 0, nil)
+	require.NoError(t, err)
+	require.True(t, crashed.Committed)
+
+	commandstest.Deliver(t, a, commandstest.T0)
+	require.Equal(t, 1, answers(), "the lost answer is posted at once")
+	commandstest.Deliver(t, a, commandstest.T0.Add(29*time.Second))
+	require.Equal(t, 1, answers())
+	commandstest.Deliver(t, a, commandstest.T0.Add(30*time.Second))
+	require.Equal(t, 2, answers(), "the unconfirmed answer after the grace; the shown one never")
+	require.Zero(t, a.Pending())
+	posts, _ := p.Snapshot()
+	require.Equal(t, "th1", posts[len(posts)-1].Channel)
+	require.Equal(t, crashed.Content, posts[len(posts)-1].Msg.Content)
+
+	refused := commandstest.Cmd(commandstest.Alice, "fail", "", nil)
+	_, err = a.Handle(refused)
+	require.Error(t, err)
+	require.Zero(t, a.Pending(), "a refusal saves no answer")
 }

@@ -350,6 +350,7 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 			return nil, err
 		}
 	}
+	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if t.Req != nil && t.Req.InteractionID != "" && t.saved {
 			if err := markApplied(tx, t.Req.InteractionID, t.Now); err != nil {
@@ -366,15 +367,17 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 				return err
 			}
 		}
+		if answered {
+			if err := a.saveAnswer(tx, t.Req, resp, t.Now); err != nil {
+				return err
+			}
+		}
 		return a.enqueue(tx, rec.ID, rec, t.effects)
 	})
 	if err != nil {
 		return nil, err
 	}
 	a.kick()
-	if resp != nil && t.saved {
-		resp.Committed = true
-	}
 	return resp, nil
 }
 

@@ -128,26 +128,71 @@ func (a *App) NextDelivery() time.Time {
 	return t
 }
 
-// AnswerLost is called by the adapter when the public answer r to an
-// interaction in channelID could not be sent although its change was saved
-// (r.Committed): the answer goes out through the outbox instead, as an edit
-// of messageID (the clicked component's message) when r updates it, else
-// as a post in the channel, unless it was shown after all.
-func (a *App) AnswerLost(channelID, messageID string, r *Response) {
-	if r == nil || !r.Committed || r.Ephemeral || r.Modal != nil {
+// answerGrace is how long the saved copy of an answer waits for the
+// adapter to show the answer itself (AnswerSent) before the outbox shows it.
+const answerGrace = 30 * time.Second
+
+// saveAnswer queues in tx, due after answerGrace, a copy of resp, the
+// public answer to req whose change tx saves: the adapter confirms it once
+// the answer is shown (AnswerSent), and the copy is then dropped; after a
+// failed send (AnswerLost makes it due at once) or a crash before the
+// answer, the outbox posts it instead, unless it was shown after all. An
+// answer that updates the clicked message is not copied: replayed after a
+// restart, it could undo a later edit of that message (the framework
+// closes a challenge's message with an effect of its own).
+func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.Time) error {
+	if !a.AnswerCopies || resp == nil || req == nil || resp.Ephemeral || resp.Modal != nil || resp.Update || req.ChannelID == "" {
+		return nil
+	}
+	m := resp.Message
+	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true}
+	id, err := tx.Outbox().Add("answer-"+newID(), e)
+	if err != nil {
+		return err
+	}
+	if err := tx.Outbox().Retry(id, 0, now.Add(answerGrace)); err != nil {
+		return err
+	}
+	resp.Committed, resp.answerID = true, id
+	return nil
+}
+
+// AnswerSent is called by the adapter once the answer r is shown: its
+// saved copy (see saveAnswer) will be dropped instead of delivered.
+func (a *App) AnswerSent(r *Response) {
+	if r == nil || r.answerID == "" {
 		return
 	}
-	m := r.Message
-	e := Effect{Op: OpPost, Channel: channelID, Body: &m, Reconcile: true}
-	if r.Update && messageID != "" {
-		e = Effect{Op: OpEdit, Channel: channelID, Message: messageID, Body: &m}
+	a.shownMu.Lock()
+	if a.shown == nil {
+		a.shown = map[string]bool{}
 	}
-	err := a.update(func(tx storage.Tx) error { return a.enqueue(tx, "answer-"+newID(), nil, []Effect{e}) })
-	if err != nil {
-		a.Log.Error("saving a lost answer failed", "channel", channelID, "err", err)
+	a.shown[r.answerID] = true
+	a.shownMu.Unlock()
+}
+
+// AnswerLost is called by the adapter when the public answer r could not
+// be sent although its change was saved (r.Committed): its saved copy is
+// delivered at once.
+func (a *App) AnswerLost(r *Response) {
+	if r == nil || r.answerID == "" {
+		return
+	}
+	err := a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(r.answerID, 0, a.Now()) })
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		a.Log.Error("showing a lost answer failed", "effect", r.answerID, "err", err)
 		return
 	}
 	a.kick()
+}
+
+// wasShown reports, once, whether the answer copy id was confirmed shown.
+func (a *App) wasShown(id string) bool {
+	a.shownMu.Lock()
+	defer a.shownMu.Unlock()
+	ok := a.shown[id]
+	delete(a.shown, id)
+	return ok
 }
 
 // Due counts the effects Deliver would perform at now (each game's next
@@ -214,6 +259,9 @@ func (a *App) Deliver(now time.Time) (int, error) {
 // deliverOne performs one effect and records the result; ok reports it is
 // done (performed or dropped).
 func (a *App) deliverOne(p storage.Pending, now time.Time) (ok bool, err error) {
+	if a.wasShown(p.ID) {
+		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
+	}
 	var e Effect
 	if err := json.Unmarshal(p.Effect, &e); err != nil {
 		a.Log.Error("dropping a corrupt effect", "effect", p.ID, "err", err)

@@ -141,10 +141,12 @@ type Response struct {
 	// Posted, when set, is called with the ID of the message the bot posted
 	// as this answer (public answers only).
 	Posted func(messageID string)
-	// Committed marks the answer to an interaction whose change was saved:
-	// when sending it fails, the adapter hands it to AnswerLost, so that
-	// the change is still shown (set by the framework).
+	// Committed marks the answer to an interaction whose change was saved
+	// with a copy of this answer in the outbox (set by the framework): the
+	// adapter calls AnswerSent once it is shown, or AnswerLost when sending
+	// it failed, so that the change is shown once either way.
 	Committed bool
+	answerID  string // the outbox copy
 	// PrivateNote, when set, follows the answer as a second message visible
 	// to the invoking user only: what concerns them alone in a public
 	// answer (their own rank under a public leaderboard).
