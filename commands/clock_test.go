@@ -252,3 +252,31 @@ func TestAnswerCopies(t *testing.T) {
 	require.Error(t, err)
 	require.Zero(t, a.Pending(), "a refusal saves no answer")
 }
+
+// TestEditRefusedForGoodIsPostedAnew: an edit Discord refuses for good
+// because the message was edited too often (30046) is posted as a new
+// message instead of being lost; another 4xx is dropped.
+func TestEditRefusedForGoodIsPostedAnew(t *testing.T) {
+	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	edit := func(code int) {
+		require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
+			_, err := tx.Outbox().Add("x", commands.Effect{Op: commands.OpEdit, Channel: "general", Message: "old",
+				Body: &commands.Message{Content: fmt.Sprint("closed ", code)}})
+			return err
+		}))
+		p.Fail = func(op, ch string) error {
+			if op == "edit" {
+				return &commands.PlatformError{HTTPStatus: 400, Code: code, Err: errors.New("400")}
+			}
+			return nil
+		}
+		commandstest.Deliver(t, a, commandstest.T0)
+	}
+	edit(30046)
+	edit(10008)
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 1)
+	require.Equal(t, "closed 30046", posts[0].Msg.Content)
+	require.Equal(t, "general", posts[0].Channel)
+	require.Zero(t, a.Pending())
+}

@@ -297,6 +297,10 @@ func (a *App) deliverOne(p storage.Pending, now time.Time) (ok bool, err error) 
 	})
 }
 
+// codeTooManyEdits is Discord's refusal to edit a message older than an
+// hour too many times (30046): the edit is posted as a new message.
+const codeTooManyEdits = 30046
+
 // errWaiting: the effect cannot be performed yet (its game's thread is
 // not started).
 var errWaiting = errors.New("waiting for the game's thread")
@@ -343,7 +347,13 @@ func (a *App) perform(e *Effect, attempts int) (string, error) {
 		}
 		return a.Platform.Send(ch, body)
 	case OpEdit:
-		return "", a.Platform.Edit(ch, e.Message, body)
+		err := a.Platform.Edit(ch, e.Message, body)
+		var pe *PlatformError
+		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
+			// Discord allows no more edits of this message: post it anew.
+			return a.Platform.Send(ch, body)
+		}
+		return "", err
 	case OpDM:
 		id, err := a.Platform.DM(e.User, body)
 		if errors.Is(err, ErrDMClosed) {
