@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"sandtable/commands"
+	"sandtable/commands/sandtable"
 	"sandtable/commands/survival"
 	"sandtable/storage"
 )
@@ -130,6 +131,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	b.app.Now = opts.Now
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)
+	sandtable.Register(b.app)
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)

@@ -109,6 +109,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 		return m.ChannelID == g.thread.ID && strings.Contains(m.Text(), "withdrew their confirmation")
 	})
 	require.NoError(t, err)
+	h.drained()
 	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+": deploying…")
 	scan.check()
 	_, np = g.press(bob, np, "Confirm")

@@ -283,13 +283,16 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, error) {
 	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true}
-	name, effects, err := k.start(a, req, ch, rec)
-	if err != nil {
-		return nil, err
-	}
 	starter := req.MessageID
 	if starter == "" {
 		starter = ch.MessageID
+	}
+	// A thread started from a message has the message's ID: Start can
+	// name the game's thread in its first messages.
+	rec.ThreadID = starter
+	name, effects, err := k.start(a, req, ch, rec)
+	if err != nil {
+		return nil, err
 	}
 	var threadID string
 	if starter != "" {

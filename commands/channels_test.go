@@ -17,8 +17,7 @@ func TestGamesNeedATextChannel(t *testing.T) {
 	open := func(channel string, typ ui.ChannelType) []error {
 		p.types[channel] = typ
 		var errs []error
-		for _, r := range []*Request{ // Survival: commands/survival's test of the same name
-			cmd(alice, "sandtable", "challenge", nil),
+		for _, r := range []*Request{ // Survival and SandTable: commands/survival's and commands/sandtable's tests of the same name
 			cmd(alice, "teamchess", "new", nil),
 		} {
 			r.ChannelID = channel
@@ -39,25 +38,6 @@ func TestGamesNeedATextChannel(t *testing.T) {
 	for _, err := range open("general", ui.TextChannel) {
 		require.NoError(t, err)
 	}
-}
-
-// TestAcceptWhereThreadsCannotBe: a challenge whose channel cannot hold
-// threads is closed at acceptance, saying why (SandTable's start; Survival's
-// through the framework: commands/survival's test of the same name).
-func TestAcceptWhereThreadsCannotBe(t *testing.T) {
-	a, p := testApp(t)
-	r := cmd(alice, "sandtable", "challenge", nil)
-	r.Options["opponent"] = Option{User: &bob}
-	resp, err := a.Handle(r)
-	require.NoError(t, err)
-	p.threadErr = errors.Join(ErrNoThreads, errors.New("HTTP 400"))
-	acc, err := a.Handle(click(bob, buttonOf(t, resp.Message, "Accept")))
-	require.NoError(t, err)
-	require.True(t, acc.Update)
-	require.Contains(t, acc.Cards[0].Description, "This game cannot start here")
-	require.Empty(t, acc.Rows)
-	_, err = a.Handle(click(bob, buttonOf(t, resp.Message, "Accept")))
-	require.Contains(t, userMsg(t, err), "no longer open")
 }
 
 // TestDiscordReason: what a user is told Discord said comes from the

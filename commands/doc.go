@@ -40,12 +40,12 @@
 // else is refused before a handler runs. A button whose effect depends on
 // what its message shows carries that thing's identity in arg (a draw
 // offer's or a Drone order's number, a draft's or a panel's stamp, the
-// board's ply or turn; GameArgButton, stamp): it acts on that and nothing
+// board's ply or turn; GameArgButton, Stamp): it acts on that and nothing
 // newer, and an old message's button is refused or brings its message up
 // to date, changing nothing. A click that repeats the user's own latest
 // click on that thing (a double click) is answered privately "Already
 // done" and leaves its message as the first click left it
-// (sandtable_repeat.go, drawRepeat).
+// (commands/sandtable's repeat.go, drawRepeat).
 //
 // # Invariants
 //
@@ -75,6 +75,7 @@
 //
 // Survival Chess (survival.go) is the reference two-player kind: its state
 // is the start FEN plus the UCI moves, replayed on every load. SandTable
-// Chess (sandtable*.go) adds secrets: deployment panels and Drone orders by
-// direct message, a public thread drawn from the engine's public view only.
+// Chess (commands/sandtable) adds secrets: deployment panels and Drone
+// orders by direct message, a public thread drawn from the engine's public
+// view only.
 package commands

@@ -186,10 +186,10 @@ func GameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.
 	return GameArgButton(g, action, "", label, style)
 }
 
-// stamp is a short identity of what a message shows, made of parts (a
+// Stamp is a short identity of what a message shows, made of parts (a
 // draft's turn and steps, a deployment's layout), for a button's arg: the
 // button acts only while the stamp of the current thing is the same.
-func stamp(parts ...string) string {
+func Stamp(parts ...string) string {
 	h := fnv.New32a()
 	for _, p := range parts {
 		h.Write([]byte(p))

@@ -2,6 +2,5 @@ package commands
 
 // registerKinds adds every game kind the bot plays.
 func (a *App) registerKinds() {
-	a.register(a.sandTableKind())
 	a.register(a.teamChessKind())
 }
