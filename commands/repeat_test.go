@@ -6,9 +6,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Repeated clicks (SandTable's: commands/sandtable): a double click, or a click on a message before Discord
-// showed the first click's answer, carries the stamp of what the message
-// showed before the first click changed it. It must not overwrite the
+// Repeated clicks (SandTable's: commands/sandtable): a double click, or a
+// click on a message before Discord showed the first click's answer,
+// carries the stamp of what the message showed before the first click
+// changed it. It must not overwrite the
 // message's success with a "Nothing changed" text: it is answered
 // privately and changes nothing.
 
