@@ -30,10 +30,9 @@
 //   - Summary: one line for /games.
 //
 // Pieces the kinds share: subcommands (a top-level command's handlers by
-// subcommand), challengeHandlers, newGameThread and addPlayers (the game of
-// an accepted two-player challenge), drawOffer with drawCommand and
-// drawButton (an agreed draw), saveGame (a transition) and publicAnswer
-// (the board as the answer).
+// subcommand), challengeHandlers (the buttons of a two-player challenge),
+// Draw (an agreed draw), saveGame (a transition) and publicAnswer (the
+// board as the answer).
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
