@@ -136,9 +136,6 @@ func TestDMResults(t *testing.T) {
 func TestRun(t *testing.T) {
 	a, p, store := noteSetup(t)
 	r, err := commands.Run(a, &commands.Request{}, "game1", func(t *commands.Turn[*noteState]) (*commands.Response, error) {
-		if t.App() == nil {
-			return nil, errTest
-		}
 		s := *t.State
 		s.N = 7
 		t.Save(&s)

@@ -203,9 +203,14 @@ func (t *Turn[S]) Also(fn func(tx storage.Tx) error) { t.extra = append(t.extra,
 // View reads the store (outside the action's transaction).
 func (t *Turn[S]) View(fn func(tx storage.Tx) error) error { return t.app.view(fn) }
 
-// App is the app the action runs in: for what the Turn does not wrap,
-// such as a private answer sent at once (App.SendPrivately).
-func (t *Turn[S]) App() *App { return t.app }
+// SendPrivately sends m privately to the user who made t.Req, at once, as
+// the answer to the interaction depends on it (App.SendPrivatelyID): by
+// direct message, answered with dmNote, or ephemerally when their DMs are
+// closed. It returns the answer and the direct message's ID ("" when m was
+// shown ephemerally). Anything else the action shows goes through effects.
+func (t *Turn[S]) SendPrivately(m Message, dmNote string) (*Response, string, error) {
+	return t.app.SendPrivatelyID(t.Req, m, dmNote)
+}
 
 // Settings are the deployment's settings.
 func (t *Turn[S]) Settings() Settings { return t.app.Settings }

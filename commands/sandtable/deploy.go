@@ -198,7 +198,7 @@ func deployOpen(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, dmID, err := t.App().SendPrivatelyID(t.Req, panel, "I sent your deployment panel to you by direct message. Only you can see it there.")
+	resp, dmID, err := t.SendPrivately(panel, "I sent your deployment panel to you by direct message. Only you can see it there.")
 	if err == nil && dmID != "" {
 		s := t.State.clone()
 		s.addPanel(side, dmID)

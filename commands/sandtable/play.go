@@ -394,7 +394,7 @@ func droneOrder(t *turn) (*response, error) {
 			commands.GameArgButton(t.Game, "drone-cancel", seq, "Cancel", ui.Danger),
 		}},
 	}
-	resp, dmID, err := t.App().SendPrivatelyID(t.Req, msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
+	resp, dmID, err := t.SendPrivately(msg, "I sent your Drone order to you by direct message: confirm it there. Nothing of it is shown here.")
 	if err != nil {
 		return nil, err
 	}
@@ -581,5 +581,6 @@ func privateView(t *turn) (*response, error) {
 		Color: sideColor(side), Image: "private.png",
 		Footer: fmt.Sprintf("Game %s · %s at the bottom · private", t.Game.ID, side)}},
 		Files: []*ui.File{file}}
-	return t.App().SendPrivately(t.Req, msg, "I sent your private view to you by direct message.")
+	resp, _, err := t.SendPrivately(msg, "I sent your private view to you by direct message.")
+	return resp, err
 }
