@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"sandtable/commands"
+	"sandtable/commands/sandtable"
 	"sandtable/commands/survival"
 	"sandtable/commands/teamchess"
 	"sandtable/storage"
@@ -132,6 +133,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)
 	teamchess.Register(b.app)
+	sandtable.Register(b.app)
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
 		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)

@@ -53,7 +53,7 @@ func TestQuoteInvisibleCharactersAreNotRead(t *testing.T) {
 		require.Contains(t, bad.Text(), "Your layout cannot be read")
 		require.Contains(t, bad.Text(), "not UTF-8")
 		require.NotContains(t, bad.Text(), "rank number")
-		require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
+		require.NoError(t, h.loadSandPosition(g.id, draftPosition))
 		require.Equal(t, sandtable.PhaseMain, g.pos().Phase())
 		g.move(g.user(sandtable.South), "\u200be4-e5\u2060")
 		require.True(t, strings.Contains(g.board().Text(), "e4"), g.board().Text())

@@ -54,7 +54,7 @@ func TestPlayerInputIsQuotedSafely(t *testing.T) {
 		text := mustBeEphemeral(t, m, alice)
 		require.Contains(t, text, "Line 2 (")
 		requireQuotedSafely(t, text, bob)
-		require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
+		require.NoError(t, h.loadSandPosition(g.id, draftPosition))
 		require.Equal(t, sandtable.PhaseMain, g.pos().Phase())
 		text = g.refused(alice, "e4-e5 "+hostile(bob))
 		require.Contains(t, text, "cannot be read")

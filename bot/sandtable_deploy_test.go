@@ -1,6 +1,8 @@
 package bot_test
 
 import (
+	"bytes"
+	"image/png"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,6 +111,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 		return m.ChannelID == g.thread.ID && strings.Contains(m.Text(), "withdrew their confirmation")
 	})
 	require.NoError(t, err)
+	h.drained()
 	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+": deploying…")
 	scan.check()
 	_, np = g.press(bob, np, "Confirm")
@@ -148,6 +151,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 	require.Contains(t, text, "Your direct messages are closed to me, so I show this here instead")
 	require.Contains(t, text, "Your secret deployment: North")
 	require.NotNil(t, panel.Attachment("deployment.png"))
+	requirePNG(t, panel.Attachment("deployment.png").Data, "the first private fallback carries the real image")
 	dump(t, "dmclosed-panel", panel)
 	sel, err := h.srv.Select(bob, panel, "g:"+g.id+":dep-preset", "phalanx")
 	require.NoError(t, err)
@@ -275,4 +279,12 @@ piece NP9 l20
 	end := g.mine(func(sandtable.Square) bool { return true })
 	scan.check()
 	require.Contains(t, end.Text(), "South's Drone spotted by SI1 hit f6: North Infantry NI2.")
+}
+
+// requirePNG asserts that data is a whole PNG image.
+func requirePNG(t *testing.T, data []byte, msg string) {
+	t.Helper()
+	require.NotEmpty(t, data, msg)
+	_, err := png.Decode(bytes.NewReader(data))
+	require.NoError(t, err, msg)
 }

@@ -66,6 +66,7 @@ func TestSandTableFullGame(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Contains(t, notice.Text(), alice.Mention()+" (South)")
+	h.drained()
 	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+": **confirmed**")
 	scan.check()
 
@@ -85,6 +86,7 @@ func TestSandTableFullGame(t *testing.T) {
 	dump(t, "02-reveal", reveal)
 	require.NotNil(t, reveal.Attachment("board.png"))
 	require.Contains(t, reveal.Text(), "both deployments are revealed")
+	h.drained()
 	require.Contains(t, h.srv.Message(g.status.ID).Text(), "Deployment over")
 	require.Empty(t, h.srv.Message(g.status.ID).Buttons())
 	scan.check()

@@ -17,7 +17,7 @@ func (h *harness) sandSetup(south, north *discordsim.User, text string, opts ...
 	h.t.Helper()
 	g := h.sandStart(south, north, opts...)
 	scan := newLeakScan(g)
-	require.NoError(h.t, h.bot.App().LoadSandTablePosition(g.id, text))
+	require.NoError(h.t, h.loadSandPosition(g.id, text))
 	_, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {
 		return m.ChannelID == g.thread.ID && strings.Contains(m.Content, "set up by an operator")
 	})

@@ -12,7 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
-	"sandtable/commands"
+	sandflow "sandtable/commands/sandtable"
 	"sandtable/games/sandtable"
 	"sandtable/internal/discordsim"
 	"sandtable/storage"
@@ -45,6 +45,8 @@ func (h *harness) sandStart(south, north *discordsim.User, opts ...discordsim.Op
 	thread := h.srv.ChannelByID(link[1])
 	require.NotNil(h.t, thread)
 	require.Equal(h.t, "SandTable · "+south.Name+" vs "+north.Name, thread.Name)
+	h.drained()
+	thread = h.srv.ChannelByID(thread.ID)
 	require.True(h.t, thread.HasMember(south.ID) && thread.HasMember(north.ID))
 	status, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
 		return m.ChannelID == thread.ID && strings.Contains(m.Text(), "SandTable Chess: Deployment")
@@ -52,6 +54,17 @@ func (h *harness) sandStart(south, north *discordsim.User, opts ...discordsim.Op
 	require.NoError(h.t, err)
 	g := &sandGame{h: h, south: south, north: north, thread: thread, status: status, id: gameIDFromFooter(h.t, status), firstCall: first}
 	return g
+}
+
+// loadSandPosition sets up the position text in the SandTable game id
+// (sandflow.LoadPosition) and waits for the outbox to post its board.
+func (h *harness) loadSandPosition(id, text string) error {
+	h.t.Helper()
+	if err := sandflow.LoadPosition(h.bot.App(), id, text); err != nil {
+		return err
+	}
+	h.drained()
+	return nil
 }
 
 func gameIDFromFooter(t testing.TB, m *discordsim.Message) string {
@@ -84,7 +97,7 @@ func (g *sandGame) state() (*storage.Game, *sandtable.Position, []sandtable.Entr
 		sg, err = tx.Games().Get(g.id)
 		return err
 	}))
-	pos, log, err := commands.LoadSandTable(sg)
+	pos, log, err := sandflow.Load(sg)
 	require.NoError(g.h.t, err)
 	return sg, pos, log
 }
@@ -170,6 +183,7 @@ func optMove(s string) discordsim.Option { return discordsim.Opt("move", s) }
 // board returns the newest public board message in the game thread.
 func (g *sandGame) board() *discordsim.Message {
 	g.h.t.Helper()
+	g.h.drained()
 	var last *discordsim.Message
 	for _, m := range g.h.srv.Messages(g.thread.ID) {
 		if !m.Ephemeral() && m.Attachment("board.png") != nil {

@@ -146,6 +146,7 @@ func (s *leakScan) classify(c *discordsim.Call, byID, byToken map[string]*discor
 func (s *leakScan) check() {
 	g, h := s.g, s.g.h
 	h.t.Helper()
+	h.drained()
 	calls := h.srv.Calls()
 	byID, byToken := map[string]*discordsim.Interaction{}, map[string]*discordsim.Interaction{}
 	for _, in := range h.srv.Interactions() {

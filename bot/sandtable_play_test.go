@@ -181,7 +181,7 @@ func TestSandTableRulesAndGames(t *testing.T) {
 	games := h.reply(alice, h.gen.ID, "games")
 	require.Contains(t, mustBeEphemeral(t, games, alice), "<#"+g.thread.ID+">")
 	require.Contains(t, games.Text(), "vs "+bob.Mention()+", you play South, **deploy and confirm**")
-	require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
+	require.NoError(t, h.loadSandPosition(g.id, draftPosition))
 	games = h.reply(alice, h.gen.ID, "games")
 	require.Contains(t, games.Text(), "**your turn** (turn 1, Main)")
 	games = h.reply(bob, h.gen.ID, "games")

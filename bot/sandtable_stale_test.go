@@ -142,7 +142,7 @@ func TestSandTableTripleClicks(t *testing.T) {
 	scan.check()
 
 	// Commit of a draft.
-	require.NoError(t, h.bot.App().LoadSandTablePosition(g.id, draftPosition))
+	require.NoError(t, h.loadSandPosition(g.id, draftPosition))
 	_, err := h.srv.WaitMessage(wait, func(m *dtMessage) bool {
 		return m.ChannelID == g.thread.ID && strings.Contains(m.Content, "set up by an operator")
 	})
@@ -160,6 +160,7 @@ func TestSandTableTripleClicks(t *testing.T) {
 		}
 	}
 	require.Equal(t, 2, already, "two repeats answered privately")
+	h.drained()
 	played := 0
 	for _, m := range h.srv.Messages(g.thread.ID) {
 		if !m.Ephemeral() && strings.Contains(m.Text(), "played **e4-e5 f4-g5**") {

@@ -119,7 +119,6 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	}
 	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, kinds: map[string]*Kind{},
 		kicks: make(chan struct{}, 1)}
-	a.registerKinds()
 	return a
 }
 

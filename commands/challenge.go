@@ -50,22 +50,6 @@ func (ch *Challenge) Duration(name string) (time.Duration, error) {
 	return d, nil
 }
 
-// newGameThread creates the public thread of the game of the accepted
-// two-player challenge ch, named "<name> · <first> vs <second>", and
-// returns the game's record: of kind, active, with first and second as its
-// players and its first deadline turn after req.Now. The caller saves it,
-// then adds the players to the thread (addPlayers).
-func (a *App) newGameThread(req *Request, ch *Challenge, kind, name string, first, second User, turn time.Duration) (*storage.Game, error) {
-	threadID, err := a.Platform.StartThread(ch.ChannelID, fmt.Sprintf("%s · %s vs %s", name, first.Name, second.Name), false)
-	if err != nil {
-		return nil, &threadFailed{what: "the game's thread", err: err}
-	}
-	return &storage.Game{
-		ID: newID(), Kind: kind, GuildID: ch.GuildID, ChannelID: ch.ChannelID, ThreadID: threadID,
-		Players: []string{first.ID, second.ID}, Active: true, Deadline: req.Now.Add(turn),
-	}, nil
-}
-
 // threadFailed is Discord's refusal to create a game's thread (what), which
 // the user is told about (threadRefusal) instead of a generic apology.
 type threadFailed struct {
@@ -299,13 +283,16 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, error) {
 	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true}
-	name, effects, err := k.start(a, req, ch, rec)
-	if err != nil {
-		return nil, err
-	}
 	starter := req.MessageID
 	if starter == "" {
 		starter = ch.MessageID
+	}
+	// A thread started from a message has the message's ID: Start can
+	// name the game's thread in its first messages.
+	rec.ThreadID = starter
+	name, effects, err := k.start(a, req, ch, rec)
+	if err != nil {
+		return nil, err
 	}
 	var threadID string
 	if starter != "" {

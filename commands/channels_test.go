@@ -7,56 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/commands/ui"
 )
-
-// TestGamesNeedATextChannel: challenges are opened only in a server text
-// channel, where the bot can create the game's threads (lobbies:
-// commands/teamchess).
-func TestGamesNeedATextChannel(t *testing.T) {
-	a, p := testApp(t)
-	open := func(channel string, typ ui.ChannelType) []error {
-		p.types[channel] = typ
-		var errs []error
-		for _, r := range []*Request{ // Survival: commands/survival's test of the same name
-			cmd(alice, "sandtable", "challenge", nil),
-		} {
-			r.ChannelID = channel
-			r.Options["opponent"] = Option{User: &bob}
-			_, err := a.Handle(r)
-			errs = append(errs, err)
-		}
-		return errs
-	}
-	for _, err := range open("th9", ui.PublicThread) {
-		require.Contains(t, userMsg(t, err), "Use this in a server text channel, not in a thread")
-	}
-	for _, err := range open("voice", ui.OtherChannel) {
-		require.Contains(t, userMsg(t, err), "this kind of channel cannot hold the game's threads")
-	}
-	for _, err := range open("general", ui.TextChannel) {
-		require.NoError(t, err)
-	}
-}
-
-// TestAcceptWhereThreadsCannotBe: a challenge whose channel cannot hold
-// threads is closed at acceptance, saying why (SandTable's start; Survival's
-// through the framework: commands/survival's test of the same name).
-func TestAcceptWhereThreadsCannotBe(t *testing.T) {
-	a, p := testApp(t)
-	r := cmd(alice, "sandtable", "challenge", nil)
-	r.Options["opponent"] = Option{User: &bob}
-	resp, err := a.Handle(r)
-	require.NoError(t, err)
-	p.threadErr = errors.Join(ErrNoThreads, errors.New("HTTP 400"))
-	acc, err := a.Handle(click(bob, buttonOf(t, resp.Message, "Accept")))
-	require.NoError(t, err)
-	require.True(t, acc.Update)
-	require.Contains(t, acc.Cards[0].Description, "This game cannot start here")
-	require.Empty(t, acc.Rows)
-	_, err = a.Handle(click(bob, buttonOf(t, resp.Message, "Accept")))
-	require.Contains(t, userMsg(t, err), "no longer open")
-}
 
 // TestDiscordReason: what a user is told Discord said comes from the
 // PlatformError the adapter wraps a REST error in: Discord's message

@@ -26,39 +26,27 @@
 //
 // # Plugging in a game
 //
-// A game implements Game[S] and calls Register (see commands/toy_test.go
-// for a complete small game). The older handler-table API below, a Kind
-// (router.go) registered in kinds.go, remains for SandTable until its flow
-// moves to its own package:
-//
-//   - Definitions and TopLevel: the kind's own commands (/survival ...).
-//   - Thread: the shared commands used inside a game thread (/move, /resign,
-//     /draw, /board) and kind-specific ones; the router finds the game that
-//     owns the thread (storage channel index) and calls the kind's handler
-//     under that game's lock, with a fresh snapshot of the stored game.
-//   - Autocomplete, Components, Modals: the same, by command name or by the
-//     action of a custom ID.
-//   - Challenge: buttons on a challenge or lobby message (scope "c").
-//   - Timeout: called by Sweep when a game's deadline has passed.
-//   - Summary: one line for /games.
-//
-// Pieces the kinds share: subcommands (a top-level command's handlers by
-// subcommand), challengeHandlers, newGameThread and addPlayers (the game of
-// an accepted two-player challenge), drawOffer with drawCommand and
-// drawButton (an agreed draw), saveGame (a transition) and publicAnswer
-// (the board as the answer).
+// A game implements Game[S] and calls Register (commands/toy_test.go is a
+// complete small game): Spec gives its commands and routes (Thread,
+// Autocomplete, Components, Modals, Invitations), Start its challenge,
+// Delivered the results of its effects. The router (router.go) finds the
+// game a thread or a custom ID belongs to and runs the route under the
+// game's lock with a fresh record; Sweep runs Timeout when a deadline has
+// passed; /games asks Summary. Pieces games share: Subcommands, Draw (an
+// agreed draw), OpenChallenge, Lobby/PutLobby/CloseLobby, OpenThread and
+// Create (a game not started from a challenge), SendPrivately.
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
 // else is refused before a handler runs. A button whose effect depends on
 // what its message shows carries that thing's identity in arg (a draw
 // offer's or a Drone order's number, a draft's or a panel's stamp, the
-// board's ply or turn; GameArgButton, stamp): it acts on that and nothing
+// board's ply or turn; GameArgButton, Stamp): it acts on that and nothing
 // newer, and an old message's button is refused or brings its message up
 // to date, changing nothing. A click that repeats the user's own latest
 // click on that thing (a double click) is answered privately "Already
 // done" and leaves its message as the first click left it
-// (sandtable_repeat.go, drawRepeat).
+// (commands/sandtable's repeat.go, drawRepeat).
 //
 // # Invariants
 //
@@ -90,7 +78,7 @@
 // it. Platform.Download fetches files attached to commands.
 //
 // Survival Chess (commands/survival) is the reference two-player game on
-// the contract. SandTable Chess (sandtable*.go) adds secrets: deployment
-// panels and Drone orders by direct message, a public thread drawn from the
-// engine's public view only.
+// the contract. SandTable Chess (commands/sandtable) adds secrets:
+// deployment panels and Drone orders by direct message, a public thread
+// drawn from the engine's public view only.
 package commands

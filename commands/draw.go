@@ -10,58 +10,12 @@ import (
 	"sandtable/storage"
 )
 
-// drawAction runs a kind's /draw action ("offer", "accept", "decline",
-// "claim") for req's user in game g.
-type drawAction func(a *App, req *Request, g *storage.Game, action string) (*Response, error)
-
-// drawCommand handles /draw: the subcommand is the action.
-func drawCommand(act drawAction) GameHandler {
-	return func(a *App, req *Request, g *storage.Game) (*Response, error) {
-		return act(a, req, g, req.Sub)
-	}
-}
-
-// drawButton handles the draw offer's buttons, whose custom ID actions
-// "draw-accept" and "draw-decline" name the action.
-func drawButton(act drawAction) GameHandler {
-	return func(a *App, req *Request, g *storage.Game) (*Response, error) {
-		id, _ := ParseCustomID(req.CustomID)
-		return act(a, req, g, strings.TrimPrefix(id.Action, "draw-"))
-	}
-}
-
-// drawOffer is the agreed draw of a two-player kind (Survival, SandTable):
-// a player offers a draw, the opponent accepts or declines it; the kind
-// drops a standing offer when the game goes on.
-type drawOffer struct {
-	// offer is the kind's stored standing offer: the ID of the user who
-	// made it, "" for none.
-	offer *string
-	// seq is the kind's stored count of offers made in the game: the
-	// standing offer's number, which its message's buttons carry, so that
-	// the buttons of a declined or lapsed offer cannot answer a later one.
-	seq *int
-	// opp is the opponent of the user who acts.
-	opp User
-	// offerNote ends the offer's message, e.g. "(The offer lapses with the
-	// next move.)"; noOfferNote ends the refusal to answer a lapsed offer,
-	// e.g. "(offers lapse when a move is made)".
-	offerNote, noOfferNote string
-	// save stores a changed offer, marking the interaction applied.
-	save func() error
-	// accept ends the game in a draw by agreement, saves it and answers.
-	accept func() (*Response, error)
-	// answered is the kind's stored latest answer to an offer, for
-	// drawRepeat: "<offer number> accept|decline <user ID>".
-	answered *string
-}
-
 // drawRepeat answers a draw offer's button clicked by the player whose
-// answer to that very offer already took effect (answered is the kind's
-// stored drawOffer.answered), privately and changing nothing: "Already
+// answer to that very offer already took effect (answered is the game's
+// stored Draw.Answer), privately and changing nothing: "Already
 // done" for the same button (a double click), or what was done for the
 // other one. It returns nil for any other request, and while a newer
-// offer stands (standing is the kind's drawOffer.offer), whose buttons
+// offer stands (standing is the game's Draw.Offer), whose buttons
 // the player should use. Kinds call it before refusing a finished game.
 func drawRepeat(req *Request, answered, standing string) *Response {
 	if req.Type != ComponentRequest || answered == "" || standing != "" {
@@ -83,25 +37,6 @@ func drawRepeat(req *Request, answered, standing string) *Response {
 		return Private("Already done: %s.", what)
 	}
 	return Private("Nothing changed: %s.", what)
-}
-
-// answer runs req's user's draw action "offer", "accept" or "decline" in
-// game g (Draw.Act on the kind's stored fields), then saves the change or,
-// for an accepted offer, ends the game.
-func (d drawOffer) answer(req *Request, g *storage.Game, action string) (*Response, error) {
-	st := Draw{Offer: *d.offer, Seq: *d.seq, Answer: *d.answered}
-	resp, accepted, err := st.Act(req, g.ID, d.opp, action, d.offerNote, d.noOfferNote)
-	if err != nil {
-		return nil, err
-	}
-	*d.offer, *d.seq, *d.answered = st.Offer, st.Seq, st.Answer
-	if accepted {
-		return d.accept()
-	}
-	if err := d.save(); err != nil {
-		return nil, err
-	}
-	return resp, nil
 }
 
 // Draw is the agreed draw of a two-player game as the game stores it: a
@@ -186,10 +121,10 @@ func GameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.
 	return GameArgButton(g, action, "", label, style)
 }
 
-// stamp is a short identity of what a message shows, made of parts (a
+// Stamp is a short identity of what a message shows, made of parts (a
 // draft's turn and steps, a deployment's layout), for a button's arg: the
 // button acts only while the stamp of the current thing is the same.
-func stamp(parts ...string) string {
+func Stamp(parts ...string) string {
 	h := fnv.New32a()
 	for _, p := range parts {
 		h.Write([]byte(p))

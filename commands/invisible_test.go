@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/games/sandtable"
 	"sandtable/internal/playertext"
 )
 
@@ -41,11 +40,4 @@ func TestRequestReadersClean(t *testing.T) {
 	require.Equal(t, " Nf3 ", req.Typed("move"))
 	require.Equal(t, "👩\u200d💻 admin", req.Text("comment"))
 	require.Equal(t, "SI1", req.Field("spotter"))
-	require.Equal(t, "DSI1-d4", droneNotation(req.Field("spotter"), req.Field("target")))
-}
-
-func TestDeployEditsIgnoreInvisibleCharacters(t *testing.T) {
-	edits, err := parseDeployEdits(sandtable.South, "place T\u200b c3\u2060; move\u00a0c3-d3\x00\nremove \ufeffd3")
-	require.NoError(t, err)
-	require.Len(t, edits, 3)
 }

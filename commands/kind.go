@@ -68,7 +68,9 @@ type Spec[S any] struct {
 
 	// Start makes the game of an accepted two-player challenge (see
 	// OpenChallenge) through t: t.Save its state, t.Post its first board
-	// in its thread. It returns the thread's name. Nil: the game has no
+	// in its thread. It returns the thread's name. t.Game.ThreadID is the
+	// thread's ID when the thread will start from the challenge's message
+	// (which gives it the message's ID), else "". Nil: the game has no
 	// challenges.
 	Start func(t *Turn[S], ch *Challenge) (threadName string, err error)
 
@@ -86,7 +88,8 @@ type Spec[S any] struct {
 
 	// Delivered records in the game what an effect yielded: the ID of the
 	// message or thread made by an effect whose Result was set (e.g. a
-	// direct message to edit later). It runs under the game's lock and may
+	// direct message to edit later), or DMClosed for a direct message
+	// the user's closed DMs refused. It runs under the game's lock and may
 	// t.Save; t.Req is nil. Nil: no effect of the game asks for a result.
 	Delivered func(t *Turn[S], result, id string) error
 
@@ -210,6 +213,15 @@ func (t *Turn[S]) Also(fn func(tx storage.Tx) error) { t.extra = append(t.extra,
 
 // View reads the store (outside the action's transaction).
 func (t *Turn[S]) View(fn func(tx storage.Tx) error) error { return t.app.view(fn) }
+
+// SendPrivately sends m privately to the user who made t.Req, at once, as
+// the answer to the interaction depends on it (App.SendPrivatelyID): by
+// direct message, answered with dmNote, or ephemerally when their DMs are
+// closed. It returns the answer and the direct message's ID ("" when m was
+// shown ephemerally). Anything else the action shows goes through effects.
+func (t *Turn[S]) SendPrivately(m Message, dmNote string) (*Response, string, error) {
+	return t.app.SendPrivatelyID(t.Req, m, dmNote)
+}
 
 // Settings are the deployment's settings.
 func (t *Turn[S]) Settings() Settings { return t.app.Settings }
@@ -411,6 +423,25 @@ func nextDeadline(prev *Clock, next Clock, deadline, now time.Time) time.Time {
 		return now.Add(next.Period)
 	}
 	return deadline
+}
+
+// Run runs act on the stored game gameID, of a kind registered with
+// Register as S, under the game's lock, as the router runs a route's
+// action: for commands not tied to one thread that find their game
+// themselves (e.g. from direct messages), and for operators' tools. req
+// may carry no interaction (then nothing is marked applied); its Now is
+// the action's time.
+func Run[S any](a *App, req *Request, gameID string, act Action[S]) (*Response, error) {
+	return a.withGame(gameID, req, func(a *App, req *Request, rec *storage.Game) (*Response, error) {
+		k, _ := a.kinds[rec.Kind].typedKind().(*kindOf[S])
+		if k == nil {
+			return nil, fmt.Errorf("game %s: kind %q is not registered with state %T", rec.ID, rec.Kind, *new(S))
+		}
+		if req.Now.IsZero() {
+			req.Now = a.Now()
+		}
+		return k.run(a, req, rec, act)
+	})
 }
 
 // NewID returns a new random game or invitation ID (10 lower-case base32

@@ -31,7 +31,7 @@ type Op string
 const (
 	OpPost         Op = "post"          // post Body in Channel
 	OpEdit         Op = "edit"          // make Message of Channel Body
-	OpDM           Op = "dm"            // send Body to User by direct message (dropped when their DMs are closed)
+	OpDM           Op = "dm"            // send Body to User by direct message (dropped when their DMs are closed: the result is DMClosed)
 	OpEditDM       Op = "edit_dm"       // make the direct message Message to User Body
 	OpStartThread  Op = "start_thread"  // start thread Name under Channel: from the message Message when set, else a new one (Private or public)
 	OpAddMember    Op = "add_member"    // add User to the thread Channel
@@ -45,6 +45,11 @@ const ChannelOfGame = "@game"
 // ResultThread as a start_thread effect's Result makes the started thread
 // the game's public thread.
 const ResultThread = "thread"
+
+// DMClosed is what a dm effect with a Result yields when the user's direct
+// messages are closed (Discord's 50007): the game's Delivered hook learns
+// that the message was not sent (and may, say, tell the user in public).
+const DMClosed = "dm-closed"
 
 // Effect is one thing to do on Discord, stored in the outbox until done.
 type Effect struct {
@@ -358,6 +363,9 @@ func (a *App) perform(e *Effect, attempts int) (string, error) {
 		id, err := a.Platform.DM(e.User, body)
 		if errors.Is(err, ErrDMClosed) {
 			a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
+			if e.Result != "" {
+				return DMClosed, nil
+			}
 			return "", nil
 		}
 		return id, err

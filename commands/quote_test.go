@@ -80,9 +80,9 @@ func TestTextCutsByCharacters(t *testing.T) {
 	require.Equal(t, "short", Clip("short", 41))
 
 	lines := []string{strings.Repeat("🐉", 50), strings.Repeat("é", 30)}
-	require.Equal(t, strings.Repeat("🐉", 50)+"\n"+strings.Repeat("é", 30), clipLines(lines, 81), "fits in characters")
-	got := clipLines([]string{strings.Repeat("🐉", 90)}, 50)
+	require.Equal(t, strings.Repeat("🐉", 50)+"\n"+strings.Repeat("é", 30), ClipLines(lines, 81), "fits in characters")
+	got := ClipLines([]string{strings.Repeat("🐉", 90)}, 50)
 	require.True(t, utf8.ValidString(got))
 	require.Equal(t, 50, utf8.RuneCountInString(got))
-	require.Equal(t, "…\n"+strings.Repeat("é", 30), clipLines(lines, 40), "the oldest line goes first")
+	require.Equal(t, "…\n"+strings.Repeat("é", 30), ClipLines(lines, 40), "the oldest line goes first")
 }

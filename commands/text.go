@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Plural writes n with the noun one or many: "1 capture", "3 captures".
@@ -21,3 +22,18 @@ func ListAtMost(items []string, max int) string {
 	}
 	return strings.Join(items[:max], ", ") + fmt.Sprintf(" and %d more", len(items)-max)
 }
+
+// ClipLines joins lines, dropping the oldest ones to stay within max
+// characters (a log shown in a card).
+func ClipLines(lines []string, max int) string {
+	s := strings.Join(lines, "\n")
+	for utf8.RuneCountInString(s) > max && len(lines) > 1 {
+		lines = lines[1:]
+		s = "…\n" + strings.Join(lines, "\n")
+	}
+	return Clip(s, max)
+}
+
+// maxChoiceLen is Discord's limit on an autocomplete choice's name and
+// value (100 characters).
+const maxChoiceLen = 100

@@ -129,6 +129,9 @@ const (
 	MutualLoss           Method = "mutual_loss"
 	DeploymentTimeout    Method = "deployment_timeout"
 	BaseCaptured         Method = "base_captured"
+	VehicleControl       Method = "vehicle_control" // every Tank or every Airplane controlled (SandTable)
+	Simultaneous         Method = "simultaneous"    // a draw: one action met both sides' victory conditions (SandTable)
+	Deadlock             Method = "deadlock"        // a draw: turns in a row in which nobody could act (SandTable)
 	Aborted              Method = "aborted"
 )
 

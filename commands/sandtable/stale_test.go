@@ -1,4 +1,4 @@
-package commands
+package sandtable
 
 import (
 	"fmt"
@@ -6,47 +6,27 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/commands/ui"
-	"sandtable/games/sandtable"
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	engine "sandtable/games/sandtable"
 )
 
 // Buttons act on what their message showed, never on "the current thing":
 // every test here clicks an old message's button after what it showed was
 // replaced.
 
-// click is u's click on the component customID of message "m1" in th1.
-func click(u User, customID string, values ...string) *Request {
-	interactionSeq++
-	return &Request{Type: ComponentRequest, InteractionID: fmt.Sprint("i", interactionSeq), GuildID: "g", ChannelID: "th1",
-		User: u, CustomID: customID, Values: values, MessageID: "m1", Now: t0}
-}
-
-// buttonOf returns the custom ID of m's button (or select) labelled label.
-func buttonOf(t *testing.T, m Message, label string) string {
-	t.Helper()
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if b, ok := c.(ui.Button); ok && b.Label == label {
-				return b.Route
-			}
-		}
-	}
-	t.Fatalf("no %q button in %+v", label, m)
-	return ""
-}
-
 func TestStaleDrawOfferButtons(t *testing.T) {
 	// Survival's offers: commands/survival's test of the same name.
-	for _, kind := range []string{kindSandTable} {
+	for _, kind := range []string{Kind} {
 		t.Run(kind, func(t *testing.T) {
-			a, _ := testApp(t)
+			a, _, store := newApp(t)
 			active := func() bool {
-				g, err := a.snapshot("sand1")
-				require.NoError(t, err)
-				return g.Active
+				return commandstest.Game(t, store, "sand1").Active
 			}
-			putSandTable(t, a, mainPos)
-			draw := func(u User, sub string) (*Response, error) { return a.Handle(cmd(u, "draw", sub, nil)) }
+			putGame(t, store, mainPos)
+			draw := func(u commands.User, sub string) (*commands.Response, error) {
+				return a.Handle(cmd(u, "draw", sub, nil))
+			}
 
 			// Bob's first offer is declined by command; his second stands.
 			first, err := draw(bob, "offer")
@@ -103,23 +83,23 @@ func TestStaleDrawOfferButtons(t *testing.T) {
 // TestStaleDrawOfferLapsed: an offer that lapsed with the turn cannot be
 // accepted by its buttons once a new offer is made.
 func TestStaleDrawOfferLapsed(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, mainPos)
+	a, _, store := newApp(t)
+	putGame(t, store, mainPos)
 	old, err := a.Handle(cmd(alice, "draw", "offer", nil))
 	require.NoError(t, err)
 	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "e4-e5"}))
 	require.NoError(t, err)
 	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf6"}))
 	require.NoError(t, err)
-	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.North, pos.ToMove(), "the turn passed: the offer lapsed")
+	_, _, pos := sandGame(t, store)
+	require.Equal(t, engine.North, pos.ToMove(), "the turn passed: the offer lapsed")
 	_, err = a.Handle(click(bob, buttonOf(t, old.Message, "Accept draw")))
 	require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
 	_, err = a.Handle(cmd(alice, "draw", "offer", nil))
 	require.NoError(t, err)
 	_, err = a.Handle(click(bob, buttonOf(t, old.Message, "Accept draw")))
 	require.Contains(t, userMsg(t, err), "That draw offer is no longer open")
-	g, _, _ := sandGame(t, a)
+	g, _, _ := sandGame(t, store)
 	require.True(t, g.Active)
 }
 
@@ -128,9 +108,9 @@ func TestStaleDrawOfferLapsed(t *testing.T) {
 // up to date, one whose draft is gone loses its buttons, and nothing
 // changes either way.
 func TestStaleStepDraftButtons(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, mainPos)
-	step := func(text string) Message {
+	a, _, store := newApp(t)
+	putGame(t, store, mainPos)
+	step := func(text string) commands.Message {
 		r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": text}))
 		require.NoError(t, err)
 		return r.Message
@@ -143,9 +123,9 @@ func TestStaleStepDraftButtons(t *testing.T) {
 		require.True(t, r.Update, "the old message is brought up to date")
 		require.Contains(t, r.Cards[0].Description, "Nothing changed: this message showed an older draft")
 		require.Contains(t, r.Cards[0].Description, "2. f4-f5")
-		_, st, pos := sandGame(t, a)
-		require.Equal(t, sandtable.PhaseMain, pos.Phase(), "%s on the old message played nothing", label)
-		require.Equal(t, []string{"e4-e5", "f4-f5"}, st.Steps[sandtable.South], "%s on the old message changed nothing", label)
+		_, st, pos := sandGame(t, store)
+		require.Equal(t, engine.PhaseMain, pos.Phase(), "%s on the old message played nothing", label)
+		require.Equal(t, []string{"e4-e5", "f4-f5"}, st.Steps[engine.South], "%s on the old message changed nothing", label)
 	}
 	r, err := a.Handle(click(alice, buttonOf(t, d2, "Commit")))
 	require.NoError(t, err)
@@ -166,8 +146,8 @@ func TestStaleStepDraftButtons(t *testing.T) {
 // TestStaleDroneBoardButton: a board's Order a Drone orders only in that
 // board's turn.
 func TestStaleDroneBoardButton(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, `sandtable-position 1
+	a, _, store := newApp(t)
+	putGame(t, store, `sandtable-position 1
 phase postturn
 to-move south
 hazard-uses 1
@@ -185,18 +165,18 @@ piece NP9 l20
 	r, err := a.Handle(click(alice, buttonOf(t, old.Message, "Order a Drone (private)")))
 	require.NoError(t, err)
 	require.NotNil(t, r.Modal, "the board of the current turn orders")
-	_, _, first := sandGame(t, a)
+	_, _, first := sandGame(t, store)
 	for {
-		_, _, pos := sandGame(t, a)
-		if pos.ToMove() == sandtable.South && pos.Phase() == sandtable.PhasePostTurn && pos.Turn() > first.Turn() {
+		_, _, pos := sandGame(t, store)
+		if pos.ToMove() == engine.South && pos.Phase() == engine.PhasePostTurn && pos.Turn() > first.Turn() {
 			break
 		}
 		u := alice
-		if pos.ToMove() == sandtable.North {
+		if pos.ToMove() == engine.North {
 			u = bob
 		}
 		var text string
-		if pos.Phase() == sandtable.PhaseMain {
+		if pos.Phase() == engine.PhaseMain {
 			steps, err := pos.LegalNextSteps(nil)
 			require.NoError(t, err)
 			text = steps[0].String()
@@ -212,9 +192,9 @@ piece NP9 l20
 	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn()))
 	modal := r.Modal.CustomID
 	req := click(alice, modal)
-	req.Type, req.Fields = ModalRequest, map[string]string{"spotter": "d4", "target": "d5"}
+	req.Type, req.Fields = commands.ModalRequest, map[string]string{"spotter": "d4", "target": "d5"}
 	_, err = a.Handle(req)
 	require.Contains(t, userMsg(t, err), fmt.Sprintf("This board is from turn %d", first.Turn()), "a form opened in an earlier turn orders nothing")
-	_, st, _ := sandGame(t, a)
-	require.Empty(t, st.Drone[sandtable.South])
+	_, st, _ := sandGame(t, store)
+	require.Empty(t, st.Drone[engine.South])
 }

@@ -1,4 +1,4 @@
-package commands
+package sandtable
 
 import (
 	"strconv"
@@ -6,7 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/games/sandtable"
+	"sandtable/commands"
+	engine "sandtable/games/sandtable"
 )
 
 // Repeated clicks: a double click, or a click on a message before Discord
@@ -16,7 +17,7 @@ import (
 // privately and changes nothing.
 
 // requireAlready asserts a private answer that leaves the message alone.
-func requireAlready(t *testing.T, r *Response, err error, want string) {
+func requireAlready(t *testing.T, r *commands.Response, err error, want string) {
 	t.Helper()
 	require.NoError(t, err)
 	require.False(t, r.Update, "the message keeps what the first click showed: %q", r.Content)
@@ -25,9 +26,9 @@ func requireAlready(t *testing.T, r *Response, err error, want string) {
 }
 
 func TestRepeatedDeploymentClicks(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, sandtable.NewGame(5).Format())
-	deploy := func(u User) Message {
+	a, _, store := newApp(t)
+	putGame(t, store, engine.NewGame(5).Format())
+	deploy := func(u commands.User) commands.Message {
 		r, err := a.Handle(cmd(u, "sandtable", "deploy", map[string]string{"preset": "phalanx"}))
 		require.NoError(t, err)
 		return r.Message
@@ -43,10 +44,10 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 		r, err = a.Handle(click(alice, confirm))
 		requireAlready(t, r, err, "Already done: you confirmed this deployment.")
 	}
-	_, st, pos := sandGame(t, a)
-	require.True(t, pos.Confirmed(sandtable.South))
-	require.Equal(t, sandtable.PhaseDeployment, pos.Phase())
-	require.Empty(t, st.DrawOffer)
+	_, st, pos := sandGame(t, store)
+	require.True(t, pos.Confirmed(engine.South))
+	require.Equal(t, engine.PhaseDeployment, pos.Phase())
+	require.Empty(t, st.Offer)
 
 	unconfirm := buttonOf(t, confirmed, "Unconfirm")
 	r, err = a.Handle(click(alice, unconfirm))
@@ -54,8 +55,8 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 	require.Contains(t, r.Content, "Confirmation withdrawn")
 	r, err = a.Handle(click(alice, unconfirm))
 	requireAlready(t, r, err, "Already done: you withdrew the confirmation of this deployment.")
-	_, _, pos = sandGame(t, a)
-	require.False(t, pos.Confirmed(sandtable.South))
+	_, _, pos = sandGame(t, store)
+	require.False(t, pos.Confirmed(engine.South))
 
 	// The first panel shows the deployment as it is again: it confirms.
 	r, err = a.Handle(click(alice, confirm))
@@ -66,8 +67,8 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 	// clicked again is still "Already done".
 	_, err = a.Handle(click(bob, buttonOf(t, deploy(bob), "Confirm")))
 	require.NoError(t, err)
-	_, _, pos = sandGame(t, a)
-	require.Equal(t, sandtable.PhaseMain, pos.Phase())
+	_, _, pos = sandGame(t, store)
+	require.Equal(t, engine.PhaseMain, pos.Phase())
 	r, err = a.Handle(click(alice, confirm))
 	requireAlready(t, r, err, "Already done: you confirmed this deployment.")
 	// Another control of a panel whose deployment was since confirmed.
@@ -76,9 +77,9 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 }
 
 func TestRepeatedDraftClicks(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, mainPos)
-	step := func(text string) Message {
+	a, _, store := newApp(t)
+	putGame(t, store, mainPos)
+	step := func(text string) commands.Message {
 		r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": text}))
 		require.NoError(t, err)
 		return r.Message
@@ -94,8 +95,8 @@ func TestRepeatedDraftClicks(t *testing.T) {
 	requireAlready(t, r, err, "Already done: you took back f4-f5 from this draft.")
 	r, err = a.Handle(click(alice, buttonOf(t, d, "Commit")))
 	requireAlready(t, r, err, "Nothing changed: you took back f4-f5 from this draft.")
-	_, st, _ := sandGame(t, a)
-	require.Equal(t, []string{"e4-e5"}, st.Steps[sandtable.South], "the second Undo took nothing back")
+	_, st, _ := sandGame(t, store)
+	require.Equal(t, []string{"e4-e5"}, st.Steps[engine.South], "the second Undo took nothing back")
 
 	commit := buttonOf(t, undone, "Commit")
 	r, err = a.Handle(click(alice, commit))
@@ -106,12 +107,12 @@ func TestRepeatedDraftClicks(t *testing.T) {
 	}
 	r, err = a.Handle(click(alice, buttonOf(t, undone, "Discard")))
 	requireAlready(t, r, err, "Nothing changed: you committed this draft: **e4-e5** was played in turn 1.")
-	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.PhasePostTurn, pos.Phase())
+	_, _, pos := sandGame(t, store)
+	require.Equal(t, engine.PhasePostTurn, pos.Phase())
 
 	// Discard twice.
-	b, _ := testApp(t)
-	putSandTable(t, b, mainPos)
+	b, _, storeB := newApp(t)
+	putGame(t, storeB, mainPos)
 	r, err = b.Handle(cmd(alice, "step", "", map[string]string{"step": "e4-e5"}))
 	require.NoError(t, err)
 	discard := buttonOf(t, r.Message, "Discard")
@@ -123,8 +124,8 @@ func TestRepeatedDraftClicks(t *testing.T) {
 }
 
 func TestRepeatedDroneClicks(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, `sandtable-position 1
+	a, _, store := newApp(t)
+	putGame(t, store, `sandtable-position 1
 phase postturn
 to-move south
 hazard-uses 2
@@ -140,14 +141,14 @@ piece NP9 l20
 `)
 	order := func(target string) string {
 		req := click(alice, "g:sand1:drone-order:1")
-		req.Type, req.Fields = ModalRequest, map[string]string{"spotter": "d4", "target": target}
+		req.Type, req.Fields = commands.ModalRequest, map[string]string{"spotter": "d4", "target": target}
 		_, err := a.Handle(req)
 		require.NoError(t, err)
-		_, st, _ := sandGame(t, a)
-		return strconv.Itoa(st.DroneID[sandtable.South])
+		_, st, _ := sandGame(t, store)
+		return strconv.Itoa(st.DroneID[engine.South])
 	}
 	button := func(action, n string) string {
-		return CustomID{Scope: "g", ID: "sand1", Action: action, Arg: n}.String()
+		return commands.CustomID{Scope: "g", ID: "sand1", Action: action, Arg: n}.String()
 	}
 	n := order("f6")
 	r, err := a.Handle(click(alice, button("drone-confirm", n)))
@@ -159,7 +160,7 @@ piece NP9 l20
 	requireAlready(t, r, err, "Already done: "+confirmed+".")
 	r, err = a.Handle(click(alice, button("drone-cancel", n)))
 	requireAlready(t, r, err, "Nothing changed: "+confirmed+".")
-	_, _, pos := sandGame(t, a)
+	_, _, pos := sandGame(t, store)
 	require.Len(t, pos.Drones(), 1)
 	require.Equal(t, 1, pos.HazardUses(), "one hazard used, once")
 
@@ -171,6 +172,6 @@ piece NP9 l20
 	requireAlready(t, r, err, "Already done: you discarded this Drone order: nothing of it was used or shown.")
 	r, err = a.Handle(click(alice, button("drone-confirm", m)))
 	requireAlready(t, r, err, "Nothing changed: you discarded this Drone order: nothing of it was used or shown.")
-	_, _, pos = sandGame(t, a)
+	_, _, pos = sandGame(t, store)
 	require.Len(t, pos.Drones(), 1)
 }

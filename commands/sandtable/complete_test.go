@@ -1,4 +1,4 @@
-package commands
+package sandtable
 
 import (
 	"fmt"
@@ -8,24 +8,25 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands"
 	"sandtable/commands/ui"
-	"sandtable/games/sandtable"
+	engine "sandtable/games/sandtable"
 )
 
 // sandFirstTurn is a real game's first Main turn: both sides deployed a
 // preset and confirmed, the coin chose who moves first.
-func sandFirstTurn(t *testing.T, seed uint64, south, north string) *sandtable.Position {
+func sandFirstTurn(t *testing.T, seed uint64, south, north string) *engine.Position {
 	t.Helper()
-	pos := sandtable.NewGame(seed)
-	for side, preset := range map[sandtable.Side]string{sandtable.South: south, sandtable.North: north} {
-		_, err := pos.Apply(sandtable.Action{Kind: sandtable.ActDeployPreset, Side: side, Name: preset})
+	pos := engine.NewGame(seed)
+	for side, preset := range map[engine.Side]string{engine.South: south, engine.North: north} {
+		_, err := pos.Apply(engine.Action{Kind: engine.ActDeployPreset, Side: side, Name: preset})
 		require.NoError(t, err)
 	}
-	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
-		_, err := pos.Apply(sandtable.Action{Kind: sandtable.ActDeployConfirm, Side: side})
+	for _, side := range []engine.Side{engine.South, engine.North} {
+		_, err := pos.Apply(engine.Action{Kind: engine.ActDeployConfirm, Side: side})
 		require.NoError(t, err)
 	}
-	require.Equal(t, sandtable.PhaseMain, pos.Phase())
+	require.Equal(t, engine.PhaseMain, pos.Phase())
 	require.Equal(t, 1, pos.Turn())
 	return pos
 }
@@ -33,12 +34,12 @@ func sandFirstTurn(t *testing.T, seed uint64, south, north string) *sandtable.Po
 // TestSandAutocompleteNames: the engine's choices become Discord's, named
 // by their value and note (the engine's tests cover which choices).
 func TestSandAutocompleteNames(t *testing.T) {
-	pos, err := sandtable.ParsePosition(mainPos)
+	pos, err := engine.ParsePosition(mainPos)
 	require.NoError(t, err)
-	cs := uiChoices(pos.CompleteMove(sandtable.South, "e4-e5", sandLimits))
+	cs := uiChoices(pos.CompleteMove(engine.South, "e4-e5", limits))
 	require.Equal(t, "e4-e5 (Infantry SI2)", cs[0].Name)
 	require.Equal(t, "e4-e5", cs[0].Value)
-	act, err := sandMoveAction(cs[0].Name + " f4-f5")
+	act, err := moveAction(cs[0].Name + " f4-f5")
 	require.NoError(t, err, "a name typed on is read without its note")
 	require.Equal(t, "e4-e5 f4-f5", act.String())
 }
@@ -49,18 +50,18 @@ func TestSandAutocompleteNames(t *testing.T) {
 func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 	pos := sandFirstTurn(t, 3, "skirmish", "fortress")
 	mover := alice
-	if pos.ToMove() == sandtable.North {
+	if pos.ToMove() == engine.North {
 		mover = bob
 	}
-	ask := func(a *App, command, typed string) []*ui.Choice {
+	ask := func(a *commands.App, command, typed string) []*ui.Choice {
 		req := cmd(mover, command, "", map[string]string{command: typed})
-		req.Type, req.Focused = AutocompleteRequest, command
+		req.Type, req.Focused = commands.AutocompleteRequest, command
 		resp, err := a.Handle(req)
 		require.NoError(t, err)
 		return resp.Choices
 	}
-	a, _ := testApp(t)
-	putSandTable(t, a, pos.Format())
+	a, _, store := newApp(t)
+	putGame(t, store, pos.Format())
 	moves := ask(a, "move", "")
 	require.Len(t, moves, 25)
 	steps := ask(a, "step", "")
@@ -70,14 +71,14 @@ func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 		other = alice
 	}
 	req := cmd(other, "move", "", map[string]string{"move": ""})
-	req.Type, req.Focused = AutocompleteRequest, "move"
+	req.Type, req.Focused = commands.AutocompleteRequest, "move"
 	resp, err := a.Handle(req)
 	require.NoError(t, err)
 	require.Empty(t, resp.Choices, "nothing for the player not to move")
 
 	for i, c := range []*ui.Choice{moves[0], moves[24]} {
-		a, _ := testApp(t)
-		putSandTable(t, a, pos.Format())
+		a, _, store := newApp(t)
+		putGame(t, store, pos.Format())
 		resp, err := a.Handle(cmd(mover, "move", "", map[string]string{"move": c.Value}))
 		require.NoError(t, err, "choice %d %q", i, c.Value)
 		require.Contains(t, resp.Content, fmt.Sprintf("played **%s**", c.Value))
@@ -102,7 +103,7 @@ func TestSandChoiceNamesFit(t *testing.T) {
 	require.True(t, strings.HasPrefix(name, "e4-e5 (é"))
 	require.True(t, strings.HasSuffix(name, "é…)"))
 	require.True(t, utf8.ValidString(name))
-	require.Equal(t, "e4-e5", strings.TrimSpace(sandtable.StripNotes(name)))
+	require.Equal(t, "e4-e5", strings.TrimSpace(engine.StripNotes(name)))
 	c.add("e5-e6", strings.Repeat("🏰", 92)) // exactly 100 characters with the value
 	require.Equal(t, "e5-e6 ("+strings.Repeat("🏰", 92)+")", c.out[1].Name, "a note that fits is whole")
 	c.out = c.out[:1]

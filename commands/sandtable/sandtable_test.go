@@ -1,4 +1,4 @@
-package commands
+package sandtable
 
 import (
 	"encoding/json"
@@ -11,54 +11,19 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
-	"sandtable/games/sandtable"
+	engine "sandtable/games/sandtable"
 	"sandtable/render"
 	"sandtable/render/sandboard"
 	"sandtable/storage"
 )
 
-// putSandTable stores a SandTable game in thread "th1" with alice South and
-// bob North, in the position text, with a one-hour turn.
-func putSandTable(t *testing.T, a *App, text string) *storage.Game {
-	t.Helper()
-	pos, err := sandtable.ParsePosition(text)
-	require.NoError(t, err)
-	st := &sandState{South: alice, North: bob, TurnTime: time.Hour, Started: t0}
-	st.record(pos.Advance())
-	g := &storage.Game{ID: "sand1", Kind: kindSandTable, GuildID: "g", ChannelID: "general", ThreadID: "th1",
-		Players: []string{alice.ID, bob.ID}, Active: true, Deadline: t0.Add(time.Hour)}
-	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
-	return g
-}
-
-func sandGame(t *testing.T, a *App) (*storage.Game, *sandState, *sandtable.Position) {
-	t.Helper()
-	g, err := a.snapshot("sand1")
-	require.NoError(t, err)
-	st, pos, err := loadSand(g)
-	require.NoError(t, err)
-	return g, st, pos
-}
-
-const mainPos = `sandtable-position 1
-phase main
-to-move south
-piece SB1 a1
-piece ST1 c3 SI1
-piece SI2 e4
-piece SI3 f4
-piece NB1 t20
-piece NI1 t19
-piece NI2 g5
-piece NT9 k20
-piece NP9 l20
-`
-
 // TestParseDeployEdits: the engine reads the edits (its tests cover the
 // notation); the panel's answer names the line, quoted inert.
 func TestParseDeployEdits(t *testing.T) {
-	edits, err := parseDeployEdits(sandtable.South, "place I a5 b5\nmove a5-c5")
+	edits, err := parseDeployEdits(engine.South, "place I a5 b5\nmove a5-c5")
 	require.NoError(t, err)
 	require.Len(t, edits, 3)
 	require.Equal(t, "S move a5-c5", edits[2].act.String())
@@ -71,9 +36,17 @@ func TestParseDeployEdits(t *testing.T) {
 		{"place T `@everyone`", "Line 1 (`place T ˋ@\u200beveryoneˋ`)"},
 		{strings.Repeat("remove a1\n", 201), "At most 200 changes"},
 	} {
-		_, err := parseDeployEdits(sandtable.South, c.in)
+		_, err := parseDeployEdits(engine.South, c.in)
 		require.Contains(t, userMsg(t, err), c.want, c.in)
 	}
+}
+
+// TestDeployEditsIgnoreInvisibleCharacters: invisible characters in typed
+// edits are not read.
+func TestDeployEditsIgnoreInvisibleCharacters(t *testing.T) {
+	edits, err := parseDeployEdits(engine.South, "place T\u200b c3\u2060; move\u00a0c3-d3\x00\nremove \ufeffd3")
+	require.NoError(t, err)
+	require.Len(t, edits, 3)
 }
 
 func TestDroneNotation(t *testing.T) {
@@ -82,10 +55,12 @@ func TestDroneNotation(t *testing.T) {
 	} {
 		require.Equal(t, want, droneNotation(in[0], in[1]))
 	}
+	req := &commands.Request{Fields: map[string]string{"spotter": "SI1\u200b", "target": "d\u20604"}}
+	require.Equal(t, "DSI1-d4", droneNotation(req.Field("spotter"), req.Field("target")), "form fields are read without invisible characters")
 }
 
 func TestSandTableLastMoves(t *testing.T) {
-	pos, err := sandtable.ParsePosition(mainPos)
+	pos, err := engine.ParsePosition(mainPos)
 	require.NoError(t, err)
 	entries, err := pos.Clone().ApplyString("Tc3-c6/d7")
 	require.NoError(t, err)
@@ -104,21 +79,21 @@ func TestSandTableLastMoves(t *testing.T) {
 	require.Empty(t, func() []render.Step { _, s := sandboard.LastMoves(nil); return s }())
 }
 
-func sq(t *testing.T, s string) sandtable.Square {
+func sq(t *testing.T, s string) engine.Square {
 	t.Helper()
-	q, err := sandtable.ParseSquare(s)
+	q, err := engine.ParseSquare(s)
 	require.NoError(t, err)
 	return q
 }
 
 func TestSandLogLines(t *testing.T) {
-	pos, err := sandtable.ParsePosition(mainPos)
+	pos, err := engine.ParsePosition(mainPos)
 	require.NoError(t, err)
 	entries, err := pos.ApplyString("e4-e5 f4-g5")
 	require.NoError(t, err)
 	more, err := pos.ApplyString("Mf5")
 	require.NoError(t, err)
-	lines := sandLogLines(sandtable.FilterLog(append(entries, more...), sandtable.NoSide), func(s sandtable.Side) string { return s.String() })
+	lines := logLines(engine.FilterLog(append(entries, more...), engine.NoSide), func(s engine.Side) string { return s.String() })
 	text := strings.Join(lines, "\n")
 	require.Contains(t, text, "• South played e4-e5 f4-g5.")
 	require.Contains(t, text, "• North Infantry NI2 on g5 was destroyed by Infantry SI3.")
@@ -126,54 +101,36 @@ func TestSandLogLines(t *testing.T) {
 	require.NotContains(t, text, "moved e4-e5", "per-Infantry moves are in the action line")
 	require.NotContains(t, text, "played Mf5", "the placement line says it")
 	require.NotContains(t, text, "hazard uses", "PostTurn bookkeeping is in the To move field")
-	require.Equal(t, "…\nb\nc", clipLines([]string{"aaaaaaaaaa", "b", "c"}, 8))
+	require.Equal(t, "…\nb\nc", commands.ClipLines([]string{"aaaaaaaaaa", "b", "c"}, 8))
 }
 
 func TestSandPrivateAnswers(t *testing.T) {
-	a, _ := testApp(t)
+	a, _, _ := newApp(t)
 	for _, c := range []struct {
-		req  *Request
+		req  *commands.Request
 		want bool
 	}{
-		{&Request{Type: CommandRequest, Command: "sandtable", Sub: "deploy"}, true},
-		{&Request{Type: CommandRequest, Command: "sandtable", Sub: "rules"}, true},
-		{&Request{Type: CommandRequest, Command: "sandtable", Sub: "challenge"}, false},
-		{&Request{Type: CommandRequest, Command: "step"}, true},
-		{&Request{Type: CommandRequest, Command: "move", Options: map[string]Option{"move": {String: "Dd4-f6"}}}, true},
-		{&Request{Type: CommandRequest, Command: "move", Options: map[string]Option{"move": {String: "d4-d5"}}}, false},
-		{&Request{Type: CommandRequest, Command: "move", Options: map[string]Option{"move": {String: "(a note) Dd4-f6"}}}, true},
-		{&Request{Type: ModalRequest, CustomID: "g:abcdef:drone-order"}, true},
-		{&Request{Type: ModalRequest, CustomID: "g:abcdef:dep-layout"}, true},
-		{&Request{Type: ComponentRequest, CustomID: "g:abcdef:dep-confirm"}, false},
+		{&commands.Request{Type: commands.CommandRequest, Command: "sandtable", Sub: "deploy"}, true},
+		{&commands.Request{Type: commands.CommandRequest, Command: "sandtable", Sub: "rules"}, true},
+		{&commands.Request{Type: commands.CommandRequest, Command: "sandtable", Sub: "challenge"}, false},
+		{&commands.Request{Type: commands.CommandRequest, Command: "step"}, true},
+		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "Dd4-f6"}}}, true},
+		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "d4-d5"}}}, false},
+		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "(a note) Dd4-f6"}}}, true},
+		{&commands.Request{Type: commands.ModalRequest, CustomID: "g:abcdef:drone-order"}, true},
+		{&commands.Request{Type: commands.ModalRequest, CustomID: "g:abcdef:dep-layout"}, true},
+		{&commands.Request{Type: commands.ComponentRequest, CustomID: "g:abcdef:dep-confirm"}, false},
 	} {
 		require.Equal(t, c.want, a.AnswersPrivately(c.req), "%+v", c.req)
 	}
 }
 
-func TestSendPrivately(t *testing.T) {
-	a, p := testApp(t)
-	req := cmd(alice, "x", "", nil)
-	r, err := a.SendPrivately(req, Message{Content: "secret"}, "sent by DM")
-	require.NoError(t, err)
-	require.True(t, r.Ephemeral)
-	require.Equal(t, "sent by DM", r.Content)
-	require.Equal(t, "secret", p.dms[alice.ID][0].Content)
-	p.closed[alice.ID] = true
-	r, err = a.SendPrivately(req, Message{Content: "secret"}, "sent by DM")
-	require.NoError(t, err)
-	require.True(t, r.Ephemeral)
-	require.Equal(t, DMClosedNote+"\nsecret", r.Content)
-	a.Platform = failingDM{p}
-	_, err = a.SendPrivately(req, Message{Content: "secret"}, "sent by DM")
-	require.Error(t, err)
-	var ue *UserError
-	require.False(t, errors.As(err, &ue), "a failure on Discord's side is not the user's fault")
-}
-
-type failingDM struct{ *fakePlatform }
-
-func (failingDM) DM(string, Message) (string, error) {
-	return "", fmt.Errorf("500 Internal Server Error")
+// lastPost delivers the outbox and returns the newest post in "th1".
+func lastPost(t *testing.T, a *commands.App, p *commandstest.Platform) commands.Message {
+	t.Helper()
+	ps := posts(t, a, p, "th1", 0)
+	require.NotEmpty(t, ps)
+	return ps[len(ps)-1]
 }
 
 // TestSandTimeoutRulings: the rulings of docs/rules/sandtable.md, "In
@@ -182,61 +139,65 @@ func (failingDM) DM(string, Message) (string, error) {
 // cancels the game.
 func TestSandTimeoutRulings(t *testing.T) {
 	t.Run("postturn", func(t *testing.T) {
-		a, p := testApp(t)
-		putSandTable(t, a, strings.Replace(mainPos, "phase main", "phase postturn\nhazard-uses 1", 1))
+		a, p, store := newApp(t)
+		putGame(t, store, strings.Replace(mainPos, "phase main", "phase postturn\nhazard-uses 1", 1))
 		require.NoError(t, a.Sweep(t0.Add(59*time.Minute)))
-		g, _, _ := sandGame(t, a)
+		g, _ := load(t, store)
 		require.True(t, g.Active)
 		require.NoError(t, a.Sweep(t0.Add(time.Hour)))
-		g, st, _ := sandGame(t, a)
+		g, s := load(t, store)
 		require.False(t, g.Active)
-		require.Equal(t, &sandOutcome{Winner: sandtable.North, Reason: "time", Turn: 1}, st.Outcome)
-		require.Contains(t, p.sent[len(p.sent)-1].Msg.Content, alice.Mention()+" (South) ran out of time. "+bob.Mention()+" (North) wins on time: "+alice.Mention()+" (South) did not finish turn 1 in time.")
+		require.Equal(t, &BotEnd{Winner: engine.North, Reason: "time", Turn: 1}, s.Outcome)
+		require.Equal(t, &storage.Outcome{Side: "north", Winners: []string{bob.ID}, Losers: []string{alice.ID}, Method: storage.Time}, g.Outcome)
+		require.Contains(t, lastPost(t, a, p).Content, alice.Mention()+" (South) ran out of time. "+bob.Mention()+" (North) wins on time: "+alice.Mention()+" (South) did not finish turn 1 in time.")
 		_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf5"}))
 		require.Contains(t, userMsg(t, err), "This game is over")
 	})
-	deploy := func(t *testing.T, actions ...string) (*App, *fakePlatform) {
-		a, p := testApp(t)
-		pos := sandtable.NewGame(5)
+	deploy := func(t *testing.T, actions ...string) (*commands.App, *commandstest.Platform, storage.Store) {
+		a, p, store := newApp(t)
+		pos := engine.NewGame(5)
 		for _, act := range actions {
 			_, err := pos.ApplyString(act)
 			require.NoError(t, err)
 		}
-		putSandTable(t, a, pos.Format())
+		putGame(t, store, pos.Format())
 		require.NoError(t, a.Sweep(t0.Add(time.Hour)))
-		return a, p
+		return a, p, store
 	}
 	t.Run("deployment, one confirmed", func(t *testing.T) {
-		a, p := deploy(t, "N preset phalanx", "N confirm", "S preset phalanx")
-		_, st, pos := sandGame(t, a)
-		require.Equal(t, sandtable.North, st.Outcome.Winner)
-		require.Equal(t, sandtable.PhaseDeployment, pos.Phase(), "nothing is revealed")
-		last := p.sent[len(p.sent)-1].Msg
+		a, p, store := deploy(t, "N preset phalanx", "N confirm", "S preset phalanx")
+		g, s := load(t, store)
+		require.Equal(t, engine.North, s.Outcome.Winner)
+		require.Equal(t, storage.DeploymentTimeout, g.Outcome.Method)
+		require.Equal(t, []string{bob.ID}, g.Outcome.Winners)
+		require.Equal(t, engine.PhaseDeployment, s.pos.Phase(), "nothing is revealed")
+		last := lastPost(t, a, p)
 		require.Contains(t, last.Cards[0].Fields[len(last.Cards[0].Fields)-1].Value, "(North) wins on time: "+alice.Mention()+" (South) did not confirm a deployment in time.")
 		require.Empty(t, last.Files)
 	})
 	t.Run("deployment, nobody confirmed", func(t *testing.T) {
-		a, p := deploy(t, "S preset phalanx")
-		_, st, _ := sandGame(t, a)
-		require.Equal(t, "cancelled", st.Outcome.Reason)
-		require.Contains(t, p.sent[len(p.sent)-1].Msg.Content, "cancelled, without a result")
+		a, p, store := deploy(t, "S preset phalanx")
+		g, s := load(t, store)
+		require.Equal(t, "cancelled", s.Outcome.Reason)
+		require.Equal(t, &storage.Outcome{Method: storage.Aborted}, g.Outcome)
+		require.Contains(t, lastPost(t, a, p).Content, "cancelled, without a result")
 	})
 	t.Run("deployment, both confirmed means play began", func(t *testing.T) {
-		a, _ := deploy(t, "S preset phalanx", "N preset phalanx", "S confirm", "N confirm")
-		_, st, pos := sandGame(t, a)
-		require.Equal(t, "time", st.Outcome.Reason)
-		require.Equal(t, pos.ToMove().Opp(), st.Outcome.Winner)
+		_, _, store := deploy(t, "S preset phalanx", "N preset phalanx", "S confirm", "N confirm")
+		_, s := load(t, store)
+		require.Equal(t, "time", s.Outcome.Reason)
+		require.Equal(t, s.pos.ToMove().Opp(), s.Outcome.Winner)
 	})
 }
 
 func TestSandMoveRefusalsAndDedupe(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, mainPos)
-	move := func(u User, text string) (*Response, error) {
+	a, _, store := newApp(t)
+	putGame(t, store, mainPos)
+	move := func(u commands.User, text string) (*commands.Response, error) {
 		return a.Handle(cmd(u, "move", "", map[string]string{"move": text}))
 	}
 	for _, c := range []struct {
-		u          User
+		u          commands.User
 		text, want string
 	}{
 		{carol, "e4-e5", "You are not playing"},
@@ -262,52 +223,59 @@ func TestSandMoveRefusalsAndDedupe(t *testing.T) {
 	again.InteractionID = req.InteractionID
 	_, err = a.Handle(again)
 	require.Contains(t, userMsg(t, err), "already applied")
-	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.PhasePostTurn, pos.Phase())
+	_, s := load(t, store)
+	require.Equal(t, engine.PhasePostTurn, s.pos.Phase())
 	_, err = a.Handle(cmd(alice, "draw", "claim", nil))
 	require.Contains(t, userMsg(t, err), "SandTable Chess has no draw claims")
 }
 
-func TestLoadSandTablePositionRefusals(t *testing.T) {
-	a, _ := testApp(t)
-	// An active game of another kind (Survival, registered by the bot).
-	require.NoError(t, a.update(func(tx storage.Tx) error {
+func TestLoadPositionRefusals(t *testing.T) {
+	a, p, store := newApp(t)
+	// An active game of another kind.
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
 		return tx.Games().Put(&storage.Game{ID: "game1", Kind: "survival", GuildID: "g", ChannelID: "general", ThreadID: "th1",
 			Players: []string{alice.ID, bob.ID}, Active: true, Deadline: t0.Add(time.Hour), State: []byte(`{}`)}, t0)
 	}))
-	require.ErrorContains(t, a.LoadSandTablePosition("game1", mainPos), "not an active SandTable game")
-	putSandTable(t, a, mainPos)
-	require.Error(t, a.LoadSandTablePosition("sand1", "sandtable-position 1\nphase nonsense\n"))
+	require.ErrorContains(t, LoadPosition(a, "game1", mainPos), "not an active SandTable game")
+	putGame(t, store, mainPos)
+	require.Error(t, LoadPosition(a, "sand1", "sandtable-position 1\nphase nonsense\n"))
 	a.Now = func() time.Time { return t0.Add(10 * time.Minute) } // the first deadline was t0+1h
-	require.NoError(t, a.LoadSandTablePosition("sand1", strings.Replace(mainPos, "to-move south", "to-move north", 1)))
-	g, st, pos := sandGame(t, a)
-	require.Equal(t, sandtable.North, pos.ToMove())
+	require.NoError(t, LoadPosition(a, "sand1", strings.Replace(mainPos, "to-move south", "to-move north", 1)))
+	g, s := load(t, store)
+	require.Equal(t, engine.North, s.pos.ToMove())
 	require.Equal(t, t0.Add(70*time.Minute), g.Deadline, "the clock restarts for the new position")
-	require.Empty(t, st.Prev)
+	require.Empty(t, s.Prev)
+	require.Contains(t, lastPost(t, a, p).Content, "set up by an operator")
+	// Loading the same turn again restarts the clock again.
+	a.Now = func() time.Time { return t0.Add(20 * time.Minute) }
+	require.NoError(t, LoadPosition(a, "sand1", strings.Replace(mainPos, "to-move south", "to-move north", 1)))
+	g, _ = load(t, store)
+	require.Equal(t, t0.Add(80*time.Minute), g.Deadline)
 }
 
 // TestSandStateRoundTrip: everything a restart needs is in the stored
 // state, including drafts, step drafts and unconfirmed Drone orders.
 func TestSandStateRoundTrip(t *testing.T) {
-	a, _ := testApp(t)
-	g := putSandTable(t, a, mainPos)
-	_, st, pos := sandGame(t, a)
-	st.Steps[sandtable.South] = []string{"e4-e5"}
-	st.Drone[sandtable.North] = "DNI1-t17"
-	st.DrawOffer = bob.ID
-	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	_, _, store := newApp(t)
+	g := putGame(t, store, mainPos)
+	_, s := load(t, store)
+	s.Steps[engine.South] = []string{"e4-e5"}
+	s.Drone[engine.North] = "DNI1-t17"
+	s.Offer = bob.ID
+	putState(t, store, g, s)
 	var raw map[string]any
 	require.NoError(t, json.Unmarshal(g.State, &raw))
-	_, st2, pos2 := sandGame(t, a)
-	require.Equal(t, st.Steps, st2.Steps)
-	require.Equal(t, st.Drone, st2.Drone)
-	require.Equal(t, bob.ID, st2.DrawOffer)
-	require.Equal(t, pos.Format(), pos2.Format())
+	require.Equal(t, bob.ID, raw["draw_offer"], "the draw offer keeps its stored name")
+	_, s2 := load(t, store)
+	require.Equal(t, s.Steps, s2.Steps)
+	require.Equal(t, s.Drone, s2.Drone)
+	require.Equal(t, bob.ID, s2.Offer)
+	require.Equal(t, s.pos.Format(), s2.pos.Format())
 }
 
 func TestSandBoardMessageFields(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, mainPos)
+	a, _, store := newApp(t)
+	putGame(t, store, mainPos)
 	resp, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	e := resp.Cards[0]
@@ -333,13 +301,13 @@ func TestSandBoardMessageFields(t *testing.T) {
 // TestSandBoardAtHazardCap: at the cap of 40 Mines and Anti-Air the
 // PostTurn prompt says that only a Drone can be used.
 func TestSandBoardAtHazardCap(t *testing.T) {
-	a, _ := testApp(t)
+	a, _, store := newApp(t)
 	var b strings.Builder
 	b.WriteString("sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\npiece SB1 a1\npiece SI1 b1\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n")
 	for i := 1; i <= 40; i++ {
-		fmt.Fprintf(&b, "piece SM%d %s\n", i, sandtable.Sq((i-1)%20, 4+(i-1)/20))
+		fmt.Fprintf(&b, "piece SM%d %s\n", i, engine.Sq((i-1)%20, 4+(i-1)/20))
 	}
-	putSandTable(t, a, b.String())
+	putGame(t, store, b.String())
 	resp, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	var toMove string
@@ -357,32 +325,31 @@ func TestSandBoardAtHazardCap(t *testing.T) {
 // thread and turns its draft message into what was played, without the
 // "not played yet" text and without buttons.
 func TestSandCommitClosesTheDraft(t *testing.T) {
-	a, p := testApp(t)
-	putSandTable(t, a, mainPos)
+	a, p, store := newApp(t)
+	putGame(t, store, mainPos)
 	r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": "e4-e5"}))
 	require.NoError(t, err)
 	require.Contains(t, r.Cards[0].Description, "(private, not played yet)")
-	before := len(p.sent)
+	before, _ := p.Snapshot()
 	r, err = a.Handle(click(alice, buttonOf(t, r.Message, "Commit")))
 	require.NoError(t, err)
 	require.True(t, r.Update, "the draft message itself is updated")
 	require.Equal(t, "**Committed** ✅: you played **e4-e5** as your Main action of turn 1. The board is in <#th1>.", r.Content)
 	require.Empty(t, r.Cards)
 	require.Empty(t, r.Rows, "no live buttons")
-	require.Len(t, p.sent, before+1)
-	pub := p.sent[before]
-	require.Equal(t, "th1", pub.Channel)
-	require.Contains(t, pub.Msg.Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
-	require.Equal(t, "board.png", pub.Msg.Files[0].Name)
-	_, _, pos := sandGame(t, a)
-	require.Equal(t, sandtable.PhasePostTurn, pos.Phase())
+	pubs := posts(t, a, p, "th1", len(before))
+	require.Len(t, pubs, 1)
+	require.Contains(t, pubs[0].Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
+	require.Equal(t, "board.png", pubs[0].Files[0].Name)
+	_, s := load(t, store)
+	require.Equal(t, engine.PhasePostTurn, s.pos.Phase())
 }
 
 // TestSandFinishedFootersAdvertiseNoMoves: once the game is over, the
 // board and the deployment status no longer point to /move or /resign.
 func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
-	a, _ := testApp(t)
-	putSandTable(t, a, mainPos)
+	a, _, store := newApp(t)
+	putGame(t, store, mainPos)
 	r, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	require.Contains(t, r.Cards[0].Footer, "/move", "a game on shows how to play")
@@ -390,8 +357,8 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", r.Cards[0].Footer)
 
-	b, _ := testApp(t)
-	putSandTable(t, b, sandtable.NewGame(9).Format())
+	b, _, store := newApp(t)
+	putGame(t, store, engine.NewGame(9).Format())
 	r, err = b.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	require.Contains(t, r.Cards[0].Footer, "/resign", "a deployment on shows how to give up")
@@ -402,88 +369,136 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 
 // TestSandStateFormat0: a state stored before the engine's JSON tags (log
 // entries with Go field names and integer enums, the outcome's winner as a
-// number) loads, and is saved again in the tagged form.
+// number), at codec version 0, loads, and is saved again in the tagged
+// form at version 1.
 func TestSandStateFormat0(t *testing.T) {
-	old, err := os.ReadFile("../games/sandtable/testdata/legacy/entries.json")
+	old, err := os.ReadFile("../../games/sandtable/testdata/legacy/entries.json")
 	require.NoError(t, err)
 	var entries []json.RawMessage
 	require.NoError(t, json.Unmarshal(old, &entries))
-	a, _ := testApp(t)
-	g := putSandTable(t, a, mainPos)
+	_, _, store := newApp(t)
+	g := putGame(t, store, mainPos)
 	var raw map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(g.State, &raw))
 	raw["prev"], _ = json.Marshal(entries[:40])
 	raw["cur"], _ = json.Marshal(entries[40:])
 	raw["outcome"] = json.RawMessage(`{"winner":2,"reason":"time","turn":4}`)
-	g.State, _ = json.Marshal(raw)
-	st, _, err := loadSand(g)
+	state, _ := json.Marshal(raw)
+	s, err := Game{}.Decode(0, state)
 	require.NoError(t, err)
-	require.Len(t, append(st.Prev, st.Cur...), len(entries))
-	require.Equal(t, sandtable.EntryDraft, st.Prev[0].Kind)
-	require.Equal(t, sandtable.North, st.Outcome.Winner)
-	require.Contains(t, st.resultLine(nil), "(North) wins on time")
-	_, pos, err := loadSand(g)
+	require.Len(t, append(s.Prev, s.Cur...), len(entries))
+	require.Equal(t, engine.EntryDraft, s.Prev[0].Kind)
+	require.Equal(t, engine.North, s.Outcome.Winner)
+	require.Contains(t, s.resultLine(), "(North) wins on time")
+	out, err := Game{}.Encode(s)
 	require.NoError(t, err)
-	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
-	require.Contains(t, string(g.State), `"winner":"north"`)
-	require.Contains(t, string(g.State), `"kind":"draft"`)
-	require.NotContains(t, string(g.State), `"Kind"`)
-	st2, _, err := loadSand(g)
+	require.Contains(t, string(out), `"winner":"north"`)
+	require.Contains(t, string(out), `"kind":"draft"`)
+	require.NotContains(t, string(out), `"Kind"`)
+	s2, err := Game{}.Decode(1, out)
 	require.NoError(t, err)
-	require.Equal(t, st.Prev, st2.Prev)
-	require.Equal(t, st.Cur, st2.Cur)
+	require.Equal(t, s.Prev, s2.Prev)
+	require.Equal(t, s.Cur, s2.Cur)
+	_, err = Game{}.Decode(2, out)
+	require.ErrorContains(t, err, "unknown SandTable state version 2")
 }
 
 // TestSandHistoryRebuildsEveryTurn: a game keeps the position of its
 // reveal and its turn log (archived turns included), from which every
 // turn's board is rebuilt; an operator's position starts a new history.
 func TestSandHistoryRebuildsEveryTurn(t *testing.T) {
-	a, _ := testApp(t)
-	g := putSandTable(t, a, sandtable.NewGame(9).Format())
-	_, st, pos := sandGame(t, a)
-	start, _, err := a.sandHistory(g, st)
+	a, _, store := newApp(t)
+	g := putGame(t, store, engine.NewGame(9).Format())
+	_, s := load(t, store)
+	start, _, err := history(viewOf(t, store), g.ID, s)
 	require.NoError(t, err)
 	require.Nil(t, start, "no history during Deployment")
 	for _, text := range []string{"S preset phalanx", "N preset skirmish", "S confirm", "N confirm"} {
-		act, err := sandtable.ParseAction(text)
+		act, err := engine.ParseAction(text)
 		require.NoError(t, err)
-		_, err = a.sandApply(g, st, pos, act, t0)
+		_, err = s.apply(act)
 		require.NoError(t, err)
 	}
-	require.NoError(t, a.sandSave(g, st, pos, t0, ""))
+	putState(t, store, g, s)
 	ends := map[int]string{}
-	for i := 0; i < 60 && pos.Phase() != sandtable.PhaseFinished; i++ {
-		var act sandtable.Action
-		for _, l := range pos.LegalActions() {
+	for i := 0; i < 60 && s.pos.Phase() != engine.PhaseFinished; i++ {
+		var act engine.Action
+		for _, l := range s.pos.LegalActions() {
 			act = l
-			if l.Kind == sandtable.ActDrone || i%7 == 0 {
+			if l.Kind == engine.ActDrone || i%7 == 0 {
 				break // a Drone now and then
 			}
 		}
-		turn := pos.Turn()
-		_, err := a.sandApply(g, st, pos, act, t0)
+		turn := s.pos.Turn()
+		_, err := s.apply(act)
 		require.NoError(t, err, act.String())
-		require.NoError(t, a.sandSave(g, st, pos, t0, ""))
-		if pos.Turn() != turn {
-			ends[turn] = pos.Format()
+		putState(t, store, g, s)
+		if s.pos.Turn() != turn {
+			ends[turn] = s.pos.Format()
 		}
 	}
-	require.Greater(t, st.LogSeq, 5, "turns were archived in the store")
-	_, st, _ = sandGame(t, a)
-	start, log, err := a.sandHistory(g, st)
+	require.Greater(t, s.LogSeq, 5, "turns were archived in the store")
+	_, s = load(t, store)
+	start, log, err := history(viewOf(t, store), g.ID, s)
 	require.NoError(t, err)
 	require.NotNil(t, start)
 	require.Equal(t, 1, start.Turn())
 	for turn, want := range ends {
-		got, err := sandtable.Replay(start, log, turn)
+		got, err := engine.Replay(start, log, turn)
 		require.NoError(t, err, "turn %d", turn)
 		require.Equal(t, want, got.Format(), "turn %d", turn)
 	}
 
-	require.NoError(t, a.LoadSandTablePosition(g.ID, mainPos))
-	g, st, pos = sandGame(t, a)
-	start, log, err = a.sandHistory(g, st)
+	require.NoError(t, LoadPosition(a, g.ID, mainPos))
+	_, s = load(t, store)
+	start, log, err = history(viewOf(t, store), g.ID, s)
 	require.NoError(t, err)
-	require.Equal(t, pos.Format(), start.Format(), "the loaded position starts the history")
+	require.Equal(t, s.pos.Format(), start.Format(), "the loaded position starts the history")
 	require.Empty(t, log)
+}
+
+// TestAcceptWhereThreadsCannotBe: a challenge whose channel cannot hold
+// threads is closed at acceptance, saying why, and nothing is saved.
+func TestAcceptWhereThreadsCannotBe(t *testing.T) {
+	a, p, store := newApp(t)
+	r := cmd(alice, "sandtable", "challenge", nil)
+	r.ChannelID = "general"
+	r.Options["opponent"] = commands.Option{User: &bob}
+	resp, err := a.Handle(r)
+	require.NoError(t, err)
+	p.Fail = func(op, _ string) error {
+		if op == "thread" {
+			return errors.Join(commands.ErrNoThreads, errors.New("HTTP 400"))
+		}
+		return nil
+	}
+	acc, err := a.Handle(click(bob, buttonOf(t, resp.Message, "Accept")))
+	require.NoError(t, err)
+	require.True(t, acc.Update)
+	require.Contains(t, acc.Cards[0].Description, "This game cannot start here")
+	require.Empty(t, acc.Rows)
+	_, err = a.Handle(click(bob, buttonOf(t, resp.Message, "Accept")))
+	require.Contains(t, userMsg(t, err), "no longer open")
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		games, err := tx.Games().Active(alice.ID)
+		require.Empty(t, games, "no game was saved")
+		return err
+	}))
+}
+
+// TestGamesNeedATextChannel: a SandTable challenge is opened only in a
+// server text channel, where the bot can create the game's thread.
+func TestGamesNeedATextChannel(t *testing.T) {
+	a, p, _ := newApp(t)
+	open := func(channel string, typ ui.ChannelType) error {
+		p.Types[channel] = typ
+		r := cmd(alice, "sandtable", "challenge", nil)
+		r.ChannelID = channel
+		r.Options["opponent"] = commands.Option{User: &bob}
+		_, err := a.Handle(r)
+		return err
+	}
+	require.Contains(t, userMsg(t, open("th9", ui.PublicThread)), "Use this in a server text channel, not in a thread")
+	require.Contains(t, userMsg(t, open("voice", ui.OtherChannel)), "this kind of channel cannot hold the game's threads")
+	require.NoError(t, open("general", ui.TextChannel))
 }
