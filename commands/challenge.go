@@ -124,15 +124,6 @@ func (a *App) needTextChannel(req *Request) error {
 // threads can be created (as OpenChallenge does for challenges).
 func (a *App) NeedTextChannel(req *Request) error { return a.needTextChannel(req) }
 
-// addPlayers adds the players to a game thread (best effort).
-func (a *App) addPlayers(threadID string, players ...User) {
-	for _, u := range players {
-		if err := a.Platform.AddThreadMember(threadID, u.ID); err != nil {
-			a.Log.Warn("adding player to thread failed", "thread", threadID, "user", u.ID, "err", err)
-		}
-	}
-}
-
 // OpenChallenge validates and posts a challenge from req's user to
 // opponent to a game of the registered kind: options are the game's
 // validated settings, which its Start reads back (Challenge.Options,

@@ -17,23 +17,6 @@ type boardView struct {
 	CaptureMarks bool
 }
 
-// chessBoardFile renders the game's current position as board.png.
-func (a *App) chessBoardFile(g *chess.Game, v boardView) (*ui.File, error) {
-	pos := g.Position()
-	var last []chess.Square
-	if from, to, ok := g.LastMoveSquares(); ok {
-		last = []chess.Square{from, to}
-	}
-	return a.positionBoardFile(pos, last, v)
-}
-
-// positionBoardFile renders pos as board.png, highlighting the squares in
-// last (the last move's; any number, none before the first move) and the
-// king of the side to move when it is in check.
-func (a *App) positionBoardFile(pos *chess.Position, last []chess.Square, v boardView) (*ui.File, error) {
-	return ChessBoard(a.Render, a.Settings.BoardSize, pos, last, v)
-}
-
 // BoardView says how to draw an 8x8 position (see ChessBoard).
 type BoardView = boardView
 

@@ -51,7 +51,7 @@
 // # Invariants
 //
 //   - Every change of a game is one storage transaction (kindOf.run, Create,
-//     acceptChallenge; saveGame for the older API), which also marks the
+//     acceptChallenge), which also marks the
 //     interaction applied (markApplied, storage.Dedupe.Mark) and saves the
 //     change's effects in the outbox: a transition is saved whole or not at
 //     all, the same interaction is never applied twice, and what it does on
@@ -73,7 +73,7 @@
 // SendPrivately delivers a secret to the user behind an interaction: by
 // direct message, or ephemerally with the reason when their direct messages
 // are closed (ErrDMClosed). A kind whose answers to some requests are
-// private declares them with Kind.Private, so that the bot defers those
+// private declares them with Spec.Private, so that the bot defers those
 // ephemerally; forms submitted from a message are deferred as updates of
 // it. Platform.Download fetches files attached to commands.
 //

@@ -94,7 +94,7 @@ type Spec[S any] struct {
 	Delivered func(t *Turn[S], result, id string) error
 
 	// Private reports whether the answer to req is private (see
-	// Kind.Private).
+	// Kind.Private, which it becomes).
 	Private func(req *Request) bool
 }
 

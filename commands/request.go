@@ -176,14 +176,6 @@ func Reply(format string, args ...any) *Response {
 	return &Response{Message: Message{Content: fmt.Sprintf(format, args...)}}
 }
 
-// publicAnswer is a public answer with msg, or err when building msg failed.
-func publicAnswer(msg Message, err error) (*Response, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &Response{Message: msg}, nil
-}
-
 // Private is an ephemeral answer with text.
 func Private(format string, args ...any) *Response {
 	return &Response{Ephemeral: true, Message: Message{Content: fmt.Sprintf(format, args...)}}

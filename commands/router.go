@@ -18,9 +18,12 @@ type GameHandler func(a *App, req *Request, g *storage.Game) (*Response, error)
 // Handler handles an interaction not tied to a game (yet).
 type Handler func(a *App, req *Request) (*Response, error)
 
-// Kind plugs one game into the bot. The shared commands (/move, /resign,
-// /draw, /board, /games) reach the kind that owns the thread they are used in,
-// so adding a game changes no other game's code.
+// Kind is the router's table for one game: its commands and the handlers
+// of its routes. Register builds it from a Game[S], wrapping every route in
+// the framework's one action path; a bare Kind registered with App.Register
+// (adapter tests do) gets routing only. The shared commands (/move,
+// /resign, /draw, /board, /games) reach the kind that owns the thread they
+// are used in, so adding a game changes no other game's code.
 type Kind struct {
 	Name  string // the storage kind, e.g. "survival"
 	Title string // shown to users, e.g. "Survival Chess: Tartan Grid"
@@ -335,10 +338,7 @@ func (a *App) NextDeadline() time.Time {
 	return t
 }
 
-func (a *App) register(k *Kind) { a.Register(k) }
-
-// typedKind is the typed kind behind k (nil for a kind of the older
-// handler-table API, or no kind).
+// typedKind is the typed kind behind k (nil for a bare Kind, or no kind).
 func (k *Kind) typedKind() any {
 	if k == nil {
 		return nil

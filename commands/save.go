@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"sandtable/storage"
@@ -22,32 +21,6 @@ func markApplied(tx storage.Tx, interactionID string, now time.Time) error {
 		return errAlreadyApplied
 	}
 	return nil
-}
-
-// saveGame writes the transition of game g in one transaction: st, the
-// kind's state, encoded as JSON into g.State, and g itself. When
-// interactionID is set, the transaction marks it applied (markApplied);
-// extra, when not nil, writes what else the transition changes (archived
-// logs, players' records) in the same transaction.
-func (a *App) saveGame(g *storage.Game, st any, now time.Time, interactionID string, extra func(tx storage.Tx) error) error {
-	raw, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	g.State = raw
-	return a.update(func(tx storage.Tx) error {
-		if interactionID != "" {
-			if err := markApplied(tx, interactionID, now); err != nil {
-				return err
-			}
-		}
-		if extra != nil {
-			if err := extra(tx); err != nil {
-				return err
-			}
-		}
-		return tx.Games().Put(g, now)
-	})
 }
 
 // update runs fn in one store transaction (see storage.Store.Update).

@@ -98,20 +98,6 @@ func click(u commands.User, customID string, values ...string) *commands.Request
 	return r
 }
 
-// modal is u's form customID submitted with fields.
-func modal(u commands.User, customID string, fields map[string]string) *commands.Request {
-	r := click(u, customID)
-	r.Type, r.Fields = commands.ModalRequest, fields
-	return r
-}
-
-// autocomplete is u typing typed in command's option of the same name.
-func autocomplete(u commands.User, command, typed string) *commands.Request {
-	r := cmd(u, command, "", map[string]string{command: typed})
-	r.Type, r.Focused = commands.AutocompleteRequest, command
-	return r
-}
-
 // buttonOf returns the route of m's button labelled label.
 func buttonOf(t testing.TB, m commands.Message, label string) string {
 	t.Helper()
@@ -124,18 +110,6 @@ func buttonOf(t testing.TB, m commands.Message, label string) string {
 	}
 	t.Fatalf("no %q button in %+v", label, m)
 	return ""
-}
-
-// hasButton reports whether m has a button labelled label.
-func hasButton(m commands.Message, label string) bool {
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if b, ok := c.(ui.Button); ok && b.Label == label {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // posts delivers the outbox and returns what was posted in channel since

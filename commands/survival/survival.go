@@ -335,13 +335,6 @@ func (s *State) describe(c chess.Color) string {
 	return fmt.Sprintf("%s (%s)", s.player(c).Mention(), c.Title())
 }
 
-func winnerOf(c chess.Color) chess.Result {
-	if c == chess.White {
-		return chess.WhiteWins
-	}
-	return chess.BlackWins
-}
-
 // ended records the engine's ending, if the game has ended.
 func (s *State) ended() {
 	o, over := s.game.Outcome()
