@@ -335,6 +335,7 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		return nil, err
 	}
 	a.kick()
+	r.Committed = true
 	return r, nil
 }
 

@@ -390,6 +390,9 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 		return nil, err
 	}
 	a.kick()
+	if resp != nil && t.saved {
+		resp.Committed = true
+	}
 	return resp, nil
 }
 

@@ -142,9 +142,9 @@ type Response struct {
 	// as this answer (public answers only).
 	Posted func(messageID string)
 	// Committed marks the answer to an interaction whose change was saved
-	// with a copy of this answer in the outbox (set by the framework): the
-	// adapter calls AnswerSent once it is shown, or AnswerLost when sending
-	// it failed, so that the change is shown once either way.
+	// (set by the framework), usually with a copy of this answer in the
+	// outbox: the adapter calls AnswerSent once it is shown, or AnswerLost
+	// when sending it failed, so that the change is shown once either way.
 	Committed bool
 	answerID  string // the outbox copy
 	// PrivateNote, when set, follows the answer as a second message visible
