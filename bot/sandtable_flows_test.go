@@ -233,7 +233,8 @@ piece NP9 l20
 		require.Contains(t, m.Text(), "no deployment is revealed")
 		require.Nil(t, m.Attachment("board.png"))
 		scan.check()
-		// The panel is closed: no controls left, and it says why.
+		// The panel is closed (by the outbox): no controls left, and it says why.
+		h.drained()
 		sp = h.srv.Message(sp.ID)
 		require.Nil(t, sp.SelectMenu("g:"+g.id+":dep-preset"))
 		require.Empty(t, sp.Buttons())

@@ -48,6 +48,7 @@ func TestSandTableStaleDroneOrderByDM(t *testing.T) {
 	g.orderDrone(alice, "a9", "a10")
 	m2 := g.lastDM(alice, "target **a10**")
 	require.NotEqual(t, m1.ID, m2.ID)
+	h.drained() // the older order's message is closed by the outbox
 	m1 = h.srv.Message(m1.ID)
 	require.Empty(t, m1.Buttons(), "the replaced order's message keeps no buttons: %s", m1.Text())
 	require.Contains(t, m1.Text(), "a newer order replaced it")
