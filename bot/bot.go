@@ -271,10 +271,11 @@ func (b *Bot) timerLoop() {
 // after finishing the delivery in progress.
 func (b *Bot) deliverLoop() {
 	defer close(b.deliverDone)
+	ctx := context.Background()
 	t := time.NewTicker(b.opts.SweepEvery)
 	defer t.Stop()
 	for {
-		if _, err := b.app.Deliver(b.opts.Now()); err != nil {
+		if _, err := b.app.Deliver(ctx, b.opts.Now()); err != nil {
 			b.log.Error("delivering effects failed", "err", err)
 		}
 		if b.opts.AfterDeliver != nil {

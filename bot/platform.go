@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,18 +17,18 @@ import (
 // platform implements commands.Platform with the bot's discordgo session.
 type platform Bot
 
-func (p *platform) Send(channelID string, m commands.Message) (string, error) {
+func (p *platform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
 	out := outgoing(m)
 	msg, err := p.sess.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 		Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentions(),
-	})
+	}, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", platformError(err)
 	}
 	return msg.ID, nil
 }
 
-func (p *platform) Edit(channelID, messageID string, m commands.Message) error {
+func (p *platform) Edit(ctx context.Context, channelID, messageID string, m commands.Message) error {
 	out := outgoing(m)
 	content := out.Content
 	embeds := out.Embeds
@@ -43,18 +44,18 @@ func (p *platform) Edit(channelID, messageID string, m commands.Message) error {
 	if len(out.Files) > 0 {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
-	_, err := p.sess.ChannelMessageEditComplex(edit)
+	_, err := p.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
 	return platformError(err)
 }
 
-func (p *platform) StartThread(channelID, name string, private bool) (string, error) {
+func (p *platform) StartThread(ctx context.Context, channelID, name string, private bool) (string, error) {
 	typ := discordgo.ChannelTypeGuildPublicThread
 	if private {
 		typ = discordgo.ChannelTypeGuildPrivateThread
 	}
 	ch, err := p.sess.ThreadStartComplex(channelID, &discordgo.ThreadStart{
 		Name: threadName(name), AutoArchiveDuration: 10080, Type: typ, Invitable: false,
-	})
+	}, discordgo.WithContext(ctx))
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType {
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
@@ -67,53 +68,53 @@ func (p *platform) StartThread(channelID, name string, private bool) (string, er
 
 // ChannelType reads the session's state cache (filled by the gateway's
 // guild, channel and thread events), else asks Discord.
-func (p *platform) ChannelType(channelID string) (ui.ChannelType, error) {
+func (p *platform) ChannelType(ctx context.Context, channelID string) (ui.ChannelType, error) {
 	if p.sess.State != nil {
 		if ch, err := p.sess.State.Channel(channelID); err == nil {
 			return channelType(ch.Type), nil
 		}
 	}
-	ch, err := p.sess.Channel(channelID)
+	ch, err := p.sess.Channel(channelID, discordgo.WithContext(ctx))
 	if err != nil {
 		return 0, platformError(err)
 	}
 	return channelType(ch.Type), nil
 }
 
-func (p *platform) AddThreadMember(threadID, userID string) error {
-	return platformError(p.sess.ThreadMemberAdd(threadID, userID))
+func (p *platform) AddThreadMember(ctx context.Context, threadID, userID string) error {
+	return platformError(p.sess.ThreadMemberAdd(threadID, userID, discordgo.WithContext(ctx)))
 }
 
-func (p *platform) RemoveThreadMember(threadID, userID string) error {
-	return platformError(p.sess.ThreadMemberRemove(threadID, userID))
+func (p *platform) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
+	return platformError(p.sess.ThreadMemberRemove(threadID, userID, discordgo.WithContext(ctx)))
 }
 
-func (p *platform) DM(userID string, m commands.Message) (string, error) {
-	chID, err := p.dmChannel(userID)
+func (p *platform) DM(ctx context.Context, userID string, m commands.Message) (string, error) {
+	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {
 		return "", dmError(platformError(err))
 	}
-	id, err := p.Send(chID, m)
+	id, err := p.Send(ctx, chID, m)
 	if err != nil {
 		return "", dmError(err)
 	}
 	return id, nil
 }
 
-func (p *platform) EditDM(userID, messageID string, m commands.Message) error {
-	chID, err := p.dmChannel(userID)
+func (p *platform) EditDM(ctx context.Context, userID, messageID string, m commands.Message) error {
+	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {
 		return platformError(err)
 	}
-	return p.Edit(chID, messageID, m)
+	return p.Edit(ctx, chID, messageID, m)
 }
 
 // dmChannel returns the ID of the DM channel with userID, opening it once.
-func (p *platform) dmChannel(userID string) (string, error) {
+func (p *platform) dmChannel(ctx context.Context, userID string) (string, error) {
 	if chID, ok := p.dmChans.Load(userID); ok {
 		return chID.(string), nil
 	}
-	ch, err := p.sess.UserChannelCreate(userID)
+	ch, err := p.sess.UserChannelCreate(userID, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
 	}
@@ -131,8 +132,12 @@ func dmError(err error) error {
 
 // Download fetches url with the session's HTTP client (so tests through the
 // fake Discord reach its attachment server), reading at most maxBytes.
-func (p *platform) Download(url string, maxBytes int64) ([]byte, error) {
-	resp, err := p.sess.Client.Get(url)
+func (p *platform) Download(ctx context.Context, url string, maxBytes int64) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("downloading the attachment: %w", err)
+	}
+	resp, err := p.sess.Client.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("downloading the attachment: %w", err)
 	}
@@ -156,10 +161,10 @@ func (p *platform) Download(url string, maxBytes int64) ([]byte, error) {
 // StartThreadFrom starts the public thread of a message; Discord's 160004
 // (the message has a thread already) means an earlier attempt made it, and
 // its ID is the message's.
-func (p *platform) StartThreadFrom(channelID, messageID, name string) (string, error) {
+func (p *platform) StartThreadFrom(ctx context.Context, channelID, messageID, name string) (string, error) {
 	ch, err := p.sess.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{
 		Name: threadName(name), AutoArchiveDuration: 10080,
-	})
+	}, discordgo.WithContext(ctx))
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage {
 		return messageID, nil
@@ -175,8 +180,8 @@ func (p *platform) StartThreadFrom(channelID, messageID, name string) (string, e
 
 // FindThreads lists the guild's active threads and keeps those under
 // parentID named name (as threadName names it), newest first.
-func (p *platform) FindThreads(guildID, parentID, name string) ([]string, error) {
-	list, err := p.sess.GuildThreadsActive(guildID)
+func (p *platform) FindThreads(ctx context.Context, guildID, parentID, name string) ([]string, error) {
+	list, err := p.sess.GuildThreadsActive(guildID, discordgo.WithContext(ctx))
 	if err != nil {
 		return nil, platformError(err)
 	}
@@ -202,8 +207,8 @@ func (p *platform) FindThreads(guildID, parentID, name string) ([]string, error)
 }
 
 // Recent reads the latest limit messages of a channel and keeps the bot's.
-func (p *platform) Recent(channelID string, limit int) ([]commands.Posted, error) {
-	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "")
+func (p *platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
+	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "", discordgo.WithContext(ctx))
 	if err != nil {
 		return nil, platformError(err)
 	}

@@ -354,11 +354,11 @@ func TestServerErrorOnAcceptKeepsChallenge(t *testing.T) {
 func TestDMClosedIsReported(t *testing.T) {
 	h := newHarness(t)
 	alice := h.srv.User("alice")
-	_, err := h.bot.App().Platform.DM(alice.ID, commands.Message{Content: "hello"})
+	_, err := h.bot.App().Platform.DM(t.Context(), alice.ID, commands.Message{Content: "hello"})
 	require.NoError(t, err)
 	require.Len(t, h.srv.VisibleMessages(alice, h.srv.DM(alice).ID), 1)
 	h.srv.SetDMsClosed(alice, true)
-	_, err = h.bot.App().Platform.DM(alice.ID, commands.Message{Content: "hello again"})
+	_, err = h.bot.App().Platform.DM(t.Context(), alice.ID, commands.Message{Content: "hello again"})
 	require.True(t, errors.Is(err, commands.ErrDMClosed), "got %v", err)
 }
 

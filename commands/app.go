@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -14,48 +15,49 @@ import (
 	"sandtable/storage"
 )
 
-// Platform is what handlers may do on Discord besides answering their own
-// interaction. The bot package implements it with discordgo; every method
+// Platform is what the framework does on Discord besides answering an
+// interaction; every call carries the context of the interaction or the
+// delivery that makes it (its cancellation abandons the request). The bot package implements it with discordgo; every method
 // returns Discord's refusal as a *PlatformError except DM, which wraps a
 // closed DM channel (Discord error 50007) in ErrDMClosed, and StartThread,
 // which wraps a channel that cannot hold threads (50024) in ErrNoThreads.
 type Platform interface {
 	// Send posts a message in a channel or thread and returns its ID.
-	Send(channelID string, m Message) (string, error)
+	Send(ctx context.Context, channelID string, m Message) (string, error)
 	// Edit replaces a message's content, embeds, files and components.
-	Edit(channelID, messageID string, m Message) error
+	Edit(ctx context.Context, channelID, messageID string, m Message) error
 	// StartThread creates a thread under channelID: public (anyone in the
 	// channel can see it) or private (members only). It returns its ID.
-	StartThread(channelID, name string, private bool) (string, error)
+	StartThread(ctx context.Context, channelID, name string, private bool) (string, error)
 	// ChannelType is the type of the channel, thread or DM channelID (an
 	// interaction does not say it).
-	ChannelType(channelID string) (ui.ChannelType, error)
+	ChannelType(ctx context.Context, channelID string) (ui.ChannelType, error)
 	// AddThreadMember and RemoveThreadMember change a thread's membership.
-	AddThreadMember(threadID, userID string) error
-	RemoveThreadMember(threadID, userID string) error
+	AddThreadMember(ctx context.Context, threadID, userID string) error
+	RemoveThreadMember(ctx context.Context, threadID, userID string) error
 	// DM sends a direct message to a user and returns its ID.
-	DM(userID string, m Message) (string, error)
+	DM(ctx context.Context, userID string, m Message) (string, error)
 	// EditDM replaces the content, embeds and components of the direct
 	// message messageID (an ID DM returned) the bot sent to userID, as
 	// Edit does.
-	EditDM(userID, messageID string, m Message) error
+	EditDM(ctx context.Context, userID, messageID string, m Message) error
 	// StartThreadFrom starts the public thread of the message messageID in
 	// channelID, named name, and returns its ID, which is the message's ID.
 	// Starting it again (Discord's 160004, "a thread has already been
 	// created for this message") is no error: it returns the same ID, so a
 	// retried start never makes a second thread.
-	StartThreadFrom(channelID, messageID, name string) (string, error)
+	StartThreadFrom(ctx context.Context, channelID, messageID, name string) (string, error)
 	// FindThreads lists the IDs of the active threads named name under
 	// the channel parentID of guild guildID, newest first: how a retried
 	// thread start finds the thread an earlier attempt made.
-	FindThreads(guildID, parentID, name string) ([]string, error)
+	FindThreads(ctx context.Context, guildID, parentID, name string) ([]string, error)
 	// Recent lists the bot's own messages among the latest limit messages
 	// of channelID (newest first), as far as reconciliation needs them.
-	Recent(channelID string, limit int) ([]Posted, error)
+	Recent(ctx context.Context, channelID string, limit int) ([]Posted, error)
 	// Download fetches a file a user attached to a command (an attachment
 	// option's URL) and returns its bytes. A file larger than maxBytes is
 	// an error (ErrTooLarge), and so is any answer but 200 OK.
-	Download(url string, maxBytes int64) ([]byte, error)
+	Download(ctx context.Context, url string, maxBytes int64) ([]byte, error)
 }
 
 // Posted is a message the bot posted, as Platform.Recent reads it back:

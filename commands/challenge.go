@@ -105,7 +105,7 @@ func discordReason(err error) string {
 // create the game's threads. When the type cannot be read, it lets the
 // command go on: the start then says what went wrong.
 func (a *App) needTextChannel(req *Request) error {
-	t, err := a.Platform.ChannelType(req.ChannelID)
+	t, err := a.Platform.ChannelType(req.Context(), req.ChannelID)
 	if err != nil {
 		a.Log.Warn("reading the channel type failed", "channel", req.ChannelID, "err", err)
 		return nil
@@ -287,9 +287,9 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 	}
 	var threadID string
 	if starter != "" {
-		threadID, err = a.Platform.StartThreadFrom(ch.ChannelID, starter, name)
+		threadID, err = a.Platform.StartThreadFrom(req.Context(), ch.ChannelID, starter, name)
 	} else {
-		threadID, err = a.Platform.StartThread(ch.ChannelID, name, false)
+		threadID, err = a.Platform.StartThread(req.Context(), ch.ChannelID, name, false)
 	}
 	if err != nil {
 		err = &threadFailed{what: "the game's thread", err: err}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -49,25 +50,25 @@ func newFakePlatform() *fakePlatform {
 
 func (p *fakePlatform) id() string { p.next++; return fmt.Sprintf("%d", 1000+p.next) }
 
-func (p *fakePlatform) Send(channelID string, m Message) (string, error) {
+func (p *fakePlatform) Send(ctx context.Context, channelID string, m Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.sent = append(p.sent, sent{channelID, m})
 	return p.id(), nil
 }
 
-func (p *fakePlatform) Edit(channelID, messageID string, m Message) error {
+func (p *fakePlatform) Edit(ctx context.Context, channelID, messageID string, m Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.edits = append(p.edits, edited{channelID, messageID, m})
 	return nil
 }
 
-func (p *fakePlatform) EditDM(userID, messageID string, m Message) error {
-	return p.Edit("dm:"+userID, messageID, m)
+func (p *fakePlatform) EditDM(ctx context.Context, userID, messageID string, m Message) error {
+	return p.Edit(ctx, "dm:"+userID, messageID, m)
 }
 
-func (p *fakePlatform) ChannelType(channelID string) (ui.ChannelType, error) {
+func (p *fakePlatform) ChannelType(ctx context.Context, channelID string) (ui.ChannelType, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if t, ok := p.types[channelID]; ok {
@@ -76,7 +77,7 @@ func (p *fakePlatform) ChannelType(channelID string) (ui.ChannelType, error) {
 	return ui.TextChannel, nil
 }
 
-func (p *fakePlatform) StartThread(channelID, name string, private bool) (string, error) {
+func (p *fakePlatform) StartThread(ctx context.Context, channelID, name string, private bool) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.threadErr != nil {
@@ -87,7 +88,7 @@ func (p *fakePlatform) StartThread(channelID, name string, private bool) (string
 	return id, nil
 }
 
-func (p *fakePlatform) StartThreadFrom(channelID, messageID, name string) (string, error) {
+func (p *fakePlatform) StartThreadFrom(ctx context.Context, channelID, messageID, name string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.threadErr != nil {
@@ -97,18 +98,22 @@ func (p *fakePlatform) StartThreadFrom(channelID, messageID, name string) (strin
 	return messageID, nil
 }
 
-func (p *fakePlatform) FindThreads(guildID, parentID, name string) ([]string, error) { return nil, nil }
+func (p *fakePlatform) FindThreads(ctx context.Context, guildID, parentID, name string) ([]string, error) {
+	return nil, nil
+}
 
-func (p *fakePlatform) Recent(channelID string, limit int) ([]Posted, error) { return nil, nil }
+func (p *fakePlatform) Recent(ctx context.Context, channelID string, limit int) ([]Posted, error) {
+	return nil, nil
+}
 
-func (p *fakePlatform) AddThreadMember(threadID, userID string) error {
+func (p *fakePlatform) AddThreadMember(ctx context.Context, threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.members[threadID] = append(p.members[threadID], userID)
 	return nil
 }
 
-func (p *fakePlatform) RemoveThreadMember(threadID, userID string) error {
+func (p *fakePlatform) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ms := p.members[threadID]
@@ -122,7 +127,7 @@ func (p *fakePlatform) RemoveThreadMember(threadID, userID string) error {
 }
 
 // Download serves the files put in p.files by URL.
-func (p *fakePlatform) Download(url string, maxBytes int64) ([]byte, error) {
+func (p *fakePlatform) Download(ctx context.Context, url string, maxBytes int64) ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	b, ok := p.files[url]
@@ -135,7 +140,7 @@ func (p *fakePlatform) Download(url string, maxBytes int64) ([]byte, error) {
 	return b, nil
 }
 
-func (p *fakePlatform) DM(userID string, m Message) (string, error) {
+func (p *fakePlatform) DM(ctx context.Context, userID string, m Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed[userID] {

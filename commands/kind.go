@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -504,20 +505,20 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 // before saving the game (Create), so that a retry after a failure or a
 // crash reuses them instead of leaving an empty thread behind. A refusal is
 // returned as Discord gave it (see ErrNoThreads).
-func (a *App) OpenThread(guildID, parentID, starter, name string, private bool) (string, error) {
+func (a *App) OpenThread(ctx context.Context, guildID, parentID, starter, name string, private bool) (string, error) {
 	if starter != "" {
-		return a.Platform.StartThreadFrom(parentID, starter, name)
+		return a.Platform.StartThreadFrom(ctx, parentID, starter, name)
 	}
-	if id, err := a.unownedThread(guildID, parentID, name); err != nil || id != "" {
+	if id, err := a.unownedThread(ctx, guildID, parentID, name); err != nil || id != "" {
 		return id, err
 	}
-	return a.Platform.StartThread(parentID, name, private)
+	return a.Platform.StartThread(ctx, parentID, name, private)
 }
 
 // unownedThread is the newest active thread named name under parentID that
 // no game owns (one an interrupted start made), or "".
-func (a *App) unownedThread(guildID, parentID, name string) (string, error) {
-	ids, err := a.Platform.FindThreads(guildID, parentID, name)
+func (a *App) unownedThread(ctx context.Context, guildID, parentID, name string) (string, error) {
+	ids, err := a.Platform.FindThreads(ctx, guildID, parentID, name)
 	if err != nil {
 		return "", err
 	}

@@ -83,7 +83,7 @@ func (sheetGame) Spec() commands.Spec[*sheetState] {
 				if _, err := a.Lobby(id.ID, &l); err != nil {
 					return nil, err
 				}
-				side, err := a.OpenThread("g", l.ChannelID, "", "Sheet "+l.ID+" side", true)
+				side, err := a.OpenThread(req.Context(), "g", l.ChannelID, "", "Sheet "+l.ID+" side", true)
 				if err != nil {
 					msg, _ := commands.ThreadRefused("the side thread", err, "press Start again.")
 					return nil, commands.Errorf("%s", msg)

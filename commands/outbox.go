@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -228,7 +229,7 @@ func (a *App) Pending() int {
 // later with backoff (its stream waits); a refusal that retrying cannot
 // change (a 4xx other than 429) drops it, logged. Deliver is safe to call
 // from one goroutine at a time.
-func (a *App) Deliver(now time.Time) (int, error) {
+func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 	a.deliverMu.Lock()
 	defer a.deliverMu.Unlock()
 	done := 0
@@ -246,7 +247,10 @@ func (a *App) Deliver(now time.Time) (int, error) {
 		}
 		progress := false
 		for _, p := range heads {
-			ok, err := a.deliverOne(p, now)
+			if err := ctx.Err(); err != nil {
+				return done, err
+			}
+			ok, err := a.deliverOne(ctx, p, now)
 			if err != nil {
 				return done, err
 			}
@@ -263,7 +267,7 @@ func (a *App) Deliver(now time.Time) (int, error) {
 
 // deliverOne performs one effect and records the result; ok reports it is
 // done (performed or dropped).
-func (a *App) deliverOne(p storage.Pending, now time.Time) (ok bool, err error) {
+func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time) (ok bool, err error) {
 	if a.wasShown(p.ID) {
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
@@ -272,7 +276,7 @@ func (a *App) deliverOne(p storage.Pending, now time.Time) (ok bool, err error) 
 		a.Log.Error("dropping a corrupt effect", "effect", p.ID, "err", err)
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
-	id, err := a.perform(&e, p.Attempts)
+	id, err := a.perform(ctx, &e, p.Attempts)
 	if errors.Is(err, errWaiting) {
 		err = nil
 		return false, a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
@@ -323,7 +327,7 @@ func permanent(err error) bool {
 // perform does e on the platform and returns the ID it yields (a message's
 // or a thread's, "" for others). attempts > 0 means an earlier attempt may
 // have done it already.
-func (a *App) perform(e *Effect, attempts int) (string, error) {
+func (a *App) perform(ctx context.Context, e *Effect, attempts int) (string, error) {
 	ch := e.Channel
 	if ch == ChannelOfGame {
 		var rec *storage.Game
@@ -346,21 +350,21 @@ func (a *App) perform(e *Effect, attempts int) (string, error) {
 	switch e.Op {
 	case OpPost:
 		if attempts > 0 || e.Reconcile {
-			if id, err := a.alreadyPosted(ch, body); err != nil || id != "" {
+			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
 				return id, err
 			}
 		}
-		return a.Platform.Send(ch, body)
+		return a.Platform.Send(ctx, ch, body)
 	case OpEdit:
-		err := a.Platform.Edit(ch, e.Message, body)
+		err := a.Platform.Edit(ctx, ch, e.Message, body)
 		var pe *PlatformError
 		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
 			// Discord allows no more edits of this message: post it anew.
-			return a.Platform.Send(ch, body)
+			return a.Platform.Send(ctx, ch, body)
 		}
 		return "", err
 	case OpDM:
-		id, err := a.Platform.DM(e.User, body)
+		id, err := a.Platform.DM(ctx, e.User, body)
 		if errors.Is(err, ErrDMClosed) {
 			a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
 			if e.Result != "" {
@@ -370,29 +374,29 @@ func (a *App) perform(e *Effect, attempts int) (string, error) {
 		}
 		return id, err
 	case OpEditDM:
-		return "", a.Platform.EditDM(e.User, e.Message, body)
+		return "", a.Platform.EditDM(ctx, e.User, e.Message, body)
 	case OpStartThread:
 		if e.Message != "" {
-			return a.Platform.StartThreadFrom(ch, e.Message, e.Name)
+			return a.Platform.StartThreadFrom(ctx, ch, e.Message, e.Name)
 		}
 		if attempts > 0 {
-			if id, err := a.unownedThread(e.Guild, ch, e.Name); err != nil || id != "" {
+			if id, err := a.unownedThread(ctx, e.Guild, ch, e.Name); err != nil || id != "" {
 				return id, err
 			}
 		}
-		return a.Platform.StartThread(ch, e.Name, e.Private)
+		return a.Platform.StartThread(ctx, ch, e.Name, e.Private)
 	case OpAddMember:
-		return "", a.Platform.AddThreadMember(ch, e.User)
+		return "", a.Platform.AddThreadMember(ctx, ch, e.User)
 	case OpRemoveMember:
-		return "", a.Platform.RemoveThreadMember(ch, e.User)
+		return "", a.Platform.RemoveThreadMember(ctx, ch, e.User)
 	}
 	return "", fmt.Errorf("unknown effect %q", e.Op)
 }
 
 // alreadyPosted finds body among the bot's recent messages in channelID:
 // the ID of the message an earlier attempt posted, or "".
-func (a *App) alreadyPosted(channelID string, body Message) (string, error) {
-	recent, err := a.Platform.Recent(channelID, 25)
+func (a *App) alreadyPosted(ctx context.Context, channelID string, body Message) (string, error) {
+	recent, err := a.Platform.Recent(ctx, channelID, 25)
 	if err != nil {
 		return "", err
 	}

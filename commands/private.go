@@ -25,7 +25,7 @@ func (a *App) SendPrivately(req *Request, m Message, dmNote string) (*Response, 
 // SendPrivatelyID is SendPrivately that also returns the ID of the direct
 // message, "" when m was shown ephemerally instead (to edit it later).
 func (a *App) SendPrivatelyID(req *Request, m Message, dmNote string) (*Response, string, error) {
-	id, err := a.Platform.DM(req.User.ID, m)
+	id, err := a.Platform.DM(req.Context(), req.User.ID, m)
 	switch {
 	case err == nil:
 		return &Response{Ephemeral: true, Message: Message{Content: dmNote}}, id, nil

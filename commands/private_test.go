@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -33,6 +34,6 @@ func TestSendPrivately(t *testing.T) {
 
 type failingDM struct{ *fakePlatform }
 
-func (failingDM) DM(string, Message) (string, error) {
+func (failingDM) DM(context.Context, string, Message) (string, error) {
 	return "", fmt.Errorf("500 Internal Server Error")
 }

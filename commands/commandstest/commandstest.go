@@ -4,6 +4,7 @@
 package commandstest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -80,7 +81,7 @@ func (p *Platform) Snapshot() (posts []Sent, edits []Edited) {
 	return append([]Sent(nil), p.Posts...), append([]Edited(nil), p.Edits...)
 }
 
-func (p *Platform) Send(channelID string, m commands.Message) (string, error) {
+func (p *Platform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.fail("send", channelID); err != nil {
@@ -90,7 +91,7 @@ func (p *Platform) Send(channelID string, m commands.Message) (string, error) {
 	return p.id(), nil
 }
 
-func (p *Platform) Edit(channelID, messageID string, m commands.Message) error {
+func (p *Platform) Edit(ctx context.Context, channelID, messageID string, m commands.Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.fail("edit", channelID); err != nil {
@@ -100,11 +101,11 @@ func (p *Platform) Edit(channelID, messageID string, m commands.Message) error {
 	return nil
 }
 
-func (p *Platform) EditDM(userID, messageID string, m commands.Message) error {
-	return p.Edit("dm:"+userID, messageID, m)
+func (p *Platform) EditDM(ctx context.Context, userID, messageID string, m commands.Message) error {
+	return p.Edit(ctx, "dm:"+userID, messageID, m)
 }
 
-func (p *Platform) ChannelType(channelID string) (ui.ChannelType, error) {
+func (p *Platform) ChannelType(ctx context.Context, channelID string) (ui.ChannelType, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if t, ok := p.Types[channelID]; ok {
@@ -113,7 +114,7 @@ func (p *Platform) ChannelType(channelID string) (ui.ChannelType, error) {
 	return ui.TextChannel, nil
 }
 
-func (p *Platform) StartThread(channelID, name string, private bool) (string, error) {
+func (p *Platform) StartThread(ctx context.Context, channelID, name string, private bool) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.fail("thread", channelID); err != nil {
@@ -128,7 +129,7 @@ func (p *Platform) StartThread(channelID, name string, private bool) (string, er
 	return id, nil
 }
 
-func (p *Platform) StartThreadFrom(channelID, messageID, name string) (string, error) {
+func (p *Platform) StartThreadFrom(ctx context.Context, channelID, messageID, name string) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.fail("thread", channelID); err != nil {
@@ -145,7 +146,7 @@ func (p *Platform) StartThreadFrom(channelID, messageID, name string) (string, e
 
 // FindThreads finds the threads StartThread made under that name, newest
 // first.
-func (p *Platform) FindThreads(guildID, parentID, name string) ([]string, error) {
+func (p *Platform) FindThreads(ctx context.Context, guildID, parentID, name string) ([]string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []string
@@ -159,7 +160,7 @@ func (p *Platform) FindThreads(guildID, parentID, name string) ([]string, error)
 
 // Recent lists what was posted in channelID, newest first (IDs are not
 // kept: a fake ID).
-func (p *Platform) Recent(channelID string, limit int) ([]commands.Posted, error) {
+func (p *Platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []commands.Posted
@@ -177,7 +178,7 @@ func (p *Platform) Recent(channelID string, limit int) ([]commands.Posted, error
 	return out, nil
 }
 
-func (p *Platform) AddThreadMember(threadID, userID string) error {
+func (p *Platform) AddThreadMember(ctx context.Context, threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.fail("member", threadID); err != nil {
@@ -187,7 +188,7 @@ func (p *Platform) AddThreadMember(threadID, userID string) error {
 	return nil
 }
 
-func (p *Platform) RemoveThreadMember(threadID, userID string) error {
+func (p *Platform) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ms := p.Members[threadID]
@@ -200,7 +201,7 @@ func (p *Platform) RemoveThreadMember(threadID, userID string) error {
 	return nil
 }
 
-func (p *Platform) Download(url string, maxBytes int64) ([]byte, error) {
+func (p *Platform) Download(ctx context.Context, url string, maxBytes int64) ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	b, ok := p.Files[url]
@@ -213,7 +214,7 @@ func (p *Platform) Download(url string, maxBytes int64) ([]byte, error) {
 	return b, nil
 }
 
-func (p *Platform) DM(userID string, m commands.Message) (string, error) {
+func (p *Platform) DM(ctx context.Context, userID string, m commands.Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.Closed[userID] {
@@ -245,7 +246,7 @@ func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Plat
 // Deliver delivers every effect due at now and fails the test on error.
 func Deliver(t testing.TB, a *commands.App, now time.Time) int {
 	t.Helper()
-	n, err := a.Deliver(now)
+	n, err := a.Deliver(context.Background(), now)
 	require.NoError(t, err)
 	return n
 }

@@ -457,7 +457,7 @@ func deployCommand(a *commands.App, req *commands.Request) (*response, error) {
 		}
 		switch {
 		case file.AttachmentURL != "":
-			data, err := a.Platform.Download(file.AttachmentURL, maxLayoutBytes)
+			data, err := a.Platform.Download(req.Context(), file.AttachmentURL, maxLayoutBytes)
 			if errors.Is(err, commands.ErrTooLarge) {
 				return nil, commands.Errorf("%s is too large for a layout (at most %d KB).", commands.EscapeText(file.AttachmentName, maxEcho), maxLayoutBytes>>10)
 			}

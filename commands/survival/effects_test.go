@@ -1,6 +1,7 @@
 package survival
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -65,8 +66,8 @@ type lossyPlatform struct {
 	lose int
 }
 
-func (p *lossyPlatform) Send(channelID string, m commands.Message) (string, error) {
-	id, err := p.Platform.Send(channelID, m)
+func (p *lossyPlatform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
+	id, err := p.Platform.Send(ctx, channelID, m)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err == nil && p.lose > 0 {

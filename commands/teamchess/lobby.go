@@ -505,13 +505,13 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 	if starter == "" {
 		starter = l.MessageID
 	}
-	public, err := a.OpenThread(l.GuildID, l.ChannelID, starter, fmt.Sprintf("Team Chess · %s vs %s", names(l.White), names(l.Black)), false)
+	public, err := a.OpenThread(req.Context(), l.GuildID, l.ChannelID, starter, fmt.Sprintf("Team Chess · %s vs %s", names(l.White), names(l.Black)), false)
 	if err != nil {
 		return startFailed(a, l, "the game's thread", err)
 	}
 	var team [2]string
 	for _, side := range sides {
-		team[side], err = a.OpenThread(l.GuildID, l.ChannelID, "", teamThreadName(l, side), true)
+		team[side], err = a.OpenThread(req.Context(), l.GuildID, l.ChannelID, "", teamThreadName(l, side), true)
 		if err != nil {
 			return startFailed(a, l, side.Title()+"'s private team thread", err)
 		}
