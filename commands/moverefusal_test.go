@@ -19,7 +19,9 @@ func TestListingLineFits(t *testing.T) {
 		l.Moves = append(l.Moves, long)
 	}
 	me := &chess.MoveError{Reason: strings.Repeat("why ", 300), Legal: l}
-	msg := userMsg(t, MoveRefused(strings.Repeat("x", 500), me))
+	var ue *UserError
+	require.ErrorAs(t, MoveRefused(strings.Repeat("x", 500), me), &ue)
+	msg := ue.Msg
 	require.LessOrEqual(t, len([]rune(msg)), 2000)
 	require.Equal(t, chess.MaxListed, strings.Count(msg, "`d1=Saboteur:"))
 }
