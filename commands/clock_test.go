@@ -280,3 +280,34 @@ func TestEditRefusedForGoodIsPostedAnew(t *testing.T) {
 	require.Equal(t, "general", posts[0].Channel)
 	require.Zero(t, a.Pending())
 }
+
+// TestClockReadBeforeTheAction: an action that changes the state it was
+// given in place (S is a pointer) still restarts the clock when the key
+// changes: the framework reads the clock before the action runs.
+func TestClockReadBeforeTheAction(t *testing.T) {
+	a, _, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	commands.Register[*clockState](a, inPlace{})
+	raw, _ := json.Marshal(clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour})
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
+		return tx.Games().Put(&storage.Game{ID: "game2", Kind: "inplace", ThreadID: "th2", Players: []string{commandstest.Alice.ID},
+			Active: true, Deadline: commandstest.T0.Add(time.Hour), State: raw, StateVersion: 1}, commandstest.T0)
+	}))
+	r := commandstest.Cmd(commandstest.Alice, "bump", "", nil)
+	r.ChannelID, r.Now = "th2", commandstest.T0.Add(time.Minute)
+	_, err := a.Handle(r)
+	require.NoError(t, err)
+	require.True(t, commandstest.Game(t, store, "game2").Deadline.Equal(commandstest.T0.Add(time.Minute+time.Hour)))
+}
+
+// inPlace is clockGame whose only action bumps the key in place.
+type inPlace struct{ clockGame }
+
+func (inPlace) Spec() commands.Spec[*clockState] {
+	return commands.Spec[*clockState]{Name: "inplace", Title: "In place", Thread: map[string]commands.Action[*clockState]{
+		"bump": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
+			t.State.Key += "+"
+			t.Save(t.State)
+			return &commands.Response{}, nil
+		},
+	}}
+}

@@ -145,6 +145,7 @@ type Turn[S any] struct {
 	Now time.Time
 
 	app  *App
+	prev *Clock // the clock before the action (nil for a new game)
 	kind interface {
 		clock(S) Clock
 		over(S) bool
@@ -170,12 +171,7 @@ func (t *Turn[S]) Deadline() time.Time {
 	if t.kind.over(t.next) {
 		return time.Time{}
 	}
-	var prev *Clock
-	if t.Game.Version > 0 || !t.Game.Deadline.IsZero() {
-		c := t.kind.clock(t.State)
-		prev = &c
-	}
-	return nextDeadline(prev, t.kind.clock(t.next), t.Game.Deadline, t.Now)
+	return nextDeadline(t.prev, t.kind.clock(t.next), t.Game.Deadline, t.Now)
 }
 
 // Saved reports whether the action saved a new state, and which.
@@ -278,13 +274,13 @@ func Register[S any](a *App, g Game[S]) {
 			if err != nil {
 				return err
 			}
-			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k}
+			prev := k.g.Clock(st)
+			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k, prev: &prev}
 			if err := s.Delivered(t, result, id); err != nil {
 				return err
 			}
 			if t.saved {
-				prev := k.g.Clock(st)
-				if err := k.finish(t, rec, &prev); err != nil {
+				if err := k.finish(t, rec, t.prev); err != nil {
 					return err
 				}
 				if err := tx.Games().Put(rec, t.Now); err != nil {
@@ -349,7 +345,10 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a, kind: k}
+	// The clock before the action, read before the action can touch the
+	// state it was given.
+	prev := k.g.Clock(st)
+	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a, kind: k, prev: &prev}
 	resp, err := act(t)
 	if err != nil {
 		return nil, err
@@ -357,9 +356,8 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	if !t.saved && len(t.effects) == 0 && len(t.extra) == 0 {
 		return resp, nil
 	}
-	prev := k.g.Clock(st)
 	if t.saved {
-		if err := k.finish(t, rec, &prev); err != nil {
+		if err := k.finish(t, rec, t.prev); err != nil {
 			return nil, err
 		}
 	}
