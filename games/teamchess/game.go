@@ -64,6 +64,8 @@ type Game struct {
 	v1Mate     Category // the checkmate's category by the version-1 honour rule
 	result     Result
 	events     []Event
+	eventBase  int  // record entries before events[0] (a resumed game keeps the recent ones only)
+	resumed    bool // resumed from a Snapshot: the actions were not replayed
 	actions    []Action
 	last       *Move // the latest move played
 }
@@ -529,7 +531,7 @@ func (g *Game) activeMember(side chess.Color) Member {
 }
 
 func (g *Game) event(e Event) {
-	e.Seq = len(g.events) + 1
+	e.Seq = g.eventBase + len(g.events) + 1
 	if e.MoveNumber == 0 {
 		e.MoveNumber = g.pos.FullmoveNumber()
 	}
