@@ -544,7 +544,7 @@ func (g *Game) resumeRecord(s Snapshot) error {
 		return snapErr("last_move", "%v, but the record's latest move is %v", s.LastMove, moved)
 	case moved && g.events[0].UCI != g.last.UCI():
 		return snapErr("last_move", "%s, but the record's latest move is %s", g.last.UCI(), g.events[0].UCI)
-	case g.phase == Finished && g.events[n-1].Kind != GameOverEvent:
+	case g.phase == Finished && (n == 0 || g.events[n-1].Kind != GameOverEvent):
 		return snapErr("recent", "the game is over but the record does not end with its result")
 	}
 	return nil

@@ -343,6 +343,17 @@ func TestResumeRefusesCorruptSnapshots(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, see(t, g), see(t, r))
 
+	// A finished game's snapshot without its record (nor a last move).
+	over := g.Clone()
+	_, err = over.Resign("dan")
+	require.NoError(t, err)
+	end := over.Snapshot()
+	end.Recent, end.Events, end.LastMove = nil, 0, nil
+	_, err = Resume(over.State(), end)
+	var se *chess.SnapshotError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "recent", se.Field)
+
 	// A snapshot of another game's state: its queues differ.
 	other, err := NewGame(Setup{White: ids("ann bob"), Black: ids("cid dan")})
 	require.NoError(t, err)
@@ -432,4 +443,38 @@ func BenchmarkResume200(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzResume: any snapshot either resumes or is refused with an error;
+// nothing panics, and a resumed game snapshots to what it was resumed
+// from.
+func FuzzResume(f *testing.F) {
+	g := saboteurGame(f)
+	state, err := json.Marshal(g)
+	require.NoError(f, err)
+	for _, h := range []*Game{g, func() *Game {
+		h := g.Clone()
+		_, err := h.Resign("dan")
+		require.NoError(f, err)
+		return h
+	}()} {
+		snap, err := json.Marshal(h.Snapshot())
+		require.NoError(f, err)
+		f.Add(snap)
+	}
+	f.Add([]byte(`{"fen":"4k3/8/8/8/8/8/8/4K3 w - - 0 1","phase":"finished","white":{"commands":[{"id":"ann"},{"id":"ann"}]},"black":{"commands":[{"id":"cid"},{"id":"dan"}]},"round_first":"white","actions":2,"result":{"category":"resignation","winner":"white"}}`))
+	f.Fuzz(func(t *testing.T, snap []byte) {
+		r, err := resumeFrom(state, snap)
+		if err != nil {
+			return
+		}
+		var s Snapshot
+		require.NoError(t, json.Unmarshal(snap, &s))
+		again, err := json.Marshal(r.Snapshot())
+		require.NoError(t, err)
+		var s2 Snapshot
+		require.NoError(t, json.Unmarshal(again, &s2))
+		_, err = resumeFrom(state, again)
+		require.NoError(t, err, "a resumed game's snapshot resumes")
+	})
 }
