@@ -68,7 +68,8 @@ func see(t *testing.T, g *Game) seen {
 		for _, m := range g.Members(side) {
 			w, l := g.PersonalRecord(m.ID)
 			ok, why := g.CanAdvise(m.ID)
-			s.Records[m.ID] = [3]any{w, l, fmt.Sprint(ok, why)}
+			in, _ := g.SideOf(m.ID)
+			s.Records[m.ID] = [3]any{w, l, fmt.Sprint(ok, why, in)}
 		}
 	}
 	for _, text := range []string{"e4", "Nf3", "O-O", "e8=Assassin:xd4", "a8=Saboteur:Rh1", "d1", "zz"} {
@@ -210,6 +211,9 @@ func TestResumeBehavesAsReplay(t *testing.T) {
 			}
 			if ref.Phase() == Finished {
 				break
+			}
+			if step%2 == 1 {
+				r = r.Clone() // as the flow acts on a clone
 			}
 			seed := rng.Uint64()
 			want, wantErr := randomStep(ref, rand.New(rand.NewPCG(seed, 1)))
