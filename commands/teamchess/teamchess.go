@@ -24,9 +24,9 @@
 // record: /record and the final PGN.
 //
 // Invariants: a State replays (its engine state is valid) to its
-// snapshot; every
-// transition is saved with t.Save, the players' records at the end with
-// t.Also in the same transaction; everything on Discord is an effect.
+// snapshot; every transition is saved with t.Save, the players' records at
+// the end with t.Also in the same transaction; everything on Discord is an
+// effect.
 // The board goes to the public thread and to both team threads; a team
 // thread sees only public information plus its own membership notes.
 package teamchess

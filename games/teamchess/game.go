@@ -48,7 +48,8 @@ type Setup struct {
 // Game is a Team Chess game: the board, both teams' commander queues and
 // personal records, the stagnation counters, a pending Saboteur forced
 // move, the siege state and the record. It is rebuilt exactly from State()
-// by Restore. A Game is not safe for concurrent use.
+// by Restore, or without a replay from State() and Snapshot() by Resume.
+// A Game is not safe for concurrent use.
 type Game struct {
 	setup      Setup
 	start      chess.Position
