@@ -15,8 +15,9 @@ import (
 func BenchmarkDecode200(b *testing.B) {
 	var queues [2][]tc.Member
 	for i := range 16 {
-		queues[0] = append(queues[0], tc.Member{ID: fmt.Sprint("w", i)})
-		queues[1] = append(queues[1], tc.Member{ID: fmt.Sprint("b", i)})
+		// Discord IDs and names, as stored.
+		queues[0] = append(queues[0], tc.Member{ID: fmt.Sprint(110000000000000000+i), Name: fmt.Sprint("white player ", i)})
+		queues[1] = append(queues[1], tc.Member{ID: fmt.Sprint(120000000000000000+i), Name: fmt.Sprint("black player ", i)})
 	}
 	var g *tc.Game
 	for seed := uint64(1); g == nil || g.Phase() != tc.Playing || g.ActionCount() < 200; seed++ {
@@ -24,7 +25,8 @@ func BenchmarkDecode200(b *testing.B) {
 		rng := rand.New(rand.NewPCG(seed, 2))
 		for g.Phase() == tc.Playing && g.ActionCount() < 200 {
 			ts := g.MoveTexts()
-			if _, err := g.PlayMove("", ts[rng.IntN(len(ts))].Move); err != nil {
+			active, _ := g.Active(g.Turn())
+			if _, err := g.PlayMove(active.ID, ts[rng.IntN(len(ts))].Move); err != nil {
 				b.Fatal(err)
 			}
 		}
