@@ -138,9 +138,10 @@ func TestOutcomes(t *testing.T) {
 }
 
 // TestStateCodec: a state stored before the game core (codec version 0:
-// no version, the same layout) decodes like one this code writes (version
-// 1), its engine game replayed; an unknown version or a state that does
-// not replay is an error.
+// no version, the same layout as version 1) decodes with its engine game
+// replayed, and this code writes it back in the same layout plus the
+// engine's snapshot (version 2), which decodes to the same game; an
+// unknown version or a state that does not replay is an error.
 func TestStateCodec(t *testing.T) {
 	game, err := tc.NewGame(tc.Setup{White: []tc.Member{{ID: alice.ID, Name: "alice"}}, Black: []tc.Member{{ID: bob.ID, Name: "bob"}}})
 	require.NoError(t, err)
@@ -164,13 +165,16 @@ func TestStateCodec(t *testing.T) {
 	var a, b map[string]any
 	require.NoError(t, json.Unmarshal(v0, &a))
 	require.NoError(t, json.Unmarshal(raw, &b))
-	require.Equal(t, a, b, "version 1 writes version 0's layout")
+	require.NotNil(t, b["position"], "version 2 stores the snapshot")
+	delete(b, "position")
+	require.Equal(t, a, b, "version 2 writes version 0's layout besides the snapshot")
 	s1, err := Game{}.Decode(Game{}.Version(), raw)
 	require.NoError(t, err)
 	require.Equal(t, s.game.State(), s1.game.State())
+	require.Equal(t, s.game.Snapshot(), s1.game.Snapshot())
 
-	_, err = Game{}.Decode(2, raw)
-	require.ErrorContains(t, err, "unknown Team Chess state version 2")
+	_, err = Game{}.Decode(3, raw)
+	require.ErrorContains(t, err, "unknown Team Chess state version 3")
 	_, err = Game{}.Decode(1, []byte(`{"game":{"version":2,"start_fen":"","white":[],"black":[],"actions":[]}}`))
 	require.Error(t, err, "a state that does not replay")
 }

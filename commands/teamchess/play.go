@@ -154,7 +154,7 @@ func commander(t *turn, what string) error {
 // public thread or a team thread), the same board to the other two.
 func apply(t *turn, action func(g *tc.Game) ([]tc.Event, error)) (*response, error) {
 	s := t.State.clone()
-	c := &change{before: s.game.Position()}
+	c := changeOf(s.game)
 	var err error
 	c.events, err = action(s.game)
 	if err != nil {
@@ -244,9 +244,13 @@ func board(t *turn) (*response, error) {
 }
 
 // record answers privately with the game record (rule 7.2): the latest
-// entries in the message, all of them in an attached text file.
+// entries in the message, all of them in an attached text file. The
+// whole record needs the game's actions replayed.
 func record(t *turn) (*response, error) {
-	g := t.State.game
+	g, err := t.State.game.Replay()
+	if err != nil {
+		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+	}
 	lines := g.RecordLines()
 	if len(lines) == 0 {
 		return commands.Private("The record is empty: no move yet. Stagnation: White %d/4, Black %d/4.", g.Stagnation(chess.White), g.Stagnation(chess.Black)), nil

@@ -18,9 +18,15 @@
 //     timeout, and the announcement of a transition in all three threads
 //     with the team threads' membership (rule 1.4).
 //
-// Invariants: a State replays (its engine state is valid); every
-// transition is saved with t.Save, the players' records at the end with
-// t.Also in the same transaction; everything on Discord is an effect.
+// The state stores the engine's snapshot (tc.Snapshot) beside its actions,
+// so a /move, a button or an autocomplete keystroke resumes the game
+// without replaying it; the actions are replayed only for the whole
+// record: /record and the final PGN.
+//
+// Invariants: a State replays (its engine state is valid) to its
+// snapshot; every transition is saved with t.Save, the players' records at
+// the end with t.Also in the same transaction; everything on Discord is an
+// effect.
 // The board goes to the public thread and to both team threads; a team
 // thread sees only public information plus its own membership notes.
 package teamchess
@@ -67,8 +73,12 @@ type State struct {
 	Started  time.Time     `json:"started"`
 	// Creator opened the lobby.
 	Creator user `json:"creator"`
+	// Position is the engine's snapshot of the game after Game's actions
+	// (version 2), written by Encode: Decode resumes it instead of
+	// replaying the actions.
+	Position *tc.Snapshot `json:"position,omitempty"`
 
-	game *tc.Game // the replayed engine game
+	game *tc.Game // the engine game, resumed (or replayed) by Decode
 }
 
 // Game implements commands.Game for Team Chess.
@@ -79,35 +89,56 @@ var _ commands.Game[*State] = Game{}
 // Register plugs Team Chess into the app.
 func Register(a *commands.App) { commands.Register[*State](a, Game{}) }
 
-// Version is the state codec's version. Version 1 has the layout of
-// version 0 (the states stored before the game core): both decode alike;
-// the engine state inside versions itself (tc.StateVersion).
-func (Game) Version() int { return 1 }
+// Version is the state codec's version. Version 2 stores the engine's
+// snapshot (Position) beside its state; version 1 has the layout of
+// version 0 (the states stored before the game core) and both are
+// replayed. The engine state inside versions itself (tc.StateVersion).
+func (Game) Version() int { return 2 }
 
-// Encode writes s as JSON, with the engine's current state.
+// Encode writes s as JSON, with the engine's current state and its
+// snapshot.
 func (Game) Encode(s *State) ([]byte, error) {
 	raw, err := s.game.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	s.Game = raw
-	return json.Marshal(s)
+	snap := s.game.Snapshot()
+	c := *s
+	c.Game, c.Position = raw, &snap
+	return json.Marshal(&c)
 }
 
-// Decode reads a state of version 0 or 1 and replays its engine state.
+// Decode reads a state: version 2 resumes the engine game from its
+// snapshot (its actions are decoded, not replayed); versions 0 and 1
+// replay the actions (once: the next save writes version 2).
 func (Game) Decode(version int, raw []byte) (*State, error) {
-	if version != 0 && version != 1 {
+	if version < 0 || version > 2 {
 		return nil, fmt.Errorf("unknown Team Chess state version %d", version)
 	}
 	var s State
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
 	}
-	g, err := tc.Load(s.Game)
-	if err != nil {
-		return nil, fmt.Errorf("replay: %w", err)
+	if version < 2 {
+		g, err := tc.Load(s.Game)
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		s.game, s.Position = g, nil
+		return &s, nil
 	}
-	s.game = g
+	if s.Position == nil {
+		return nil, fmt.Errorf("version 2 state without a position")
+	}
+	var h tc.State
+	if err := json.Unmarshal(s.Game, &h); err != nil {
+		return nil, fmt.Errorf("decoding Team Chess state: %w", err)
+	}
+	g, err := tc.Resume(h, *s.Position)
+	if err != nil {
+		return nil, err
+	}
+	s.game, s.Position = g, nil
 	return &s, nil
 }
 
@@ -128,7 +159,7 @@ func (Game) Clock(s *State) commands.Clock {
 	if s.game.Phase() == tc.Finished {
 		return commands.Clock{Rule: commands.NoClock}
 	}
-	c := commands.Clock{Rule: commands.PerMove, Key: strconv.Itoa(len(s.game.State().Actions)), Period: s.MoveTime}
+	c := commands.Clock{Rule: commands.PerMove, Key: strconv.Itoa(s.game.ActionCount()), Period: s.MoveTime}
 	if active, ok := s.game.Active(s.game.Turn()); ok {
 		c.Actors = []string{active.ID}
 	}
@@ -173,7 +204,7 @@ func method(g *tc.Game) storage.Method {
 	case tc.MutualLoss:
 		return storage.MutualLoss
 	case tc.FatigueVictory:
-		if as := g.State().Actions; len(as) > 0 && as[len(as)-1].Kind == tc.ActTimeout {
+		if a, ok := g.LastAction(); ok && a.Kind == tc.ActTimeout {
 			return storage.Time
 		}
 		return storage.Fatigue
@@ -186,12 +217,13 @@ func method(g *tc.Game) storage.Method {
 // the same turn; none left, the other team wins by Fatigue.
 func (Game) Timeout(t *turn) error {
 	s := t.State.clone()
-	before := s.game.Position()
+	c := changeOf(s.game)
 	events, err := s.game.Timeout()
 	if err != nil {
 		return err
 	}
-	_, err = transition(t, s, &change{events: events, before: before}, "")
+	c.events = events
+	_, err = transition(t, s, c, "")
 	return err
 }
 
@@ -253,8 +285,14 @@ func (st *State) memberName(id string) string {
 
 // change is one transition for its announcement.
 type change struct {
-	events []tc.Event
-	before chess.Position // the board before the action
+	events     []tc.Event
+	before     chess.Position // the board before the action
+	sacrificed [2]bool        // each team had made an 8th-rank sacrifice before the action
+}
+
+// changeOf begins the change of an action on g: what g shows before it.
+func changeOf(g *tc.Game) *change {
+	return &change{before: g.Position(), sacrificed: [2]bool{g.Sacrificed(chess.White), g.Sacrificed(chess.Black)}}
 }
 
 // transition saves s, the state after a transition of t, and announces it:

@@ -88,7 +88,7 @@ func (st *State) eventLine(e tc.Event, c *change) string {
 		case tc.PoliticalAgent:
 			s += fmt.Sprintf(" The pawn is consumed as a **Political Agent**: a political revolution in %s's team (rule 3.4).", opp)
 		}
-		if e.Role != tc.NoRole && st.game.Phase() != tc.Finished && st.firstSacrifice(e) {
+		if e.Role != tc.NoRole && st.game.Phase() != tc.Finished && !c.sacrificed[e.Side] {
 			s += fmt.Sprintf(" %s has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).", side)
 		}
 		return s
@@ -131,20 +131,6 @@ func (st *State) eventLine(e tc.Event, c *change) string {
 		return "🏁 " + resultLine(e)
 	}
 	return ""
-}
-
-// firstSacrifice reports whether the move event e is its team's first
-// 8th-rank sacrifice of the game.
-func (st *State) firstSacrifice(e tc.Event) bool {
-	for _, ev := range st.game.Events() {
-		if ev.Seq >= e.Seq {
-			break
-		}
-		if ev.Kind == tc.MoveEvent && ev.Role != tc.NoRole && ev.Side == e.Side {
-			return false
-		}
-	}
-	return true
 }
 
 // siegeMateText says what a checkmate by the attacker's one more move
@@ -267,7 +253,12 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 			}
 		}
 		if view < 0 {
-			pgn := st.game.PGN([]chess.Tag{
+			// The PGN needs the whole record: the actions replayed.
+			full, err := st.game.Replay()
+			if err != nil {
+				return commands.Message{}, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+			}
+			pgn := full.PGN([]chess.Tag{
 				{Name: "Event", Value: "SandTable Bot Team Chess"},
 				{Name: "Site", Value: "Discord"},
 				{Name: "Date", Value: st.Started.UTC().Format("2006.01.02")},

@@ -33,8 +33,12 @@
 // A Game serialises as State (start FEN, queues, actions and, once over,
 // the result it was given), which Restore replays deterministically,
 // keeping the stored result's category; MarshalJSON and Load wrap it in
-// JSON. PGN exports the game with custom tags. Summary, PlayerStats, Tally
-// and Rank are the pure leaderboard logic.
+// JSON. Snapshot and Resume go on from a stored snapshot of the game
+// (board, queues, counters, pending decisions, the recent record) without
+// replaying its actions; a resumed game's record begins at the latest move
+// before the snapshot, and Replay gives the whole one. PGN exports the game
+// with custom tags. Summary, PlayerStats, Tally and Rank are the pure
+// leaderboard logic.
 //
 // Invariants: a Game's position is always a valid Team Chess position; in
 // the Playing phase the side to move has a legal move (otherwise it is

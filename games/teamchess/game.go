@@ -48,7 +48,8 @@ type Setup struct {
 // Game is a Team Chess game: the board, both teams' commander queues and
 // personal records, the stagnation counters, a pending Saboteur forced
 // move, the siege state and the record. It is rebuilt exactly from State()
-// by Restore. A Game is not safe for concurrent use.
+// by Restore, or without a replay from State() and Snapshot() by Resume.
+// A Game is not safe for concurrent use.
 type Game struct {
 	setup      Setup
 	start      chess.Position
@@ -64,6 +65,8 @@ type Game struct {
 	v1Mate     Category // the checkmate's category by the version-1 honour rule
 	result     Result
 	events     []Event
+	eventBase  int  // record entries before events[0] (a resumed game keeps the recent ones only)
+	resumed    bool // resumed from a Snapshot: the actions were not replayed
 	actions    []Action
 	last       *Move // the latest move played
 }
@@ -529,7 +532,7 @@ func (g *Game) activeMember(side chess.Color) Member {
 }
 
 func (g *Game) event(e Event) {
-	e.Seq = len(g.events) + 1
+	e.Seq = g.eventBase + len(g.events) + 1
 	if e.MoveNumber == 0 {
 		e.MoveNumber = g.pos.FullmoveNumber()
 	}

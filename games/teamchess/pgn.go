@@ -31,6 +31,10 @@ import (
 // roles, see SAN), "--" for a besieged side's pass, and comments in braces
 // for tag-outs, forced moves, siege decisions and the result. Sacrifice
 // SAN and "--" are not standard PGN: other programs may not read them.
+//
+// The movetext and the Sacrifices and TagOuts tags come from the record
+// (Events): for a game resumed from a Snapshot they begin at the latest
+// move before the snapshot, so export Replay's game instead.
 func (g *Game) PGN(tags []chess.Tag) string {
 	defaults := map[string]string{}
 	for c, name := range []string{"White", "Black"} {

@@ -126,6 +126,9 @@ func (e Event) String() string {
 // Events returns the game record (a copy): moves, sacrifices, passes,
 // tag-outs with their reasons and personal wins and losses, siege choices,
 // the result, and the stagnation counters after each entry (rule 7.2).
+// For a game resumed from a Snapshot (Resume), the record begins at the
+// latest move before the snapshot (Seq says where); Replay gives the whole
+// record.
 func (g *Game) Events() []Event {
 	out := make([]Event, len(g.events))
 	for i, e := range g.events {
@@ -135,7 +138,8 @@ func (g *Game) Events() []Event {
 	return out
 }
 
-// RecordLines returns the record as text lines (Event.String), for /record.
+// RecordLines returns the record as text lines (Event.String), for /record
+// (for a resumed game, as Events, from the latest move before the snapshot).
 func (g *Game) RecordLines() []string {
 	out := make([]string, len(g.events))
 	for i, e := range g.events {
