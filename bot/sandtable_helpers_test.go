@@ -194,6 +194,27 @@ func (g *sandGame) board() *discordsim.Message {
 	return last
 }
 
+// droneBoard is the newest board that offers the Drone order: the board
+// of the current PostTurn (outbox posts of earlier turns may come later in
+// the thread than the answers that carry newer boards).
+func (g *sandGame) droneBoard() *discordsim.Message {
+	g.h.t.Helper()
+	g.h.drained()
+	var last *discordsim.Message
+	for _, m := range g.h.srv.Messages(g.thread.ID) {
+		if m.Ephemeral() || m.Attachment("board.png") == nil {
+			continue
+		}
+		for _, b := range m.Buttons() {
+			if b.Label == "Order a Drone (private)" {
+				last = m
+			}
+		}
+	}
+	require.NotNil(g.h.t, last, "no board offering a Drone in the thread")
+	return last
+}
+
 // move plays text as u with /move and returns the public answer.
 func (g *sandGame) move(u *discordsim.User, text string) *discordsim.Message {
 	g.h.t.Helper()
@@ -259,7 +280,7 @@ func (g *sandGame) submit(u *discordsim.User, values map[string]string) *discord
 // when u's DMs are closed). It returns the confirmed private message.
 func (g *sandGame) drone(u *discordsim.User, spotter, target string) *discordsim.Message {
 	g.h.t.Helper()
-	g.openModal(u, g.board(), "Order a Drone (private)")
+	g.openModal(u, g.droneBoard(), "Order a Drone (private)")
 	ans := g.submit(u, map[string]string{"spotter": spotter, "target": target})
 	require.True(g.h.t, ans.Ephemeral(), "the answer to a Drone order is private: %s", ans.Text())
 	preview := ans

@@ -104,6 +104,10 @@ type App struct {
 	// a saved change with it (see AnswerSent): an adapter that shows
 	// answers confirms them. Unit tests that answer nobody turn it off.
 	AnswerCopies bool
+	// DeliverInline, on by default, makes an action deliver its own effects
+	// right after its commit, before its answer (see deliverNow); off, only
+	// Deliver does (unit tests of the outbox turn it off).
+	DeliverInline bool
 
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*Kind
@@ -119,7 +123,7 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, kinds: map[string]*Kind{},
+	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, DeliverInline: true, kinds: map[string]*Kind{},
 		kicks: make(chan struct{}, 1)}
 	return a
 }

@@ -334,6 +334,7 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 	if err != nil {
 		return nil, err
 	}
+	a.deliverNow(req.Context(), rec.ID, false)
 	a.kick()
 	r.Committed = true
 	return r, nil

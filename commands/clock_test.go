@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,7 +50,7 @@ func (clockGame) Spec() commands.Spec[*clockState] {
 			s.Over = t.Req.Str("over") == "yes"
 			s.N++
 			t.Save(&s)
-			t.Post(commands.Message{Content: "set"})
+			t.Post(commands.Message{Content: fmt.Sprint("set ", s.N)})
 			return &commands.Response{Message: commands.Message{Content: t.Deadline().Format(time.RFC3339),
 				Cards: []*ui.Card{{Title: fmt.Sprint("action ", s.N)}}}}, nil
 		},
@@ -219,7 +220,7 @@ func TestAnswerCopies(t *testing.T) {
 		posts, _ := p.Snapshot()
 		n := 0
 		for _, s := range posts {
-			if s.Msg.Content != "set" {
+			if !strings.HasPrefix(s.Msg.Content, "set ") {
 				n++
 			}
 		}
@@ -310,4 +311,28 @@ func (inPlace) Spec() commands.Spec[*clockState] {
 			return &commands.Response{}, nil
 		},
 	}}
+}
+
+// TestInlineDelivery: with DeliverInline (the bot's default), an action's
+// effects are performed right after its commit, before it answers, in
+// order; what fails is left to the outbox, which retries it.
+func TestInlineDelivery(t *testing.T) {
+	a, p, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	a.DeliverInline = true
+	_, err := set(t, a, 0, nil)
+	require.NoError(t, err)
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 1, "posted before the answer")
+	require.Zero(t, a.Pending())
+
+	p.Fail = func(op, ch string) error {
+		return &commands.PlatformError{HTTPStatus: 500, Status: "500 Internal Server Error", Err: errors.New("500")}
+	}
+	_, err = set(t, a, 0, nil)
+	require.NoError(t, err, "a failed effect does not fail the action")
+	require.Equal(t, 1, a.Pending(), "left to the outbox")
+	p.Fail = nil
+	commandstest.Deliver(t, a, commandstest.T0.Add(time.Second))
+	posts, _ = p.Snapshot()
+	require.Len(t, posts, 2)
 }

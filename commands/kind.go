@@ -388,6 +388,9 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	if err != nil {
 		return nil, err
 	}
+	if len(t.effects) > 0 {
+		a.deliverNow(req.Context(), rec.ID, true) // run holds the game's lock
+	}
 	a.kick()
 	if resp != nil && t.saved {
 		resp.Committed = true
@@ -489,6 +492,7 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 		return a.enqueue(tx, rec.ID, rec, t.effects)
 	})
 	if err == nil {
+		a.deliverNow(req.Context(), rec.ID, false)
 		a.kick()
 	}
 	return err

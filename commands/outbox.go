@@ -104,6 +104,45 @@ func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects [
 	return nil
 }
 
+// deliverNowBudget bounds how long an action waits for its own effects
+// before answering (see deliverNow).
+const deliverNowBudget = time.Second
+
+// deliverNow performs, right after an action's commit and before its
+// answer, the effects the action queued on stream (a game's), in order,
+// while they succeed and within deliverNowBudget: so a game's thread shows
+// an action's posts before the next action can be made, in the usual case.
+// It does nothing while the dispatcher is delivering (it never waits for
+// it), and leaves whatever fails or remains to the dispatcher, which
+// retries as usual; a failure here is an attempt like any other.
+func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
+	if !a.DeliverInline || !a.deliverMu.TryLock() {
+		return
+	}
+	defer a.deliverMu.Unlock()
+	start := time.Now()
+	for time.Since(start) < deliverNowBudget && ctx.Err() == nil {
+		var head *storage.Pending
+		now := a.Now()
+		if err := a.view(func(tx storage.Tx) error {
+			ps, err := tx.Outbox().Heads(now, 1<<20)
+			for i := range ps {
+				if ps[i].Stream == stream {
+					head = &ps[i]
+					break
+				}
+			}
+			return err
+		}); err != nil || head == nil {
+			return
+		}
+		ok, err := a.deliverOne(ctx, *head, now, gameLocked)
+		if err != nil || !ok {
+			return
+		}
+	}
+}
+
 // kick wakes the dispatcher: there is something new to deliver.
 func (a *App) kick() {
 	select {
@@ -250,7 +289,7 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 			if err := ctx.Err(); err != nil {
 				return done, err
 			}
-			ok, err := a.deliverOne(ctx, p, now)
+			ok, err := a.deliverOne(ctx, p, now, false)
 			if err != nil {
 				return done, err
 			}
@@ -266,8 +305,9 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 }
 
 // deliverOne performs one effect and records the result; ok reports it is
-// done (performed or dropped).
-func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time) (ok bool, err error) {
+// done (performed or dropped). gameLocked says the caller holds the lock of
+// the effect's game (an action delivering its own effects).
+func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool) (ok bool, err error) {
 	if a.wasShown(p.ID) {
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
@@ -291,7 +331,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time) 
 		a.Log.Error("dropping an effect Discord refuses", "effect", p.ID, "op", e.Op, "game", e.Game, "attempts", p.Attempts+1, "err", err)
 		id = ""
 	}
-	if id != "" && e.Result != "" && e.Game != "" {
+	if id != "" && e.Result != "" && e.Game != "" && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}

@@ -236,7 +236,8 @@ func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Plat
 	a := commands.New(store, p, commands.Settings{BoardSize: 320, MoveTime: 24 * time.Hour, ChallengeTTL: time.Hour, LobbyTTL: 24 * time.Hour},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	a.Now = func() time.Time { return T0 }
-	a.AnswerCopies = false // nobody shows the answers here
+	a.AnswerCopies = false  // nobody shows the answers here
+	a.DeliverInline = false // effects wait for Deliver, which tests call
 	for _, r := range register {
 		r(a)
 	}
