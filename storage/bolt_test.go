@@ -217,3 +217,40 @@ func TestMigrationFromSchema2(t *testing.T) {
 	})
 	require.NoError(t, s.Update(ctx, func(tx Tx) error { _, err := tx.Outbox().Add("g1", 1); return err }))
 }
+
+// TestMigrationFromSchema3: an effect schema 3 stored inside its envelope
+// (before effects moved to outbox_bodies) is still delivered, retried and
+// removed.
+func TestMigrationFromSchema3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v3.db")
+	s, err := Open(path, time.Second)
+	require.NoError(t, err)
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bOutboxBodies)); err != nil {
+			return err
+		}
+		if err := tx.Bucket([]byte(bOutbox)).Put([]byte("g1/00000000000000000007"), []byte(`{"due":"0001-01-01T00:00:00Z","effect":{"op":"post"}}`)); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte("3"))
+	}))
+	require.NoError(t, s.Close())
+	s, err = Open(path, time.Second)
+	require.NoError(t, err)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		ps, err := tx.Outbox().Heads(t0, 10)
+		require.NoError(t, err)
+		require.Len(t, ps, 1)
+		require.JSONEq(t, `{"op":"post"}`, string(ps[0].Effect))
+		require.NoError(t, tx.Outbox().Retry(ps[0].ID, 1, t0))
+		p, err := tx.Outbox().Get(ps[0].ID)
+		require.NoError(t, err)
+		require.JSONEq(t, `{"op":"post"}`, string(p.Effect), "a retry keeps the effect")
+		require.NoError(t, tx.Outbox().Done(ps[0].ID))
+		n, err := tx.Outbox().Len()
+		require.NoError(t, err)
+		require.Zero(t, n)
+		return nil
+	})
+}

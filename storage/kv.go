@@ -22,7 +22,7 @@ type kv interface {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// The buckets of the current schema (3).
+// The buckets of the current schema (4).
 const (
 	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset"
 	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
@@ -37,12 +37,13 @@ const (
 	bRecords      = "records"       // kind "/" guild "/" user -> JSON
 	bLogs         = "logs"          // game ID "/" %09d sequence -> JSON
 	bPlayground   = "playground"    // the playground's keys -> bytes
-	bOutbox       = "outbox"        // stream "/" %020d sequence -> JSON {attempts, due, effect} (schema 3)
+	bOutbox       = "outbox"        // stream "/" %020d sequence -> JSON {attempts, due} (schema 3; 3 kept the effect here too)
+	bOutboxBodies = "outbox_bodies" // stream "/" %020d sequence -> the effect's JSON (schema 4)
 )
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

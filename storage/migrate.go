@@ -19,7 +19,7 @@ import (
 //     handlers (the main of 2026-12-02 and before).
 //   - 2: one bucket per repository (kv.go), owned by this package; finished
 //     games indexed by end time; downtime credited by a clock offset.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migration upgrades a bbolt database from version from to from+1 inside
 // one transaction.
@@ -42,6 +42,9 @@ var migrations = []migration{
 	{from: 1, apply: migrate1to2},
 	// Schema 3 adds the outbox bucket; nothing else changes.
 	{from: 2, apply: createBuckets},
+	// Schema 4 keeps outbox effects apart from their envelopes (effects
+	// written by schema 3 stay in theirs and are still read).
+	{from: 3, apply: createBuckets},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.

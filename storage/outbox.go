@@ -11,13 +11,18 @@ import (
 
 // outbox implements Outbox. Keys are stream "/" %020d sequence, so a scan
 // meets each stream's effects in the order they were added; the sequence is
-// the meta counter "outbox_seq", never reused.
+// the meta counter "outbox_seq", never reused. The outbox bucket holds each
+// effect's small envelope (attempts, due time), which Heads scans; the
+// effect itself (a message may carry a board image) is in outbox_bodies
+// under the same key, read only for the heads that are due.
 type outbox struct{ t *txImpl }
 
 type outboxEnvelope struct {
-	Attempts int             `json:"attempts,omitempty"`
-	Due      time.Time       `json:"due"` // the bot's clock
-	Effect   json.RawMessage `json:"effect"`
+	Attempts int       `json:"attempts,omitempty"`
+	Due      time.Time `json:"due"` // the bot's clock
+	// Effect is where schema 3 kept the effect (schema 4 moved it to
+	// outbox_bodies); still read.
+	Effect json.RawMessage `json:"effect,omitempty"`
 }
 
 func (r outbox) Add(stream string, v any) (string, error) {
@@ -39,10 +44,14 @@ func (r outbox) Add(stream string, v any) (string, error) {
 		return "", err
 	}
 	id := fmt.Sprintf("%s/%020d", stream, n)
-	return id, putJSON(r.t.kv, bOutbox, id, outboxEnvelope{Effect: raw})
+	if err := r.t.kv.put(bOutboxBodies, id, raw); err != nil {
+		return "", err
+	}
+	return id, putJSON(r.t.kv, bOutbox, id, outboxEnvelope{})
 }
 
-func (r outbox) decode(id string, v []byte) (*Pending, error) {
+// decode reads an envelope; the effect itself only when withBody.
+func (r outbox) decode(id string, v []byte, withBody bool) (*Pending, error) {
 	var env outboxEnvelope
 	if err := json.Unmarshal(v, &env); err != nil {
 		return nil, fmt.Errorf("outbox %s: corrupt record: %w", id, err)
@@ -52,7 +61,15 @@ func (r outbox) decode(id string, v []byte) (*Pending, error) {
 		return nil, err
 	}
 	stream, _, _ := strings.Cut(id, "/")
-	return &Pending{ID: id, Stream: stream, Attempts: env.Attempts, Due: due, Effect: env.Effect}, nil
+	p := &Pending{ID: id, Stream: stream, Attempts: env.Attempts, Due: due, Effect: env.Effect}
+	if withBody && p.Effect == nil {
+		body := r.t.kv.get(bOutboxBodies, id)
+		if body == nil {
+			return nil, fmt.Errorf("outbox %s: %w: its effect is missing", id, ErrNotFound)
+		}
+		p.Effect = append(json.RawMessage(nil), body...)
+	}
+	return p, nil
 }
 
 // heads decodes the first effect of every stream.
@@ -65,7 +82,7 @@ func (r outbox) heads() ([]*Pending, error) {
 			return nil
 		}
 		last = stream
-		p, err := r.decode(k, v)
+		p, err := r.decode(k, v, false)
 		if err != nil {
 			return err
 		}
@@ -86,7 +103,11 @@ func (r outbox) Heads(now time.Time, limit int) ([]Pending, error) {
 		if p.Due.After(now) || len(out) >= limit {
 			break
 		}
-		out = append(out, *p)
+		full, err := r.Get(p.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *full)
 	}
 	return out, nil
 }
@@ -96,11 +117,15 @@ func (r outbox) Get(id string) (*Pending, error) {
 	if v == nil {
 		return nil, fmt.Errorf("outbox %s: %w", id, ErrNotFound)
 	}
-	return r.decode(id, v)
+	return r.decode(id, v, true)
 }
 
 func (r outbox) Retry(id string, attempts int, due time.Time) error {
-	p, err := r.Get(id)
+	v := r.t.kv.get(bOutbox, id)
+	if v == nil {
+		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
+	}
+	p, err := r.decode(id, v, false)
 	if err != nil {
 		return err
 	}
@@ -111,7 +136,12 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 	return putJSON(r.t.kv, bOutbox, id, outboxEnvelope{Attempts: attempts, Due: bot, Effect: p.Effect})
 }
 
-func (r outbox) Done(id string) error { return r.t.kv.del(bOutbox, id) }
+func (r outbox) Done(id string) error {
+	if err := r.t.kv.del(bOutboxBodies, id); err != nil {
+		return err
+	}
+	return r.t.kv.del(bOutbox, id)
+}
 
 func (r outbox) Len() (int, error) {
 	n := 0
