@@ -402,16 +402,27 @@ func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, pr
 func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 	if err != nil {
 		b.log.Error("answering interaction failed", "interaction", i.ID, "err", err)
-		// The change is saved: its saved copy shows it instead.
-		b.app.AnswerLost(r)
+		// The change is saved: show it through the outbox instead.
+		mid := ""
+		if i.Message != nil {
+			mid = i.Message.ID
+		}
+		b.app.AnswerLost(i.ChannelID, mid, r)
 		return
 	}
 	b.app.AnswerSent(r)
 	if r.Posted != nil && !r.Ephemeral && !r.Update {
-		if m, err := b.sess.InteractionResponse(i); err == nil {
-			r.Posted(m.ID)
-		} else {
-			b.log.Warn("reading posted answer failed", "interaction", i.ID, "err", err)
+		// The posted message's ID (a challenge's, a lobby's) is what its
+		// expiry edits: a failed read is retried a few times.
+		var err error
+		for attempt, wait := range []time.Duration{0, 200 * time.Millisecond, time.Second, 3 * time.Second} {
+			time.Sleep(wait)
+			var m *discordgo.Message
+			if m, err = b.sess.InteractionResponse(i); err == nil {
+				r.Posted(m.ID)
+				break
+			}
+			b.log.Warn("reading posted answer failed", "interaction", i.ID, "attempt", attempt+1, "err", err)
 		}
 	}
 	if r.PrivateNote != nil {

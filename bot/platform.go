@@ -206,6 +206,15 @@ func (p *platform) FindThreads(ctx context.Context, guildID, parentID, name stri
 	return ids, nil
 }
 
+// RecentDM is Recent in the DM channel with userID.
+func (p *platform) RecentDM(ctx context.Context, userID string, limit int) ([]commands.Posted, error) {
+	chID, err := p.dmChannel(ctx, userID)
+	if err != nil {
+		return nil, platformError(err)
+	}
+	return p.Recent(ctx, chID, limit)
+}
+
 // Recent reads the latest limit messages of a channel and keeps the bot's.
 func (p *platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
 	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "", discordgo.WithContext(ctx))

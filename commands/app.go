@@ -54,6 +54,8 @@ type Platform interface {
 	// Recent lists the bot's own messages among the latest limit messages
 	// of channelID (newest first), as far as reconciliation needs them.
 	Recent(ctx context.Context, channelID string, limit int) ([]Posted, error)
+	// RecentDM is Recent for the direct messages with userID.
+	RecentDM(ctx context.Context, userID string, limit int) ([]Posted, error)
 	// Download fetches a file a user attached to a command (an attachment
 	// option's URL) and returns its bytes. A file larger than maxBytes is
 	// an error (ErrTooLarge), and so is any answer but 200 OK.
@@ -116,6 +118,7 @@ type App struct {
 	deliverMu sync.Mutex    // one Deliver at a time
 	shownMu   sync.Mutex
 	shown     map[string]bool // answer copies confirmed shown (AnswerSent)
+	fresh     map[string]bool // effects this process queued and has not attempted (markFresh)
 }
 
 // New builds an App with the standard game kinds registered.

@@ -232,7 +232,7 @@ func TestAnswerCopies(t *testing.T) {
 	a.AnswerSent(shown)
 	lost, err := set(t, a, 0, nil)
 	require.NoError(t, err)
-	a.AnswerLost(lost)
+	a.AnswerLost("th1", "", lost)
 	crashed, err := set(t, a, 0, nil)
 	require.NoError(t, err)
 	require.True(t, crashed.Committed)
@@ -335,4 +335,38 @@ func TestInlineDelivery(t *testing.T) {
 	commandstest.Deliver(t, a, commandstest.T0.Add(time.Second))
 	posts, _ = p.Snapshot()
 	require.Len(t, posts, 2)
+}
+
+// TestRestartReconcilesUnknownEffects: a process that finds an effect it
+// did not queue (a restart after a crash) cannot know whether the crashed
+// one performed it: a post or a direct message already there is not
+// repeated, one not there is made.
+func TestRestartReconcilesUnknownEffects(t *testing.T) {
+	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
+		for _, e := range []commands.Effect{
+			{Op: commands.OpPost, Channel: "th1", Body: &commands.Message{Content: "done before the crash"}},
+			{Op: commands.OpDM, User: commandstest.Bob.ID, Body: &commands.Message{Content: "panel sent before the crash"}},
+			{Op: commands.OpPost, Channel: "th1", Body: &commands.Message{Content: "not done"}},
+		} {
+			if _, err := tx.Outbox().Add(fmt.Sprint("s", e.Op, e.Body.Content[:3]), e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	// What the crashed process did before it died.
+	_, err := p.Send(t.Context(), "th1", commands.Message{Content: "done before the crash"})
+	require.NoError(t, err)
+	_, err = p.DM(t.Context(), commandstest.Bob.ID, commands.Message{Content: "panel sent before the crash"})
+	require.NoError(t, err)
+
+	require.Equal(t, 3, commandstest.Deliver(t, a, commandstest.T0))
+	posts, _ := p.Snapshot()
+	var texts []string
+	for _, s := range posts {
+		texts = append(texts, s.Msg.Content)
+	}
+	require.ElementsMatch(t, []string{"done before the crash", "not done"}, texts, "nothing twice")
+	require.Len(t, p.DMs[commandstest.Bob.ID], 1, "the panel once")
 }

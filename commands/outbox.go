@@ -97,11 +97,38 @@ func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects [
 		if rec != nil {
 			e.Game = rec.ID
 		}
-		if _, err := tx.Outbox().Add(stream, e); err != nil {
+		id, err := tx.Outbox().Add(stream, e)
+		if err != nil {
 			return err
 		}
+		a.markFresh(id)
 	}
 	return nil
+}
+
+// markFresh notes that this process queued the effect id and has not
+// attempted it: only such an effect is surely not done yet. Any other
+// pending effect (one found after a restart) may have been done by a
+// process that crashed before recording it, so its delivery is
+// reconciled first. (An ID noted for a transaction that then failed is
+// never seen again: harmless.)
+func (a *App) markFresh(id string) {
+	a.shownMu.Lock()
+	defer a.shownMu.Unlock()
+	if a.fresh == nil {
+		a.fresh = map[string]bool{}
+	}
+	a.fresh[id] = true
+}
+
+// takeFresh reports whether id is fresh (see markFresh), and makes it no
+// longer so: it is about to be attempted.
+func (a *App) takeFresh(id string) bool {
+	a.shownMu.Lock()
+	defer a.shownMu.Unlock()
+	ok := a.fresh[id]
+	delete(a.fresh, id)
+	return ok
 }
 
 // deliverNowBudget bounds how long an action waits for its own effects
@@ -216,11 +243,26 @@ func (a *App) AnswerSent(r *Response) {
 	a.shownMu.Unlock()
 }
 
-// AnswerLost is called by the adapter when the public answer r could not
+// AnswerLost is called by the adapter when the public answer r, in
+// channelID (messageID: the clicked component's message, if any), could not
 // be sent although its change was saved (r.Committed): its saved copy is
-// delivered at once.
-func (a *App) AnswerLost(r *Response) {
-	if r == nil || r.answerID == "" {
+// delivered at once; an answer that updates the clicked message, which has
+// no saved copy, is queued now as the edit of that message.
+func (a *App) AnswerLost(channelID, messageID string, r *Response) {
+	if r == nil || !r.Committed || r.Ephemeral || r.Modal != nil {
+		return
+	}
+	if r.answerID == "" {
+		if !r.Update || messageID == "" {
+			return
+		}
+		m := r.Message
+		e := Effect{Op: OpEdit, Channel: channelID, Message: messageID, Body: &m}
+		if err := a.update(func(tx storage.Tx) error { return a.enqueue(tx, "answer-"+newID(), nil, []Effect{e}) }); err != nil {
+			a.Log.Error("saving a lost answer failed", "channel", channelID, "err", err)
+			return
+		}
+		a.kick()
 		return
 	}
 	err := a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(r.answerID, 0, a.Now()) })
@@ -309,6 +351,7 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 // the effect's game (an action delivering its own effects).
 func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool) (ok bool, err error) {
 	if a.wasShown(p.ID) {
+		a.takeFresh(p.ID)
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
 	var e Effect
@@ -316,7 +359,8 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.Log.Error("dropping a corrupt effect", "effect", p.ID, "err", err)
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
-	id, err := a.perform(ctx, &e, p.Attempts)
+	maybeDone := p.Attempts > 0 || !a.takeFresh(p.ID)
+	id, err := a.perform(ctx, &e, maybeDone)
 	if errors.Is(err, errWaiting) {
 		err = nil
 		return false, a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
@@ -365,9 +409,10 @@ func permanent(err error) bool {
 }
 
 // perform does e on the platform and returns the ID it yields (a message's
-// or a thread's, "" for others). attempts > 0 means an earlier attempt may
-// have done it already.
-func (a *App) perform(ctx context.Context, e *Effect, attempts int) (string, error) {
+// or a thread's, "" for others). maybeDone means an earlier attempt (of
+// this process, or of one that crashed) may have done it already: a post
+// or a direct message is then looked for among the recent ones first.
+func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, error) {
 	ch := e.Channel
 	if ch == ChannelOfGame {
 		var rec *storage.Game
@@ -389,7 +434,7 @@ func (a *App) perform(ctx context.Context, e *Effect, attempts int) (string, err
 	}
 	switch e.Op {
 	case OpPost:
-		if attempts > 0 || e.Reconcile {
+		if maybeDone || e.Reconcile {
 			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
 				return id, err
 			}
@@ -404,6 +449,12 @@ func (a *App) perform(ctx context.Context, e *Effect, attempts int) (string, err
 		}
 		return "", err
 	case OpDM:
+		if maybeDone {
+			recent, err := a.Platform.RecentDM(ctx, e.User, recentLimit)
+			if id := findPost(recent, body); err != nil || id != "" {
+				return id, err
+			}
+		}
 		id, err := a.Platform.DM(ctx, e.User, body)
 		if errors.Is(err, ErrDMClosed) {
 			a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
@@ -414,12 +465,17 @@ func (a *App) perform(ctx context.Context, e *Effect, attempts int) (string, err
 		}
 		return id, err
 	case OpEditDM:
-		return "", a.Platform.EditDM(ctx, e.User, e.Message, body)
+		err := a.Platform.EditDM(ctx, e.User, e.Message, body)
+		var pe *PlatformError
+		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
+			return a.Platform.DM(ctx, e.User, body)
+		}
+		return "", err
 	case OpStartThread:
 		if e.Message != "" {
 			return a.Platform.StartThreadFrom(ctx, ch, e.Message, e.Name)
 		}
-		if attempts > 0 {
+		if maybeDone {
 			if id, err := a.unownedThread(ctx, e.Guild, ch, e.Name); err != nil || id != "" {
 				return id, err
 			}
@@ -436,16 +492,25 @@ func (a *App) perform(ctx context.Context, e *Effect, attempts int) (string, err
 // alreadyPosted finds body among the bot's recent messages in channelID:
 // the ID of the message an earlier attempt posted, or "".
 func (a *App) alreadyPosted(ctx context.Context, channelID string, body Message) (string, error) {
-	recent, err := a.Platform.Recent(ctx, channelID, 25)
+	recent, err := a.Platform.Recent(ctx, channelID, recentLimit)
 	if err != nil {
 		return "", err
 	}
+	return findPost(recent, body), nil
+}
+
+// recentLimit is how many recent messages reconciliation reads (Discord's
+// most per request).
+const recentLimit = 100
+
+// findPost is the ID of the message of recent that is body, or "".
+func findPost(recent []Posted, body Message) string {
 	for _, p := range recent {
 		if samePost(p, body) {
-			return p.ID, nil
+			return p.ID
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // samePost compares what Recent reads back of a message with a body.

@@ -178,6 +178,22 @@ func (p *Platform) Recent(ctx context.Context, channelID string, limit int) ([]c
 	return out, nil
 }
 
+// RecentDM lists the direct messages sent to userID, newest first.
+func (p *Platform) RecentDM(ctx context.Context, userID string, limit int) ([]commands.Posted, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []commands.Posted
+	dms := p.DMs[userID]
+	for i := len(dms) - 1; i >= 0 && len(out) < limit; i-- {
+		po := commands.Posted{ID: fmt.Sprint("dm-", i), Content: dms[i].Content}
+		for _, c := range dms[i].Cards {
+			po.Cards = append(po.Cards, ui.Card{Title: c.Title, Description: c.Description, Footer: c.Footer})
+		}
+		out = append(out, po)
+	}
+	return out, nil
+}
+
 func (p *Platform) AddThreadMember(ctx context.Context, threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

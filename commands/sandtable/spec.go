@@ -224,7 +224,10 @@ func statusEdit(t *turn, s *State) {
 	if s.StatusMsg == "" {
 		return
 	}
-	t.Edit(commands.ChannelOfGame, s.StatusMsg, statusMessage(t, s, ""))
+	m := statusMessage(t, s, "")
+	// Result: when Discord refuses further edits (30046), the outbox posts
+	// the status anew, and the new message becomes the one to edit.
+	t.Effect(commands.Effect{Op: commands.OpEdit, Channel: commands.ChannelOfGame, Message: s.StatusMsg, Body: &m, Result: resultStatus})
 }
 
 // closeDeployment, once the game has ended during Deployment, closes the

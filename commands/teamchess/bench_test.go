@@ -16,8 +16,8 @@ func BenchmarkDecode200(b *testing.B) {
 	var queues [2][]tc.Member
 	for i := range 16 {
 		// Discord IDs and names, as stored.
-		queues[0] = append(queues[0], tc.Member{ID: fmt.Sprint(110000000000000000+i), Name: fmt.Sprint("white player ", i)})
-		queues[1] = append(queues[1], tc.Member{ID: fmt.Sprint(120000000000000000+i), Name: fmt.Sprint("black player ", i)})
+		queues[0] = append(queues[0], tc.Member{ID: fmt.Sprint(110000000000000000 + i), Name: fmt.Sprint("white player ", i)})
+		queues[1] = append(queues[1], tc.Member{ID: fmt.Sprint(120000000000000000 + i), Name: fmt.Sprint("black player ", i)})
 	}
 	var g *tc.Game
 	for seed := uint64(1); g == nil || g.Phase() != tc.Playing || g.ActionCount() < 200; seed++ {
