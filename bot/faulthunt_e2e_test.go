@@ -1,0 +1,181 @@
+package bot_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/discordsim"
+)
+
+// survivalChallenge posts alice's Survival challenge to bob (alice White).
+func (h *harness) survivalChallenge(alice, bob *discordsim.User) *discordsim.Message {
+	h.t.Helper()
+	return h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
+}
+
+// gamesListed counts the lines of title in u's /games.
+func (h *harness) gamesListed(u *discordsim.User, title string) int {
+	h.t.Helper()
+	return strings.Count(h.reply(u, h.gen.ID, "games").Text(), title)
+}
+
+// TestAcceptCallbackFailsChallengeStillCloses: a 500 on the answer to the
+// Accept click (the callback that would turn the challenge into "accepted")
+// loses nothing: one game, one thread, the first board once, and the
+// challenge message loses its buttons through the outbox, so a second
+// Accept starts no second game.
+func TestAcceptCallbackFailsChallengeStillCloses(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	accept := buttonID(t, ch, "Accept")
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	_, err := h.srv.Click(bob, ch, accept)
+	require.NoError(t, err)
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.Threads(h.gen.ID)) == 1 }))
+	thread := h.srv.Threads(h.gen.ID)[0]
+	require.NoError(t, h.srv.WaitFor(wait, func() bool {
+		return len(h.messagesWith(thread.ID, "first move must be a promotion")) == 1
+	}))
+	h.clock.Advance(time.Minute) // the answer's copy is due after 30 s
+	h.swept()
+	closed := h.srv.Message(ch.ID)
+	require.Empty(t, closed.Buttons(), "the challenge is closed although its answer failed: %q", closed.Text())
+	require.Equal(t, 1, h.gamesListed(alice, "Survival Chess"))
+	require.Len(t, h.srv.Threads(h.gen.ID), 1)
+	require.Len(t, h.messagesWith(thread.ID, "first move must be a promotion"), 1)
+	h.move(alice, thread, "g7g8q")
+}
+
+// TestAcceptRateLimitedOnce: a 429 at the Accept answer is retried by the
+// client: one game, one thread, the challenge closed, the board once.
+func TestAcceptRateLimitedOnce(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	h.srv.RateLimitNext("POST /interactions/*/*/callback", 1, 50*time.Millisecond)
+	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
+	m, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	require.Empty(t, m.Buttons())
+	h.drained()
+	threads := h.srv.Threads(h.gen.ID)
+	require.Len(t, threads, 1)
+	require.Len(t, h.messagesWith(threads[0].ID, "first move must be a promotion"), 1)
+	require.Equal(t, 1, h.gamesListed(bob, "Survival Chess"))
+}
+
+// TestAcceptThreadStartFailsThenSecondAccept: a 500 on starting the game's
+// thread at Accept leaves the challenge open (no game); a second Accept
+// starts one game in one thread.
+func TestAcceptThreadStartFailsThenSecondAccept(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	h.srv.ServerErrorNext("POST /channels/*/messages/*/threads", 1)
+	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
+	_, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.Equal(t, 0, h.gamesListed(alice, "Survival Chess"), "no game without its thread")
+	open := h.srv.Message(ch.ID)
+	in = h.click(bob, open, buttonID(t, open, "Accept"))
+	_, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	h.drained()
+	threads := h.srv.Threads(h.gen.ID)
+	require.Len(t, threads, 1)
+	require.Len(t, h.messagesWith(threads[0].ID, "first move must be a promotion"), 1)
+	require.Equal(t, 1, h.gamesListed(alice, "Survival Chess"))
+}
+
+// TestAcceptMemberAddFailsThenRetried: a 500 on adding a player to the new
+// game's thread is retried: both players end up members.
+func TestAcceptMemberAddFailsThenRetried(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	h.srv.ServerErrorNext("PUT /channels/*/thread-members/*", 1)
+	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
+	_, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	require.NoError(t, h.srv.WaitFor(wait, func() bool {
+		for _, c := range h.srv.CallsTo("PUT /channels/*/thread-members/*") {
+			if c.Status == 500 {
+				return true
+			}
+		}
+		return false
+	}))
+	h.clock.Advance(5 * time.Second)
+	h.swept()
+	thread := h.srv.ChannelByID(h.srv.Threads(h.gen.ID)[0].ID)
+	require.True(t, thread.HasMember(alice.ID) && thread.HasMember(bob.ID), "both players are members after the retry")
+}
+
+// TestWrongUserCannotAcceptOrCancel: a third user's Accept, Decline or
+// Cancel changes nothing; the challenge stays open for its opponent.
+func TestWrongUserCannotAcceptOrCancel(t *testing.T) {
+	h := newHarness(t)
+	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
+	ch := h.survivalChallenge(alice, bob)
+	for _, label := range []string{"Accept", "Decline", "Cancel"} {
+		var id string
+		for _, b := range ch.Buttons() {
+			if b.Label == label {
+				id = b.CustomID
+			}
+		}
+		if id == "" {
+			continue
+		}
+		in := h.click(carol, ch, id)
+		m, err := in.WaitMessage(wait, nil)
+		require.NoError(t, err)
+		mustBeEphemeral(t, m, carol)
+	}
+	// alice cannot accept her own challenge.
+	in := h.click(alice, ch, buttonID(t, ch, "Accept"))
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	mustBeEphemeral(t, m, alice)
+	require.Empty(t, h.srv.Threads(h.gen.ID))
+	require.NotEmpty(t, h.srv.Message(ch.ID).Buttons(), "the challenge is still open")
+	h.click(bob, ch, buttonID(t, ch, "Accept"))
+	h.drained()
+	require.Len(t, h.srv.Threads(h.gen.ID), 1)
+}
+
+// TestTeamChessStartPrivateThreadFailsThenStart: a 500 on creating a team's
+// private thread at lobby Start leaves the lobby open; a second Start
+// reuses what was created, so the game has one public and two private
+// threads.
+func TestTeamChessStartPrivateThreadFailsThenStart(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	lobby := h.tcOpen(alice)
+	lobby = h.tcPress(alice, lobby, "Join White")
+	lobby = h.tcPress(bob, lobby, "Join Black")
+	h.srv.ServerErrorNext("POST /channels/*/threads", 1)
+	failed := h.tcPress(alice, lobby, "Start")
+	require.NotContains(t, failed.Text(), "started the game", failed.Text())
+	lobby = h.srv.Message(lobby.ID)
+	started := h.tcPress(alice, lobby, "Start")
+	require.Contains(t, started.Text(), "started the game")
+	h.drained()
+	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(started.Text())
+	require.NotNil(t, link)
+	var pubs, privs int
+	for _, th := range h.srv.Threads(h.gen.ID) {
+		if th.Type == 11 {
+			pubs++
+		} else {
+			privs++
+		}
+	}
+	require.Equal(t, [2]int{1, 2}, [2]int{pubs, privs}, "no second set of threads")
+	require.Equal(t, 1, h.gamesListed(alice, "Team Chess"))
+}
