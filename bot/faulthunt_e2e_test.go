@@ -179,3 +179,154 @@ func TestTeamChessStartPrivateThreadFailsThenStart(t *testing.T) {
 	require.Equal(t, [2]int{1, 2}, [2]int{pubs, privs}, "no second set of threads")
 	require.Equal(t, 1, h.gamesListed(alice, "Team Chess"))
 }
+
+// serverErrorSeen waits until Discord has answered a call matching pattern
+// with the injected 500.
+func (h *harness) serverErrorSeen(pattern string) {
+	h.t.Helper()
+	require.NoError(h.t, h.srv.WaitFor(wait, func() bool {
+		for _, c := range h.srv.CallsTo(pattern) {
+			if c.Status == 500 {
+				return true
+			}
+		}
+		return false
+	}))
+}
+
+// TestDrawAcceptClickAnswerFails: a 500 on the answer to the click that
+// accepts a draw offer (the answer that would turn the offer into the
+// result) must not lose the announcement: the game is over, so the thread
+// must say so once, with the record.
+func TestDrawAcceptClickAnswerFails(t *testing.T) {
+	t.Skip("FAULT: a 500 on the answer to the Accept draw click leaves the offer message with its Accept/Decline buttons for good")
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	offer := h.reply(alice, thread.ID, "draw offer")
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	_, err := h.srv.Click(bob, offer, buttonID(t, offer, "Accept draw"))
+	require.NoError(t, err)
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	mv := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	require.Contains(t, mustBeEphemeral(t, mv, alice), "over", "the draw was saved")
+	h.clock.Advance(time.Minute)
+	h.swept()
+	require.Len(t, h.messagesWith(thread.ID, "accepted the draw offer"), 1, "the result is announced once")
+	// Fails: the offer still shows "do you accept?" with its Accept and
+	// Decline buttons, for good; pressing Accept again answers "Already
+	// done" and leaves it so (the update of the clicked message is not an
+	// effect, and an Update answer has no saved copy).
+	require.Empty(t, h.srv.Message(offer.ID).Buttons(), "the offer's buttons are gone: %q", h.srv.Message(offer.ID).Text())
+}
+
+// TestResignAnswerFails: a 500 on the answer to /resign: the result is
+// posted once through the outbox, with the record.
+func TestResignAnswerFails(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	h.slash(bob, thread.ID, "resign")
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(thread.ID, "wins by resignation")) > 0 }))
+	h.clock.Advance(time.Minute)
+	h.swept()
+	res := h.messagesWith(thread.ID, "wins by resignation")
+	require.Len(t, res, 1, "announced once")
+	var pgn bool
+	for _, a := range res[0].Attachments {
+		pgn = pgn || strings.HasSuffix(a.Filename, ".pgn")
+	}
+	require.True(t, pgn, "the record is attached")
+}
+
+// TestSurvivalTimeLossAnnouncementFailsThenArrives: a 500 (then a 429) on
+// the post announcing a time loss delays it: announced once after the retry.
+func TestSurvivalTimeLossAnnouncementFailsThenArrives(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob, discordsim.Opt("move_time", "1h"))
+	h.move(alice, thread, "e7e8r")
+	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
+	h.srv.RateLimitNext("POST /channels/*/messages", 1, 50*time.Millisecond)
+	h.clock.Advance(61 * time.Minute)
+	h.requireTimeLosses(thread.ID, 0, "the first post failed")
+	h.clock.Advance(5 * time.Second)
+	h.requireTimeLosses(thread.ID, 1, "retried once")
+	h.clock.Advance(time.Hour)
+	h.requireTimeLosses(thread.ID, 1, "never twice")
+}
+
+// TestStaleDrawButtonAfterMove: the Accept button of a draw offer that
+// lapsed (the offerer's opponent moved, then the offerer...) changes nothing.
+func TestStaleDrawButtonAfterMove(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	offer := h.reply(bob, thread.ID, "draw offer")
+	h.move(alice, thread, "c7c8q")
+	in := h.click(alice, h.srv.Message(offer.ID), buttonID(t, offer, "Accept draw"))
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.NotContains(t, m.Text(), "Draw by agreement", "a lapsed offer cannot be accepted")
+	h.drained()
+	require.Empty(t, h.messagesWith(thread.ID, "Draw by agreement"))
+	h.move(bob, thread, "e2e1k")
+}
+
+// TestTeamChessStartAnswerFails: a 500 on the answer to the lobby's Start
+// click: one game, one set of threads, and the lobby message loses its
+// buttons (a second Start is impossible).
+func TestTeamChessStartAnswerFails(t *testing.T) {
+	t.Skip("FAULT: a 500 on the answer to the lobby's Start click leaves the lobby message open (Join/Leave/Start) for good, even past its expiry")
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	lobby := h.tcOpen(alice)
+	lobby = h.tcPress(alice, lobby, "Join White")
+	lobby = h.tcPress(bob, lobby, "Join Black")
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	_, err := h.srv.Click(alice, lobby, buttonID(t, lobby, "Start"))
+	require.NoError(t, err)
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.Threads(h.gen.ID)) == 3 }))
+	h.clock.Advance(time.Minute)
+	h.swept()
+	require.Len(t, h.srv.Threads(h.gen.ID), 3)
+	require.Equal(t, 1, h.gamesListed(alice, "Team Chess"))
+	// A second press of the Start the lobby still shows starts nothing.
+	stale := h.srv.Message(lobby.ID)
+	in, err := h.srv.Click(alice, stale, buttonID(t, stale, "Start"))
+	require.NoError(t, err)
+	_, err = in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	h.drained()
+	require.Len(t, h.srv.Threads(h.gen.ID), 3, "a second Start opens no second set of threads")
+	require.Equal(t, 1, h.gamesListed(alice, "Team Chess"), "a second Start starts no second game")
+	// Fails: the lobby message still shows the open lobby with Join, Leave
+	// and Start, for good (also after its expiry time): the channel never
+	// learns that the game started; each press answers "no longer open".
+	h.clock.Advance(25 * time.Hour)
+	h.swept()
+	require.Empty(t, h.srv.Message(lobby.ID).Buttons(), "the started lobby keeps its buttons: %q", h.srv.Message(lobby.ID).Text())
+}
+
+// TestSandAcceptCallbackFails: a 500 on the answer to a SandTable
+// challenge's Accept: one game, one thread, the challenge closed, the
+// deployment status posted once.
+func TestSandAcceptCallbackFails(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.reply(alice, h.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	_, err := h.srv.Click(bob, ch, buttonID(t, ch, "Accept"))
+	require.NoError(t, err)
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.Threads(h.gen.ID)) == 1 }))
+	h.clock.Advance(time.Minute)
+	h.swept()
+	thread := h.srv.Threads(h.gen.ID)[0]
+	require.Len(t, h.messagesWith(thread.ID, "SandTable Chess: Deployment"), 1)
+	require.Empty(t, h.srv.Message(ch.ID).Buttons())
+	require.Equal(t, 1, h.gamesListed(alice, "SandTable"))
+}
