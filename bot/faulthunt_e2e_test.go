@@ -1,6 +1,8 @@
 package bot_test
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sandtable/bot"
 	"sandtable/internal/discordsim"
 )
 
@@ -329,4 +332,81 @@ func TestSandAcceptCallbackFails(t *testing.T) {
 	require.Len(t, h.messagesWith(thread.ID, "SandTable Chess: Deployment"), 1)
 	require.Empty(t, h.srv.Message(ch.ID).Buttons())
 	require.Equal(t, 1, h.gamesListed(alice, "SandTable"))
+}
+
+// restart stops h's bot (its in-memory state is gone, as after a crash:
+// the outbox and the game are what the file holds) and starts a new one on
+// the same database and fake Discord, its clock where h's stopped.
+func (h *harness) restart(t *testing.T, db string) *harness {
+	t.Helper()
+	at := h.clock.Now()
+	h.stop()
+	return startBotAt(t, h.srv, db, at, bot.Options{})
+}
+
+// TestAnswerCopiesAfterRestartNotShownTwice: the saved copies of answers
+// that were shown (each public move answer, the challenge) are not posted
+// again by a restarted bot, which no longer knows they were shown.
+func TestAnswerCopiesAfterRestartNotShownTwice(t *testing.T) {
+	srv := discordsim.Start(t, discordsim.Options{})
+	db := filepath.Join(t.TempDir(), "bot.db")
+	h := startBot(t, srv, db)
+	alice, bob := srv.User("alice"), srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	h.move(alice, thread, "g7g8q")
+	h.move(bob, thread, "e2e1k")
+	h = h.restart(t, db)
+	h.clock.Advance(time.Minute)
+	h.swept()
+	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1)
+	require.Len(t, h.messagesWith(thread.ID, "played **e1=K**"), 1)
+	require.Len(t, h.messagesWith(h.gen.ID, "Survival Chess"), 1, "the challenge once")
+}
+
+// TestAnswerCopyInBusyThreadAfterRestart: a move answered in a busy
+// thread (25 messages of a spectator after it, within the 30 s before its
+// saved copy is due) and a restart: the restarted bot, which no longer
+// knows the answer was shown, must not post the move's board a second time.
+func TestAnswerCopyInBusyThreadAfterRestart(t *testing.T) {
+	t.Skip("FAULT: after a restart within 30 s of a move, the move's answer is posted a second time when 25 other messages followed it (Recent reads only the last 25)")
+	srv := discordsim.Start(t, discordsim.Options{})
+	db := filepath.Join(t.TempDir(), "bot.db")
+	h := startBot(t, srv, db)
+	alice, bob, carol := srv.User("alice"), srv.User("bob"), srv.User("carol")
+	thread := h.survivalGame(alice, bob)
+	h.move(alice, thread, "g7g8q")
+	for i := 0; i < 25; i++ {
+		_, err := srv.Post(carol, thread.ID, fmt.Sprintf("nice move %d", i))
+		require.NoError(t, err)
+	}
+	h = h.restart(t, db)
+	h.clock.Advance(time.Minute)
+	h.swept()
+	// Fails: two messages "played **g8=Q**": the copy's reconciliation
+	// (alreadyPosted) reads only the channel's last 25 messages.
+	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "the move's board is shown once")
+}
+
+// TestDeclineAnswerFails: a 500 on the answer to Decline: the challenge is
+// closed, so its message must lose its buttons.
+func TestDeclineAnswerFails(t *testing.T) {
+	t.Skip("FAULT: a 500 on the answer to Decline leaves the closed challenge's message with Accept/Decline/Cancel for good (also past its expiry)")
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	_, err := h.srv.Click(bob, ch, buttonID(t, ch, "Decline"))
+	require.NoError(t, err)
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	in := h.click(bob, h.srv.Message(ch.ID), buttonID(t, ch, "Accept"))
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	mustBeEphemeral(t, m, bob)
+	h.clock.Advance(2 * time.Hour)
+	h.swept()
+	require.Empty(t, h.srv.Threads(h.gen.ID), "declined: no game")
+	// Fails: the closing update was the lost answer itself (an Update
+	// answer has no saved copy, and only Accept closes the message with an
+	// effect); each press answers privately that it is no longer open.
+	require.Empty(t, h.srv.Message(ch.ID).Buttons(), "the declined challenge keeps its buttons: %q", h.srv.Message(ch.ID).Text())
 }
