@@ -353,3 +353,35 @@ func TestKillAtSandTableSteps(t *testing.T) {
 	}
 	require.Equal(t, 1, boards, "the move's board once")
 }
+
+// TestKillAfterTeamChessMove: kill -9 after a Team Chess move was answered
+// and its boards reached the team threads: after the restart the move is
+// applied once (sending it again is refused), no board is repeated, and
+// the other side plays on.
+func TestKillAfterTeamChessMove(t *testing.T) {
+	t.Skip("FAULT: the team thread board posted just before a kill -9 is posted again after the restart (same fault as TestKillRightAfterTheFirstBoardPost)")
+	r := newKillRig(t)
+	alice, bob := r.srv.User("alice"), r.srv.User("bob")
+	lobby := r.answer(alice, r.gen.ID, "teamchess new")
+	r.press(alice, lobby, "Join White", nil)
+	r.press(bob, lobby, "Join Black", nil)
+	started := r.press(alice, lobby, "Start", func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "started the game") })
+	pub := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(started.Text())[1]
+	r.waitWith(pub, "acts first")
+	m := r.answer(alice, pub, "move", discordsim.Opt("move", "e4"))
+	require.Contains(t, m.Text(), "played **e4**")
+	for _, th := range r.srv.Threads(r.gen.ID) {
+		r.waitWith(th.ID, "played **e4**")
+	}
+	r.restart()
+	again := r.answer(alice, pub, "move", discordsim.Opt("move", "e4"))
+	require.True(t, again.Ephemeral(), "e4 is not applied twice: %s", again.Text())
+	m = r.answer(bob, pub, "move", discordsim.Opt("move", "e5"))
+	require.Contains(t, m.Text(), "played **e5**")
+	for _, th := range r.srv.Threads(r.gen.ID) {
+		r.waitWith(th.ID, "played **e5**")
+		// Fails in most runs: the last team thread's board, posted just
+		// before the kill, is posted again after the restart.
+		require.Len(t, r.with(th.ID, "played **e4**"), 1, "thread %s: e4's board once", th.Name)
+	}
+}
