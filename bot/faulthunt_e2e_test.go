@@ -505,3 +505,101 @@ func TestTeamChessTimeoutAnnouncementFails(t *testing.T) {
 	h.swept()
 	require.Len(t, h.timeLosses(tb.pub.ID), 1, "never twice")
 }
+
+// TestExpiredChallengeWhoseEditFailed: a challenge expires while Discord
+// refuses the edit that closes its message (a 500): its Accept, pressed
+// before the retry, starts no game; the retry then closes the message.
+func TestExpiredChallengeWhoseEditFailed(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	h.srv.ServerErrorNext("PATCH /channels/*/messages/*", 1)
+	h.clock.Advance(61 * time.Minute)
+	h.swept()
+	h.serverErrorSeen("PATCH /channels/*/messages/*")
+	cur := h.srv.Message(ch.ID)
+	require.NotEmpty(t, cur.Buttons(), "the closing edit failed")
+	in := h.click(bob, cur, buttonID(t, cur, "Accept"))
+	_, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	h.drained()
+	require.Empty(t, h.srv.Threads(h.gen.ID), "an expired challenge starts no game")
+	h.clock.Advance(5 * time.Second)
+	h.swept()
+	require.Empty(t, h.srv.Message(ch.ID).Buttons(), "closed after the retry")
+	require.Equal(t, 0, h.gamesListed(alice, "Survival Chess"))
+}
+
+// TestDoubleAcceptAndDoubleStart: two Accept clicks (and two lobby Start
+// clicks) sent at once start one game with one set of threads.
+func TestDoubleAcceptAndDoubleStart(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.survivalChallenge(alice, bob)
+	a1, err := h.srv.Click(bob, ch, buttonID(t, ch, "Accept"))
+	require.NoError(t, err)
+	a2, err := h.srv.Click(bob, ch, buttonID(t, ch, "Accept"))
+	require.NoError(t, err)
+	for _, in := range []*discordsim.Interaction{a1, a2} {
+		_, err := in.WaitResponse(wait)
+		require.NoError(t, err)
+	}
+	h.drained()
+	require.Len(t, h.srv.Threads(h.gen.ID), 1)
+	require.Equal(t, 1, h.gamesListed(alice, "Survival Chess"))
+
+	carol, dave := h.srv.User("carol"), h.srv.User("dave")
+	lobby := h.tcOpen(carol)
+	lobby = h.tcPress(carol, lobby, "Join White")
+	lobby = h.tcPress(dave, lobby, "Join Black")
+	s1, err := h.srv.Click(carol, lobby, buttonID(t, lobby, "Start"))
+	require.NoError(t, err)
+	s2, err := h.srv.Click(carol, lobby, buttonID(t, lobby, "Start"))
+	require.NoError(t, err)
+	for _, in := range []*discordsim.Interaction{s1, s2} {
+		_, err := in.WaitResponse(wait)
+		require.NoError(t, err)
+	}
+	h.drained()
+	require.Len(t, h.srv.Threads(h.gen.ID), 4, "the Survival thread and one Team Chess set of three")
+	require.Equal(t, 1, h.gamesListed(carol, "Team Chess"))
+}
+
+// TestDoubleMoveAtOnce: the same /move sent twice at once is applied once.
+func TestDoubleMoveAtOnce(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	m1 := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	m2 := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	var public int
+	for _, in := range []*discordsim.Interaction{m1, m2} {
+		m, err := in.WaitMessage(wait, nil)
+		require.NoError(t, err)
+		if !m.Ephemeral() {
+			public++
+		}
+	}
+	require.Equal(t, 1, public, "one move applied")
+	board := h.reply(bob, thread.ID, "board")
+	require.Equal(t, 1, strings.Count(board.Text(), "g8=Q"), board.Text())
+}
+
+// TestSandPanelCloseEditFailsThenRetried: a 500 on the first edit after
+// the last Confirm (closing a panel or the status) is retried: everything
+// is delivered and the status says the deployment is over.
+func TestSandPanelCloseEditFailsThenRetried(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g := h.sandStart(alice, bob)
+	g.deployRandom(alice)
+	h.drained()
+	h.srv.ServerErrorNext("PATCH /channels/*/messages/*", 1)
+	g.deployRandom(bob)
+	h.serverErrorSeen("PATCH /channels/*/messages/*")
+	h.clock.Advance(time.Minute)
+	h.swept()
+	require.Equal(t, 0, h.bot.App().Pending(), "every effect delivered")
+	require.Contains(t, h.srv.Message(g.status.ID).Text(), "Deployment over")
+	require.Len(t, h.messagesWith(g.thread.ID, "The coin is flipped"), 1)
+}
