@@ -385,3 +385,31 @@ func TestKillAfterTeamChessMove(t *testing.T) {
 		require.Len(t, r.with(th.ID, "played **e4**"), 1, "thread %s: e4's board once", th.Name)
 	}
 }
+
+// TestKillAfterATimeLoss (real time, over a minute): a Survival game with
+// a one-minute limit; the bot is killed (SIGKILL) once the time loss is
+// announced, and restarted: the loss is announced once, the game stays
+// over, and /games lists nothing active.
+func TestKillAfterATimeLoss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a real one-minute clock")
+	}
+	r := newKillRig(t)
+	alice, bob := r.srv.User("alice"), r.srv.User("bob")
+	ch := r.answer(alice, r.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"), discordsim.Opt("move_time", "1m"))
+	acc := r.press(bob, ch, "Accept", func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	th := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(acc.Text())[1]
+	r.waitWith(th, "first move must be a promotion")
+	r.answer(alice, th, "move", discordsim.Opt("move", "g7g8q"))
+	r.waitWith(th, "ran out of time")
+	// Let a later interaction's answer pass, so the announcement's delivery
+	// is recorded before the kill (the kill right after a post is
+	// TestKillRightAfterTheFirstBoardPost's fault).
+	r.answer(alice, r.gen.ID, "games")
+	r.restart()
+	m := r.answer(bob, th, "move", discordsim.Opt("move", "e2e1k"))
+	require.True(t, m.Ephemeral(), "the game is over: %s", m.Text())
+	games := r.answer(bob, r.gen.ID, "games")
+	require.NotContains(t, games.Text(), "<#"+th+">")
+	require.Len(t, r.with(th, "ran out of time"), 1, "announced once")
+}

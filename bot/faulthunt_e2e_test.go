@@ -603,3 +603,33 @@ func TestSandPanelCloseEditFailsThenRetried(t *testing.T) {
 	require.Contains(t, h.srv.Message(g.status.ID).Text(), "Deployment over")
 	require.Len(t, h.messagesWith(g.thread.ID, "The coin is flipped"), 1)
 }
+
+// TestTeamChessMemberAddFailsThenRetried: a 500 on adding a commander to
+// their team's private thread at Start is retried: every player ends up a
+// member of the public thread and of their own team's thread only.
+func TestTeamChessMemberAddFailsThenRetried(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	lobby := h.tcOpen(alice)
+	lobby = h.tcPress(alice, lobby, "Join White")
+	lobby = h.tcPress(bob, lobby, "Join Black")
+	h.srv.ServerErrorNext("PUT /channels/*/thread-members/*", 2)
+	started := h.tcPress(alice, lobby, "Start")
+	require.Contains(t, started.Text(), "started the game")
+	h.serverErrorSeen("PUT /channels/*/thread-members/*")
+	for i := 0; i < 3; i++ { // a retry may fail again: backoff 1 s, 2 s
+		h.clock.Advance(10 * time.Second)
+		h.swept()
+	}
+	for _, th := range h.srv.Threads(h.gen.ID) {
+		th = h.srv.ChannelByID(th.ID)
+		switch {
+		case th.Type == 11:
+			require.True(t, th.HasMember(alice.ID) && th.HasMember(bob.ID), "public thread members")
+		case strings.Contains(th.Name, "White"):
+			require.True(t, th.HasMember(alice.ID) && !th.HasMember(bob.ID), "White's thread members")
+		default:
+			require.True(t, th.HasMember(bob.ID) && !th.HasMember(alice.ID), "Black's thread members")
+		}
+	}
+}
