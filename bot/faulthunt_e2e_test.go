@@ -633,3 +633,48 @@ func TestTeamChessMemberAddFailsThenRetried(t *testing.T) {
 		}
 	}
 }
+
+// TestChallengeAnswerFails: a 500 on the answer that would show a new
+// challenge: the challenger can challenge again (one challenge shown), the
+// unseen challenge expires without errors, and the shown one still works.
+func TestChallengeAnswerFails(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	h.slash(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	h.clock.Advance(time.Minute)
+	h.swept()
+	ch := h.survivalChallenge(alice, bob)
+	h.clock.Advance(time.Minute)
+	h.swept()
+	var shown int
+	for _, m := range h.messagesWith(h.gen.ID, "challenge") {
+		if len(m.Buttons()) > 0 {
+			shown++
+		}
+	}
+	require.Equal(t, 1, shown, "one challenge shown")
+	h.click(bob, ch, buttonID(t, ch, "Accept"))
+	h.drained()
+	require.Len(t, h.srv.Threads(h.gen.ID), 1)
+	h.clock.Advance(2 * time.Hour) // the unseen challenge expires
+	h.swept()
+}
+
+// TestDeferredMoveAnswerEditFails: with every answer deferred, a 500 on
+// the edit that fills the deferred answer of a move: the move's board is
+// posted once through the outbox, and the opponent plays on.
+func TestDeferredMoveAnswerEditFails(t *testing.T) {
+	h := newDeferringHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	h.srv.ServerErrorNext("PATCH /webhooks/*/*/messages/@original", 1)
+	h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	h.serverErrorSeen("PATCH /webhooks/*/*/messages/@original")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(thread.ID, "played **g8=Q**")) > 0 }))
+	h.clock.Advance(time.Minute)
+	h.swept()
+	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "posted once")
+	h.move(bob, thread, "e2e1k")
+}
