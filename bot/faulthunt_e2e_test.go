@@ -678,3 +678,61 @@ func TestDeferredMoveAnswerEditFails(t *testing.T) {
 	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "posted once")
 	h.move(bob, thread, "e2e1k")
 }
+
+// TestTeamChessResignAnswerFails: a 500 on the answer to a Team Chess
+// /resign: the result reaches the public thread once (through the answer's
+// copy) and each team thread once, and the game is over.
+func TestTeamChessResignAnswerFails(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))
+	tb.move(alice, "e4")
+	h.drained()
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	h.slash(bob, tb.pub.ID, "resign")
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	h.clock.Advance(time.Minute)
+	h.swept()
+	for _, th := range []*discordsim.Channel{tb.pub, tb.team[tcWhite], tb.team[tcBlack]} {
+		require.Len(t, h.messagesWith(th.ID, "Black resigned"), 1, "thread %s", th.Name)
+	}
+	require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "d4")), "over")
+}
+
+// TestTeamChessMoveAnswerFails: a 500 on a Team Chess move's answer: the
+// board reaches the public thread once (the answer's copy) and each team
+// thread once, and the opponent plays on.
+func TestTeamChessMoveAnswerFails(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	h.slash(alice, tb.pub.ID, "move", discordsim.Opt("move", "e4"))
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(tb.pub.ID, "played **e4**")) > 0 }))
+	h.clock.Advance(time.Minute)
+	h.swept()
+	for _, th := range []*discordsim.Channel{tb.pub, tb.team[tcWhite], tb.team[tcBlack]} {
+		require.Len(t, h.messagesWith(th.ID, "played **e4**"), 1, "thread %s", th.Name)
+	}
+	tb.move(bob, "e5")
+}
+
+// TestSandResignAnswerFails: a 500 on the answer to a SandTable /resign
+// during deployment: the result is posted once and the status closes.
+func TestSandResignAnswerFails(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g := h.sandStart(alice, bob)
+	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	h.slash(bob, g.thread.ID, "resign")
+	h.serverErrorSeen("POST /interactions/*/*/callback")
+	h.clock.Advance(time.Minute)
+	h.swept()
+	require.Len(t, h.messagesWith(g.thread.ID, bob.Mention()+" resigned"), 1, "the result is posted once")
+	sg, _, _ := g.state()
+	require.False(t, sg.Active)
+	for _, b := range h.srv.Message(g.status.ID).Buttons() {
+		require.NotEqual(t, "Deploy (private)", b.Label, "the status is closed")
+	}
+}
