@@ -736,3 +736,32 @@ func TestSandResignAnswerFails(t *testing.T) {
 		require.NotEqual(t, "Deploy (private)", b.Label, "the status is closed")
 	}
 }
+
+// TestSandStatusEditRefused30046: Discord refuses every edit of the
+// SandTable status message for good (30046, too many edits of an old
+// message): the first refused edit is posted anew, and later updates
+// must go to that new message, not post one more copy each time.
+func TestSandStatusEditRefused30046(t *testing.T) {
+	t.Skip("FAULT: after a 30046 on the SandTable status message, every later status update posts one more status message (the new message's ID is not kept)")
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g := h.sandStart(alice, bob)
+	h.srv.FailNext("PATCH /channels/"+g.thread.ID+"/messages/"+g.status.ID, 100,
+		discordsim.Fault{Status: 400, Code: 30046, Message: "Maximum number of edits to messages older than 1 hour reached. Try again later."})
+	g.deployRandom(alice)
+	h.drained()
+	g.deployRandom(bob)
+	h.clock.Advance(time.Minute)
+	h.swept()
+	var statuses []string
+	for _, m := range h.messagesWith(g.thread.ID, "SandTable Chess: Deployment") {
+		if m.ID != g.status.ID {
+			statuses = append(statuses, m.Text())
+		}
+	}
+	// Fails: two replacement status messages, "North: deploying…" and
+	// "Deployment over": the message posted anew is not made the game's
+	// status message, so each later edit is refused again and posted anew.
+	require.Len(t, statuses, 1, "one replacement status message: %q", statuses)
+	require.Contains(t, statuses[0], "Deployment over")
+}
