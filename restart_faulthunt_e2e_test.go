@@ -201,7 +201,6 @@ func TestKillAfterLobbyStart(t *testing.T) {
 // Accept when the challenge is still open), there is one game, one thread,
 // the challenge is closed and the first board is shown once.
 func TestKillAtEachCallOfAnAccept(t *testing.T) {
-	t.Skip("FAULT: a kill -9 right after Discord answered the first board's post (before the outbox marked it delivered) posts the board twice: see TestKillRightAfterTheFirstBoardPost")
 	if testing.Short() {
 		t.Skip("kills and restarts the bot about ten times")
 	}
@@ -257,7 +256,6 @@ func TestKillAtEachCallOfAnAccept(t *testing.T) {
 // The kill races the bot's commit of the delivery (a few milliseconds), so
 // this fails in most runs, not all.
 func TestKillRightAfterTheFirstBoardPost(t *testing.T) {
-	t.Skip("FAULT: an effect whose post Discord applied just before a kill -9 is posted again after the restart (a first attempt is never reconciled)")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
@@ -301,7 +299,6 @@ func (r *killRig) sandDeploy(u *discordsim.User) {
 // status, confirmation notices, reveal, the move's board) and the game goes
 // on.
 func TestKillAtSandTableSteps(t *testing.T) {
-	t.Skip("FAULT: the \"has confirmed their deployment\" notice is posted twice when the kill follows its post (same fault as TestKillRightAfterTheFirstBoardPost)")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))
@@ -359,7 +356,6 @@ func TestKillAtSandTableSteps(t *testing.T) {
 // applied once (sending it again is refused), no board is repeated, and
 // the other side plays on.
 func TestKillAfterTeamChessMove(t *testing.T) {
-	t.Skip("FAULT: the team thread board posted just before a kill -9 is posted again after the restart (same fault as TestKillRightAfterTheFirstBoardPost)")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	lobby := r.answer(alice, r.gen.ID, "teamchess new")
@@ -419,7 +415,6 @@ func TestKillAfterATimeLoss(t *testing.T) {
 // panel: the restarted bot must not send that player a second panel (a
 // direct message is never reconciled, even on a retry).
 func TestKillRightAfterAPanelDM(t *testing.T) {
-	t.Skip("FAULT: a deployment panel DM answered just before a kill -9 is sent again after the restart: two panels")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))

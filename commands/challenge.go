@@ -237,10 +237,14 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 		return nil, err
 	}
 	switch action {
-	case "cancel":
-		return closedChallenge(k, &ch, fmt.Sprintf("%s withdrew this challenge.", ch.Challenger.Mention())), nil
-	case "decline":
-		return closedChallenge(k, &ch, fmt.Sprintf("%s declined the challenge.", ch.Opponent.Mention())), nil
+	case "cancel", "decline":
+		note := fmt.Sprintf("%s withdrew this challenge.", ch.Challenger.Mention())
+		if action == "decline" {
+			note = fmt.Sprintf("%s declined the challenge.", ch.Opponent.Mention())
+		}
+		r := closedChallenge(k, &ch, note)
+		r.Committed = true // the challenge is closed: a lost answer is still shown
+		return r, nil
 	}
 	threadID, err := start(a, req, &ch)
 	if err != nil {
