@@ -14,9 +14,9 @@ import (
 
 // An interaction goes through a chain of middleware, outermost first:
 //
-//	gate (refuse while shutting down) → decode → log → answer (respond at
-//	once, or defer: publicly, ephemerally when the answer is private
-//	(App.AnswersPrivately), or as an update of a clicked message) →
+//	gate (refuse while shutting down) → decode → answer (respond at once,
+//	or defer: publicly, ephemerally when the answer is private
+//	(App.AnswersPrivately), or as an update of a clicked message) → log →
 //	recover (a panic becomes an apology with a reference) → route
 //	(App.Handle: lock, dedupe and the game's action live in the framework)
 //

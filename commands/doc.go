@@ -3,10 +3,10 @@
 // challenges, lobbies, draw offers, timers, downtime and /games, and
 // delivers what actions do on Discord from a transactional outbox. Rules
 // are decided by the engines in games/; each game's flow is its own package
-// (commands/survival, commands/teamchess) implementing the typed contract
-// Game[S] (kind.go), registered by the wiring (the bot package): this
-// package never imports a game (the root TestFrameworkImportsNoGame checks
-// it), nor discordgo (TestImportGraph).
+// (commands/survival, commands/teamchess, commands/sandtable) implementing
+// the typed contract Game[S] (kind.go), registered by the wiring (the bot
+// package): this package never imports a game (the root
+// TestFrameworkImportsNoGame checks it), nor discordgo (TestImportGraph).
 //
 // One action, for every game (kind.go, kindOf.run): lock the game → load
 // its record → decode its state (Game.Decode, by the stored codec version)
@@ -55,7 +55,8 @@
 //     interaction applied (markApplied, storage.Dedupe.Mark) and saves the
 //     change's effects in the outbox: a transition is saved whole or not at
 //     all, the same interaction is never applied twice, and what it does on
-//     Discord is delivered at least once, never shown twice.
+//     Discord is delivered at least once, reconciled so that a retry does
+//     not show it twice.
 //   - The clock rule is applied here once (nextDeadline), never by a game.
 //   - A handler returns a *UserError for anything the user did wrong; its
 //     text is shown to them privately, word for word, and nothing changed.
