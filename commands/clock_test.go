@@ -52,7 +52,8 @@ func (clockGame) Spec() commands.Spec[*clockState] {
 			t.Save(&s)
 			t.Post(commands.Message{Content: fmt.Sprint("set ", s.N)})
 			return &commands.Response{Message: commands.Message{Content: t.Deadline().Format(time.RFC3339),
-				Cards: []*ui.Card{{Title: fmt.Sprint("action ", s.N)}}}}, nil
+				Cards: []*ui.Card{{Title: fmt.Sprint("action ", s.N), Image: "board.png"}},
+				Files: []*ui.File{{Name: "board.png", ContentType: "image/png", Data: []byte{1, 2, 3}}}}}, nil
 		},
 		// fail asks for a change and an effect, then fails.
 		"fail": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
@@ -239,14 +240,28 @@ func TestAnswerCopies(t *testing.T) {
 
 	commandstest.Deliver(t, a, commandstest.T0)
 	require.Equal(t, 1, answers(), "the lost answer is posted at once")
+	posts, _ := p.Snapshot()
+	for _, s := range posts {
+		if s.Msg.Content == lost.Content {
+			require.Len(t, s.Msg.Files, 1, "whole, with its image")
+		}
+	}
 	commandstest.Deliver(t, a, commandstest.T0.Add(29*time.Second))
 	require.Equal(t, 1, answers())
 	commandstest.Deliver(t, a, commandstest.T0.Add(30*time.Second))
 	require.Equal(t, 2, answers(), "the unconfirmed answer after the grace; the shown one never")
 	require.Zero(t, a.Pending())
-	posts, _ := p.Snapshot()
-	require.Equal(t, "th1", posts[len(posts)-1].Channel)
-	require.Equal(t, crashed.Content, posts[len(posts)-1].Msg.Content)
+	posts, _ = p.Snapshot()
+	var last commands.Message
+	for _, s := range posts {
+		if s.Msg.Content == crashed.Content && len(s.Msg.Cards) > 0 && s.Msg.Cards[0].Title == crashed.Cards[0].Title {
+			last = s.Msg
+			require.Equal(t, "th1", s.Channel)
+		}
+	}
+	require.NotEmpty(t, last.Cards, "the crashed answer's copy is posted")
+	require.Empty(t, last.Files, "the saved copy is small: no image")
+	require.Empty(t, last.Cards[0].Image, "and no card pointing at one")
 
 	refused := commandstest.Cmd(commandstest.Alice, "fail", "", nil)
 	_, err = a.Handle(refused)

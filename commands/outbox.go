@@ -216,7 +216,7 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 	if !a.AnswerCopies || resp == nil || req == nil || resp.Ephemeral || resp.Modal != nil || resp.Update || req.ChannelID == "" {
 		return nil
 	}
-	m := resp.Message
+	m := withoutFiles(resp.Message)
 	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true}
 	id, err := tx.Outbox().Add("answer-"+newID(), e)
 	if err != nil {
@@ -227,6 +227,33 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 	}
 	resp.Committed, resp.answerID = true, id
 	return nil
+}
+
+// withoutFiles is m without its files (and without card images that show
+// them): the copy saved with every answer stays small, so saving it costs
+// the action almost nothing. It is what a crash before the answer shows;
+// an answer lost in sending is shown whole (AnswerLost has it).
+func withoutFiles(m Message) Message {
+	if len(m.Files) == 0 {
+		return m
+	}
+	names := map[string]bool{}
+	for _, f := range m.Files {
+		names[f.Name] = true
+	}
+	cards := make([]*ui.Card, len(m.Cards))
+	for i, c := range m.Cards {
+		cc := *c
+		if names[cc.Image] {
+			cc.Image = ""
+		}
+		if names[cc.Thumbnail] {
+			cc.Thumbnail = ""
+		}
+		cards[i] = &cc
+	}
+	m.Cards, m.Files = cards, nil
+	return m
 }
 
 // AnswerSent is called by the adapter once the answer r is shown: its
@@ -265,8 +292,16 @@ func (a *App) AnswerLost(channelID, messageID string, r *Response) {
 		a.kick()
 		return
 	}
-	err := a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(r.answerID, 0, a.Now()) })
-	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+	// The saved copy has no files: post the whole answer instead.
+	m := r.Message
+	e := Effect{Op: OpPost, Channel: channelID, Body: &m, Reconcile: true}
+	err := a.update(func(tx storage.Tx) error {
+		if err := tx.Outbox().Done(r.answerID); err != nil {
+			return err
+		}
+		return a.enqueue(tx, "answer-"+newID(), nil, []Effect{e})
+	})
+	if err != nil {
 		a.Log.Error("showing a lost answer failed", "effect", r.answerID, "err", err)
 		return
 	}
