@@ -492,7 +492,9 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 		return a.enqueue(tx, rec.ID, rec, t.effects)
 	})
 	if err == nil {
-		a.deliverNow(req.Context(), rec.ID, false)
+		// The caller may hold a lock keyed by the new game's ID (a lobby
+		// whose ID the game takes): a result is recorded without taking it.
+		a.deliverNow(req.Context(), rec.ID, true)
 		a.kick()
 	}
 	return err

@@ -207,8 +207,8 @@ const answerGrace = 30 * time.Second
 // saveAnswer queues in tx, due after answerGrace, a copy of resp, the
 // public answer to req whose change tx saves: the adapter confirms it once
 // the answer is shown (AnswerSent), and the copy is then dropped; after a
-// failed send (AnswerLost makes it due at once) or a crash before the
-// answer, the outbox posts it instead, unless it was shown after all. An
+// failed send AnswerLost posts the whole answer instead, and after a crash
+// before the answer the outbox posts the copy, unless it was shown. An
 // answer that updates the clicked message is not copied: replayed after a
 // restart, it could undo a later edit of that message (the framework
 // closes a challenge's message with an effect of its own).
