@@ -385,3 +385,33 @@ func TestRestartReconcilesUnknownEffects(t *testing.T) {
 	require.ElementsMatch(t, []string{"done before the crash", "not done"}, texts, "nothing twice")
 	require.Len(t, p.DMs[commandstest.Bob.ID], 1, "the panel once")
 }
+
+// TestEffectsOnlyActionAppliedOnce: an action that only does something on
+// Discord (no new state) is refused when its interaction comes again, so
+// it is not done twice.
+func TestEffectsOnlyActionAppliedOnce(t *testing.T) {
+	a, _, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*clockState](a, postOnly{}) })
+	raw, _ := json.Marshal(clockState{Key: "1"})
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
+		return tx.Games().Put(&storage.Game{ID: "game1", Kind: "clock", ThreadID: "th1", Players: []string{commandstest.Alice.ID},
+			Active: true, State: raw, StateVersion: 1}, commandstest.T0)
+	}))
+	r := commandstest.Cmd(commandstest.Alice, "shout", "", nil)
+	_, err := a.Handle(r)
+	require.NoError(t, err)
+	_, err = a.Handle(r)
+	require.Contains(t, commandstest.UserMsg(t, err), "already applied")
+	require.Equal(t, 1, a.Pending())
+}
+
+// postOnly is clockGame with one action that only posts.
+type postOnly struct{ clockGame }
+
+func (postOnly) Spec() commands.Spec[*clockState] {
+	return commands.Spec[*clockState]{Name: "clock", Title: "Clock", Thread: map[string]commands.Action[*clockState]{
+		"shout": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
+			t.Post(commands.Message{Content: "shout"})
+			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "shouted"}}, nil
+		},
+	}}
+}

@@ -363,7 +363,8 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
-		if t.Req != nil && t.Req.InteractionID != "" && t.saved {
+		// Whatever the interaction changes or does on Discord, it does once.
+		if t.Req != nil && t.Req.InteractionID != "" {
 			if err := markApplied(tx, t.Req.InteractionID, t.Now); err != nil {
 				return err
 			}
