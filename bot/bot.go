@@ -28,6 +28,9 @@ import (
 type Options struct {
 	// HTTPClient and Dialer redirect discordgo's REST and gateway traffic
 	// (to a fake Discord in tests).
+	// HTTPListen, when set, overrides the [http] listen address (tests
+	// use "127.0.0.1:0").
+	HTTPListen string
 	HTTPClient *http.Client
 	Dialer     *websocket.Dialer
 	// Now is the clock (default time.Now).
@@ -78,6 +81,7 @@ type Bot struct {
 	inflight inflight
 	stop     chan struct{}
 	loopDone chan struct{}
+	ops      *ops // metrics and the HTTP listener
 	// deliverDone is closed when the outbox dispatcher has stopped.
 	deliverDone chan struct{}
 	dmChans     sync.Map // user ID -> DM channel ID
@@ -130,6 +134,10 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		DevGuildID:   cfg.Discord.DevGuildID,
 	}, log)
 	b.app.Now = opts.Now
+	b.ops = newOps(b)
+	if opts.HTTPListen != "" {
+		b.cfg.HTTP.Listen = opts.HTTPListen
+	}
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)
 	teamchess.Register(b.app)
@@ -181,6 +189,12 @@ func (b *Bot) Start() error {
 		b.log.Info("credited downtime to running clocks", "downtime", down.Round(time.Second))
 	}
 	b.started.Store(true)
+	if b.cfg.HTTP.Listen != "" {
+		if err := b.ops.serve(b, b.cfg.HTTP.Listen); err != nil {
+			b.sess.Close()
+			return err
+		}
+	}
 	go b.timerLoop()
 	go b.deliverLoop()
 	return nil
@@ -220,6 +234,11 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.sess.ShouldReconnectOnError = false
 	if cerr := b.sess.Close(); cerr != nil && err == nil {
 		err = cerr
+	}
+	if b.ops.server != nil {
+		if cerr := b.ops.server.Shutdown(ctx); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	return err
 }
@@ -402,6 +421,7 @@ func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, pr
 func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 	if err != nil {
 		b.log.Error("answering interaction failed", "interaction", i.ID, "err", err)
+		b.ops.restError(platformError(err))
 		// The change is saved: show it through the outbox instead.
 		mid := ""
 		if i.Message != nil {

@@ -29,6 +29,15 @@ type Config struct {
 	// Playground configures the local playground (package playground) that
 	// `sandtable run` starts when no token is configured.
 	Playground PlaygroundConfig `toml:"playground"`
+	HTTP       HTTPConfig       `toml:"http"`
+}
+
+// HTTPConfig holds the [http] table: the operations listener.
+type HTTPConfig struct {
+	// Listen is the address (host:port) of the listener serving
+	// Prometheus metrics at /metrics and health at /livez and /readyz;
+	// empty: off. Port 0 picks a free port (logged).
+	Listen string `toml:"listen"`
 }
 
 // DiscordConfig holds the [discord] table.
@@ -281,6 +290,11 @@ func (c *Config) validate() error {
 	}
 	if err := c.Playground.validate(); err != nil {
 		return err
+	}
+	if c.HTTP.Listen != "" {
+		if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil || port == "" {
+			return fmt.Errorf("http.listen must be an address such as 127.0.0.1:9090 (host:port), got %q", c.HTTP.Listen)
+		}
 	}
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":

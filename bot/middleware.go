@@ -77,7 +77,9 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 func (b *Bot) logStep(c *call, next func(*call) result) result {
 	start := time.Now()
 	r := next(c)
-	c.log.Debug("interaction handled", "took", time.Since(start), "err", r.err)
+	took := time.Since(start)
+	c.log.Debug("interaction handled", "took", took, "err", r.err)
+	b.ops.observe(c.req, took, r.err)
 	return r
 }
 
@@ -136,6 +138,7 @@ func (b *Bot) answer(c *call, handle func(*call) result) {
 		private = true
 		defer_.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
+	b.ops.deferrals.Inc()
 	if err := b.sess.InteractionRespond(i, defer_); err != nil {
 		c.log.Error("deferring failed", "err", err)
 	}

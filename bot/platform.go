@@ -23,7 +23,7 @@ func (p *platform) Send(ctx context.Context, channelID string, m commands.Messag
 		Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentions(),
 	}, discordgo.WithContext(ctx))
 	if err != nil {
-		return "", platformError(err)
+		return "", p.fail(err)
 	}
 	return msg.ID, nil
 }
@@ -45,7 +45,7 @@ func (p *platform) Edit(ctx context.Context, channelID, messageID string, m comm
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
 	_, err := p.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
-	return platformError(err)
+	return p.fail(err)
 }
 
 func (p *platform) StartThread(ctx context.Context, channelID, name string, private bool) (string, error) {
@@ -61,7 +61,7 @@ func (p *platform) StartThread(ctx context.Context, channelID, name string, priv
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
 	}
 	if err != nil {
-		return "", platformError(err)
+		return "", p.fail(err)
 	}
 	return ch.ID, nil
 }
@@ -76,23 +76,23 @@ func (p *platform) ChannelType(ctx context.Context, channelID string) (ui.Channe
 	}
 	ch, err := p.sess.Channel(channelID, discordgo.WithContext(ctx))
 	if err != nil {
-		return 0, platformError(err)
+		return 0, p.fail(err)
 	}
 	return channelType(ch.Type), nil
 }
 
 func (p *platform) AddThreadMember(ctx context.Context, threadID, userID string) error {
-	return platformError(p.sess.ThreadMemberAdd(threadID, userID, discordgo.WithContext(ctx)))
+	return p.fail(p.sess.ThreadMemberAdd(threadID, userID, discordgo.WithContext(ctx)))
 }
 
 func (p *platform) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
-	return platformError(p.sess.ThreadMemberRemove(threadID, userID, discordgo.WithContext(ctx)))
+	return p.fail(p.sess.ThreadMemberRemove(threadID, userID, discordgo.WithContext(ctx)))
 }
 
 func (p *platform) DM(ctx context.Context, userID string, m commands.Message) (string, error) {
 	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {
-		return "", dmError(platformError(err))
+		return "", dmError(p.fail(err))
 	}
 	id, err := p.Send(ctx, chID, m)
 	if err != nil {
@@ -104,7 +104,7 @@ func (p *platform) DM(ctx context.Context, userID string, m commands.Message) (s
 func (p *platform) EditDM(ctx context.Context, userID, messageID string, m commands.Message) error {
 	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {
-		return platformError(err)
+		return p.fail(err)
 	}
 	return p.Edit(ctx, chID, messageID, m)
 }
@@ -173,7 +173,7 @@ func (p *platform) StartThreadFrom(ctx context.Context, channelID, messageID, na
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
 	}
 	if err != nil {
-		return "", platformError(err)
+		return "", p.fail(err)
 	}
 	return ch.ID, nil
 }
@@ -183,7 +183,7 @@ func (p *platform) StartThreadFrom(ctx context.Context, channelID, messageID, na
 func (p *platform) FindThreads(ctx context.Context, guildID, parentID, name string) ([]string, error) {
 	list, err := p.sess.GuildThreadsActive(guildID, discordgo.WithContext(ctx))
 	if err != nil {
-		return nil, platformError(err)
+		return nil, p.fail(err)
 	}
 	want := threadName(name)
 	var out []*discordgo.Channel
@@ -210,7 +210,7 @@ func (p *platform) FindThreads(ctx context.Context, guildID, parentID, name stri
 func (p *platform) RecentDM(ctx context.Context, userID string, limit int) ([]commands.Posted, error) {
 	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {
-		return nil, platformError(err)
+		return nil, p.fail(err)
 	}
 	return p.Recent(ctx, chID, limit)
 }
@@ -219,7 +219,7 @@ func (p *platform) RecentDM(ctx context.Context, userID string, limit int) ([]co
 func (p *platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
 	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "", discordgo.WithContext(ctx))
 	if err != nil {
-		return nil, platformError(err)
+		return nil, p.fail(err)
 	}
 	var out []commands.Posted
 	for _, m := range msgs {
@@ -237,4 +237,13 @@ func (p *platform) Recent(ctx context.Context, channelID string, limit int) ([]c
 		out = append(out, po)
 	}
 	return out, nil
+}
+
+// fail is platformError, counted in the REST error metric.
+func (p *platform) fail(err error) error {
+	err = platformError(err)
+	if err != nil && p.ops != nil {
+		p.ops.restError(err)
+	}
+	return err
 }

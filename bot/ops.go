@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"sandtable/commands"
+	"sandtable/storage"
+)
+
+// ops is the bot's operations surface: Prometheus metrics, and the HTTP
+// listener ([http] listen) serving /metrics, /livez and /readyz. Each Bot
+// has its own registry, so tests read exactly their bot's figures.
+type ops struct {
+	reg          *prometheus.Registry
+	interactions *prometheus.CounterVec   // by type and outcome
+	latency      *prometheus.HistogramVec // handler seconds, by type
+	deferrals    prometheus.Counter
+	restErrors   *prometheus.CounterVec // by HTTP status and Discord code
+	server       *http.Server
+	addr         string
+}
+
+func newOps(b *Bot) *ops {
+	o := &ops{reg: prometheus.NewRegistry()}
+	o.interactions = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sandtable_interactions_total",
+		Help: "Interactions handled, by type (command, autocomplete, component, modal) and outcome (ok, refused, error)."},
+		[]string{"type", "outcome"})
+	o.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "sandtable_interaction_seconds",
+		Help: "Time from an interaction's arrival to its handler's answer, by type.", Buckets: prometheus.ExponentialBuckets(0.001, 2, 14)},
+		[]string{"type"})
+	o.deferrals = prometheus.NewCounter(prometheus.CounterOpts{Name: "sandtable_deferrals_total",
+		Help: "Interactions deferred because their handler was slow."})
+	o.restErrors = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sandtable_discord_rest_errors_total",
+		Help: "Discord REST requests refused, by HTTP status and Discord error code (0: none)."}, []string{"status", "code"})
+	o.reg.MustRegister(o.interactions, o.latency, o.deferrals, o.restErrors,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_pending",
+			Help: "Effects waiting in the outbox (due or not)."}, func() float64 { return float64(b.app.Pending()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_due",
+			Help: "Effects due now and not delivered yet."}, func() float64 { return float64(b.app.Due(b.opts.Now())) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_timers_due",
+			Help: "Game deadlines due now and not handled yet."}, func() float64 {
+			var n int
+			_ = b.store.View(context.Background(), func(tx storage.Tx) error {
+				ids, err := tx.Games().Due(b.opts.Now())
+				n = len(ids)
+				return err
+			})
+			return float64(n)
+		}),
+	)
+	return o
+}
+
+// observe records one handled interaction.
+func (o *ops) observe(req *commands.Request, took time.Duration, err error) {
+	typ := map[commands.RequestType]string{commands.CommandRequest: "command", commands.AutocompleteRequest: "autocomplete",
+		commands.ComponentRequest: "component", commands.ModalRequest: "modal"}[req.Type]
+	outcome := "ok"
+	var ue *commands.UserError
+	switch {
+	case errors.As(err, &ue):
+		outcome = "refused"
+	case err != nil:
+		outcome = "error"
+	}
+	o.interactions.WithLabelValues(typ, outcome).Inc()
+	o.latency.WithLabelValues(typ).Observe(took.Seconds())
+}
+
+// restError counts a Discord REST refusal (err as platformError made it).
+func (o *ops) restError(err error) {
+	var pe *commands.PlatformError
+	if errors.As(err, &pe) {
+		o.restErrors.WithLabelValues(strconv.Itoa(pe.HTTPStatus), strconv.Itoa(pe.Code)).Inc()
+	}
+}
+
+// serve starts the HTTP listener on addr (host:port; port 0 picks one).
+func (o *ops) serve(b *Bot, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("http.listen %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(o.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := b.ready(r.Context()); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	o.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	o.addr = ln.Addr().String()
+	go func() {
+		if err := o.server.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			b.log.Error("the HTTP listener stopped", "err", err)
+		}
+	}()
+	b.log.Info("serving /metrics, /livez and /readyz", "address", o.addr)
+	return nil
+}
+
+// ready says whether the bot serves: its store answers and its gateway
+// connection is up (and it is not shutting down).
+func (b *Bot) ready(ctx context.Context) error {
+	if !b.started.Load() {
+		return errors.New("starting")
+	}
+	b.gate.Lock()
+	closing := b.closing
+	b.gate.Unlock()
+	if closing {
+		return errors.New("shutting down")
+	}
+	if err := b.store.View(ctx, func(storage.Tx) error { return nil }); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	if !b.sess.DataReady {
+		return errors.New("gateway not connected")
+	}
+	return nil
+}
+
+// HTTPAddr is the address the HTTP listener serves on ("" when off).
+func (b *Bot) HTTPAddr() string {
+	if b.ops.server == nil {
+		return ""
+	}
+	return b.ops.addr
+}
