@@ -256,6 +256,9 @@ func (p *Playground) startBot() {
 	}
 	cfg := p.opts.Config
 	cfg.Discord = bot.DiscordConfig{Token: bot.NewSecret(p.fake.Token()), APIBase: p.fake.URL(), ShardCount: 1}
+	if cfg.HTTP.Listen == "" {
+		cfg.HTTP.Listen = "127.0.0.1:0" // the operations listener, on a free loopback port
+	}
 	bopts := p.opts.Bot
 	bopts.HTTPClient, bopts.Dialer = nil, nil // api_base redirects discordgo to the stand-in
 	if bopts.Logger == nil {
@@ -278,6 +281,9 @@ func (p *Playground) startBot() {
 		return
 	}
 	p.log.Info("the bot is connected to the playground")
+	if addr := b.HTTPAddr(); addr != "" {
+		fmt.Fprintf(p.opts.Stdout, "SandTable playground: the bot's metrics are at http://%s/metrics (health: /livez, /readyz)\n", addr)
+	}
 	p.setStatus(BotStatus{State: "ready"})
 }
 
