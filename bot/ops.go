@@ -126,7 +126,10 @@ func (b *Bot) ready(ctx context.Context) error {
 	if err := b.store.View(ctx, func(storage.Tx) error { return nil }); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	if !b.sess.DataReady {
+	b.sess.RLock() // discordgo writes DataReady under the session's lock
+	connected := b.sess.DataReady
+	b.sess.RUnlock()
+	if !connected {
 		return errors.New("gateway not connected")
 	}
 	return nil
