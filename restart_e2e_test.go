@@ -159,21 +159,9 @@ level = "debug"
 // the board's delivery survive the kill; the restarted bot posts the board
 // once, and there is still one game and one thread.
 func TestKillBeforeTheFirstBoard(t *testing.T) {
-	srv := discordsim.Start(t, discordsim.Options{})
-	dir := t.TempDir()
-	config := filepath.Join(dir, "bot.toml")
-	require.NoError(t, os.WriteFile(config, []byte(fmt.Sprintf(`
-[discord]
-token = %q
-api_base = %q
-[storage]
-path = %q
-`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
-	bot := startChild(t, config)
-	gen := srv.Channel("general")
-	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "move"), "child log:\n%s", bot.logs)
-	_, err := srv.WaitConnected(wait)
-	require.NoError(t, err)
+	// The bot runs in a child process, killed with SIGKILL (newKillRig).
+	r := newKillRig(t)
+	srv, gen := r.srv, r.gen
 
 	alice, bob := srv.User("alice"), srv.User("bob")
 	in, err := srv.Slash(alice, gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
@@ -192,9 +180,8 @@ path = %q
 	_, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	require.NoError(t, srv.WaitFor(wait, func() bool { return len(srv.CallsTo("POST /channels/*/messages")) > 0 }))
-	bot.kill()
+	r.restart()
 
-	bot = startChild(t, config)
 	threads := srv.Threads(gen.ID)
 	require.Len(t, threads, 1)
 	thread := threads[0]
@@ -207,7 +194,7 @@ path = %q
 		}
 		return out
 	}
-	require.NoError(t, srv.WaitFor(wait, func() bool { return len(first()) > 0 }), "child log:\n%s", bot.logs)
+	require.NoError(t, srv.WaitFor(wait, func() bool { return len(first()) > 0 }), "child log:\n%s", r.bot.logs)
 	in, err = srv.Slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
 	require.NoError(t, err)
 	m, err := in.WaitMessage(wait, nil)

@@ -150,7 +150,9 @@ func TestKillRightAfterAcceptClick(t *testing.T) {
 	ch := r.answer(alice, r.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
 	_, err := r.srv.Click(bob, ch, button(t, ch, "Accept"))
 	require.NoError(t, err)
-	require.NoError(t, r.srv.WaitFor(wait, func() bool { return len(r.srv.Calls()) > 0 && len(r.srv.CallsTo("POST /channels/*/messages/*/threads")) > 0 }))
+	require.NoError(t, r.srv.WaitFor(wait, func() bool {
+		return len(r.srv.Calls()) > 0 && len(r.srv.CallsTo("POST /channels/*/messages/*/threads")) > 0
+	}))
 	r.restart()
 	if cur := r.srv.Message(ch.ID); len(cur.Buttons()) > 0 {
 		t.Logf("the challenge is still open after the kill: Accept again")

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,21 +15,9 @@ import (
 // the restarted bot posts it (board, coin toss, ping of the first mover)
 // once.
 func TestKillAfterTheLastConfirm(t *testing.T) {
-	srv := discordsim.Start(t, discordsim.Options{})
-	dir := t.TempDir()
-	config := filepath.Join(dir, "bot.toml")
-	require.NoError(t, os.WriteFile(config, []byte(fmt.Sprintf(`
-[discord]
-token = %q
-api_base = %q
-[storage]
-path = %q
-`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
-	bot := startChild(t, config)
-	gen := srv.Channel("general")
-	require.NoError(t, srv.WaitCommands(wait, gen.ID, "sandtable", "move"), "child log:\n%s", bot.logs)
-	_, err := srv.WaitConnected(wait)
-	require.NoError(t, err)
+	// The bot runs in a child process, killed with SIGKILL (newKillRig).
+	r := newKillRig(t)
+	srv, gen := r.srv, r.gen
 
 	alice, bob := srv.User("alice"), srv.User("bob")
 	in, err := srv.Slash(alice, gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))
@@ -57,7 +42,7 @@ path = %q
 				}
 			}
 			return p != nil
-		}), "child log:\n%s", bot.logs)
+		}), "child log:\n%s", r.bot.logs)
 		return p
 	}
 	deploy := func(u *discordsim.User) *discordsim.Message {
@@ -84,7 +69,7 @@ path = %q
 	_, err = in.WaitResponse(wait)
 	require.NoError(t, err)
 	require.NoError(t, srv.WaitFor(wait, func() bool { return len(srv.CallsTo("POST /channels/*/messages")) > posts }))
-	bot.kill()
+	r.restart()
 
 	reveals := func() []*discordsim.Message {
 		var out []*discordsim.Message
@@ -96,11 +81,10 @@ path = %q
 		return out
 	}
 	require.Empty(t, reveals(), "the reveal's post failed before the kill")
-	bot = startChild(t, config)
-	require.NoError(t, srv.WaitFor(wait, func() bool { return len(reveals()) > 0 }), "child log:\n%s", bot.logs)
-	r := reveals()[0]
-	require.NotNil(t, r.Attachment("board.png"))
-	require.Contains(t, r.Text(), "moves first")
+	require.NoError(t, srv.WaitFor(wait, func() bool { return len(reveals()) > 0 }), "child log:\n%s", r.bot.logs)
+	reveal := reveals()[0]
+	require.NotNil(t, reveal.Attachment("board.png"))
+	require.Contains(t, reveal.Text(), "moves first")
 	// The game goes on: the first mover's /board answers with the board.
 	in, err = srv.Slash(alice, thread.ID, "board")
 	require.NoError(t, err)

@@ -315,3 +315,18 @@ func Game(t testing.TB, s storage.Store, id string) *storage.Game {
 	}))
 	return g
 }
+
+// ButtonOf returns the route (custom ID) of m's button labelled label, and
+// fails the test when m has none.
+func ButtonOf(t testing.TB, m commands.Message, label string) string {
+	t.Helper()
+	for _, row := range m.Rows {
+		for _, c := range row {
+			if b, ok := c.(ui.Button); ok && b.Label == label {
+				return b.Route
+			}
+		}
+	}
+	t.Fatalf("no %q button in %+v", label, m)
+	return ""
+}

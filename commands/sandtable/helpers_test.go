@@ -8,16 +8,16 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
-	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
 	"sandtable/storage"
 )
 
 var (
-	t0    = commandstest.T0
-	alice = commandstest.Alice
-	bob   = commandstest.Bob
-	carol = commandstest.Carol
+	buttonOf = commandstest.ButtonOf
+	t0       = commandstest.T0
+	alice    = commandstest.Alice
+	bob      = commandstest.Bob
+	carol    = commandstest.Carol
 
 	cmd     = commandstest.Cmd
 	userMsg = commandstest.UserMsg
@@ -96,20 +96,6 @@ func click(u commands.User, customID string, values ...string) *commands.Request
 	r := commandstest.Click(u, customID, "m1")
 	r.Values = values
 	return r
-}
-
-// buttonOf returns the route of m's button labelled label.
-func buttonOf(t testing.TB, m commands.Message, label string) string {
-	t.Helper()
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if b, ok := c.(ui.Button); ok && b.Label == label {
-				return b.Route
-			}
-		}
-	}
-	t.Fatalf("no %q button in %+v", label, m)
-	return ""
 }
 
 // posts delivers the outbox and returns what was posted in channel since

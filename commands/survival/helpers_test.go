@@ -13,10 +13,11 @@ import (
 )
 
 var (
-	t0    = commandstest.T0
-	alice = commandstest.Alice
-	bob   = commandstest.Bob
-	carol = commandstest.Carol
+	buttonOf = commandstest.ButtonOf
+	t0       = commandstest.T0
+	alice    = commandstest.Alice
+	bob      = commandstest.Bob
+	carol    = commandstest.Carol
 
 	cmd     = commandstest.Cmd
 	userMsg = commandstest.UserMsg
@@ -68,20 +69,6 @@ func load(t testing.TB, store storage.Store, id string) (*storage.Game, *State) 
 // click is u's click on the component customID of message "m1".
 func click(u commands.User, customID string) *commands.Request {
 	return commandstest.Click(u, customID, "m1")
-}
-
-// buttonOf returns the route of m's button labelled label.
-func buttonOf(t testing.TB, m commands.Message, label string) string {
-	t.Helper()
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if b, ok := c.(ui.Button); ok && b.Label == label {
-				return b.Route
-			}
-		}
-	}
-	t.Fatalf("no %q button in %+v", label, m)
-	return ""
 }
 
 // fieldOf returns the value of the field named name of m's first card, ""

@@ -14,6 +14,7 @@ import (
 )
 
 var (
+	buttonOf          = commandstest.ButtonOf
 	alice, bob, carol = commandstest.Alice, commandstest.Bob, commandstest.Carol
 	dan               = commands.User{ID: "100004", Name: "dan"}
 	t0                = commandstest.T0
@@ -84,20 +85,6 @@ func text(t *testing.T, m commands.Message) string {
 		}
 	}
 	return b.String()
-}
-
-// buttonOf returns the route of m's button labelled label.
-func buttonOf(t *testing.T, m commands.Message, label string) string {
-	t.Helper()
-	for _, row := range m.Rows {
-		for _, c := range row {
-			if b, ok := c.(ui.Button); ok && b.Label == label {
-				return b.Route
-			}
-		}
-	}
-	t.Fatalf("no %q button in %+v", label, m)
-	return ""
 }
 
 // selectOptions lists the values of m's select menu with action.
