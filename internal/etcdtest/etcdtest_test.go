@@ -1,0 +1,51 @@
+package etcdtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// TestClusterSurvivesAMember starts three members, writes, stops one and
+// writes again: the majority serves on.
+func TestClusterSurvivesAMember(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a three-member cluster: the long pass")
+	}
+	c := StartCluster(t, 3)
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(), DialTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := cli.Put(ctx, "k", "1"); err != nil {
+		t.Fatal(err)
+	}
+	c.Stop(0)
+	if _, err := cli.Put(ctx, "k", "2"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := cli.Get(ctx, "k")
+	if err != nil || len(r.Kvs) != 1 || string(r.Kvs[0].Value) != "2" {
+		t.Fatalf("get after a member stopped: %v %v", r, err)
+	}
+}
+
+// TestStart starts one member and writes to it.
+func TestStart(t *testing.T) {
+	c := Start(t)
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(), DialTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := cli.Put(ctx, "k", "v"); err != nil {
+		t.Fatal(err)
+	}
+}
