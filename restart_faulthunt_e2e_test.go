@@ -256,7 +256,7 @@ func TestKillAtEachCallOfAnAccept(t *testing.T) {
 // Discord has answered the post of a new game's first board, before the
 // outbox can mark it delivered: the restarted bot must not post it again.
 // The kill races the bot's commit of the delivery (a few milliseconds), so
-// this fails in most runs, not all.
+// before the outbox reconciled its deliveries this failed in most runs.
 func TestKillRightAfterTheFirstBoardPost(t *testing.T) {
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
@@ -269,7 +269,7 @@ func TestKillRightAfterTheFirstBoardPost(t *testing.T) {
 	require.Len(t, threads, 1)
 	m := r.answer(alice, threads[0].ID, "move", discordsim.Opt("move", "g7g8q"))
 	require.False(t, m.Ephemeral(), m.Text())
-	// Fails: two boards "first move must be a promotion" (calls: POST
+	// Failed before the fix: two boards "first move must be a promotion" (calls: POST
 	// .../messages 200, kill, restart, POST .../messages 200 again).
 	require.Len(t, r.with(threads[0].ID, "first move must be a promotion"), 1, "the first board once")
 }
@@ -321,7 +321,7 @@ func TestKillAtSandTableSteps(t *testing.T) {
 	r.restart()
 	r.waitWith(th.ID, "The coin is flipped")
 	require.Len(t, r.with(th.ID, "SandTable Chess: Deployment"), 1, "one status message")
-	// Fails in about two runs of three: the notice's post was answered 200
+	// Failed before the fix, in about two runs of three: the notice's post was answered 200
 	// just before the kill, and the restarted bot posts it again.
 	require.Len(t, r.with(th.ID, "has confirmed their deployment"), 1)
 	require.Len(t, r.with(th.ID, "The coin is flipped"), 1, "the reveal once")
@@ -378,7 +378,7 @@ func TestKillAfterTeamChessMove(t *testing.T) {
 	require.Contains(t, m.Text(), "played **e5**")
 	for _, th := range r.srv.Threads(r.gen.ID) {
 		r.waitWith(th.ID, "played **e5**")
-		// Fails in most runs: the last team thread's board, posted just
+		// Failed before the fix, in most runs: the last team thread's board, posted just
 		// before the kill, is posted again after the restart.
 		require.Len(t, r.with(th.ID, "played **e4**"), 1, "thread %s: e4's board once", th.Name)
 	}
@@ -441,7 +441,7 @@ func TestKillRightAfterAPanelDM(t *testing.T) {
 	r.waitWith(th.ID, "SandTable Chess: Deployment")
 	r.answer(alice, th.ID, "board")
 	for _, u := range []*discordsim.User{alice, bob} {
-		// Fails: the player whose panel was sent before the kill has two.
+		// Failed before the fix: the player whose panel was sent before the kill has two.
 		require.Len(t, r.dmWith(u, "Your secret deployment"), 1, "%s's panels", u.Name)
 	}
 }
