@@ -40,7 +40,7 @@ type Call struct {
 	// POST, Path /interactions/{id}/{token}/callback. Status is what the fake made of it (204
 	// accepted), or the endpoint's own HTTP status when that was not 200.
 	Endpoint bool
-	At    time.Time
+	At       time.Time
 }
 
 // Is reports whether the call matches pattern: "METHOD /path" or just "/path" (any method).
