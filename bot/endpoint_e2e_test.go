@@ -334,3 +334,24 @@ func TestHTTPInteractionsDraining(t *testing.T) {
 	_, err = http.Get("http://" + h.bot.HTTPAddr() + "/readyz")
 	require.Error(t, err, "the listener is closed")
 }
+
+// TestOutboxMetrics: a failed post counts a retry, and while it waits the
+// outbox reports the age of its oldest effect; once delivered, the age is
+// back to zero.
+func TestOutboxMetrics(t *testing.T) {
+	srv := discordsim.Start(t, discordsim.Options{})
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{HTTPListen: "127.0.0.1:0"})
+	addr := h.bot.HTTPAddr()
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
+	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
+	h.click(bob, ch, buttonID(t, ch, "Accept"))
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return metric(t, addr, `sandtable_outbox_retries_total`) == 1 }))
+	h.clock.Advance(500 * time.Millisecond) // the retry is due 1 s after the failure
+	require.Equal(t, 0.5, metric(t, addr, `sandtable_outbox_oldest_seconds`))
+	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_pending`))
+	h.clock.Advance(2 * time.Second)
+	h.swept()
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_oldest_seconds`))
+	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_retries_total`))
+}

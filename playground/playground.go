@@ -134,7 +134,7 @@ func Start(opts Options) (*Playground, error) {
 		Users:     pc.Users,
 		State:     state,
 		Files:     files,
-		KeepCalls: 100, // the record of REST calls is for tests; keep memory bounded
+		KeepCalls: 100,          // the record of REST calls is for tests; keep memory bounded
 		Now:       opts.Bot.Now, // signs interactions with the bot's clock
 	})
 	if err != nil {
