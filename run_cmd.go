@@ -87,6 +87,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1
 	}
+	log = b.Logger() // with the process and the shard
 	if err := b.Start(); err != nil {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -189,3 +190,6 @@ func (b *Bot) identifyREST() error {
 	b.log.Info("running without the gateway: interactions come to the HTTP endpoint", "user", u.Username)
 	return nil
 }
+
+// Logger is the bot's logger: every line carries the process and the shard.
+func (b *Bot) Logger() *slog.Logger { return b.log }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -61,7 +63,7 @@ func newOps(b *Bot) *ops {
 			}
 			return d.Seconds()
 		}),
-		activeGames{b},
+		&activeGames{b: b},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_pending",
 			Help: "Effects waiting in the outbox (due or not)."}, func() float64 { return float64(b.app.Pending()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_due",
@@ -81,27 +83,48 @@ func newOps(b *Bot) *ops {
 }
 
 // activeGames is the gauge of active games by kind, read from the store at
-// each scrape (App.ActiveGames): every replica reports the same figures,
-// the whole store's.
-type activeGames struct{ b *Bot }
+// scrape time (App.ActiveGames), at most once per activeGamesEvery: every
+// replica reports the same figures, the whole store's. Reading costs about
+// 0.13 s per 10,000 active games on bbolt (BenchmarkActiveGames).
+type activeGames struct {
+	b *Bot
 
-var activeGamesDesc = prometheus.NewDesc("sandtable_games_active", "Active games by kind, read from the store at scrape time.", []string{"kind"}, nil)
+	mu     sync.Mutex
+	at     time.Time // wall time of the last reading
+	counts map[string]int
+}
 
-func (g activeGames) Describe(ch chan<- *prometheus.Desc) { ch <- activeGamesDesc }
+// activeGamesEvery bounds how often the store is read for the gauge.
+const activeGamesEvery = 30 * time.Second
 
-func (g activeGames) Collect(ch chan<- prometheus.Metric) {
-	counts, err := g.b.app.ActiveGames()
+var activeGamesDesc = prometheus.NewDesc("sandtable_games_active",
+	"Active games by kind, read from the store at scrape time (at most every 30 s).", []string{"kind"}, nil)
+
+func (g *activeGames) Describe(ch chan<- *prometheus.Desc) { ch <- activeGamesDesc }
+
+func (g *activeGames) Collect(ch chan<- prometheus.Metric) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var err error
+	if g.counts == nil || time.Since(g.at) >= activeGamesEvery {
+		var counts map[string]int
+		if counts, err = g.b.app.ActiveGames(); err == nil {
+			g.counts, g.at = counts, time.Now()
+		}
+	}
 	if err != nil {
 		g.b.log.Warn("metrics: counting active games failed", "err", err)
 		ch <- prometheus.NewInvalidMetric(activeGamesDesc, err)
 		return
 	}
-	for _, kind := range g.b.app.KindNames() {
-		ch <- prometheus.MustNewConstMetric(activeGamesDesc, prometheus.GaugeValue, float64(counts[kind]), kind)
-		delete(counts, kind)
+	kinds := g.b.app.KindNames()
+	for _, kind := range kinds {
+		ch <- prometheus.MustNewConstMetric(activeGamesDesc, prometheus.GaugeValue, float64(g.counts[kind]), kind)
 	}
-	for kind, n := range counts { // kinds no longer registered
-		ch <- prometheus.MustNewConstMetric(activeGamesDesc, prometheus.GaugeValue, float64(n), kind)
+	for kind, n := range g.counts {
+		if !slices.Contains(kinds, kind) { // a kind no longer registered
+			ch <- prometheus.MustNewConstMetric(activeGamesDesc, prometheus.GaugeValue, float64(n), kind)
+		}
 	}
 }
 
