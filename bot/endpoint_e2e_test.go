@@ -85,6 +85,11 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 	require.NoError(t, h.srv.PingEndpoint(h.endpoint()), "Discord's check of the endpoint URL")
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
+	ac, err := h.srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", "g7g8"))
+	require.NoError(t, err)
+	choices, err := ac.WaitChoices(wait)
+	require.NoError(t, err)
+	require.NotEmpty(t, choices, "autocomplete answered over HTTP")
 	first := h.move(alice, thread, "g7g8q")
 	require.NotNil(t, first.Attachment("board.png"), "the move's answer shows the board")
 	second := h.move(bob, thread, "e2e1k")
@@ -106,7 +111,7 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 			}
 		}
 	}
-	require.GreaterOrEqual(t, answers, 4, "the challenge, its Accept and two moves")
+	require.GreaterOrEqual(t, answers, 5, "the challenge, its Accept, autocomplete and two moves")
 	require.GreaterOrEqual(t, multipart, 2, "both moves' answers carried their board as a file")
 
 	addr := h.bot.HTTPAddr()
@@ -116,6 +121,7 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "ready without a gateway: the endpoint serves")
 	require.Equal(t, 3.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="command"}`), "the challenge and two moves")
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="component"}`), "the Accept")
+	require.Equal(t, 1.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="autocomplete"}`))
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_games_active{kind="survival"}`))
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_games_active{kind="sandtable"}`))
 	require.GreaterOrEqual(t, metric(t, addr, `sandtable_render_seconds_count{what="chess"}`), 3.0, "the first board and two moves")
@@ -357,4 +363,22 @@ func TestOutboxMetrics(t *testing.T) {
 	h.swept()
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_oldest_seconds`))
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_retries_total`))
+}
+
+// TestHTTPInteractionsForms: a button answered with a form, and the form's
+// submission answered by updating the clicked message, both as HTTP
+// answers.
+func TestHTTPInteractionsForms(t *testing.T) {
+	release := make(chan struct{})
+	close(release)
+	h := startHTTPBot(t, bot.Options{}, slowFormKind(release))
+	alice := h.srv.User("alice")
+	panel := h.reply(alice, h.gen.ID, "slowform")
+	in := h.click(alice, panel, buttonID(t, panel, "Form"))
+	require.Equal(t, discordgo.InteractionResponseModal, respType(t, in))
+	sub, err := h.srv.SubmitModal(alice, map[string]string{"how": "update"})
+	require.NoError(t, err)
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, respType(t, sub))
+	require.Equal(t, "panel v2", h.srv.Message(panel.ID).Content)
+	require.Zero(t, restCallbacks(h.srv))
 }
