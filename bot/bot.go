@@ -220,8 +220,10 @@ func (b *Bot) Start() error {
 	return nil
 }
 
-// Shutdown stops taking interactions, waits for the ones in flight (at most
-// until ctx ends), stops the timer loop and closes the gateway connection.
+// Shutdown stops taking interactions (the gateway's get an apology, the
+// HTTP endpoint answers 503), waits for the ones in flight (at most until
+// ctx ends), stops the timer loop, closes the gateway connection and then
+// the HTTP listener.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.gate.Lock()
 	if b.closing {
