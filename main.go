@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	sandtable [run] [-config FILE] [-playground]
+//	sandtable [run] [-config FILE] [-playground [-http-interactions]]
 //	                                    connect to Discord (default subcommand);
 //	                                    without a token, start the local playground
 //	sandtable perft  -variant V -fen FEN -depth N [-divide]

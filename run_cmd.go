@@ -16,7 +16,7 @@ import (
 	"sandtable/storage"
 )
 
-// runMain is `sandtable run [-config FILE] [-playground]`: it connects the
+// runMain is `sandtable run [-config FILE] [-playground [-http-interactions]]`: it connects the
 // bot to Discord, or, with no token configured or with -playground, starts the
 // local playground (package playground) instead. It serves until SIGINT or
 // SIGTERM, then shuts down gracefully (stops taking interactions, finishes
@@ -34,8 +34,9 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, holdB
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "configuration file (TOML, see config.example.toml); default: config.toml if it exists")
 	forcePlayground := fs.Bool("playground", false, "start the local playground even when a token is configured")
+	httpInteractions := fs.Bool("http-interactions", false, "playground only: run the bot without a gateway, its stand-in delivering interactions to the bot's HTTP endpoint as Discord does to an Interactions Endpoint URL")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `usage: sandtable run [-config FILE] [-playground]
+		fmt.Fprintln(fs.Output(), `usage: sandtable run [-config FILE] [-playground [-http-interactions]]
 
 Connects the bot to Discord. The token comes from DISCORD_TOKEN or
 discord.token in the config file. With no token (or with -playground) it
@@ -68,7 +69,11 @@ starts the local playground instead: the bot against a Discord stand-in on
 		if !*forcePlayground {
 			fmt.Fprintln(stderr, "sandtable run: no Discord token configured (DISCORD_TOKEN or discord.token), so starting the local playground. To connect to Discord, see the README's \"Create the Discord application\".")
 		}
-		return runPlayground(ctx, cfg, stdout, stderr, holdBot)
+		return runPlayground(ctx, cfg, *httpInteractions, stdout, stderr, holdBot)
+	}
+	if *httpInteractions {
+		fmt.Fprintln(stderr, "sandtable run: -http-interactions is for the playground; a bot on Discord takes its interactions over HTTP with discord.public_key, http.listen and discord.gateway = false in the config (see the README's \"HTTP interactions\")")
+		return 2
 	}
 	log := bot.NewLogger(cfg.Log, stderr)
 	store, err := storage.Open(cfg.Storage.Path, 2*time.Second)
@@ -82,6 +87,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1
 	}
+	log = b.Logger() // with the process and the shard
 	if err := b.Start(); err != nil {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1
@@ -99,7 +105,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 }
 
 // runPlayground serves the local playground until ctx ends.
-func runPlayground(ctx context.Context, cfg bot.Config, stdout, stderr io.Writer, holdBot <-chan struct{}) int {
+func runPlayground(ctx context.Context, cfg bot.Config, httpInteractions bool, stdout, stderr io.Writer, holdBot <-chan struct{}) int {
 	log := bot.NewLogger(cfg.Log, stderr)
 	store, err := storage.Open(cfg.Playground.Database, 2*time.Second)
 	if errors.Is(err, storage.ErrLocked) {
@@ -112,7 +118,7 @@ func runPlayground(ctx context.Context, cfg bot.Config, stdout, stderr io.Writer
 	}
 	defer store.Close()
 	pg, err := playground.Start(playground.Options{Config: cfg, Store: store, Stdout: stdout, Stderr: stderr,
-		Logger: log, HoldBot: holdBot})
+		Logger: log, HoldBot: holdBot, HTTPInteractions: httpInteractions})
 	if err != nil {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1

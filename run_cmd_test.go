@@ -173,6 +173,32 @@ func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
 	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
 }
 
+// TestPlaygroundOverHTTPInteractions: -http-interactions runs the playground's bot without a
+// gateway, behind its HTTP endpoint; without the playground it is refused.
+func TestPlaygroundOverHTTPInteractions(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"real-token\"\n[playground]\nport = 0\ndatabase = %q\n",
+		filepath.Join(dir, "pg.db"))), 0o600))
+	errOut := &lockedBuffer{}
+	require.Equal(t, 2, runWith(context.Background(), []string{"-config", cfg, "-http-interactions"}, io.Discard, errOut, nil))
+	require.Contains(t, errOut.String(), "-http-interactions is for the playground")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, []string{"-config", cfg, "-playground", "-http-interactions"}, outW, errOut, nil)
+		outW.Close()
+	}()
+	base := readURL(t, outR, wait)
+	go io.Copy(io.Discard, outR)
+	waitBotState(t, base, "ready")
+	cancel()
+	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
+}
+
 // TestGoRunStartsThePlayground runs the real entry point as `go run .` does, in a directory
 // with no config file and no token: it prints the URL, serves the page, picks another port
 // when the default one is taken, and stops cleanly on Ctrl-C (SIGINT).

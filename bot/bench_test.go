@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"sandtable/bot"
 	"sandtable/internal/discordsim"
 )
 
@@ -102,4 +103,12 @@ func BenchmarkSurvivalMove100Games(b *testing.B) {
 		n = 100
 	}
 	reportPercentiles(b, moveLatencies(b, h, 100, n))
+}
+
+// BenchmarkSurvivalMoveHTTP is BenchmarkSurvivalMove with the interactions
+// delivered to the bot's HTTP endpoint (signed POSTs, the answer as the
+// HTTP response) instead of the gateway.
+func BenchmarkSurvivalMoveHTTP(b *testing.B) {
+	h := startHTTPBot(b, bot.Options{})
+	reportPercentiles(b, moveLatencies(b, h, 1, b.N))
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -85,6 +86,9 @@ type Bot struct {
 	// deliverDone is closed when the outbox dispatcher has stopped.
 	deliverDone chan struct{}
 	dmChans     sync.Map // user ID -> DM channel ID
+	// publicKey verifies the HTTP interactions endpoint's requests; nil
+	// when the endpoint is off.
+	publicKey ed25519.PublicKey
 }
 
 // New prepares a bot; Start connects it. The store stays owned by the
@@ -99,10 +103,21 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	if opts.SweepEvery <= 0 {
 		opts.SweepEvery = 5 * time.Second
 	}
+	if opts.HTTPListen != "" {
+		cfg.HTTP.Listen = opts.HTTPListen
+	}
+	if err := cfg.checkEndpoint(); err != nil {
+		return nil, err
+	}
+	var key ed25519.PublicKey
+	if cfg.Discord.PublicKey != "" {
+		key, _ = parsePublicKey(cfg.Discord.PublicKey) // checked above
+	}
 	log := opts.Logger
 	if log == nil {
 		log = NewLogger(cfg.Log, os.Stderr)
 	}
+	log = log.With("process", processName(cfg.Bot), "shard", cfg.Discord.ShardID)
 	sess, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
 	if err != nil {
 		return nil, fmt.Errorf("discord session: %w", err)
@@ -123,7 +138,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	if opts.Dialer != nil {
 		sess.Dialer = opts.Dialer
 	}
-	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess,
+	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess, publicKey: key,
 		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
 		deliverDone: make(chan struct{})}
 	b.app = commands.New(store, (*platform)(b), commands.Settings{
@@ -134,17 +149,16 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		DevGuildID:   cfg.Discord.DevGuildID,
 	}, log)
 	b.app.Now = opts.Now
+	b.app.Render.Observe = func(what string, took time.Duration) { b.ops.renders.WithLabelValues(what).Observe(took.Seconds()) }
+	b.app.OnRetry = func() { b.ops.retries.Inc() }
 	b.ops = newOps(b)
-	if opts.HTTPListen != "" {
-		b.cfg.HTTP.Listen = opts.HTTPListen
-	}
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)
 	teamchess.Register(b.app)
 	sandtable.Register(b.app)
 	sess.AddHandler(b.onInteraction)
 	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
-		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "shard", cfg.Discord.ShardID)
+		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
 	})
 	return b, nil
 }
@@ -155,11 +169,17 @@ func (b *Bot) App() *commands.App { return b.app }
 // Session is the discordgo session, for tests.
 func (b *Bot) Session() *discordgo.Session { return b.sess }
 
-// Start opens the gateway connection, registers the slash commands and
-// starts the timer loop.
+// Start opens the gateway connection (unless discord.gateway is false),
+// registers the slash commands, starts the timer and outbox loops, and
+// serves the operations listener (with the interactions endpoint when
+// discord.public_key is set).
 func (b *Bot) Start() error {
-	if err := b.sess.Open(); err != nil {
-		return fmt.Errorf("connecting to Discord: %w", err)
+	if b.cfg.Discord.Gateway {
+		if err := b.sess.Open(); err != nil {
+			return fmt.Errorf("connecting to Discord: %w", err)
+		}
+	} else if err := b.identifyREST(); err != nil {
+		return err
 	}
 	if b.appID == "" {
 		if r := b.sess.State.Ready; r.Application != nil && r.Application.ID != "" {
@@ -200,8 +220,10 @@ func (b *Bot) Start() error {
 	return nil
 }
 
-// Shutdown stops taking interactions, waits for the ones in flight (at most
-// until ctx ends), stops the timer loop and closes the gateway connection.
+// Shutdown stops taking interactions (the gateway's get an apology, the
+// HTTP endpoint answers 503), waits for the ones in flight (at most until
+// ctx ends), stops the timer loop, closes the gateway connection and then
+// the HTTP listener.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.gate.Lock()
 	if b.closing {
@@ -380,13 +402,9 @@ func (b *Bot) toResponse(r result, log *slog.Logger) *commands.Response {
 		Content: fmt.Sprintf("Sorry, something went wrong on my side (reference %s). If it keeps happening, tell the server's admins.", ref)}}
 }
 
-func (b *Bot) respondNow(i *discordgo.Interaction, r *commands.Response) {
-	b.respond(i, r)
-}
-
-// respond sends r as the initial response to i.
-func (b *Bot) respond(i *discordgo.Interaction, r *commands.Response) {
-	b.send(i, r, b.sess.InteractionRespond(i, initialResponse(i, r)))
+// respond sends r as the initial response to i, through initial.
+func (b *Bot) respond(i *discordgo.Interaction, r *commands.Response, initial responder) {
+	b.send(i, r, initial(initialResponse(i, r)))
 }
 
 // respondDeferred answers a deferred interaction by editing or following up.

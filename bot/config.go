@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +32,14 @@ type Config struct {
 	// `sandtable run` starts when no token is configured.
 	Playground PlaygroundConfig `toml:"playground"`
 	HTTP       HTTPConfig       `toml:"http"`
+	Bot        BotConfig        `toml:"bot"`
+}
+
+// BotConfig holds the [bot] table: this process among others.
+type BotConfig struct {
+	// ProcessName names this process in every log line ("process");
+	// empty: hostname-pid.
+	ProcessName string `toml:"process_name"`
 }
 
 // HTTPConfig holds the [http] table: the operations listener.
@@ -38,6 +48,19 @@ type HTTPConfig struct {
 	// Prometheus metrics at /metrics and health at /livez and /readyz;
 	// empty: off. Port 0 picks a free port (logged).
 	Listen string `toml:"listen"`
+}
+
+// processName is the name of this process in the logs: bot.process_name,
+// or hostname-pid.
+func processName(c BotConfig) string {
+	if c.ProcessName != "" {
+		return c.ProcessName
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "sandtable"
+	}
+	return host + "-" + strconv.Itoa(os.Getpid())
 }
 
 // DiscordConfig holds the [discord] table.
@@ -51,6 +74,14 @@ type DiscordConfig struct {
 	// APIBase, when set, sends all REST and gateway traffic to this base URL
 	// instead of discord.com (the local playground and tests use it).
 	APIBase string `toml:"api_base"`
+	// PublicKey is the application's Ed25519 public key (hex, from the
+	// Developer Portal). With it and http.listen, the bot serves Discord's
+	// HTTP interactions at POST /interactions.
+	PublicKey string `toml:"public_key"`
+	// Gateway says whether to connect to Discord's gateway (default true).
+	// False runs on REST alone: interactions come only to the HTTP
+	// endpoint, which public_key and http.listen must then set up.
+	Gateway bool `toml:"gateway"`
 }
 
 // StorageConfig holds the [storage] table.
@@ -188,7 +219,7 @@ func (d *Duration) UnmarshalText(b []byte) error {
 // DefaultConfig returns the configuration used for keys the file leaves out.
 func DefaultConfig() Config {
 	return Config{
-		Discord: DiscordConfig{ShardCount: 1},
+		Discord: DiscordConfig{ShardCount: 1, Gateway: true},
 		Storage: StorageConfig{Path: "sandtable.db"},
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Game: GameConfig{
@@ -296,6 +327,12 @@ func (c *Config) validate() error {
 			return fmt.Errorf("http.listen must be an address such as 127.0.0.1:9090 (host:port), got %q", c.HTTP.Listen)
 		}
 	}
+	if err := c.checkEndpoint(); err != nil {
+		return err
+	}
+	if n := len(c.Bot.ProcessName); n > 100 || strings.ContainsAny(c.Bot.ProcessName, "\n\r\t") {
+		return fmt.Errorf("bot.process_name must be at most 100 characters on one line, got %q", c.Bot.ProcessName)
+	}
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
@@ -307,6 +344,37 @@ func (c *Config) validate() error {
 		return fmt.Errorf("log.format must be text or json, got %q", c.Log.Format)
 	}
 	return nil
+}
+
+// checkEndpoint validates discord.public_key and refuses the combinations
+// of public_key, gateway and http.listen that cannot receive interactions.
+func (c *Config) checkEndpoint() error {
+	if c.Discord.PublicKey != "" {
+		if _, err := parsePublicKey(c.Discord.PublicKey); err != nil {
+			return err
+		}
+		if c.HTTP.Listen == "" {
+			return errors.New("discord.public_key is set but http.listen is empty: the interactions endpoint (POST /interactions) is served on the http.listen address")
+		}
+	}
+	if !c.Discord.Gateway {
+		switch {
+		case c.Discord.PublicKey == "":
+			return errors.New("discord.gateway = false needs discord.public_key: without the gateway, interactions arrive only at the HTTP endpoint, which verifies them with the application's public key")
+		case c.HTTP.Listen == "":
+			return errors.New("discord.gateway = false needs http.listen: without the gateway, interactions arrive only at the HTTP endpoint (POST /interactions) on that address")
+		}
+	}
+	return nil
+}
+
+// parsePublicKey reads an Ed25519 public key written in hex.
+func parsePublicKey(s string) (ed25519.PublicKey, error) {
+	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("discord.public_key must be the application's public key, %d hexadecimal digits (Developer Portal, General Information), got %d characters", 2*ed25519.PublicKeySize, len(s))
+	}
+	return ed25519.PublicKey(b), nil
 }
 
 var (

@@ -85,6 +85,11 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[log]\nlevel = \"loud\"\n", "log.level"},
 		{"[log]\nformat = \"xml\"\n", "log.format"},
 		{"[storage]\npath = \"\"\n", "storage.path"},
+		{"[discord]\npublic_key = \"abc\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.public_key must be the application's public key, 64 hexadecimal digits"},
+		{"[discord]\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
+		{"[discord]\ngateway = false\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.gateway = false needs discord.public_key"},
+		{"[discord]\ngateway = false\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
+		{"[bot]\nprocess_name = \"a\nb\"\n", "bot.process_name"},
 		{"[game]\nlobby_ttl = \"30s\"\n", "game.lobby_ttl must be at least 1m"},
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
 		{"[game\n", "bot.toml"},
@@ -226,4 +231,28 @@ func TestConfigErrorsNeverShowTheToken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEndpointConfig: the HTTP interactions endpoint's keys load, and New
+// refuses a bot without a gateway that nothing could reach (a test's
+// Options.HTTPListen counts as http.listen).
+func TestEndpointConfig(t *testing.T) {
+	key := strings.Repeat("0f", 32)
+	p := writeConfig(t, "[discord]\npublic_key = \""+key+"\"\ngateway = false\n[http]\nlisten = \"127.0.0.1:9090\"\n[bot]\nprocess_name = \"bot-a\"\n")
+	cfg, err := LoadConfig(p, noEnv)
+	require.NoError(t, err)
+	require.Equal(t, key, cfg.Discord.PublicKey)
+	require.False(t, cfg.Discord.Gateway)
+	require.Equal(t, "bot-a", processName(cfg.Bot))
+	require.True(t, DefaultConfig().Discord.Gateway, "the gateway is on by default")
+	host, _ := os.Hostname()
+	require.Equal(t, fmt.Sprintf("%s-%d", host, os.Getpid()), processName(DefaultConfig().Bot))
+
+	cfg = DefaultConfig()
+	cfg.Discord.Gateway = false
+	cfg.Discord.PublicKey = key
+	_, err = New(cfg, nil, Options{})
+	require.ErrorContains(t, err, "http.listen")
+	_, err = New(cfg, nil, Options{HTTPListen: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
 }

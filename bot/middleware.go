@@ -28,6 +28,8 @@ type call struct {
 	i   *discordgo.Interaction
 	req *commands.Request
 	log *slog.Logger
+	// initial sends the initial response (the answer or the deferral).
+	initial responder
 }
 
 // result is what the inner chain produced.
@@ -50,16 +52,28 @@ func chain(handler func(*call) result, steps ...step) func(*call) result {
 	return h
 }
 
+// responder sends an interaction's initial response: to the REST callback
+// for a gateway interaction, as the HTTP response body for one that came to
+// the interactions endpoint.
+type responder func(*discordgo.InteractionResponse) error
+
 func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
 	i := ic.Interaction
+	initial := func(r *discordgo.InteractionResponse) error { return b.sess.InteractionRespond(i, r) }
 	if !b.enter() {
 		if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			b.respondNow(i, &commands.Response{Ephemeral: true, Message: commands.Message{
-				Content: "The bot is restarting. Nothing was changed; try again in a minute."}})
+			b.respond(i, &commands.Response{Ephemeral: true, Message: commands.Message{
+				Content: "The bot is restarting. Nothing was changed; try again in a minute."}}, initial)
 		}
 		return
 	}
 	defer b.inflight.Done()
+	b.handle(i, initial)
+}
+
+// handle runs an interaction through the middleware chain; initial sends
+// its initial response. The caller has counted it in (enter).
+func (b *Bot) handle(i *discordgo.Interaction, initial responder) {
 	req, err := decode(i, b.opts.Now())
 	if err != nil {
 		b.log.Warn("ignoring interaction", "id", i.ID, "err", err)
@@ -68,7 +82,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req.Ctx = ctx
-	c := &call{ctx: ctx, i: i, req: req,
+	c := &call{ctx: ctx, i: i, req: req, initial: initial,
 		log: b.log.With("interaction", i.ID, "user", req.User.ID, "command", req.Command, "custom_id", req.CustomID)}
 	b.answer(c, chain(b.route, b.logStep, b.recoverStep))
 }
@@ -112,7 +126,7 @@ func (b *Bot) answer(c *call, handle func(*call) result) {
 	var r result
 	if c.req.Type == commands.AutocompleteRequest {
 		r = <-done
-		b.respond(i, b.toResponse(r, c.log))
+		b.respond(i, b.toResponse(r, c.log), c.initial)
 		return
 	}
 	if b.opts.DeferAfter > 0 {
@@ -120,7 +134,7 @@ func (b *Bot) answer(c *call, handle func(*call) result) {
 		select {
 		case r = <-done:
 			timer.Stop()
-			b.respond(i, b.toResponse(r, c.log))
+			b.respond(i, b.toResponse(r, c.log), c.initial)
 			return
 		case <-timer.C:
 		}
@@ -139,7 +153,7 @@ func (b *Bot) answer(c *call, handle func(*call) result) {
 		defer_.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
 	b.ops.deferrals.Inc()
-	if err := b.sess.InteractionRespond(i, defer_); err != nil {
+	if err := c.initial(defer_); err != nil {
 		c.log.Error("deferring failed", "err", err)
 	}
 	r = <-done

@@ -110,6 +110,9 @@ type App struct {
 	// right after its commit, before its answer (see deliverNow); off, only
 	// Deliver does (unit tests of the outbox turn it off).
 	DeliverInline bool
+	// OnRetry, when set, is called each time a failed effect is put back
+	// in the outbox for another attempt (the bot counts retries).
+	OnRetry func()
 
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*Kind

@@ -72,6 +72,9 @@ type Effect struct {
 	// is to the game: ResultThread, or a name the game's Delivered hook
 	// knows. "" when nobody needs it.
 	Result string `json:"result,omitempty"`
+	// Queued is when the effect was saved (for the outbox age metric);
+	// zero in effects saved before it was recorded.
+	Queued time.Time `json:"queued,omitempty"`
 }
 
 // maxAttempts is how many failed attempts an effect gets before it is
@@ -97,6 +100,7 @@ func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects [
 		if rec != nil {
 			e.Game = rec.ID
 		}
+		e.Queued = a.Now()
 		id, err := tx.Outbox().Add(stream, e)
 		if err != nil {
 			return err
@@ -217,7 +221,7 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 		return nil
 	}
 	m := withoutFiles(resp.Message)
-	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true}
+	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true, Queued: now}
 	id, err := tx.Outbox().Add("answer-"+newID(), e)
 	if err != nil {
 		return err
@@ -402,6 +406,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 	}
 	if err != nil && !permanent(err) && p.Attempts+1 < maxAttempts {
 		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "err", err)
+		if a.OnRetry != nil {
+			a.OnRetry()
+		}
 		return false, a.update(func(tx storage.Tx) error {
 			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(backoff(p.Attempts+1)))
 		})

@@ -258,6 +258,9 @@ func (p *Playground) requireBot() error {
 	case "failed":
 		return errorf(http.StatusServiceUnavailable, "%s failed to start: %s", BotName, st.Error)
 	}
+	if p.opts.HTTPInteractions {
+		return nil // no gateway: interactions go to the bot's endpoint
+	}
 	for _, g := range p.fake.GatewaySessions() {
 		if g.Connected {
 			return nil

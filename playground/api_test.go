@@ -70,7 +70,22 @@ func TestViewShowsTheServerAsOnePersonSeesIt(t *testing.T) {
 }
 
 func TestASurvivalGameThroughTheAPI(t *testing.T) {
-	tp := startPlayground(t, "", testConfig())
+	testSurvivalGameThroughTheAPI(t, startPlayground(t, "", testConfig()))
+}
+
+// TestHTTPInteractionsPlayground: with HTTPInteractions, the playground's bot has no gateway
+// connection and the stand-in delivers interactions to its endpoint; the same game plays.
+func TestHTTPInteractionsPlayground(t *testing.T) {
+	tp := startPlayground(t, "", testConfig(), func(o *Options) { o.HTTPInteractions = true })
+	require.Contains(t, tp.stdout.String(), "/interactions (no gateway)")
+	require.Empty(t, tp.p.Fake().GatewaySessions())
+	testSurvivalGameThroughTheAPI(t, tp)
+	for _, c := range tp.p.Fake().Calls() {
+		require.False(t, c.Is("POST /interactions/*/*/callback") && !c.Endpoint, "a REST callback: %s", c)
+	}
+}
+
+func testSurvivalGameThroughTheAPI(t *testing.T, tp *testPlayground) {
 	alice, bob, carol := tp.userID("alice"), tp.userID("bob"), tp.userID("carol")
 	thread := tp.survivalThread()
 

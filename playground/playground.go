@@ -48,6 +48,10 @@ type Options struct {
 	// that the bot did not respond in time (default 3 s, Discord's window). Tests on a busy
 	// machine raise it: a late answer still arrives, but the action would report none.
 	AnswerWait time.Duration
+	// HTTPInteractions runs the bot as behind Discord's Interactions Endpoint URL: without a
+	// gateway connection (discord.gateway = false), with the stand-in's public key, and the
+	// stand-in delivering every interaction as a signed POST to the bot's /interactions.
+	HTTPInteractions bool
 	// Bot are extra options for bot.New (tests set a clock or a faster timer sweep). Its
 	// HTTPClient and Dialer are replaced.
 	Bot bot.Options
@@ -130,7 +134,8 @@ func Start(opts Options) (*Playground, error) {
 		Users:     pc.Users,
 		State:     state,
 		Files:     files,
-		KeepCalls: 100, // the record of REST calls is for tests; keep memory bounded
+		KeepCalls: 100,          // the record of REST calls is for tests; keep memory bounded
+		Now:       opts.Bot.Now, // signs interactions with the bot's clock
 	})
 	if err != nil {
 		return nil, fmt.Errorf("playground: starting the Discord stand-in: %w", err)
@@ -255,7 +260,10 @@ func (p *Playground) startBot() {
 		}
 	}
 	cfg := p.opts.Config
-	cfg.Discord = bot.DiscordConfig{Token: bot.NewSecret(p.fake.Token()), APIBase: p.fake.URL(), ShardCount: 1}
+	cfg.Discord = bot.DiscordConfig{Token: bot.NewSecret(p.fake.Token()), APIBase: p.fake.URL(), ShardCount: 1, Gateway: true}
+	if p.opts.HTTPInteractions {
+		cfg.Discord.PublicKey, cfg.Discord.Gateway = p.fake.PublicKey(), false
+	}
 	if cfg.HTTP.Listen == "" {
 		cfg.HTTP.Listen = "127.0.0.1:0" // the operations listener, on a free loopback port
 	}
@@ -279,6 +287,16 @@ func (p *Playground) startBot() {
 		p.log.Error("the bot failed to start", "err", err)
 		p.setStatus(BotStatus{State: "failed", Error: err.Error()})
 		return
+	}
+	if p.opts.HTTPInteractions {
+		url := "http://" + b.HTTPAddr() + "/interactions"
+		if err := p.fake.PingEndpoint(url); err != nil {
+			p.log.Error("the bot's interactions endpoint fails Discord's check", "err", err)
+			p.setStatus(BotStatus{State: "failed", Error: err.Error()})
+			return
+		}
+		p.fake.DeliverTo(url)
+		fmt.Fprintf(p.opts.Stdout, "SandTable playground: interactions go to the bot's endpoint %s (no gateway)\n", url)
 	}
 	p.log.Info("the bot is connected to the playground")
 	if addr := b.HTTPAddr(); addr != "" {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fogleman/gg"
 )
@@ -206,6 +207,10 @@ func drawChessSquare(dc *gg.Context, x, y, s float64, dark bool, hl int, mark bo
 type Renderer struct {
 	chess *sizeCache[int, chessSet]
 	sand  *sizeCache[int, sandSet]
+	// Observe, when set before use, is told how long each PNG took to
+	// render and encode, and what it was: "chess", or "sandtable_" and the
+	// view ("sandtable_public"). The bot's metrics set it.
+	Observe func(what string, took time.Duration)
 }
 
 // The sprite caches every Renderer of the process shares: sprites depend
@@ -219,6 +224,8 @@ var (
 // New returns a Renderer; sprites are drawn on first use of a size and
 // kept for the whole process (at most a few sizes per game kind).
 func New() *Renderer { return &Renderer{chess: &sharedChess, sand: &sharedSand} }
+
+func (r *Renderer) observe(what string, start time.Time) { r.Observe(what, time.Since(start)) }
 
 // ChessImage renders b as a size x size paletted image (coordinates and
 // margins included). Errors: size outside MinChessSize..MaxChessSize, an
@@ -235,6 +242,9 @@ func (r *Renderer) ChessImage(b *ChessBoard, size int) (*image.Paletted, error) 
 
 // ChessPNG renders b like ChessImage and writes it to w as a PNG.
 func (r *Renderer) ChessPNG(w io.Writer, b *ChessBoard, size int) error {
+	if r.Observe != nil {
+		defer r.observe("chess", time.Now())
+	}
 	cs, err := r.chessSet(b, size)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fogleman/gg"
 )
@@ -334,6 +335,9 @@ func (r *Renderer) SandTableImage(b *SandTableBoard, v View, size int) (*image.P
 
 // SandTablePNG renders like SandTableImage and writes a PNG to w.
 func (r *Renderer) SandTablePNG(w io.Writer, b *SandTableBoard, v View, size int) error {
+	if r.Observe != nil {
+		defer r.observe("sandtable_"+v.String(), time.Now())
+	}
 	ss, err := r.sandSet(b, v, size)
 	if err != nil {
 		return err

@@ -35,7 +35,12 @@ type Call struct {
 	Error  string
 	// Fault is true when the answer was an injected fault (FailNext and friends).
 	Fault bool
-	At    time.Time
+	// Endpoint is true for an initial response the bot gave as the HTTP answer to an interaction
+	// delivered to its endpoint (see DeliverTo), recorded as the callback it stands for: Method
+	// POST, Path /interactions/{id}/{token}/callback. Status is what the fake made of it (204
+	// accepted), or the endpoint's own HTTP status when that was not 200.
+	Endpoint bool
+	At       time.Time
 }
 
 // Is reports whether the call matches pattern: "METHOD /path" or just "/path" (any method).
@@ -54,6 +59,9 @@ func (c *Call) Decode(v any) error {
 // String is a one-line summary, "#3 POST /channels/1/messages -> 200".
 func (c *Call) String() string {
 	s := fmt.Sprintf("#%d %s %s -> %d", c.Seq, c.Method, c.Path, c.Status)
+	if c.Endpoint {
+		s = fmt.Sprintf("#%d endpoint answer for %s -> %d", c.Seq, c.Path, c.Status)
+	}
 	if c.Code != 0 || c.Error != "" {
 		s += fmt.Sprintf(" (%d %s)", c.Code, c.Error)
 	}

@@ -52,6 +52,15 @@
 // returns an *Interaction handle to find and wait for the bot's answer. Post sends a plain
 // message as a user.
 //
+// # HTTP interactions
+//
+// DeliverTo(url) delivers interactions as Discord does to an Interactions Endpoint URL instead of
+// over the gateway: a POST of the same payload, signed with the fake application's Ed25519 key
+// (PublicKey, the bot's discord.public_key; timestamps from Options.Now). The HTTP answer (JSON, or
+// multipart with payload_json and files[n]) is applied as the REST callback would be and recorded
+// as a Call with Endpoint set; follow-ups and edits work as with the gateway. PingEndpoint checks
+// an endpoint as the Developer Portal does; Sign and SignedRequest forge requests for tests.
+//
 // # Faults
 //
 // SetDMsClosed (403, code 50007 on the message POST to the DM channel), RateLimitNext (429 with

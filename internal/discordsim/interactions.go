@@ -44,6 +44,10 @@ type Interaction struct {
 	choices    []*discordgo.ApplicationCommandOptionChoice
 	modal      *Modal
 	expired    bool
+	// delivering is open while the fake posts the interaction to the bot's endpoint and reads
+	// the answer (nil with gateway delivery); deliveryErr says why that failed.
+	delivering  chan struct{}
+	deliveryErr error
 }
 
 // Response is the bot's initial answer to an interaction (POST .../callback).
@@ -176,7 +180,7 @@ func (in *Interaction) Expire() {
 
 func (in *Interaction) describe() string {
 	in.srv.mu.Lock()
-	r := in.resp
+	r, derr, delivering := in.resp, in.deliveryErr, in.delivering != nil
 	in.srv.mu.Unlock()
 	what := fmt.Sprintf("interaction %s (%v", in.ID, in.Type)
 	if in.Command != "" {
@@ -187,6 +191,12 @@ func (in *Interaction) describe() string {
 	}
 	what += ")"
 	if r == nil {
+		if derr != nil {
+			return what + " got no response: " + derr.Error() + "; " + in.srv.describeCalls()
+		}
+		if delivering {
+			return what + " was posted to the bot's endpoint, which has not answered; " + in.srv.describeCalls()
+		}
 		connected := false
 		for _, g := range in.srv.GatewaySessions() {
 			connected = connected || g.Connected
@@ -525,7 +535,12 @@ func (s *Server) injectLocked(in *Interaction, c *Channel, data map[string]any, 
 	in.Payload = mustJSON(p)
 	s.st.interactions[in.ID] = in
 	s.st.byToken[in.Token] = in
-	s.dispatchLocked("INTERACTION_CREATE", json.RawMessage(in.Payload), c.GuildID, 0)
+	if s.endpoint != "" {
+		in.delivering = make(chan struct{})
+		go s.deliverHTTP(in, s.endpoint)
+	} else {
+		s.dispatchLocked("INTERACTION_CREATE", json.RawMessage(in.Payload), c.GuildID, 0)
+	}
 	s.notifyLocked()
 }
 

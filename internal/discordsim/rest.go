@@ -129,6 +129,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		rep = fail(ae)
 	}
 
+	if len(req.segs) >= 3 && req.segs[0] == "webhooks" {
+		s.awaitEndpointAnswer(req.segs[2])
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -150,17 +153,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			rep = s.routeLocked(req)
 		}
 	}
-	call.Status = rep.status
-	if rep.err != nil {
-		call.Code, call.Error = rep.err.Code, rep.err.Message
-	}
-	s.callCount++
-	call.Seq = s.callCount
-	s.calls = append(s.calls, call)
-	if k := s.opts.KeepCalls; k > 0 && len(s.calls) > 2*k {
-		s.calls = append([]*Call(nil), s.calls[len(s.calls)-k:]...)
-	}
-	s.notifyLocked()
+	s.recordLocked(call, rep)
 	s.mu.Unlock()
 	s.logf("REST %s", call)
 
@@ -173,6 +166,21 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, rep.status, rep.headers, rep.body)
+}
+
+// recordLocked completes call with the answer rep and records it. Caller holds s.mu.
+func (s *Server) recordLocked(call *Call, rep reply) {
+	call.Status = rep.status
+	if rep.err != nil {
+		call.Code, call.Error = rep.err.Code, rep.err.Message
+	}
+	s.callCount++
+	call.Seq = s.callCount
+	s.calls = append(s.calls, call)
+	if k := s.opts.KeepCalls; k > 0 && len(s.calls) > 2*k {
+		s.calls = append([]*Call(nil), s.calls[len(s.calls)-k:]...)
+	}
+	s.notifyLocked()
 }
 
 func faultReply(f *Fault) reply {
@@ -198,10 +206,16 @@ func parseBody(r *http.Request, req *request) error {
 	if err != nil {
 		return &apiError{413, discordgo.ErrCodeRequestEntityTooLarge, "Request entity too large"}
 	}
+	return parsePayload(body, r.Header.Get("Content-Type"), req)
+}
+
+// parsePayload reads a request's (or an endpoint's answer's) body into req: JSON, or multipart
+// with payload_json and files[n].
+func parsePayload(body []byte, contentType string, req *request) error {
 	if len(body) == 0 {
 		return nil
 	}
-	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mt, params, _ := mime.ParseMediaType(contentType)
 	if mt != "multipart/form-data" {
 		req.body = body
 		return checkJSONBody(body, "body")
@@ -316,6 +330,10 @@ func (s *Server) routeLocked(req *request) reply {
 	if _, ok := req.match("GET", "gateway", "bot"); ok {
 		return ok200(map[string]any{"url": s.GatewayURL(), "shards": 1,
 			"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+	}
+	if _, ok := req.match("GET", "oauth2", "applications", "@me"); ok {
+		return ok200(map[string]any{"id": s.bot.ID, "name": s.bot.Name, "description": "", "bot_public": true,
+			"verify_key": s.PublicKey(), "bot": userJSON(s.bot), "flags": 0})
 	}
 	if c, ok := req.match("GET", "users", "*"); ok {
 		id := c[0]

@@ -1,6 +1,7 @@
 package discordsim
 
 import (
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -57,6 +58,9 @@ type Options struct {
 	// State, when set, restores a state saved with Server.ExportState instead of creating the
 	// default guild, channels and users.
 	State []byte
+	// Now is the clock of the timestamps signing interactions delivered to an endpoint (see
+	// DeliverTo); default time.Now. A bot that checks them against an injected clock shares it.
+	Now func() time.Time
 	// Files, with State, gives the bytes of attachments that State lists without data (as
 	// ExportStateSplit writes it), by attachment ID. An attachment found in neither is an error.
 	Files map[string][]byte
@@ -86,6 +90,12 @@ type Server struct {
 	faults    []*fault
 
 	gw gateway
+
+	// key signs interactions delivered over HTTP; endpoint (guarded by mu) is where, "" for the
+	// gateway.
+	key            ed25519.PrivateKey
+	endpoint       string
+	endpointClient *http.Client
 }
 
 // TB is the part of testing.TB that Start uses.
@@ -139,7 +149,12 @@ func New(opts Options) (*Server, error) {
 	if opts.TokenLifetime <= 0 {
 		opts.TokenLifetime = 15 * time.Minute
 	}
-	s := &Server{opts: opts, changed: make(chan struct{}), st: newStore()}
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("generating the application's key: %w", err)
+	}
+	s := &Server{opts: opts, changed: make(chan struct{}), st: newStore(), key: key,
+		endpointClient: &http.Client{Timeout: endpointTimeout, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 16}}}
 	s.gw.sessions = map[string]*gwSession{}
 	if opts.State != nil {
 		if err := s.importState(opts.State, opts.Files); err != nil {
