@@ -34,8 +34,8 @@ func expireInvitations[T any](a *App, now time.Time, repo invitations, closed fu
 	}
 	for _, id := range expired {
 		unlock := a.lock(id)
-		var v T
 		err := a.update(func(tx storage.Tx) error {
+			var v T // decoded afresh by every run of the transaction
 			exp, err := repo(tx).Get(id, &v)
 			if err != nil {
 				return err
