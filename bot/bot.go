@@ -222,6 +222,11 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		if b.started.Load() {
 			<-b.loopDone
 			<-b.deliverDone
+			// What this process claimed and did not deliver goes to the
+			// others (or to this bot, restarted) at once.
+			if err := b.app.HandOver(b.opts.Now()); err != nil {
+				b.log.Error("handing over the outbox failed", "process", b.app.Process, "err", err)
+			}
 		}
 		close(done)
 	}()

@@ -436,3 +436,25 @@ func TestUpdatesSafeToRunAgain(t *testing.T) {
 	g := commandstest.Game(t, mem, g0(t, mem))
 	require.False(t, g.Active, "the timeout ended the game")
 }
+
+// TestHandOverAtShutdown: a process that stops hands its claimed effects
+// over: another delivers them at once, reconciled; the answer copies it
+// knew were shown are dropped, not handed over.
+func TestHandOverAtShutdown(t *testing.T) {
+	store, p := storage.NewMemory(), commandstest.NewPlatform()
+	counterSetup(t, store, commandstest.T0.Add(time.Hour))
+	a, logsA := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
+	a.AnswerCopies = true
+	b, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
+	resp, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+	require.NoError(t, err)
+	a.AnswerSent(resp) // shown: its copy is not for anybody else
+	require.Equal(t, 2, a.Pending(), "the post and the answer's copy")
+	require.Equal(t, 0, commandstest.Deliver(t, b, commandstest.T0), "A's claims run")
+
+	require.NoError(t, a.HandOver(commandstest.T0))
+	require.Contains(t, logsA.String(), "handed over")
+	require.Equal(t, 1, a.Pending(), "the shown copy dropped")
+	require.Equal(t, 1, commandstest.Deliver(t, b, commandstest.T0), "taken over at once")
+	require.Equal(t, []string{"count 1"}, postTexts(p))
+}

@@ -374,15 +374,48 @@ func (a *App) wasShown(id string) bool {
 }
 
 // Due counts the effects Deliver would perform at now (each game's next
-// one, when due): zero means everything due by now has been delivered.
+// one, when due, unless another process holds it): zero means everything
+// due by now that this process may deliver has been delivered.
 func (a *App) Due(now time.Time) int {
 	n := 0
 	_ = a.view(func(tx storage.Tx) error {
-		ps, err := tx.Outbox().Heads(now, 1<<20)
+		ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
 		n = len(ps)
 		return err
 	})
 	return n
+}
+
+// HandOver is called when this process stops, after its last Deliver: the
+// answer copies it knows were shown are dropped, and its claims on the
+// rest end at once, so that the other processes (or this one, restarted)
+// deliver them without waiting for the claims to run out. What it hands
+// over is reconciled by whoever takes it.
+func (a *App) HandOver(now time.Time) error {
+	a.shownMu.Lock()
+	shown := make([]string, 0, len(a.shown))
+	for id := range a.shown {
+		shown = append(shown, id)
+	}
+	a.shownMu.Unlock()
+	var n int
+	err := a.update(func(tx storage.Tx) error {
+		for _, id := range shown {
+			if err := tx.Outbox().Done(id); err != nil {
+				return err
+			}
+		}
+		var err error
+		n, err = tx.Outbox().Release(a.Process, now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		a.Log.Info("handed over the effects this process had claimed", "process", a.Process, "count", n)
+	}
+	return nil
 }
 
 // Pending counts the effects not delivered yet.

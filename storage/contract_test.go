@@ -519,3 +519,53 @@ func TestOutboxClaimHoldsItsStream(t *testing.T) {
 		})
 	})
 }
+
+// A stopping process releases its claims: other owners may take its
+// effects at once; other owners' claims stay.
+func TestOutboxRelease(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		var mine1, mine2, theirs string
+		update(t, s, func(tx Tx) error {
+			var err error
+			if mine1, err = tx.Outbox().Add("g", "one"); err != nil {
+				return err
+			}
+			if mine2, err = tx.Outbox().Add("g", "two"); err != nil {
+				return err
+			}
+			if theirs, err = tx.Outbox().Add("h", "three"); err != nil {
+				return err
+			}
+			for _, id := range []string{mine1, mine2} {
+				if err := tx.Outbox().Claim(id, "p1", t0, t0.Add(time.Minute)); err != nil {
+					return err
+				}
+			}
+			return tx.Outbox().Claim(theirs, "p2", t0, t0.Add(time.Minute))
+		})
+		var n int
+		update(t, s, func(tx Tx) error {
+			var err error
+			n, err = tx.Outbox().Release("p1", t0.Add(time.Second))
+			return err
+		})
+		require.Equal(t, 2, n)
+		view(t, s, func(tx Tx) {
+			ps, err := tx.Outbox().HeadsFor("p3", t0.Add(time.Second), 10)
+			require.NoError(t, err)
+			require.Len(t, ps, 1)
+			require.Equal(t, mine1, ps[0].ID)
+			p, err := tx.Outbox().Get(mine2)
+			require.NoError(t, err)
+			require.Equal(t, "p1", p.Owner, "the owner is kept: a later claim by another counts")
+			require.True(t, p.Until.Equal(t0.Add(time.Second)))
+		})
+		// A new owner's claim counts as a second one.
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(mine1, "p3", t0.Add(time.Second), t0.Add(time.Minute)) })
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(mine1)
+			require.NoError(t, err)
+			require.Equal(t, 2, p.Claims)
+		})
+	})
+}

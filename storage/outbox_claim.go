@@ -64,3 +64,31 @@ func (r outbox) HeadsFor(owner string, now time.Time, limit int) ([]Pending, err
 	}
 	return out, nil
 }
+
+func (r outbox) Release(owner string, now time.Time) (int, error) {
+	type change struct {
+		id  string
+		env outboxEnvelope
+	}
+	var changes []change
+	err := r.t.kv.scan(bOutbox, "", "", func(k string, v []byte) error {
+		var env outboxEnvelope
+		if err := json.Unmarshal(v, &env); err != nil {
+			return fmt.Errorf("outbox %s: corrupt record: %w", k, err)
+		}
+		if env.Owner == owner && env.Until.After(now) {
+			env.Until = now.UTC()
+			changes = append(changes, change{k, env})
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range changes {
+		if err := putJSON(r.t.kv, bOutbox, c.id, c.env); err != nil {
+			return 0, err
+		}
+	}
+	return len(changes), nil
+}

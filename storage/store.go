@@ -244,6 +244,9 @@ type Outbox interface {
 	// HeadsFor is Heads without the heads another owner than owner has
 	// claimed until after now: what owner's dispatcher may deliver.
 	HeadsFor(owner string, now time.Time, limit int) ([]Pending, error)
+	// Release ends at now every claim of owner still running (a process
+	// stopping hands its effects over) and returns how many it ended.
+	Release(owner string, now time.Time) (int, error)
 }
 
 // Pending is one effect in the outbox.
