@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"time"
 
 	"sandtable/commands/ui"
@@ -384,6 +385,9 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 		}
 		a.Log.Info("the game changed in another process meanwhile: running the action again", "process", a.Process,
 			"game", rec.ID, "run", n+1)
+		// A short random pause, growing with each run, lets processes that
+		// keep colliding on one game fall out of step.
+		time.Sleep(time.Duration(mrand.Int64N(int64(n) * int64(5*time.Millisecond))))
 		if rec, err = a.snapshot(rec.ID); err != nil {
 			return nil, err
 		}
