@@ -125,6 +125,8 @@ type App struct {
 	shownMu   sync.Mutex
 	shown     map[string]bool // answer copies confirmed shown (AnswerSent)
 	tried     map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
+	lobbiesRead map[string]lobbyRead
 }
 
 // New builds an App with the standard game kinds registered.

@@ -80,7 +80,9 @@
 //     game again and runs the action again (at most maxRuns times). A
 //     timeout run again on a game no longer due does nothing. Challenges
 //     are taken in the transaction that answers or expires them
-//     (takeChallenge), so one answer wins.
+//     (takeChallenge), so one answer wins; a lobby is written only if it
+//     is still what its handler read (Lobby, lobbyCheck), else the router
+//     handles the click again.
 //   - Every storage.Store.Update function here may run more than once (an
 //     optimistic backend runs it again on a fresh snapshot): it reads what
 //     it needs inside the transaction, writes Games.Put a copy (putGame),
