@@ -3,12 +3,15 @@ package bot
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,15 +66,21 @@ type Options struct {
 	Draining func(n int)
 }
 
-// Bot is the running Discord bot: one discordgo session (one shard), the
-// command handlers and the database.
+// Bot is the running Discord bot: one discordgo session per shard it
+// serves (discord.shard_id, or the list discord.shard_ids), the command
+// handlers and the store. Several Bots, in one process or many, may share
+// one store (docs/architecture.md, "Many processes").
 type Bot struct {
 	cfg   Config
 	opts  Options
 	log   *slog.Logger
 	store storage.Store
 	app   *commands.App
-	sess  *discordgo.Session
+	// sess is the first shard's session, through which the bot's REST
+	// requests go; sessions are all of them (sess first), each with its
+	// gateway connection.
+	sess     *discordgo.Session
+	sessions []*discordgo.Session
 
 	appID   string
 	started atomic.Bool
@@ -89,6 +98,9 @@ type Bot struct {
 	// publicKey verifies the HTTP interactions endpoint's requests; nil
 	// when the endpoint is off.
 	publicKey ed25519.PublicKey
+	// skipHandOver makes Shutdown keep this process's outbox claims, as
+	// a crash does (tests).
+	skipHandOver bool
 }
 
 // New prepares a bot; Start connects it. The store stays owned by the
@@ -117,28 +129,38 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	if log == nil {
 		log = NewLogger(cfg.Log, os.Stderr)
 	}
-	log = log.With("process", processName(cfg.Bot), "shard", cfg.Discord.ShardID)
-	sess, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
-	if err != nil {
-		return nil, fmt.Errorf("discord session: %w", err)
+	process := processName(cfg.Bot) + "-" + runSuffix()
+	shard := any(cfg.Discord.Shards())
+	if ids := cfg.Discord.Shards(); len(ids) == 1 {
+		shard = ids[0]
 	}
-	// Slash commands, components and DMs reach a bot through interactions,
-	// which need no gateway intent; Guilds keeps the channel cache useful.
-	sess.Identify.Intents = discordgo.IntentsGuilds
-	sess.ShardID = cfg.Discord.ShardID
-	sess.ShardCount = cfg.Discord.ShardCount
-	sess.LogLevel = discordgo.LogError
+	log = log.With("process", process, "shard", shard)
 	if opts.HTTPClient == nil && cfg.Discord.APIBase != "" {
 		opts.HTTPClient = redirectClient(cfg.Discord.APIBase)
 	}
-	if opts.HTTPClient != nil {
-		sess.Client = opts.HTTPClient
-		sess.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second}
+	var sessions []*discordgo.Session
+	for _, shard := range cfg.Discord.Shards() {
+		sess, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
+		if err != nil {
+			return nil, fmt.Errorf("discord session: %w", err)
+		}
+		// Slash commands, components and DMs reach a bot through interactions,
+		// which need no gateway intent; Guilds keeps the channel cache useful.
+		sess.Identify.Intents = discordgo.IntentsGuilds
+		sess.ShardID = shard
+		sess.ShardCount = cfg.Discord.ShardCount
+		sess.LogLevel = discordgo.LogError
+		if opts.HTTPClient != nil {
+			sess.Client = opts.HTTPClient
+			sess.Dialer = &websocket.Dialer{HandshakeTimeout: 10 * time.Second}
+		}
+		if opts.Dialer != nil {
+			sess.Dialer = opts.Dialer
+		}
+		sessions = append(sessions, sess)
 	}
-	if opts.Dialer != nil {
-		sess.Dialer = opts.Dialer
-	}
-	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess, publicKey: key,
+	sess := sessions[0]
+	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess, sessions: sessions, publicKey: key,
 		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
 		deliverDone: make(chan struct{})}
 	b.app = commands.New(store, (*platform)(b), commands.Settings{
@@ -149,6 +171,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		DevGuildID:   cfg.Discord.DevGuildID,
 	}, log)
 	b.app.Now = opts.Now
+	b.app.Process = process
 	b.app.Render.Observe = func(what string, took time.Duration) { b.ops.renders.WithLabelValues(what).Observe(took.Seconds()) }
 	b.app.OnRetry = func() { b.ops.retries.Inc() }
 	b.ops = newOps(b)
@@ -156,31 +179,56 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	survival.Register(b.app)
 	teamchess.Register(b.app)
 	sandtable.Register(b.app)
-	sess.AddHandler(b.onInteraction)
-	sess.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
-		log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
-	})
+	for _, s := range sessions {
+		s.AddHandler(b.onInteraction)
+		s.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
+			log.Info("gateway ready", "user", r.User.Username, "guilds", len(r.Guilds), "gateway_shard", s.ShardID)
+		})
+	}
 	return b, nil
 }
 
 // App is the command layer, for tests.
 func (b *Bot) App() *commands.App { return b.app }
 
-// Session is the discordgo session, for tests.
+// Session is the discordgo session of the first shard, through which
+// REST requests go, for tests.
 func (b *Bot) Session() *discordgo.Session { return b.sess }
 
-// Start opens the gateway connection (unless discord.gateway is false),
-// registers the slash commands, starts the timer and outbox loops, and
-// serves the operations listener (with the interactions endpoint when
-// discord.public_key is set).
+// Sessions are the discordgo sessions of every shard the bot serves, the
+// first shard's first, for tests.
+func (b *Bot) Sessions() []*discordgo.Session { return b.sessions }
+
+// closeSessions closes the gateway connections.
+func (b *Bot) closeSessions() error {
+	var first error
+	for _, s := range b.sessions {
+		s.ShouldReconnectOnError = false
+		if err := s.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Start opens the gateway connections (one per shard; none when
+// discord.gateway is false), registers the slash commands, starts the
+// timer and outbox loops, and serves the operations listener (with the
+// interactions endpoint when discord.public_key is set).
 func (b *Bot) Start() error {
 	if b.cfg.Discord.Gateway {
-		if err := b.sess.Open(); err != nil {
-			return fmt.Errorf("connecting to Discord: %w", err)
+		for i, s := range b.sessions {
+			if err := s.Open(); err != nil {
+				for _, opened := range b.sessions[:i] {
+					opened.Close()
+				}
+				return fmt.Errorf("connecting to Discord (shard %d): %w", s.ShardID, err)
+			}
 		}
 	} else if err := b.identifyREST(); err != nil {
 		return err
 	}
+	b.log.Info("serving", "shards", b.cfg.Discord.Shards(), "shard_count", b.cfg.Discord.ShardCount, "gateway", b.cfg.Discord.Gateway)
 	if b.appID == "" {
 		if r := b.sess.State.Ready; r.Application != nil && r.Application.ID != "" {
 			b.appID = r.Application.ID
@@ -189,10 +237,10 @@ func (b *Bot) Start() error {
 		}
 	}
 	// Only shard 0 registers: commands are global state of the application.
-	if b.cfg.Discord.ShardID == 0 {
+	if slices.Contains(b.cfg.Discord.Shards(), 0) {
 		defs := encodeCommands(b.app.Definitions())
 		if _, err := b.sess.ApplicationCommandBulkOverwrite(b.appID, b.cfg.Discord.DevGuildID, defs); err != nil {
-			b.sess.Close()
+			b.closeSessions()
 			return fmt.Errorf("registering slash commands: %w", err)
 		}
 		scope := "globally"
@@ -211,7 +259,7 @@ func (b *Bot) Start() error {
 	b.started.Store(true)
 	if b.cfg.HTTP.Listen != "" {
 		if err := b.ops.serve(b, b.cfg.HTTP.Listen); err != nil {
-			b.sess.Close()
+			b.closeSessions()
 			return err
 		}
 	}
@@ -244,6 +292,13 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		if b.started.Load() {
 			<-b.loopDone
 			<-b.deliverDone
+			// What this process claimed and did not deliver goes to the
+			// others (or to this bot, restarted) at once.
+			if b.skipHandOver {
+				b.log.Info("shutdown: the outbox is not handed over (a crash, for tests)")
+			} else if err := b.app.HandOver(b.opts.Now()); err != nil {
+				b.log.Error("handing over the outbox failed", "err", err)
+			}
 		}
 		close(done)
 	}()
@@ -253,8 +308,7 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = errors.New("shutdown: interactions still running when the grace period ended")
 	}
-	b.sess.ShouldReconnectOnError = false
-	if cerr := b.sess.Close(); cerr != nil && err == nil {
+	if cerr := b.closeSessions(); cerr != nil && err == nil {
 		err = cerr
 	}
 	if b.ops.server != nil {
@@ -548,4 +602,13 @@ func webhookEdit(r *commands.Response) *discordgo.WebhookEdit {
 	}
 	return &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, Files: out.Files,
 		Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: mentions()}
+}
+
+// runSuffix tells this run of a process from its earlier ones: the owner of
+// outbox claims is the process name and this suffix, so a restarted process
+// reconciles what its previous run had claimed.
+func runSuffix() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

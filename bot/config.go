@@ -71,6 +71,9 @@ type DiscordConfig struct {
 	DevGuildID    string `toml:"dev_guild_id"`
 	ShardID       int    `toml:"shard_id"`
 	ShardCount    int    `toml:"shard_count"`
+	// ShardIDs, instead of ShardID, runs several shards in this process:
+	// one gateway session each (see Shards).
+	ShardIDs []int `toml:"shard_ids"`
 	// APIBase, when set, sends all REST and gateway traffic to this base URL
 	// instead of discord.com (the local playground and tests use it).
 	APIBase string `toml:"api_base"`
@@ -82,6 +85,36 @@ type DiscordConfig struct {
 	// False runs on REST alone: interactions come only to the HTTP
 	// endpoint, which public_key and http.listen must then set up.
 	Gateway bool `toml:"gateway"`
+}
+
+// Shards are the shards this process serves: ShardIDs, or ShardID alone.
+func (c DiscordConfig) Shards() []int {
+	if len(c.ShardIDs) > 0 {
+		return c.ShardIDs
+	}
+	return []int{c.ShardID}
+}
+
+// validateShards checks discord.shard_ids against shard_count and
+// shard_id.
+func (c DiscordConfig) validateShards() error {
+	if len(c.ShardIDs) == 0 {
+		return nil
+	}
+	if c.ShardID != 0 {
+		return errors.New("discord.shard_ids replaces discord.shard_id: set one of them, not both")
+	}
+	seen := map[int]bool{}
+	for _, id := range c.ShardIDs {
+		if id < 0 || id >= c.ShardCount {
+			return fmt.Errorf("discord.shard_ids must hold shard IDs between 0 and shard_count-1 (%d), got %d", c.ShardCount-1, id)
+		}
+		if seen[id] {
+			return fmt.Errorf("discord.shard_ids lists shard %d twice", id)
+		}
+		seen[id] = true
+	}
+	return nil
 }
 
 // StorageConfig holds the [storage] table.
@@ -297,6 +330,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("discord.shard_count must be at least 1, got %d", c.Discord.ShardCount)
 	case c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount:
 		return fmt.Errorf("discord.shard_id must be between 0 and shard_count-1 (%d), got %d", c.Discord.ShardCount-1, c.Discord.ShardID)
+	case c.Discord.validateShards() != nil:
+		return c.Discord.validateShards()
 	case strings.TrimSpace(c.Storage.Path) == "":
 		return errors.New("storage.path must not be empty")
 	case c.Game.BoardSize < 256 || c.Game.BoardSize > 2048:

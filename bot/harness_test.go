@@ -76,6 +76,10 @@ type harness struct {
 	logs  *syncBuffer
 	gen   *discordsim.Channel
 	sweep *sweepLog
+	// peers are the other bots sharing the store (multi_e2e_test.go):
+	// drained waits for their outboxes too.
+	peers   []*harness
+	stopped bool // a peer shut down (multi_e2e_test.go)
 }
 
 type syncBuffer struct {
@@ -178,6 +182,12 @@ func (h *harness) drained() {
 	h.t.Helper()
 	require.Eventually(h.t, func() bool { return h.bot.App().Due(h.clock.Now()) == 0 }, wait, time.Millisecond,
 		"the outbox did not deliver its due effects within %s", wait)
+	for _, p := range h.peers {
+		if p != h && !p.stopped {
+			require.Eventually(h.t, func() bool { return p.bot.App().Due(p.clock.Now()) == 0 }, wait, time.Millisecond,
+				"a peer's outbox did not deliver its due effects within %s", wait)
+		}
+	}
 }
 
 // slash runs a slash command and returns the interaction.

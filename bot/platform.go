@@ -66,11 +66,14 @@ func (p *platform) StartThread(ctx context.Context, channelID, name string, priv
 	return ch.ID, nil
 }
 
-// ChannelType reads the session's state cache (filled by the gateway's
-// guild, channel and thread events), else asks Discord.
+// ChannelType reads the sessions' state caches (filled by the gateway's
+// guild, channel and thread events of each shard), else asks Discord.
 func (p *platform) ChannelType(ctx context.Context, channelID string) (ui.ChannelType, error) {
-	if p.sess.State != nil {
-		if ch, err := p.sess.State.Channel(channelID); err == nil {
+	for _, s := range p.sessions {
+		if s.State == nil {
+			continue
+		}
+		if ch, err := s.State.Channel(channelID); err == nil {
 			return channelType(ch.Type), nil
 		}
 	}

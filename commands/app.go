@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -113,6 +114,11 @@ type App struct {
 	// OnRetry, when set, is called each time a failed effect is put back
 	// in the outbox for another attempt (the bot counts retries).
 	OnRetry func()
+	// Process names this process among all those sharing the store: the
+	// owner of its outbox claims (see enqueue). New sets a name unique to
+	// this run (host, process ID and a random part); a restarted process
+	// is another owner, so it reconciles what it finds.
+	Process string
 
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*Kind
@@ -121,7 +127,9 @@ type App struct {
 	deliverMu sync.Mutex    // one Deliver at a time
 	shownMu   sync.Mutex
 	shown     map[string]bool // answer copies confirmed shown (AnswerSent)
-	fresh     map[string]bool // effects this process queued and has not attempted (markFresh)
+	tried     map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
+	lobbiesRead map[string]lobbyRead
 }
 
 // New builds an App with the standard game kinds registered.
@@ -130,7 +138,7 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 		log = slog.Default()
 	}
 	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, DeliverInline: true, kinds: map[string]*Kind{},
-		kicks: make(chan struct{}, 1)}
+		kicks: make(chan struct{}, 1), Process: processName()}
 	return a
 }
 
@@ -179,6 +187,17 @@ func (k *keyedLocks) held() int {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return len(k.m)
+}
+
+// processName is a name for this run of this process: host, process ID
+// and a random part (process IDs are reused across restarts and
+// containers).
+func processName() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "host"
+	}
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), newID()[:4])
 }
 
 // newID returns a random 10-character lower-case base32 identifier.

@@ -35,6 +35,23 @@ func getChallenge(tx storage.Tx, id string, ch *Challenge) error {
 	return nil
 }
 
+// errChallengeGone: the challenge was answered or expired meanwhile (by
+// another process: within one, its lock orders the answers).
+var errChallengeGone = &UserError{Msg: "This challenge or lobby is no longer open."}
+
+// takeChallenge deletes the challenge id in tx, the transaction that
+// answers it, or returns errChallengeGone when it is not there any more:
+// of two processes answering or expiring one challenge at once, one wins.
+func takeChallenge(tx storage.Tx, id string) error {
+	var ch Challenge
+	if err := getChallenge(tx, id, &ch); errors.Is(err, storage.ErrNotFound) {
+		return errChallengeGone
+	} else if err != nil {
+		return err
+	}
+	return tx.Challenges().Delete(id)
+}
+
 // ChallengeStarter starts the game of an accepted challenge: it creates and
 // saves the game, creates its thread and posts the first board there. It
 // returns the thread's ID.
@@ -233,7 +250,7 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 	}
 	// Delete first: if starting fails, nothing is left half-done, and a
 	// second click finds the challenge gone.
-	if err := a.update(func(tx storage.Tx) error { return tx.Challenges().Delete(ch.ID) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error { return takeChallenge(tx, ch.ID) }); err != nil {
 		return nil, err
 	}
 	switch action {
@@ -321,16 +338,18 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		first = append([]Effect{{Op: OpEdit, Channel: ch.ChannelID, Message: starter, Body: &closed}}, first...)
 	}
 	effects = append(first, effects...)
+	var saved *storage.Game
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 				return err
 			}
 		}
-		if err := tx.Challenges().Delete(ch.ID); err != nil {
+		if err := takeChallenge(tx, ch.ID); err != nil {
 			return err
 		}
-		if err := tx.Games().Put(rec, req.Now); err != nil {
+		var err error
+		if saved, err = putGame(tx, rec, req.Now); err != nil {
 			return err
 		}
 		return a.enqueue(tx, rec.ID, rec, effects)
@@ -338,6 +357,7 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 	if err != nil {
 		return nil, err
 	}
+	*rec = *saved
 	a.deliverNow(req.Context(), rec.ID, false)
 	a.kick()
 	r.Committed = true

@@ -69,6 +69,38 @@
 //     (quote.go): no mention pings, no markdown renders, no control
 //     character survives, and echoes are clipped to 100 characters.
 //
+// # Many processes on one store
+//
+// Several bot processes may share one store (docs/architecture.md, "Many
+// processes"); nothing but the store is shared, and no process leads:
+//
+//   - The keyed locks are per process. Across processes a game's changes
+//     are serialized by Games.Put's version compare: a commit that finds
+//     the game changed gets storage.ErrConflict, and kindOf.run reads the
+//     game again and runs the action again (at most maxRuns times). A
+//     timeout run again on a game no longer due does nothing. Challenges
+//     are taken in the transaction that answers or expires them
+//     (takeChallenge), so one answer wins; a lobby is written only if it
+//     is still what its handler read (Lobby, lobbyCheck), else the router
+//     handles the click again.
+//   - Every storage.Store.Update function here may run more than once (an
+//     optimistic backend runs it again on a fresh snapshot): it reads what
+//     it needs inside the transaction, writes Games.Put a copy (putGame),
+//     and changes nothing outside the transaction but variables it sets
+//     afresh on every run. Actions themselves change nothing outside their
+//     Turn before the commit, except SendPrivately, whose second run edits
+//     the direct message the first one sent. Keep it so (TestUpdatesSafeToRunAgain
+//     runs every transaction twice).
+//   - Effects are claimed (storage.Outbox.Claim) by the process that
+//     queues them, in the same transaction; a dispatcher delivers only what
+//     it holds or what nobody holds (HeadsFor), claiming it first; an
+//     effect ever claimed by another process is reconciled before it is
+//     performed (App.fresh). A stopping process hands its claims over
+//     (HandOver).
+//   - The answer copies confirmed shown (AnswerSent) are known only to the
+//     process that answered: the copies are its own until past their due
+//     time, which is all the set needs.
+//
 // # Private flows
 //
 // SendPrivately delivers a secret to the user behind an interaction: by

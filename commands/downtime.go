@@ -32,6 +32,7 @@ func (a *App) Heartbeat(now time.Time) error {
 func (a *App) CreditDowntime(now time.Time) (time.Duration, error) {
 	var down time.Duration
 	err := a.update(func(tx storage.Tx) error {
+		down = 0 // set afresh by every run of the transaction
 		last, err := tx.Meta().Heartbeat()
 		if err != nil {
 			return err

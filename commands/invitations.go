@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"sandtable/storage"
@@ -34,8 +36,8 @@ func expireInvitations[T any](a *App, now time.Time, repo invitations, closed fu
 	}
 	for _, id := range expired {
 		unlock := a.lock(id)
-		var v T
 		err := a.update(func(tx storage.Tx) error {
+			var v T // decoded afresh by every run of the transaction
 			exp, err := repo(tx).Get(id, &v)
 			if err != nil {
 				return err
@@ -106,14 +108,65 @@ func (a *App) LobbyTTL() time.Duration {
 }
 
 // Lobby reads the lobby id into v and returns its expiry (zero: never);
-// storage.ErrNotFound when there is none.
+// storage.ErrNotFound when there is none. Called under the lobby's lock
+// (from Spec.Invitations), it remembers what it read: the next PutLobby,
+// CloseLobby or TakeLobby of that lobby writes only if the lobby is still
+// what was read (another process may have changed it meanwhile; then
+// storage.ErrConflict, and the router runs the handler again).
 func (a *App) Lobby(id string, v any) (expires time.Time, err error) {
+	var raw json.RawMessage
 	err = a.view(func(tx storage.Tx) error {
 		var err error
-		expires, err = tx.Lobbies().Get(id, v)
+		expires, err = tx.Lobbies().Get(id, &raw)
 		return err
 	})
-	return expires, err
+	if err != nil {
+		return expires, err
+	}
+	a.shownMu.Lock()
+	if a.lobbiesRead == nil {
+		a.lobbiesRead = map[string]lobbyRead{}
+	}
+	a.lobbiesRead[id] = lobbyRead{expires: expires, raw: raw}
+	a.shownMu.Unlock()
+	return expires, json.Unmarshal(raw, v)
+}
+
+// lobbyRead is what Lobby read of a lobby.
+type lobbyRead struct {
+	expires time.Time
+	raw     json.RawMessage
+}
+
+// errLobbyGone: the lobby was closed (started, cancelled, expired) by
+// another process meanwhile.
+var errLobbyGone = &UserError{Msg: "This challenge or lobby is no longer open."}
+
+// lobbyCheck takes what Lobby last read of the lobby id and returns the
+// check, to run in the transaction that writes it, that the lobby is still
+// that (nil when nothing was read: a new lobby).
+func (a *App) lobbyCheck(id string) func(tx storage.Tx) error {
+	a.shownMu.Lock()
+	read, ok := a.lobbiesRead[id]
+	delete(a.lobbiesRead, id)
+	a.shownMu.Unlock()
+	if !ok {
+		return func(storage.Tx) error { return nil }
+	}
+	return func(tx storage.Tx) error {
+		var cur json.RawMessage
+		exp, err := tx.Lobbies().Get(id, &cur)
+		if errors.Is(err, storage.ErrNotFound) {
+			return errLobbyGone
+		}
+		if err != nil {
+			return err
+		}
+		if !exp.Equal(read.expires) || !bytes.Equal(cur, read.raw) {
+			return fmt.Errorf("lobby %s: %w", id, storage.ErrConflict)
+		}
+		return nil
+	}
 }
 
 // PutLobby stores v as the lobby id, open for LobbyTTL from req.Now, and
@@ -121,7 +174,11 @@ func (a *App) Lobby(id string, v any) (expires time.Time, err error) {
 // same interaction is refused). Call it under the lobby's lock: from
 // Spec.Invitations, or for a lobby not posted yet.
 func (a *App) PutLobby(req *Request, id string, v any) error {
+	check := a.lobbyCheck(id)
 	return a.update(func(tx storage.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 				return err
@@ -133,7 +190,21 @@ func (a *App) PutLobby(req *Request, id string, v any) error {
 
 // CloseLobby deletes the lobby id (its message is the caller's answer).
 func (a *App) CloseLobby(id string) error {
-	return a.update(func(tx storage.Tx) error { return tx.Lobbies().Delete(id) })
+	take := a.TakeLobby(id)
+	return a.update(take)
+}
+
+// TakeLobby returns what deletes the lobby id in a transaction, refusing
+// when the lobby changed since Lobby read it: for a game that starts from
+// the lobby in its own transaction (Turn.Also in Create).
+func (a *App) TakeLobby(id string) func(tx storage.Tx) error {
+	check := a.lobbyCheck(id)
+	return func(tx storage.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		return tx.Lobbies().Delete(id)
+	}
 }
 
 // LobbyPosted returns what records the ID of the message the bot posted

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"time"
 
 	"sandtable/commands/ui"
@@ -154,6 +155,7 @@ type Turn[S any] struct {
 	next    S
 	effects []Effect
 	extra   []func(storage.Tx) error
+	runs    *runs
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -216,8 +218,27 @@ func (t *Turn[S]) View(fn func(tx storage.Tx) error) error { return t.app.view(f
 // direct message, answered with dmNote, or ephemerally when their DMs are
 // closed. It returns the answer and the direct message's ID ("" when m was
 // shown ephemerally). Anything else the action shows goes through effects.
+//
+// An action may run again when another process changed its game meanwhile
+// (see kindOf.run): a second run's SendPrivately edits the direct message
+// the first run sent into m, instead of sending another.
 func (t *Turn[S]) SendPrivately(m Message, dmNote string) (*Response, string, error) {
-	return t.app.SendPrivatelyID(t.Req, m, dmNote)
+	if t.runs != nil && t.runs.sentDM != "" {
+		if err := t.app.Platform.EditDM(t.Req.Context(), t.Req.User.ID, t.runs.sentDM, m); err != nil {
+			return nil, "", fmt.Errorf("direct message to %s (again): %w", t.Req.User.ID, err)
+		}
+		return &Response{Ephemeral: true, Message: Message{Content: dmNote}}, t.runs.sentDM, nil
+	}
+	resp, id, err := t.app.SendPrivatelyID(t.Req, m, dmNote)
+	if t.runs != nil && id != "" {
+		t.runs.sentDM = id
+	}
+	return resp, id, err
+}
+
+// runs is what the runs of one action share (see kindOf.run).
+type runs struct {
+	sentDM string // the direct message SendPrivately sent
 }
 
 // Settings are the deployment's settings.
@@ -253,6 +274,11 @@ func Register[S any](a *App, g Game[S]) {
 		Timeout: func(a *App, rec *storage.Game, now time.Time) error {
 			_, err := k.run(a, &Request{Now: now}, rec, func(t *Turn[S]) (*Response, error) {
 				t.Req = nil
+				if g := t.Game; !g.Active || g.Deadline.IsZero() || g.Deadline.After(t.Now) {
+					// Read again after a conflict: another process's timeout
+					// or action came first. Nothing to do.
+					return nil, nil
+				}
 				return nil, k.g.Timeout(t)
 			})
 			return err
@@ -338,9 +364,38 @@ func (k *kindOf[S]) decode(rec *storage.Game) (S, error) {
 	return st, nil
 }
 
+// maxRuns bounds how many times an action runs when other processes keep
+// changing its game between its read and its commit.
+const maxRuns = 5
+
 // run is the one path of an action: decode, act, then (when the action
-// saved a state or asked for effects) clock, encode and commit.
+// saved a state or asked for effects) clock, encode and commit. When
+// another process changed the game between the read and the commit
+// (Games.Put's version compare: storage.ErrConflict), the game is read
+// again and the action runs again on it: actions change nothing outside
+// their Turn before the commit (SendPrivately edits, on a second run, the
+// direct message the first sent), so the user sees one action, applied to
+// the game as it is.
 func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) (*Response, error) {
+	shared := &runs{}
+	for n := 1; ; n++ {
+		resp, err := k.runOnce(a, req, rec, act, shared)
+		if !errors.Is(err, storage.ErrConflict) || n == maxRuns {
+			return resp, err
+		}
+		a.Log.Info("the game changed in another process meanwhile: running the action again", "owner", a.Process,
+			"game", rec.ID, "run", n+1)
+		// A short random pause, growing with each run, lets processes that
+		// keep colliding on one game fall out of step.
+		time.Sleep(time.Duration(mrand.Int64N(int64(n) * int64(5*time.Millisecond))))
+		if rec, err = a.snapshot(rec.ID); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// runOnce is one run of an action (see run).
+func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[S], shared *runs) (*Response, error) {
 	st, err := k.decode(rec)
 	if err != nil {
 		return nil, err
@@ -348,7 +403,7 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	// The clock before the action, read before the action can touch the
 	// state it was given.
 	prev := k.g.Clock(st)
-	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a, kind: k, prev: &prev}
+	t := &Turn[S]{Req: req, Game: rec, State: st, Now: req.Now, app: a, kind: k, prev: &prev, runs: shared}
 	resp, err := act(t)
 	if err != nil {
 		return nil, err
@@ -362,6 +417,7 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 		}
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
+	var saved *storage.Game
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		// Whatever the interaction changes or does on Discord, it does once.
 		if t.Req != nil && t.Req.InteractionID != "" {
@@ -375,7 +431,8 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 			}
 		}
 		if t.saved {
-			if err := tx.Games().Put(rec, t.Now); err != nil {
+			var err error
+			if saved, err = putGame(tx, rec, t.Now); err != nil {
 				return err
 			}
 		}
@@ -388,6 +445,9 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	})
 	if err != nil {
 		return nil, err
+	}
+	if saved != nil {
+		*rec = *saved
 	}
 	if len(t.effects) > 0 {
 		a.deliverNow(req.Context(), rec.ID, true) // run holds the game's lock
@@ -476,6 +536,7 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 	if err := k.finish(t, rec, nil); err != nil {
 		return err
 	}
+	var saved *storage.Game
 	err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
@@ -487,12 +548,14 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 				return err
 			}
 		}
-		if err := tx.Games().Put(rec, req.Now); err != nil {
+		var err error
+		if saved, err = putGame(tx, rec, req.Now); err != nil {
 			return err
 		}
 		return a.enqueue(tx, rec.ID, rec, t.effects)
 	})
 	if err == nil {
+		*rec = *saved
 		// The caller may hold a lock keyed by the new game's ID (a lobby
 		// whose ID the game takes): a result is recorded without taking it.
 		a.deliverNow(req.Context(), rec.ID, true)

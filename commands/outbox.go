@@ -94,45 +94,95 @@ func backoff(n int) time.Duration {
 	return d
 }
 
-// enqueue saves effects in the outbox stream of stream, in tx.
+// Several processes may share one store (docs/architecture.md, "Many
+// processes"). An effect is delivered by the process holding its claim
+// (storage.Outbox.Claim): the process that queues effects claims them in
+// the same transaction, for claimTTL, so it delivers them itself right
+// after its commit with no further round trip; any process's dispatcher
+// takes the effects nobody holds (HeadsFor), claiming each before
+// performing it. A claim runs out only when its process died or stalled:
+// another process then takes the effect over and, since it may have been
+// performed already, reconciles it first.
+
+// claimTTL is how long a claim lasts; deliveryTimeout bounds one delivery,
+// well inside a claim, so a live owner finishes before its claim runs out.
+const (
+	claimTTL        = 60 * time.Second
+	deliveryTimeout = 20 * time.Second
+)
+
+// enqueue saves effects in the outbox stream of stream, in tx, claimed by
+// this process. It changes nothing outside tx, so a transaction run again
+// (storage.Store.Update) may call it again.
 func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects []Effect) error {
+	now := a.Now()
 	for _, e := range effects {
 		if rec != nil {
 			e.Game = rec.ID
 		}
-		e.Queued = a.Now()
+		e.Queued = now
 		id, err := tx.Outbox().Add(stream, e)
 		if err != nil {
 			return err
 		}
-		a.markFresh(id)
+		if err := tx.Outbox().Claim(id, a.Process, now, now.Add(claimTTL)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// markFresh notes that this process queued the effect id and has not
-// attempted it: only such an effect is surely not done yet. Any other
-// pending effect (one found after a restart) may have been done by a
-// process that crashed before recording it, so its delivery is
-// reconciled first. (An ID noted for a transaction that then failed is
-// never seen again: harmless.)
-func (a *App) markFresh(id string) {
+// fresh reports whether p is surely not performed yet: queued and claimed
+// by this process alone (one claim, its writer's), never failed, and not
+// attempted by this process since (an attempt whose outcome could not be
+// recorded). Any other effect (claimed by another process whose claim ran
+// out, or queued before claims existed) may have been performed by a
+// process that died before recording it: its delivery is reconciled first.
+func (a *App) fresh(p storage.Pending) bool {
+	if p.Attempts > 0 || p.Claims != 1 || p.Owner != a.Process {
+		return false
+	}
 	a.shownMu.Lock()
 	defer a.shownMu.Unlock()
-	if a.fresh == nil {
-		a.fresh = map[string]bool{}
-	}
-	a.fresh[id] = true
+	return !a.tried[p.ID]
 }
 
-// takeFresh reports whether id is fresh (see markFresh), and makes it no
-// longer so: it is about to be attempted.
-func (a *App) takeFresh(id string) bool {
+// try notes that this process is about to perform the effect id (see
+// fresh); settled forgets it once its outcome is recorded.
+func (a *App) try(id string) {
 	a.shownMu.Lock()
 	defer a.shownMu.Unlock()
-	ok := a.fresh[id]
-	delete(a.fresh, id)
-	return ok
+	if a.tried == nil {
+		a.tried = map[string]bool{}
+	}
+	a.tried[id] = true
+}
+
+func (a *App) settled(id string) {
+	a.shownMu.Lock()
+	defer a.shownMu.Unlock()
+	delete(a.tried, id)
+}
+
+// claim makes sure this process holds the claim on p for a whole delivery:
+// its own claim with enough time left needs no transaction. ok false: the
+// effect is another live process's, or done.
+func (a *App) claim(p storage.Pending, now time.Time) (ok bool, err error) {
+	if p.Owner == a.Process && p.Until.After(now.Add(2*deliveryTimeout)) {
+		return true, nil
+	}
+	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(claimTTL)) })
+	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if p.Owner != "" && p.Owner != a.Process {
+		a.Log.Info("took over an effect whose claim ran out", "owner", a.Process, "effect", p.ID,
+			"previous_owner", p.Owner, "claim_ended", p.Until)
+	}
+	return true, nil
 }
 
 // deliverNowBudget bounds how long an action waits for its own effects
@@ -156,7 +206,7 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		var head *storage.Pending
 		now := a.Now()
 		if err := a.view(func(tx storage.Tx) error {
-			ps, err := tx.Outbox().Heads(now, 1<<20)
+			ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
 			for i := range ps {
 				if ps[i].Stream == stream {
 					head = &ps[i]
@@ -227,6 +277,12 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 		return err
 	}
 	if err := tx.Outbox().Retry(id, 0, now.Add(answerGrace)); err != nil {
+		return err
+	}
+	// Only this process can learn that the answer was shown (AnswerSent):
+	// the copy is its own until past its due time; another process takes
+	// it only when this one died, and reconciles it (Reconcile).
+	if err := tx.Outbox().Claim(id, a.Process, now, now.Add(answerGrace+claimTTL)); err != nil {
 		return err
 	}
 	resp.Committed, resp.answerID = true, id
@@ -322,15 +378,48 @@ func (a *App) wasShown(id string) bool {
 }
 
 // Due counts the effects Deliver would perform at now (each game's next
-// one, when due): zero means everything due by now has been delivered.
+// one, when due, unless another process holds it): zero means everything
+// due by now that this process may deliver has been delivered.
 func (a *App) Due(now time.Time) int {
 	n := 0
 	_ = a.view(func(tx storage.Tx) error {
-		ps, err := tx.Outbox().Heads(now, 1<<20)
+		ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
 		n = len(ps)
 		return err
 	})
 	return n
+}
+
+// HandOver is called when this process stops, after its last Deliver: the
+// answer copies it knows were shown are dropped, and its claims on the
+// rest end at once, so that the other processes (or this one, restarted)
+// deliver them without waiting for the claims to run out. What it hands
+// over is reconciled by whoever takes it.
+func (a *App) HandOver(now time.Time) error {
+	a.shownMu.Lock()
+	shown := make([]string, 0, len(a.shown))
+	for id := range a.shown {
+		shown = append(shown, id)
+	}
+	a.shownMu.Unlock()
+	var n int
+	err := a.update(func(tx storage.Tx) error {
+		for _, id := range shown {
+			if err := tx.Outbox().Done(id); err != nil {
+				return err
+			}
+		}
+		var err error
+		n, err = tx.Outbox().Release(a.Process, now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		a.Log.Info("handed over the effects this process had claimed", "owner", a.Process, "count", n)
+	}
+	return nil
 }
 
 // Pending counts the effects not delivered yet.
@@ -357,7 +446,7 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 		var heads []storage.Pending
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
-			heads, err = tx.Outbox().Heads(now, 64)
+			heads, err = tx.Outbox().HeadsFor(a.Process, now, 64)
 			return err
 		}); err != nil {
 			return done, err
@@ -390,7 +479,6 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 // the effect's game (an action delivering its own effects).
 func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool) (ok bool, err error) {
 	if a.wasShown(p.ID) {
-		a.takeFresh(p.ID)
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
 	var e Effect
@@ -398,20 +486,30 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.Log.Error("dropping a corrupt effect", "effect", p.ID, "err", err)
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
-	maybeDone := p.Attempts > 0 || !a.takeFresh(p.ID)
-	id, err := a.perform(ctx, &e, maybeDone)
+	maybeDone := !a.fresh(p)
+	if mine, err := a.claim(p, now); err != nil || !mine {
+		return false, err
+	}
+	a.try(p.ID)
+	pctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
+	id, err := a.perform(pctx, &e, maybeDone)
+	cancel()
 	if errors.Is(err, errWaiting) {
-		err = nil
-		return false, a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
+		err = a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
+		return false, err
 	}
 	if err != nil && !permanent(err) && p.Attempts+1 < maxAttempts {
 		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "err", err)
 		if a.OnRetry != nil {
 			a.OnRetry()
 		}
-		return false, a.update(func(tx storage.Tx) error {
+		err := a.update(func(tx storage.Tx) error {
 			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(backoff(p.Attempts+1)))
 		})
+		if err == nil {
+			a.settled(p.ID) // Attempts says it now
+		}
+		return false, err
 	}
 	if err != nil {
 		a.Log.Error("dropping an effect Discord refuses", "effect", p.ID, "op", e.Op, "game", e.Game, "attempts", p.Attempts+1, "err", err)
@@ -421,7 +519,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
-	return true, a.update(func(tx storage.Tx) error {
+	err = a.update(func(tx storage.Tx) error {
 		if err := tx.Outbox().Done(p.ID); err != nil {
 			return err
 		}
@@ -430,6 +528,10 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		}
 		return a.delivered(tx, &e, id)
 	})
+	if err == nil {
+		a.settled(p.ID)
+	}
+	return true, err
 }
 
 // codeTooManyEdits is Discord's refusal to edit a message older than an

@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"sort"
 	"time"
 
@@ -194,34 +195,18 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 	if id.Scope == "c" {
 		unlock := a.lock(id.ID)
 		defer unlock()
-		// A challenge or a lobby: either document names its kind.
-		var ch struct {
-			Kind string `json:"kind"`
-		}
-		ns := "challenge"
-		err := a.view(func(tx storage.Tx) error {
-			_, err := tx.Challenges().Get(id.ID, &ch)
-			if errors.Is(err, storage.ErrNotFound) {
-				ns = "lobby"
-				_, err = tx.Lobbies().Get(id.ID, &ch)
+		// Another process may change a lobby between the handler's read
+		// and its write (PutLobby's compare): the click is then handled
+		// again on what is stored, as kindOf.run does for games.
+		for n := 1; ; n++ {
+			resp, err := a.handleInvitation(req, id)
+			if !errors.Is(err, storage.ErrConflict) || n == maxRuns {
+				return resp, err
 			}
-			return err
-		})
-		if err != nil {
-			if errors.Is(err, storage.ErrNotFound) {
-				return nil, Errorf("This challenge or lobby is no longer open.")
-			}
-			return nil, err
+			a.Log.Info("the invitation changed in another process meanwhile: handling the click again", "owner", a.Process,
+				"id", id.ID, "run", n+1)
+			time.Sleep(time.Duration(mrand.Int64N(int64(n) * int64(5*time.Millisecond))))
 		}
-		k := a.kinds[ch.Kind]
-		if k == nil {
-			return nil, fmt.Errorf("%s %s has unknown kind %q", ns, id.ID, ch.Kind)
-		}
-		h, ok := k.Challenge[id.Action]
-		if !ok {
-			return nil, Errorf("This button is not one of mine (unknown action %q).", id.Action)
-		}
-		return h(a, req)
 	}
 	g, err := a.snapshot(id.ID)
 	if err != nil {
@@ -243,6 +228,39 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 		return nil, Errorf("This button is not one of mine (unknown action %q).", id.Action)
 	}
 	return a.withGame(g.ID, req, h)
+}
+
+// handleInvitation runs the handler of a click on the challenge or lobby
+// id (under its lock).
+func (a *App) handleInvitation(req *Request, id CustomID) (*Response, error) {
+	// A challenge or a lobby: either document names its kind.
+	var ch struct {
+		Kind string `json:"kind"`
+	}
+	ns := "challenge"
+	err := a.view(func(tx storage.Tx) error {
+		_, err := tx.Challenges().Get(id.ID, &ch)
+		if errors.Is(err, storage.ErrNotFound) {
+			ns = "lobby"
+			_, err = tx.Lobbies().Get(id.ID, &ch)
+		}
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil, Errorf("This challenge or lobby is no longer open.")
+		}
+		return nil, err
+	}
+	k := a.kinds[ch.Kind]
+	if k == nil {
+		return nil, fmt.Errorf("%s %s has unknown kind %q", ns, id.ID, ch.Kind)
+	}
+	h, ok := k.Challenge[id.Action]
+	if !ok {
+		return nil, Errorf("This button is not one of mine (unknown action %q).", id.Action)
+	}
+	return h(a, req)
 }
 
 // withGame runs h under the game's lock with a fresh snapshot of the game.

@@ -23,6 +23,18 @@ func markApplied(tx storage.Tx, interactionID string, now time.Time) error {
 	return nil
 }
 
+// putGame writes a copy of rec in tx and returns it: Games.Put changes the
+// record it is given (its version, its times), and a transaction function
+// may run again (storage.Store.Update), so rec itself must stay as read
+// until the commit; the caller then takes the copy.
+func putGame(tx storage.Tx, rec *storage.Game, now time.Time) (*storage.Game, error) {
+	cp := *rec
+	if err := tx.Games().Put(&cp, now); err != nil {
+		return nil, err
+	}
+	return &cp, nil
+}
+
 // update runs fn in one store transaction (see storage.Store.Update).
 func (a *App) update(fn func(tx storage.Tx) error) error {
 	return a.Store.Update(context.Background(), fn)

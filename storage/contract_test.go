@@ -399,3 +399,173 @@ func TestRecordsLogsMetaBlobs(t *testing.T) {
 		})
 	})
 }
+
+// An effect is claimed before it is delivered: other owners leave it alone
+// until the claim runs out, then may take it over (the count of claims
+// says so); a live owner renewing its claim does not count again.
+func TestOutboxClaims(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		var a, b string
+		update(t, s, func(tx Tx) error {
+			var err error
+			if a, err = tx.Outbox().Add("ga", "first"); err != nil {
+				return err
+			}
+			// The writer claims in its own transaction.
+			if err := tx.Outbox().Claim(a, "p1", t0, t0.Add(time.Minute)); err != nil {
+				return err
+			}
+			b, err = tx.Outbox().Add("gb", "other")
+			return err
+		})
+		heads := func(owner string, now time.Time) []string {
+			var out []string
+			view(t, s, func(tx Tx) {
+				ps, err := tx.Outbox().HeadsFor(owner, now, 10)
+				require.NoError(t, err)
+				for _, p := range ps {
+					out = append(out, p.ID)
+				}
+			})
+			return out
+		}
+		require.ElementsMatch(t, []string{a, b}, heads("p1", t0))
+		require.Equal(t, []string{b}, heads("p2", t0), "p1's live claim hides its effect from p2")
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(a)
+			require.NoError(t, err)
+			require.Equal(t, "p1", p.Owner)
+			require.True(t, p.Until.Equal(t0.Add(time.Minute)))
+			require.Equal(t, 1, p.Claims)
+			all, err := tx.Outbox().Heads(t0, 10)
+			require.NoError(t, err)
+			require.Len(t, all, 2, "Heads still lists claimed heads")
+		})
+
+		err := s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, "p2", t0.Add(time.Second), t0.Add(time.Hour)) })
+		require.ErrorIs(t, err, ErrClaimed)
+		// The owner renews: still one claim.
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", t0.Add(time.Second), t0.Add(2*time.Minute)) })
+		// A retry keeps the claim.
+		update(t, s, func(tx Tx) error { return tx.Outbox().Retry(a, 1, t0.Add(5*time.Second)) })
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(a)
+			require.NoError(t, err)
+			require.Equal(t, 1, p.Claims)
+			require.Equal(t, 1, p.Attempts)
+			require.Equal(t, "p1", p.Owner)
+			require.True(t, p.Until.Equal(t0.Add(2*time.Minute)))
+		})
+		// Past the claim, p2 sees it and takes it over: a second claim.
+		late := t0.Add(2 * time.Minute)
+		require.ElementsMatch(t, []string{a, b}, heads("p2", late))
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p2", late, late.Add(time.Minute)) })
+		require.Equal(t, []string{b}, heads("p1", late))
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(a)
+			require.NoError(t, err)
+			require.Equal(t, "p2", p.Owner)
+			require.Equal(t, 2, p.Claims)
+		})
+		// Its old owner, back after its claim ran out, claims anew: a third.
+		later := late.Add(time.Minute)
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", later, later.Add(time.Minute)) })
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(a)
+			require.NoError(t, err)
+			require.Equal(t, 3, p.Claims)
+		})
+
+		update(t, s, func(tx Tx) error { return tx.Outbox().Done(a) })
+		err = s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", later, later.Add(time.Minute)) })
+		require.ErrorIs(t, err, ErrNotFound)
+		err = s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(b, "", later, later.Add(time.Minute)) })
+		require.Error(t, err, "a claim needs an owner")
+	})
+}
+
+// A claimed head holds its stream back: the stream's next effect is not
+// offered to another owner either.
+func TestOutboxClaimHoldsItsStream(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		var first string
+		update(t, s, func(tx Tx) error {
+			var err error
+			if first, err = tx.Outbox().Add("g", "one"); err != nil {
+				return err
+			}
+			if _, err := tx.Outbox().Add("g", "two"); err != nil {
+				return err
+			}
+			return tx.Outbox().Claim(first, "p1", t0, t0.Add(time.Minute))
+		})
+		view(t, s, func(tx Tx) {
+			ps, err := tx.Outbox().HeadsFor("p2", t0, 10)
+			require.NoError(t, err)
+			require.Empty(t, ps)
+		})
+		// A claim in a failed transaction is not kept.
+		err := s.Update(ctx, func(tx Tx) error {
+			if err := tx.Outbox().Claim(first, "p1", t0, t0.Add(time.Hour)); err != nil {
+				return err
+			}
+			return errors.New("rolled back")
+		})
+		require.Error(t, err)
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(first)
+			require.NoError(t, err)
+			require.True(t, p.Until.Equal(t0.Add(time.Minute)))
+		})
+	})
+}
+
+// A stopping process releases its claims: other owners may take its
+// effects at once; other owners' claims stay.
+func TestOutboxRelease(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		var mine1, mine2, theirs string
+		update(t, s, func(tx Tx) error {
+			var err error
+			if mine1, err = tx.Outbox().Add("g", "one"); err != nil {
+				return err
+			}
+			if mine2, err = tx.Outbox().Add("g", "two"); err != nil {
+				return err
+			}
+			if theirs, err = tx.Outbox().Add("h", "three"); err != nil {
+				return err
+			}
+			for _, id := range []string{mine1, mine2} {
+				if err := tx.Outbox().Claim(id, "p1", t0, t0.Add(time.Minute)); err != nil {
+					return err
+				}
+			}
+			return tx.Outbox().Claim(theirs, "p2", t0, t0.Add(time.Minute))
+		})
+		var n int
+		update(t, s, func(tx Tx) error {
+			var err error
+			n, err = tx.Outbox().Release("p1", t0.Add(time.Second))
+			return err
+		})
+		require.Equal(t, 2, n)
+		view(t, s, func(tx Tx) {
+			ps, err := tx.Outbox().HeadsFor("p3", t0.Add(time.Second), 10)
+			require.NoError(t, err)
+			require.Len(t, ps, 1)
+			require.Equal(t, mine1, ps[0].ID)
+			p, err := tx.Outbox().Get(mine2)
+			require.NoError(t, err)
+			require.Equal(t, "p1", p.Owner, "the owner is kept: a later claim by another counts")
+			require.True(t, p.Until.Equal(t0.Add(time.Second)))
+		})
+		// A new owner's claim counts as a second one.
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(mine1, "p3", t0.Add(time.Second), t0.Add(time.Minute)) })
+		view(t, s, func(tx Tx) {
+			p, err := tx.Outbox().Get(mine1)
+			require.NoError(t, err)
+			require.Equal(t, 2, p.Claims)
+		})
+	})
+}

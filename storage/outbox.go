@@ -23,6 +23,12 @@ type outboxEnvelope struct {
 	// Effect is where schema 3 kept the effect (schema 4 moved it to
 	// outbox_bodies); still read.
 	Effect json.RawMessage `json:"effect,omitempty"`
+	// The claim (outbox_claim.go): the process delivering the effect,
+	// until when (wall time: a claim is about live processes, not the
+	// game's clock), and how many times it was claimed.
+	Owner  string    `json:"owner,omitempty"`
+	Until  time.Time `json:"until,omitzero"`
+	Claims int       `json:"claims,omitempty"`
 }
 
 func (r outbox) Add(stream string, v any) (string, error) {
@@ -61,7 +67,8 @@ func (r outbox) decode(id string, v []byte, withBody bool) (*Pending, error) {
 		return nil, err
 	}
 	stream, _, _ := strings.Cut(id, "/")
-	p := &Pending{ID: id, Stream: stream, Attempts: env.Attempts, Due: due, Effect: env.Effect}
+	p := &Pending{ID: id, Stream: stream, Attempts: env.Attempts, Due: due, Effect: env.Effect,
+		Owner: env.Owner, Until: env.Until, Claims: env.Claims}
 	if withBody && p.Effect == nil {
 		body := r.t.kv.get(bOutboxBodies, id)
 		if body == nil {
@@ -125,15 +132,16 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 	if v == nil {
 		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
 	}
-	p, err := r.decode(id, v, false)
-	if err != nil {
-		return err
+	var env outboxEnvelope
+	if err := json.Unmarshal(v, &env); err != nil {
+		return fmt.Errorf("outbox %s: corrupt record: %w", id, err)
 	}
 	bot, err := r.t.toBot(due)
 	if err != nil {
 		return err
 	}
-	return putJSON(r.t.kv, bOutbox, id, outboxEnvelope{Attempts: attempts, Due: bot, Effect: p.Effect})
+	env.Attempts, env.Due = attempts, bot // the claim stays
+	return putJSON(r.t.kv, bOutbox, id, env)
 }
 
 func (r outbox) Done(id string) error {

@@ -237,6 +237,16 @@ type Outbox interface {
 	// NextDue is the earliest due time of a stream's first pending effect,
 	// or the zero time when the outbox is empty.
 	NextDue() (time.Time, error)
+	// Claim records that owner (a process) delivers the effect id until
+	// until (see outbox_claim.go); ErrClaimed when another owner's claim
+	// runs after now, ErrNotFound when the effect is done.
+	Claim(id, owner string, now, until time.Time) error
+	// HeadsFor is Heads without the heads another owner than owner has
+	// claimed until after now: what owner's dispatcher may deliver.
+	HeadsFor(owner string, now time.Time, limit int) ([]Pending, error)
+	// Release ends at now every claim of owner still running (a process
+	// stopping hands its effects over) and returns how many it ended.
+	Release(owner string, now time.Time) (int, error)
 }
 
 // Pending is one effect in the outbox.
@@ -246,6 +256,12 @@ type Pending struct {
 	Attempts int       // failed attempts so far
 	Due      time.Time // wall time (downtime credited like deadlines)
 	Effect   json.RawMessage
+	// Owner is the process that last claimed the effect ("": never
+	// claimed), Until when that claim ends (wall time), Claims how many
+	// claims were taken (a claim renewed by its live owner counts once).
+	Owner  string
+	Until  time.Time
+	Claims int
 }
 
 // Meta holds the bot's own bookkeeping.

@@ -528,6 +528,7 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 	// lobby is closed in the transaction that saves the game.
 	rec := &storage.Game{ID: l.ID, Kind: Kind, GuildID: l.GuildID, ChannelID: l.ChannelID, ThreadID: public,
 		Players: players, Active: true}
+	take := a.TakeLobby(l.ID) // refused if another process changed the lobby meanwhile
 	err = commands.Create(a, req, rec, func(t *turn) error {
 		t.Save(s)
 		t.Also(func(tx storage.Tx) error {
@@ -536,7 +537,7 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 					return err
 				}
 			}
-			return tx.Lobbies().Delete(l.ID)
+			return take(tx)
 		})
 		for _, id := range players {
 			t.AddMember(public, id)

@@ -1,0 +1,94 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Claims let several bot processes share one outbox and deliver each
+// effect once: a process claims an effect in a transaction before
+// delivering it (the action that queues effects claims them in its own
+// commit), and the other processes' dispatchers leave it alone until the
+// claim runs out, which it does only when its owner died or stalled. The
+// count of claims tells whether anybody but the effect's writer ever took
+// it: such an effect may have been performed already and is reconciled
+// before being performed again.
+
+// ErrClaimed is returned by Outbox.Claim when another owner's claim on the
+// effect has not run out.
+var ErrClaimed = errors.New("storage: the effect is claimed by another process")
+
+func (r outbox) Claim(id, owner string, now, until time.Time) error {
+	if owner == "" {
+		return fmt.Errorf("outbox %s: a claim needs an owner", id)
+	}
+	v := r.t.kv.get(bOutbox, id)
+	if v == nil {
+		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
+	}
+	var env outboxEnvelope
+	if err := json.Unmarshal(v, &env); err != nil {
+		return fmt.Errorf("outbox %s: corrupt record: %w", id, err)
+	}
+	live := env.Owner != "" && env.Until.After(now)
+	if live && env.Owner != owner {
+		return fmt.Errorf("outbox %s: %w (by %s until %s)", id, ErrClaimed, env.Owner, env.Until.Format(time.RFC3339))
+	}
+	if !live || env.Owner != owner {
+		env.Claims++ // a new claim, not its live owner's renewal
+	}
+	env.Owner, env.Until = owner, until.UTC()
+	return putJSON(r.t.kv, bOutbox, id, env)
+}
+
+func (r outbox) HeadsFor(owner string, now time.Time, limit int) ([]Pending, error) {
+	hs, err := r.heads()
+	if err != nil {
+		return nil, err
+	}
+	var out []Pending
+	for _, p := range hs {
+		if p.Due.After(now) || len(out) >= limit {
+			break
+		}
+		if p.Owner != "" && p.Owner != owner && p.Until.After(now) {
+			continue // another process delivers it
+		}
+		full, err := r.Get(p.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *full)
+	}
+	return out, nil
+}
+
+func (r outbox) Release(owner string, now time.Time) (int, error) {
+	type change struct {
+		id  string
+		env outboxEnvelope
+	}
+	var changes []change
+	err := r.t.kv.scan(bOutbox, "", "", func(k string, v []byte) error {
+		var env outboxEnvelope
+		if err := json.Unmarshal(v, &env); err != nil {
+			return fmt.Errorf("outbox %s: corrupt record: %w", k, err)
+		}
+		if env.Owner == owner && env.Until.After(now) {
+			env.Until = now.UTC()
+			changes = append(changes, change{k, env})
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range changes {
+		if err := putJSON(r.t.kv, bOutbox, c.id, c.env); err != nil {
+			return 0, err
+		}
+	}
+	return len(changes), nil
+}
