@@ -276,12 +276,22 @@ func (b *Bot) timerLoop() {
 		}
 		if now.Sub(lastPrune) > time.Hour {
 			lastPrune = now
-			if err := b.store.Update(context.Background(), func(tx storage.Tx) error { return tx.Dedupe().Prune(now.Add(-time.Hour)) }); err != nil {
-				b.log.Error("pruning interactions failed", "err", err)
+			// One transaction per batch, so none grows over etcd's limits.
+			for n := pruneBatch; n == pruneBatch; {
+				if err := b.store.Update(context.Background(), func(tx storage.Tx) (err error) {
+					n, err = tx.Dedupe().Prune(now.Add(-time.Hour), pruneBatch)
+					return err
+				}); err != nil {
+					b.log.Error("pruning interactions failed", "err", err)
+					break
+				}
 			}
 		}
 	}
 }
+
+// pruneBatch is how many interaction marks one transaction forgets.
+const pruneBatch = 100
 
 // deliverLoop is the outbox dispatcher: it delivers the effects actions
 // saved (commands.App.Deliver) as soon as they are saved (App.Kicks), and
