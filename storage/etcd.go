@@ -102,8 +102,9 @@ func (o *EtcdOptions) defaults() {
 type Etcd struct {
 	cli  *clientv3.Client
 	opts EtcdOptions
-	// Counters, for tests and benchmarks.
+	// Counters, for tests, benchmarks and operators.
 	commits, retries atomic.Int64
+	maxOps, maxBytes atomic.Int64
 }
 
 var _ Store = (*Etcd)(nil)
@@ -168,6 +169,20 @@ func (s *Etcd) Endpoints() []string { return s.opts.Endpoints }
 // thrown away for a conflict (or a transient failure) since the store was
 // opened.
 func (s *Etcd) Stats() (commits, retries int64) { return s.commits.Load(), s.retries.Load() }
+
+// Largest is the largest transaction committed since the store was opened:
+// its writes and its estimated request size in bytes (each the largest
+// seen, maybe of two transactions).
+func (s *Etcd) Largest() (ops, bytes int) { return int(s.maxOps.Load()), int(s.maxBytes.Load()) }
+
+func storeMax(a *atomic.Int64, v int64) {
+	for {
+		old := a.Load()
+		if v <= old || a.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}
 
 // Update runs fn on a snapshot and commits its writes in one etcd
 // transaction if nothing it read has changed since; otherwise fn runs
@@ -586,6 +601,10 @@ func (k *etcdKV) commit() (ok bool, err error) {
 			return false, fmt.Errorf("%w: the cluster refused it: %v; nothing was written", ErrTooLarge, err)
 		}
 		return false, fmt.Errorf("storage: etcd commit: %w", err)
+	}
+	if resp.Succeeded {
+		storeMax(&k.s.maxOps, int64(len(ops)))
+		storeMax(&k.s.maxBytes, int64(size))
 	}
 	return resp.Succeeded, nil
 }
