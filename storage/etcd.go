@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -207,7 +208,17 @@ func (s *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 		err := fn(t)
 		if err == nil && k.err == nil {
 			var ok bool
-			if ok, err = k.commit(); err == nil {
+			ok, err = k.commit()
+			var lost *uncertainCommit
+			if errors.As(err, &lost) {
+				// The commit's answer was lost: it may have landed. Look
+				// rather than run fn again over its own writes.
+				if k.landed() {
+					s.commits.Add(1)
+					return nil
+				}
+			}
+			if err == nil {
 				if ok {
 					s.commits.Add(1)
 					return nil
@@ -596,17 +607,77 @@ func (k *etcdKV) commit() (ok bool, err error) {
 	ctx, cancel := context.WithTimeout(k.ctx, o.RequestTimeout)
 	defer cancel()
 	resp, err := k.s.cli.Txn(ctx).If(cmps...).Then(ops...).Commit()
+	if err == nil && testLoseAnswer != nil && testLoseAnswer() {
+		err = status.Error(codes.Unavailable, "test: the commit's answer was lost")
+	}
 	if err != nil {
 		if errors.Is(err, rpctypes.ErrTooManyOps) || errors.Is(err, rpctypes.ErrRequestTooLarge) {
 			return false, fmt.Errorf("%w: the cluster refused it: %v; nothing was written", ErrTooLarge, err)
 		}
-		return false, fmt.Errorf("storage: etcd commit: %w", err)
+		return false, &uncertainCommit{err}
 	}
 	if resp.Succeeded {
 		storeMax(&k.s.maxOps, int64(len(ops)))
 		storeMax(&k.s.maxBytes, int64(size))
 	}
 	return resp.Succeeded, nil
+}
+
+// testLoseAnswer, set by tests, makes a commit that succeeded fail as if
+// its answer had been lost on the way back.
+var testLoseAnswer func() bool
+
+// uncertainCommit is a commit that failed without an answer from the
+// cluster: it may or may not have been applied.
+type uncertainCommit struct{ err error }
+
+func (u *uncertainCommit) Error() string { return "storage: etcd commit: " + u.err.Error() }
+func (u *uncertainCommit) Unwrap() error { return u.err }
+
+// landed reports whether the attempt's writes are in the store as one
+// transaction wrote them: every key it put holds its value, all with one
+// mod revision after the snapshot. (A transaction of deletes only cannot
+// tell: it is run again, which deletes nothing twice.) When the store
+// cannot be read, it answers false and the attempt runs again.
+func (k *etcdKV) landed() bool {
+	var puts []string
+	for full, w := range k.writes {
+		if !w.del {
+			puts = append(puts, full)
+		}
+	}
+	if len(puts) == 0 {
+		return false
+	}
+	ops := make([]clientv3.Op, len(puts))
+	for i, full := range puts {
+		ops[i] = clientv3.OpGet(full)
+	}
+	deadline := time.Now().Add(k.s.opts.RetryFor)
+	for attempt := 2; ; attempt++ {
+		ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
+		resp, err := k.s.cli.Txn(ctx).Then(ops...).Commit()
+		cancel()
+		if err != nil {
+			if !k.s.transient(k.ctx, err) || time.Now().After(deadline) || sleepCtx(k.ctx, backoff(attempt)) != nil {
+				return false
+			}
+			continue
+		}
+		var rev int64
+		for i, r := range resp.Responses {
+			kvs := r.GetResponseRange().GetKvs()
+			if len(kvs) != 1 || !bytes.Equal(kvs[0].Value, k.writes[puts[i]].v) || kvs[0].ModRevision <= k.rev {
+				return false
+			}
+			if rev == 0 {
+				rev = kvs[0].ModRevision
+			} else if kvs[0].ModRevision != rev {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // etcdSchema reads the stored schema version under the prefix (0: none).

@@ -3,9 +3,11 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -289,4 +291,51 @@ func TestEtcdMemberStopped(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, int64(201), g.Version, "every Update applied once")
 	})
+}
+
+// TestEtcdLostCommitAnswer: a commit that landed but whose answer was lost
+// (the member died before answering) is found in the store: Update
+// succeeds without running its function again, so the change is applied
+// once. A lost answer of a commit that did not land runs it again.
+func TestEtcdLostCommitAnswer(t *testing.T) {
+	s := openEtcd(t)
+	var lose atomic.Int32
+	testLoseAnswer = func() bool { return lose.Add(-1) >= 0 }
+	defer func() { testLoseAnswer = nil }()
+	runs := 0
+	bump := func(tx Tx) error {
+		runs++
+		var c struct{ N int }
+		if err := tx.Records().Get("k", "g", "n", &c); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		c.N++
+		return tx.Records().Put("k", "g", "n", c)
+	}
+	lose.Store(1)
+	require.NoError(t, s.Update(ctx, bump))
+	require.Equal(t, 1, runs, "the function ran once")
+	var c struct{ N int }
+	view(t, s, func(tx Tx) { require.NoError(t, tx.Records().Get("k", "g", "n", &c)) })
+	require.Equal(t, 1, c.N, "applied once")
+
+	// A lost answer after a conflict (nothing landed) runs fn again.
+	runs = 0
+	lose.Store(1)
+	first := true
+	require.NoError(t, s.Update(ctx, func(tx Tx) error {
+		if err := bump(tx); err != nil {
+			return err
+		}
+		if first { // another process writes the key meanwhile
+			first = false
+			testLoseAnswer = nil
+			require.NoError(t, s.Update(ctx, func(tx Tx) error { return tx.Records().Put("k", "g", "n", struct{ N int }{10}) }))
+			testLoseAnswer = func() bool { return lose.Add(-1) >= 0 }
+		}
+		return nil
+	}))
+	require.Equal(t, 2, runs)
+	view(t, s, func(tx Tx) { require.NoError(t, tx.Records().Get("k", "g", "n", &c)) })
+	require.Equal(t, 11, c.N)
 }

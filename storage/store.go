@@ -60,10 +60,15 @@
 //     5): with one global counter every transaction queueing an effect
 //     would conflict with every other.
 //   - Transient failures (no leader, a member gone, a request timeout, a
-//     compacted snapshot) are retried like conflicts: the function runs
-//     again on a fresh snapshot. A commit whose answer was lost may have
-//     landed; its re-run then sees its writes (the framework's interaction
-//     mark tells it the change is applied).
+//     compacted snapshot) are retried like conflicts, for at most RetryFor:
+//     the function runs again on a fresh snapshot. A commit whose answer
+//     was lost may have landed: Update first reads the keys it put, and
+//     when each holds its value at one revision after the snapshot, the
+//     commit landed and Update returns success without running the
+//     function again. Only when that cannot be told (a transaction of
+//     deletes only, or a key overwritten meanwhile) does the function run
+//     again over its own writes (then the framework's interaction mark
+//     tells it the change is applied).
 package storage
 
 import (
