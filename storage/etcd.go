@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -58,6 +59,22 @@ type EtcdOptions struct {
 	// cluster needs to elect a new leader many times over).
 	RetryFor time.Duration
 }
+
+// String describes the options without the password.
+func (o EtcdOptions) String() string {
+	c := o
+	if c.Password != "" {
+		c.Password = "[redacted]"
+	}
+	type plain EtcdOptions // no String method: no recursion
+	return fmt.Sprintf("%+v", plain(c))
+}
+
+// GoString is String, for %#v.
+func (o EtcdOptions) GoString() string { return "storage.EtcdOptions" + o.String() }
+
+// LogValue hides the password from log/slog.
+func (o EtcdOptions) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
 // The defaults of EtcdOptions.
 const (
