@@ -363,3 +363,26 @@ func TestEtcdOptionsHidePassword(t *testing.T) {
 	require.NotContains(t, b.String(), "pw-sekrit")
 	require.Contains(t, b.String(), "bot")
 }
+
+// TestEtcdAuth: on a cluster with authentication on, the store opens
+// with the right user and password and is refused with a wrong one.
+func TestEtcdAuth(t *testing.T) {
+	c := etcdtest.Start(t)
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints()})
+	require.NoError(t, err)
+	defer cli.Close()
+	_, err = cli.UserAdd(ctx, "root", "root-pw")
+	require.NoError(t, err)
+	_, err = cli.UserGrantRole(ctx, "root", "root")
+	require.NoError(t, err)
+	_, err = cli.AuthEnable(ctx)
+	require.NoError(t, err)
+
+	_, err = OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints(), Username: "root", Password: "wrong", DialTimeout: 2 * time.Second})
+	require.ErrorContains(t, err, "authentication failed")
+	require.NotContains(t, err.Error(), "wrong")
+	s, err := OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints(), Username: "root", Password: "root-pw"})
+	require.NoError(t, err)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.Meta().SetHeartbeat(t0) })
+}
