@@ -276,15 +276,8 @@ func (b *Bot) timerLoop() {
 		}
 		if now.Sub(lastPrune) > time.Hour {
 			lastPrune = now
-			// One transaction per batch, so none grows over etcd's limits.
-			for n := pruneBatch; n == pruneBatch; {
-				if err := b.store.Update(context.Background(), func(tx storage.Tx) (err error) {
-					n, err = tx.Dedupe().Prune(now.Add(-time.Hour), pruneBatch)
-					return err
-				}); err != nil {
-					b.log.Error("pruning interactions failed", "err", err)
-					break
-				}
+			if _, err := pruneInteractions(b.store, now.Add(-time.Hour)); err != nil {
+				b.log.Error("pruning interactions failed", "err", err)
 			}
 		}
 	}
@@ -292,6 +285,22 @@ func (b *Bot) timerLoop() {
 
 // pruneBatch is how many interaction marks one transaction forgets.
 const pruneBatch = 100
+
+// pruneInteractions forgets the interactions applied before cutoff, one
+// transaction per batch so that none grows over etcd's limits, and returns
+// how many it forgot.
+func pruneInteractions(store storage.Store, cutoff time.Time) (int, error) {
+	total := 0
+	for n := pruneBatch; n == pruneBatch; total += n {
+		if err := store.Update(context.Background(), func(tx storage.Tx) (err error) {
+			n, err = tx.Dedupe().Prune(cutoff, pruneBatch)
+			return err
+		}); err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
 
 // deliverLoop is the outbox dispatcher: it delivers the effects actions
 // saved (commands.App.Deliver) as soon as they are saved (App.Kicks), and
