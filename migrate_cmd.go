@@ -141,12 +141,19 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		sc = cfg.Storage
 	}
-	open := func(spec storeSpec, i int) (storage.Store, error) {
+	if src.backend == "bbolt" {
+		for _, p := range src.places {
+			if _, err := os.Stat(p); err != nil {
+				return usageFail("-from: %s: no such file", quoteArg(p))
+			}
+		}
+	}
+	open := func(spec storeSpec, i int, source bool) (storage.Store, error) {
 		if spec.backend == "bbolt" {
 			return storage.Open(spec.places[i], 2*time.Second)
 		}
 		o := sc.EtcdOptions()
-		o.Endpoints, o.Prefix = spec.places, *prefix
+		o.Endpoints, o.Prefix, o.MustExist = spec.places, *prefix, source
 		return storage.OpenEtcd(ctx, o)
 	}
 	var sources []storage.Source
@@ -155,7 +162,7 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		n = 1
 	}
 	for i := range n {
-		s, err := open(src, i)
+		s, err := open(src, i, true)
 		if err != nil {
 			return fail(1, "source: %v", err)
 		}
@@ -166,7 +173,7 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		sources = append(sources, storage.Source{Name: name, Store: s})
 	}
-	d, err := open(dst, 0)
+	d, err := open(dst, 0, false)
 	if err != nil {
 		return fail(1, "destination: %v", err)
 	}

@@ -83,6 +83,12 @@ func TestMigrateShardsToEtcdAndBack(t *testing.T) {
 	defer s.Close()
 	require.Equal(t, []string{"g1 survival", "g2 teamchess", "g3 sandtable"}, gamesIn(t, s, "th-g1", "th-g2", "th-g3"))
 
+	// An etcd source must hold a store: a wrong prefix is refused, and
+	// nothing is created there.
+	code, _, errOut = runMigrate("-from", "etcd:"+eps, "-to", "bbolt:"+filepath.Join(t.TempDir(), "x.db"), "-prefix", "typo/")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "no SandTable store")
+
 	// A second copy into the same destination is refused: it is not empty.
 	code, _, errOut = runMigrate("-from", "bbolt:"+a, "-to", "etcd:"+eps, "-prefix", "bot/")
 	require.Equal(t, 1, code)
@@ -128,6 +134,7 @@ func TestMigrateBadFlags(t *testing.T) {
 		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "-prefix", ""}, "-prefix must not be empty"},
 		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "extra"}, "unexpected argument"},
 		{[]string{"-form", "x"}, "flag provided but not defined"},
+		{[]string{"-from", "bbolt:" + filepath.Join(dir, "typo.db"), "-to", "etcd:http://a:2379"}, "no such file"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {

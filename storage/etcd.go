@@ -54,6 +54,9 @@ type EtcdOptions struct {
 	// MaxAttempts bounds how often Update runs its function when its
 	// commit conflicts (default 16); then Update returns ErrConflict.
 	MaxAttempts int
+	// MustExist refuses a prefix holding no store instead of creating one
+	// (to read a store, as sandtable migrate does).
+	MustExist bool
 	// RetryFor bounds how long Update and View retry a transient failure
 	// of the cluster (no leader, a member gone; default 30s, the time a
 	// cluster needs to elect a new leader many times over).

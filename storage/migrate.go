@@ -122,6 +122,8 @@ func (s *Etcd) migrate(ctx context.Context) error {
 			return fmt.Errorf("store schema version %d is newer than this program's %d", v, SchemaVersion)
 		case v == SchemaVersion:
 			return nil
+		case v == 0 && s.opts.MustExist:
+			return fmt.Errorf("no SandTable store under the prefix (no schema version)")
 		case v == 0:
 			// A new store, unless the prefix holds someone else's keys.
 			resp, err := s.cli.Get(k.ctx, s.opts.Prefix, clientv3.WithPrefix(), clientv3.WithCountOnly(), clientv3.WithRev(k.rev))
