@@ -9,6 +9,9 @@
 //	sandtable perft  -variant V -fen FEN -depth N [-divide]
 //	sandtable render -game G (-fen FEN | -position FILE [-view V]) [-flip] [-size PX] -out FILE
 //	sandtable apply  -game sandtable -position FILE ACTION...
+//	sandtable migrate -from bbolt:PATH[,PATH...] -to etcd:URL[,URL...] [-prefix P]
+//	sandtable migrate -from etcd:URL[,URL...] -to bbolt:PATH [-prefix P]
+//	                                    copy the bot's data between stores (stop the bots first)
 //
 // perft, render and apply never read the configuration or open the database,
 // so they can run beside a running bot.
@@ -28,10 +31,11 @@ import (
 type subcommand func(args []string, stdout, stderr io.Writer) int
 
 var subcommands = map[string]subcommand{
-	"run":    runMain,
-	"perft":  perftMain,
-	"render": renderMain,
-	"apply":  applyMain,
+	"run":     runMain,
+	"perft":   perftMain,
+	"render":  renderMain,
+	"apply":   applyMain,
+	"migrate": migrateMain,
 }
 
 func main() {

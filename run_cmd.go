@@ -76,7 +76,7 @@ starts the local playground instead: the bot against a Discord stand-in on
 		return 2
 	}
 	log := bot.NewLogger(cfg.Log, stderr)
-	store, err := storage.Open(cfg.Storage.Path, 2*time.Second)
+	store, err := openStore(ctx, cfg.Storage)
 	if err != nil {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1
@@ -102,6 +102,15 @@ starts the local playground instead: the bot against a Discord stand-in on
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// openStore opens the store the [storage] table configures: the bbolt file
+// (waiting 2 s for another process's lock) or the etcd cluster.
+func openStore(ctx context.Context, c bot.StorageConfig) (storage.Store, error) {
+	if c.Backend == "etcd" {
+		return storage.OpenEtcd(ctx, c.EtcdOptions())
+	}
+	return storage.Open(c.Path, 2*time.Second)
 }
 
 // runPlayground serves the local playground until ctx ends.

@@ -278,3 +278,20 @@ func TestASecondPlaygroundOnTheSameDatabaseSaysSo(t *testing.T) {
 	cancel()
 	require.Equal(t, 0, <-code)
 }
+
+// TestRunOnAnUnreachableEtcd: with storage.backend = "etcd" and no cluster
+// at the endpoints, the bot stops at once, naming them.
+func TestRunOnAnUnreachableEtcd(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "bot.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(`[discord]
+token = "x"
+[storage]
+backend = "etcd"
+endpoints = ["http://127.0.0.1:1"]
+dial_timeout = "300ms"
+`), 0o600))
+	var out, errOut bytes.Buffer
+	code := runWith(context.Background(), []string{"-config", cfg}, &out, &errOut, nil)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut.String(), "etcd http://127.0.0.1:1 does not answer")
+}

@@ -352,11 +352,30 @@ func (b *Bot) timerLoop() {
 		}
 		if now.Sub(lastPrune) > time.Hour {
 			lastPrune = now
-			if err := b.store.Update(context.Background(), func(tx storage.Tx) error { return tx.Dedupe().Prune(now.Add(-time.Hour)) }); err != nil {
+			if _, err := pruneInteractions(b.store, now.Add(-time.Hour)); err != nil {
 				b.log.Error("pruning interactions failed", "err", err)
 			}
 		}
 	}
+}
+
+// pruneBatch is how many interaction marks one transaction forgets.
+const pruneBatch = 100
+
+// pruneInteractions forgets the interactions applied before cutoff, one
+// transaction per batch so that none grows over etcd's limits, and returns
+// how many it forgot.
+func pruneInteractions(store storage.Store, cutoff time.Time) (int, error) {
+	total := 0
+	for n := pruneBatch; n == pruneBatch; total += n {
+		if err := store.Update(context.Background(), func(tx storage.Tx) (err error) {
+			n, err = tx.Dedupe().Prune(cutoff, pruneBatch)
+			return err
+		}); err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // deliverLoop is the outbox dispatcher: it delivers the effects actions

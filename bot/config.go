@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"sandtable/internal/duration"
+	"sandtable/storage"
 )
 
 // Config is the bot's configuration, read from a TOML file shaped like
@@ -117,9 +118,80 @@ func (c DiscordConfig) validateShards() error {
 	return nil
 }
 
-// StorageConfig holds the [storage] table.
+// StorageConfig holds the [storage] table: which store the bot keeps its
+// games in.
 type StorageConfig struct {
+	// Backend is "bbolt" (one file, one process: the default) or "etcd" (a
+	// cluster several bot processes share).
+	Backend string `toml:"backend"`
+	// Path is the bbolt database file.
 	Path string `toml:"path"`
+	// Endpoints are the etcd members' client URLs.
+	Endpoints []string `toml:"endpoints"`
+	// Prefix starts every etcd key of the bot (default "sandtable/").
+	Prefix string `toml:"prefix"`
+	// DialTimeout bounds the first contact with the etcd cluster.
+	DialTimeout Duration `toml:"dial_timeout"`
+	// Username and Password authenticate to etcd (both or neither).
+	Username string `toml:"username"`
+	Password Secret `toml:"password"`
+	// TLSCA, TLSCert and TLSKey are PEM files; TLS is on when any is set.
+	TLSCA   string `toml:"tls_ca"`
+	TLSCert string `toml:"tls_cert"`
+	TLSKey  string `toml:"tls_key"`
+}
+
+// EtcdOptions are the options of storage.OpenEtcd this table gives.
+func (c StorageConfig) EtcdOptions() storage.EtcdOptions {
+	return storage.EtcdOptions{Endpoints: c.Endpoints, Prefix: c.Prefix, DialTimeout: time.Duration(c.DialTimeout),
+		Username: c.Username, Password: c.Password.Value(), TLSCA: c.TLSCA, TLSCert: c.TLSCert, TLSKey: c.TLSKey}
+}
+
+func (c *StorageConfig) validate() error {
+	switch c.Backend {
+	case "bbolt":
+		if strings.TrimSpace(c.Path) == "" {
+			return errors.New("storage.path must not be empty")
+		}
+		return nil
+	case "etcd":
+	default:
+		return fmt.Errorf("storage.backend must be bbolt or etcd, got %q", c.Backend)
+	}
+	if len(c.Endpoints) == 0 {
+		return errors.New("storage.endpoints must list the etcd members' client URLs (such as http://127.0.0.1:2379) when storage.backend is etcd")
+	}
+	tls := c.TLSCA != "" || c.TLSCert != "" || c.TLSKey != ""
+	for _, ep := range c.Endpoints {
+		u, err := url.Parse(ep)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return fmt.Errorf("storage.endpoints: %q is not an etcd client URL such as http://127.0.0.1:2379", ep)
+		}
+		if tls && u.Scheme != "https" {
+			return fmt.Errorf("storage.endpoints: %q is http, but storage.tls_* are set: use https URLs", ep)
+		}
+	}
+	if strings.TrimSpace(c.Prefix) == "" {
+		return errors.New("storage.prefix must not be empty (the default is \"sandtable/\")")
+	}
+	if d := time.Duration(c.DialTimeout); d < 100*time.Millisecond || d > 5*time.Minute {
+		return fmt.Errorf("storage.dial_timeout must be between 100ms and 5m, got %s", d)
+	}
+	if (c.Username == "") != c.Password.Empty() {
+		return errors.New("storage.username and storage.password go together: set both or neither")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("storage.tls_cert and storage.tls_key go together: set both or neither")
+	}
+	for _, f := range []struct{ key, path string }{{"storage.tls_ca", c.TLSCA}, {"storage.tls_cert", c.TLSCert}, {"storage.tls_key", c.TLSKey}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			return fmt.Errorf("%s: cannot read %s: %v", f.key, f.path, errors.Unwrap(err))
+		}
+	}
+	return nil
 }
 
 // LogConfig holds the [log] table.
@@ -253,7 +325,7 @@ func (d *Duration) UnmarshalText(b []byte) error {
 func DefaultConfig() Config {
 	return Config{
 		Discord: DiscordConfig{ShardCount: 1, Gateway: true},
-		Storage: StorageConfig{Path: "sandtable.db"},
+		Storage: StorageConfig{Backend: "bbolt", Path: "sandtable.db", Prefix: storage.DefaultEtcdPrefix, DialTimeout: Duration(5 * time.Second)},
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Game: GameConfig{
 			BoardSize:    640,
@@ -332,8 +404,6 @@ func (c *Config) validate() error {
 		return fmt.Errorf("discord.shard_id must be between 0 and shard_count-1 (%d), got %d", c.Discord.ShardCount-1, c.Discord.ShardID)
 	case c.Discord.validateShards() != nil:
 		return c.Discord.validateShards()
-	case strings.TrimSpace(c.Storage.Path) == "":
-		return errors.New("storage.path must not be empty")
 	case c.Game.BoardSize < 256 || c.Game.BoardSize > 2048:
 		return fmt.Errorf("game.board_size must be between 256 and 2048 pixels, got %d", c.Game.BoardSize)
 	case time.Duration(c.Game.MoveTime) < time.Minute:
@@ -353,6 +423,9 @@ func (c *Config) validate() error {
 		if id.v != "" && !isSnowflake(id.v) {
 			return fmt.Errorf("%s must be a numeric Discord ID, got %q", id.key, id.v)
 		}
+	}
+	if err := c.Storage.validate(); err != nil {
+		return err
 	}
 	if err := c.Playground.validate(); err != nil {
 		return err

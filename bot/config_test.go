@@ -256,3 +256,55 @@ func TestEndpointConfig(t *testing.T) {
 	_, err = New(cfg, nil, Options{HTTPListen: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 }
+
+// TestStorageConfig: the etcd backend's keys are read and checked, each
+// error naming its key; bbolt stays the default.
+func TestStorageConfig(t *testing.T) {
+	cfg, err := LoadConfig("", noEnv)
+	require.NoError(t, err)
+	require.Equal(t, "bbolt", cfg.Storage.Backend)
+
+	dir := t.TempDir()
+	pem := filepath.Join(dir, "x.pem")
+	require.NoError(t, os.WriteFile(pem, []byte("-"), 0o600))
+	p := writeConfig(t, `
+[storage]
+backend = "etcd"
+endpoints = ["https://10.0.0.1:2379", "https://10.0.0.2:2379"]
+prefix = "bot1/"
+dial_timeout = "2s"
+username = "bot"
+password = "pw-sekrit"
+tls_ca = "`+pem+`"
+tls_cert = "`+pem+`"
+tls_key = "`+pem+`"
+`)
+	cfg, err = LoadConfig(p, noEnv)
+	require.NoError(t, err)
+	o := cfg.Storage.EtcdOptions()
+	require.Equal(t, []string{"https://10.0.0.1:2379", "https://10.0.0.2:2379"}, o.Endpoints)
+	require.Equal(t, "bot1/", o.Prefix)
+	require.Equal(t, 2*time.Second, o.DialTimeout)
+	require.Equal(t, "pw-sekrit", o.Password)
+	require.NotContains(t, fmt.Sprintf("%v %+v", cfg, cfg.Storage), "pw-sekrit", "the password never prints")
+
+	cases := []struct{ body, want string }{
+		{"backend = \"redis\"\n", "storage.backend must be bbolt or etcd"},
+		{"backend = \"etcd\"\n", "storage.endpoints must list"},
+		{"backend = \"etcd\"\nendpoints = [\"10.0.0.1:2379\"]\n", "storage.endpoints: \"10.0.0.1:2379\" is not an etcd client URL"},
+		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nprefix = \"\"\n", "storage.prefix must not be empty"},
+		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\ndial_timeout = \"1ms\"\n", "storage.dial_timeout must be between"},
+		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nusername = \"u\"\n", "storage.username and storage.password go together"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + pem + "\"\n", "storage.tls_cert and storage.tls_key go together"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + filepath.Join(dir, "none.pem") + "\"\n", "storage.tls_ca: cannot read"},
+		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\ntls_ca = \"" + pem + "\"\n", "is http, but storage.tls_* are set"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			p := writeConfig(t, "[storage]\n"+c.body)
+			_, err := LoadConfig(p, noEnv)
+			require.ErrorContains(t, err, c.want)
+			require.ErrorContains(t, err, p)
+		})
+	}
+}

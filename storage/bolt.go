@@ -51,7 +51,12 @@ func (s *Bolt) Update(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(func(btx *bolt.Tx) error { return fn(newTx(boltKV{btx})) })
+	var t *txImpl
+	err := s.db.Update(func(btx *bolt.Tx) error { t = newTx(boltKV{btx}); return fn(t) })
+	if err != nil && t != nil {
+		t.rollback()
+	}
+	return err
 }
 
 // View runs fn in a bbolt read-only transaction.

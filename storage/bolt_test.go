@@ -254,3 +254,59 @@ func TestMigrationFromSchema3(t *testing.T) {
 		return nil
 	})
 }
+
+// TestMigrationFromSchema4: schema 4 numbered effects with one global
+// counter; after the migration each stream counts on its own from above
+// that counter, so no ID is given twice and a stream's IDs keep growing.
+func TestMigrationFromSchema4(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v4.db")
+	s, err := Open(path, time.Second)
+	require.NoError(t, err)
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bOutboxSeq)); err != nil {
+			return err
+		}
+		id := []byte("g1/00000000000000000041")
+		if err := tx.Bucket([]byte(bOutbox)).Put(id, []byte(`{"due":"0001-01-01T00:00:00Z"}`)); err != nil {
+			return err
+		}
+		if err := tx.Bucket([]byte(bOutboxBodies)).Put(id, []byte(`{"op":"post"}`)); err != nil {
+			return err
+		}
+		meta := tx.Bucket([]byte(bMeta))
+		if err := meta.Put([]byte("outbox_seq"), []byte("41")); err != nil {
+			return err
+		}
+		return meta.Put([]byte("schema"), []byte("4"))
+	}))
+	require.NoError(t, s.Close())
+	s, err = Open(path, time.Second)
+	require.NoError(t, err)
+	defer s.Close()
+	v, err := s.SchemaVersion()
+	require.NoError(t, err)
+	require.Equal(t, SchemaVersion, v)
+	var g1, g2, g1b string
+	update(t, s, func(tx Tx) error {
+		var err error
+		g1, err = tx.Outbox().Add("g1", 1)
+		require.NoError(t, err)
+		g2, err = tx.Outbox().Add("g2", 2)
+		require.NoError(t, err)
+		g1b, err = tx.Outbox().Add("g1", 3)
+		return err
+	})
+	require.Equal(t, "g1/00000000000000000042", g1)
+	require.Equal(t, "g2/00000000000000000042", g2, "a new stream starts above the old global counter")
+	require.Equal(t, "g1/00000000000000000043", g1b)
+	view(t, s, func(tx Tx) {
+		ps, err := tx.Outbox().Heads(t0, 10)
+		require.NoError(t, err)
+		require.Len(t, ps, 2)
+		require.ElementsMatch(t, []string{"g1/00000000000000000041", g2}, []string{ps[0].ID, ps[1].ID}, "the schema-4 effect still heads its stream")
+	})
+	require.NoError(t, s.db.View(func(tx *bolt.Tx) error {
+		require.Equal(t, "41", string(tx.Bucket([]byte(bMeta)).Get([]byte("outbox_seq"))), "the global counter is no longer written")
+		return nil
+	}))
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"testing"
 	"time"
 
@@ -25,6 +26,21 @@ func eachStore(t *testing.T, test func(t *testing.T, s Store)) {
 		test(t, s)
 	})
 	t.Run("memory", func(t *testing.T) { test(t, NewMemory()) })
+	t.Run("etcd", func(t *testing.T) { test(t, openEtcd(t)) })
+}
+
+// openEtcd opens a store under a prefix of its own on the package's
+// shared one-member etcd server (sharedEtcd).
+func openEtcd(t testing.TB, opts ...func(*EtcdOptions)) *Etcd {
+	t.Helper()
+	o := EtcdOptions{Endpoints: sharedEtcd().Endpoints(), Prefix: fmt.Sprintf("test%d/", prefixes.Add(1))}
+	for _, f := range opts {
+		f(&o)
+	}
+	s, err := OpenEtcd(ctx, o)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 func update(t *testing.T, s Store, fn func(tx Tx) error) {
@@ -227,7 +243,9 @@ func TestDedupe(t *testing.T) {
 		update(t, s, func(tx Tx) error {
 			_, err := tx.Dedupe().Mark("i2", t0.Add(2*time.Minute))
 			require.NoError(t, err)
-			return tx.Dedupe().Prune(t0.Add(time.Minute))
+			n, err := tx.Dedupe().Prune(t0.Add(time.Minute), 100)
+			require.Equal(t, 1, n)
+			return err
 		})
 		update(t, s, func(tx Tx) error {
 			seen, err := tx.Dedupe().Mark("i1", t0)
@@ -566,6 +584,111 @@ func TestOutboxRelease(t *testing.T) {
 			p, err := tx.Outbox().Get(mine1)
 			require.NoError(t, err)
 			require.Equal(t, 2, p.Claims)
+		})
+	})
+}
+
+// TestUpdateRerunBehaves: Update's function may run more than once (the
+// etcd backend re-runs it after a conflict). Concurrent Updates that all
+// change one record, each also saving a game of its own that the caller
+// holds and queueing an effect, lose no update; each caller's game has the
+// version of its one commit, and the outbox IDs the functions captured are
+// those stored.
+func TestUpdateRerunBehaves(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		const n = 6
+		games := make([]*Game, n)
+		captured := make([]string, n)
+		errs := make(chan error, n)
+		for i := range n {
+			games[i] = &Game{ID: fmt.Sprintf("g%d", i), Kind: "survival", Players: []string{"a"}, Active: true}
+			go func() {
+				errs <- s.Update(ctx, func(tx Tx) error {
+					var c struct{ N int }
+					if err := tx.Records().Get("k", "guild", "counter", &c); err != nil && !errors.Is(err, ErrNotFound) {
+						return err
+					}
+					c.N++
+					if err := tx.Records().Put("k", "guild", "counter", c); err != nil {
+						return err
+					}
+					if err := tx.Games().Put(games[i], t0); err != nil {
+						return err
+					}
+					id, err := tx.Outbox().Add(games[i].ID, i)
+					captured[i] = id
+					return err
+				})
+			}()
+		}
+		for range n {
+			require.NoError(t, <-errs)
+		}
+		view(t, s, func(tx Tx) {
+			var c struct{ N int }
+			require.NoError(t, tx.Records().Get("k", "guild", "counter", &c))
+			require.Equal(t, n, c.N, "no update lost")
+			heads, err := tx.Outbox().Heads(t0, 100)
+			require.NoError(t, err)
+			var stored []string
+			for _, p := range heads {
+				stored = append(stored, p.ID)
+			}
+			require.ElementsMatch(t, captured, stored)
+			for _, g := range games {
+				got, err := tx.Games().Get(g.ID)
+				require.NoError(t, err)
+				require.Equal(t, int64(1), got.Version)
+				require.Equal(t, int64(1), g.Version, "the caller's game is the committed one")
+			}
+		})
+	})
+}
+
+// TestScanSeesOwnWrites: a scan inside an Update meets the transaction's
+// own puts and deletes merged with the stored keys, in key order, across
+// the backends' pages.
+func TestScanSeesOwnWrites(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		want := map[string]bool{}
+		for b := range 5 {
+			update(t, s, func(tx Tx) error {
+				for i := range 90 {
+					k := fmt.Sprintf("k%04d", (b*90+i)*2)
+					want[k] = true
+					if err := tx.Playground().Put(k, []byte(k)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		update(t, s, func(tx Tx) error {
+			for i := 0; i < 900; i += 9 {
+				k := fmt.Sprintf("k%04d", i)
+				if i%4 == 0 {
+					delete(want, k)
+					require.NoError(t, tx.Playground().Delete(k))
+				} else {
+					want[k] = true
+					require.NoError(t, tx.Playground().Put(k, []byte(k)))
+				}
+			}
+			require.NoError(t, tx.Playground().Put("k0000", []byte("k0000")))
+			want["k0000"] = true
+			var got []string
+			require.NoError(t, tx.Playground().Each("k", func(k string, v []byte) error {
+				require.Equal(t, k, string(v))
+				got = append(got, k)
+				return nil
+			}))
+			var exp []string
+			for k := range want {
+				exp = append(exp, k)
+			}
+			sort.Strings(exp)
+			require.Equal(t, exp, got)
+			return nil
 		})
 	})
 }

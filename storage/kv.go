@@ -22,9 +22,9 @@ type kv interface {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// The buckets of the current schema (4).
+// The buckets of the current schema (5).
 const (
-	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset"
+	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset", "outbox_seq" (schema 3 and 4's counter, read only since 5)
 	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
 	bChannels     = "channel_games" // thread or linked channel ID -> game ID
 	bUserActive   = "user_active"   // user ID "/" game ID -> ""
@@ -39,11 +39,12 @@ const (
 	bPlayground   = "playground"    // the playground's keys -> bytes
 	bOutbox       = "outbox"        // stream "/" %020d sequence -> JSON {attempts, due} (schema 3; 3 kept the effect here too)
 	bOutboxBodies = "outbox_bodies" // stream "/" %020d sequence -> the effect's JSON (schema 4)
+	bOutboxSeq    = "outbox_seq"    // stream -> its last sequence number, decimal, kept for ever (schema 5)
 )
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

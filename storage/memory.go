@@ -41,7 +41,9 @@ func (m *Memory) Update(ctx context.Context, fn func(Tx) error) error {
 		}
 		cp[b] = c
 	}
-	if err := fn(newTx(&memKV{data: cp, writable: true})); err != nil {
+	t := newTx(&memKV{data: cp, writable: true})
+	if err := fn(t); err != nil {
+		t.rollback()
 		return err
 	}
 	m.data = cp

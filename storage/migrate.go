@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // SchemaVersion is the layout version this code writes.
@@ -19,13 +21,20 @@ import (
 //     handlers (the main of 2026-12-02 and before).
 //   - 2: one bucket per repository (kv.go), owned by this package; finished
 //     games indexed by end time; downtime credited by a clock offset.
-const SchemaVersion = 4
+//   - 3: the outbox; 4: outbox effects apart from their envelopes.
+//   - 5: outbox sequence numbers per stream (outbox_seq), so that
+//     transactions queueing effects of different games share no key (the
+//     etcd backend's optimistic transactions would conflict on one global
+//     counter).
+const SchemaVersion = 5
 
-// migration upgrades a bbolt database from version from to from+1 inside
-// one transaction.
+// migration upgrades a database from version from to from+1 inside one
+// transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
+// stores start at schema 5, so only later steps need one).
 type migration struct {
 	from  int
 	apply func(tx *bolt.Tx) error
+	onKV  func(t *txImpl) error
 }
 
 // migrations lists the upgrades in order; Open runs those a database needs.
@@ -45,6 +54,9 @@ var migrations = []migration{
 	// Schema 4 keeps outbox effects apart from their envelopes (effects
 	// written by schema 3 stay in theirs and are still read).
 	{from: 3, apply: createBuckets},
+	// Schema 5 adds the per-stream outbox counters; the global counter
+	// stays as schema 4 left it and is read as their floor.
+	{from: 4, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.
@@ -85,6 +97,58 @@ func (s *Bolt) migrate() error {
 			v++
 		}
 		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte(strconv.Itoa(v)))
+	})
+}
+
+// migrate creates the schema under the store's prefix, or migrates it, in
+// one transaction: two processes starting at once both read "no schema",
+// one commits, the other's commit conflicts and its re-run finds the schema.
+func (s *Etcd) migrate(ctx context.Context) error {
+	return s.Update(ctx, func(tx Tx) error {
+		t := tx.(*txImpl)
+		k := t.kv.(*etcdKV)
+		v := 0
+		if raw := k.get(bMeta, "schema"); raw != nil {
+			var err error
+			if v, err = strconv.Atoi(string(raw)); err != nil {
+				return fmt.Errorf("bad schema version %q", raw)
+			}
+		}
+		if k.err != nil {
+			return k.err
+		}
+		switch {
+		case v > SchemaVersion:
+			return fmt.Errorf("store schema version %d is newer than this program's %d", v, SchemaVersion)
+		case v == SchemaVersion:
+			return nil
+		case v == 0 && s.opts.MustExist:
+			return fmt.Errorf("no SandTable store under the prefix (no schema version)")
+		case v == 0:
+			// A new store, unless the prefix holds someone else's keys.
+			resp, err := s.cli.Get(k.ctx, s.opts.Prefix, clientv3.WithPrefix(), clientv3.WithCountOnly(), clientv3.WithRev(k.rev))
+			if err != nil {
+				k.fail(err)
+				return err
+			}
+			if resp.Count > 0 {
+				return fmt.Errorf("the prefix holds %d keys but no schema version: not a SandTable store (choose another prefix)", resp.Count)
+			}
+			return k.put(bMeta, "schema", []byte(strconv.Itoa(SchemaVersion)))
+		}
+		for _, m := range migrations {
+			if m.from < v {
+				continue
+			}
+			if m.onKV == nil {
+				return fmt.Errorf("no migration from schema version %d on etcd", v)
+			}
+			if err := m.onKV(t); err != nil {
+				return fmt.Errorf("migrating schema %d to %d: %w", v, v+1, err)
+			}
+			v++
+		}
+		return k.put(bMeta, "schema", []byte(strconv.Itoa(v)))
 	})
 }
 

@@ -11,7 +11,8 @@ import (
 
 // outbox implements Outbox. Keys are stream "/" %020d sequence, so a scan
 // meets each stream's effects in the order they were added; the sequence is
-// the meta counter "outbox_seq", never reused. The outbox bucket holds each
+// the stream's counter in outbox_seq (schema 5; before, one global counter
+// in meta), never reused. The outbox bucket holds each
 // effect's small envelope (attempts, due time), which Heads scans; the
 // effect itself (a message may carry a board image) is in outbox_bodies
 // under the same key, read only for the heads that are due.
@@ -39,14 +40,19 @@ func (r outbox) Add(stream string, v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	n := uint64(0)
-	if b := r.t.kv.get(bMeta, "outbox_seq"); b != nil {
-		if n, err = strconv.ParseUint(string(b), 10, 64); err != nil {
-			return "", fmt.Errorf("storage: bad outbox sequence %q", b)
-		}
+	// The stream's own counter, so that transactions queueing effects of
+	// different streams touch no common key; it starts above the global
+	// counter schemas 3 and 4 left, so no ID is ever given twice.
+	n, err := seqValue(r.t.kv.get(bMeta, "outbox_seq"))
+	if err != nil {
+		return "", err
 	}
-	n++
-	if err := r.t.kv.put(bMeta, "outbox_seq", []byte(strconv.FormatUint(n, 10))); err != nil {
+	m, err := seqValue(r.t.kv.get(bOutboxSeq, stream))
+	if err != nil {
+		return "", err
+	}
+	n = max(n, m) + 1
+	if err := r.t.kv.put(bOutboxSeq, stream, []byte(strconv.FormatUint(n, 10))); err != nil {
 		return "", err
 	}
 	id := fmt.Sprintf("%s/%020d", stream, n)
@@ -54,6 +60,18 @@ func (r outbox) Add(stream string, v any) (string, error) {
 		return "", err
 	}
 	return id, putJSON(r.t.kv, bOutbox, id, outboxEnvelope{})
+}
+
+// seqValue parses a stored outbox sequence number (nil: 0).
+func seqValue(b []byte) (uint64, error) {
+	if b == nil {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(string(b), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("storage: bad outbox sequence %q", b)
+	}
+	return n, nil
 }
 
 // decode reads an envelope; the effect itself only when withBody.

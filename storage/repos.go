@@ -15,6 +15,18 @@ import (
 type txImpl struct {
 	kv     kv
 	offset *time.Duration // the clock offset, read once per transaction
+	// undo restores what the repositories changed in the caller's values
+	// (Games.Put's fields of its game) when the transaction does not
+	// commit, so a re-run of the function starts from the same values.
+	undo []func()
+}
+
+// rollback runs the undo functions, latest first.
+func (t *txImpl) rollback() {
+	for i := len(t.undo) - 1; i >= 0; i-- {
+		t.undo[i]()
+	}
+	t.undo = nil
 }
 
 func newTx(k kv) *txImpl { return &txImpl{kv: k} }
@@ -149,6 +161,10 @@ func (r games) Put(g *Game, now time.Time) error {
 		return fmt.Errorf("game %s: %w (version %d, writing over %d)", g.ID, ErrConflict, stored.Version, g.Version)
 	}
 	rec := *g
+	prev := *g
+	r.t.undo = append(r.t.undo, func() {
+		g.Version, g.Updated, g.Created, g.Ended, g.Deadline = prev.Version, prev.Updated, prev.Created, prev.Ended, prev.Deadline
+	})
 	rec.Version++
 	rec.Updated = now.UTC()
 	if rec.Created.IsZero() {
@@ -460,22 +476,28 @@ func (r dedupe) Mark(id string, now time.Time) (bool, error) {
 	return false, r.kv.put(bInteractions, id, []byte(strconv.FormatInt(now.Unix(), 10)))
 }
 
-func (r dedupe) Prune(cutoff time.Time) error {
+func (r dedupe) Prune(cutoff time.Time, limit int) (int, error) {
+	if limit < 1 {
+		return 0, fmt.Errorf("storage: prune limit %d, want 1 or more", limit)
+	}
 	var old []string
 	if err := r.kv.scan(bInteractions, "", "", func(k string, v []byte) error {
 		if ts, err := strconv.ParseInt(string(v), 10, 64); err != nil || ts < cutoff.Unix() {
+			if len(old) == limit {
+				return errStop
+			}
 			old = append(old, k)
 		}
 		return nil
 	}); err != nil {
-		return err
+		return 0, err
 	}
 	for _, k := range old {
 		if err := r.kv.del(bInteractions, k); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return len(old), nil
 }
 
 // meta implements Meta.

@@ -1,7 +1,8 @@
 // Package storage keeps every game, challenge, lobby, record and log of the
-// bot behind one interface, Store: transactions over repositories. Two
+// bot behind one interface, Store: transactions over repositories. Three
 // implementations share one schema and one contract test suite: Bolt (a
-// bbolt file, what the bot runs on) and Memory (maps, for unit tests).
+// bbolt file, what one bot process runs on), Etcd (an etcd cluster, shared
+// by several bot processes) and Memory (maps, for unit tests).
 //
 // The schema is this package's alone: no caller names a bucket, a key
 // layout or an index. Repositories keep their indexes in line with the
@@ -10,11 +11,64 @@
 //
 // Invariants:
 //   - Update runs its function in one read-write transaction: everything it
-//     wrote is saved, or (when it returns an error) nothing is.
+//     wrote is saved, or (when it returns an error) nothing is. Its function
+//     may run more than once (see Store.Update).
 //   - View is read-only: a write in it fails with ErrReadOnly.
 //   - Records are JSON with explicit field names; a database written by an
 //     earlier schema is migrated when it is opened (migrate.go), never
 //     rewritten at run time.
+//
+// # The etcd backend
+//
+// Etcd implements the same kv layer (kv.go) as Bolt, so the repositories
+// and the schema are shared: a bucket's key is the etcd key
+// "<prefix><bucket>/<key>" (prefix "sandtable/" by default, so one
+// cluster can hold other data or several bots). Why this shape:
+//
+//   - Optimistic transactions rather than locks (etcd's concurrency
+//     mutexes with leases): the bot's transactions are short and mostly
+//     touch one game, so conflicts are rare, and a lock would cost a lease
+//     and extra round trips on every move and could be held by a process
+//     that died. Update reads at one snapshot revision R (the first read
+//     fixes it, later reads use WithRev(R), scans included, a page at a
+//     time), buffers its writes (reads and scans see them, merged in key
+//     order) and records what it read. It commits with one etcd Txn: if
+//     every key read still has the mod revision it had at R (an absent key:
+//     create revision 0) and no key of a scanned range has a mod revision
+//     above R, then the puts and deletes. When the comparison fails,
+//     something read changed: the function runs again on a fresh snapshot,
+//     at most MaxAttempts times with jittered backoff, then ErrConflict. A
+//     transaction that wrote nothing commits nothing. View reads at one
+//     revision and compares nothing.
+//   - Isolation: serializable, except that a key deleted inside a scanned
+//     range after R goes unnoticed (etcd compares only the keys a range
+//     holds now; there is no comparison of a range's count). This is
+//     harmless for this schema's callers: every scan made inside an Update
+//     is Dedupe.Prune's (deleting an interaction mark another process just
+//     deleted changes nothing); the other scans (Games.Active, Due,
+//     NextDeadline, Finished, Invitations.Expired and Each, Records.Each,
+//     Logs.Each, the outbox's Heads, Len and NextDue, Playground's Each) are
+//     made in Views, and each record they lead to is read again by key in
+//     the Update that changes it, where its deletion is detected.
+//   - Limits: etcd refuses a transaction of more than 128 operations (and
+//     as many comparisons) or a request over 1.5 MiB by default. Update
+//     counts and sizes its transaction before sending it and refuses it
+//     with ErrTooLarge, naming the limit, writing nothing. Nothing in the
+//     schema rewrites an unbounded set of keys in one transaction: a game's
+//     log entries are their own keys, Dedupe.Prune forgets a bounded batch.
+//   - The outbox numbers its effects per stream (bucket outbox_seq, schema
+//     5): with one global counter every transaction queueing an effect
+//     would conflict with every other.
+//   - Transient failures (no leader, a member gone, a request timeout, a
+//     compacted snapshot) are retried like conflicts, for at most RetryFor:
+//     the function runs again on a fresh snapshot. A commit whose answer
+//     was lost may have landed: Update first reads the keys it put, and
+//     when each holds its value at one revision after the snapshot, the
+//     commit landed and Update returns success without running the
+//     function again. Only when that cannot be told (a transaction of
+//     deletes only, or a key overwritten meanwhile) does the function run
+//     again over its own writes (then the framework's interaction mark
+//     tells it the change is applied).
 package storage
 
 import (
@@ -40,6 +94,15 @@ var (
 type Store interface {
 	// Update runs fn in one read-write transaction; if fn returns an error,
 	// nothing it wrote is saved and Update returns that error.
+	//
+	// fn may run more than once: the etcd backend runs it again, on a
+	// fresh snapshot, when something it read changed before it could
+	// commit. So fn must have no effect outside tx except idempotent ones:
+	// it may compute and capture values (those of its last run are the
+	// committed ones) but must not send a message, count, or append to a
+	// caller's list. What a repository sets in the caller's values
+	// (Games.Put's Version and times) is restored when a run does not
+	// commit, so a re-run starts from the same values.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(Tx) error) error
@@ -207,8 +270,10 @@ type Dedupe interface {
 	// whether it had been before (then the caller must not apply it again).
 	// Call it in the transaction of the change it guards.
 	Mark(id string, now time.Time) (seen bool, err error)
-	// Prune forgets interactions applied before cutoff.
-	Prune(cutoff time.Time) error
+	// Prune forgets at most limit interactions applied before cutoff and
+	// returns how many it forgot: call it again (in a new transaction)
+	// while it returns limit, so no transaction grows without bound.
+	Prune(cutoff time.Time, limit int) (n int, err error)
 }
 
 // Outbox is the repository of effects (posts, edits, direct messages,

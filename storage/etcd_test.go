@@ -1,0 +1,388 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"sandtable/internal/etcdtest"
+)
+
+// TestEtcdNoLostUpdate: two Updates read the same game at once and both
+// change it; one commits, the other's commit conflicts, and its re-run
+// sees the first one's move.
+func TestEtcdNoLostUpdate(t *testing.T) {
+	s := openEtcd(t)
+	update(t, s, func(tx Tx) error {
+		return tx.Games().Put(&Game{ID: "g1", Kind: "survival", Active: true, State: json.RawMessage(`[]`)}, t0)
+	})
+	_, retriesBefore := s.Stats()
+	var read sync.WaitGroup
+	read.Add(2)
+	var mu sync.Mutex
+	runs := map[string]int{}
+	move := func(m string) error {
+		return s.Update(ctx, func(tx Tx) error {
+			g, err := tx.Games().Get("g1")
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			runs[m]++
+			first := runs[m] == 1
+			mu.Unlock()
+			if first { // both read before either commits
+				read.Done()
+				read.Wait()
+			}
+			var moves []string
+			if err := json.Unmarshal(g.State, &moves); err != nil {
+				return err
+			}
+			g.State, _ = json.Marshal(append(moves, m))
+			return tx.Games().Put(g, t0)
+		})
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- move("e2e4") }()
+	go func() { errs <- move("d2d4") }()
+	require.NoError(t, <-errs)
+	require.NoError(t, <-errs)
+	view(t, s, func(tx Tx) {
+		g, err := tx.Games().Get("g1")
+		require.NoError(t, err)
+		var moves []string
+		require.NoError(t, json.Unmarshal(g.State, &moves))
+		require.ElementsMatch(t, []string{"e2e4", "d2d4"}, moves, "no update lost")
+		require.Equal(t, int64(3), g.Version)
+	})
+	require.Equal(t, 3, runs["e2e4"]+runs["d2d4"], "one function ran twice")
+	_, retries := s.Stats()
+	require.Equal(t, int64(1), retries-retriesBefore)
+}
+
+// TestEtcdDifferentGamesDoNotConflict: moves of different games (a game,
+// two effects and an interaction mark each, as a move commits) run side by
+// side without a single retry: they share no key.
+func TestEtcdDifferentGamesDoNotConflict(t *testing.T) {
+	s := openEtcd(t)
+	const workers, moves = 4, 25
+	for w := range workers {
+		update(t, s, func(tx Tx) error {
+			return tx.Games().Put(&Game{ID: fmt.Sprintf("g%d", w), Kind: "survival", Players: []string{"u"}, Active: true}, t0)
+		})
+	}
+	commits0, retries0 := s.Stats()
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*moves)
+	for w := range workers {
+		wg.Go(func() {
+			for i := range moves {
+				errs <- moveOnce(s, fmt.Sprintf("g%d", w), fmt.Sprintf("i%d-%d", w, i), t0.Add(time.Duration(i)*time.Second))
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	commits, retries := s.Stats()
+	require.Equal(t, int64(workers*moves), commits-commits0)
+	require.Zero(t, retries-retries0, "different games share no key")
+	t.Logf("%d moves on %d games at once: %d retries", workers*moves, workers, retries-retries0)
+}
+
+// moveOnce is the transaction of one move: the interaction's mark, the
+// game, its board post and its answer's copy.
+func moveOnce(s Store, gameID, interaction string, now time.Time) error {
+	return s.Update(ctx, func(tx Tx) error {
+		if _, err := tx.Dedupe().Mark(interaction, now); err != nil {
+			return err
+		}
+		g, err := tx.Games().Get(gameID)
+		if err != nil {
+			return err
+		}
+		g.State = json.RawMessage(fmt.Sprintf(`{"ply":%d}`, g.Version))
+		g.Deadline = now.Add(time.Hour)
+		if err := tx.Games().Put(g, now); err != nil {
+			return err
+		}
+		if _, err := tx.Outbox().Add(gameID, map[string]string{"op": "post"}); err != nil {
+			return err
+		}
+		_, err = tx.Outbox().Add(gameID, map[string]string{"op": "answer"})
+		return err
+	})
+}
+
+// TestEtcdLimits: a transaction over etcd's operation count or request
+// size is refused with ErrTooLarge naming the limit, and writes nothing;
+// one at the limits commits.
+func TestEtcdLimits(t *testing.T) {
+	s := openEtcd(t)
+	puts := func(n int) func(Tx) error {
+		return func(tx Tx) error {
+			for i := range n {
+				if err := tx.Playground().Put(fmt.Sprintf("n%d/%03d", n, i), []byte("x")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	count := func(prefix string) int {
+		c := 0
+		view(t, s, func(tx Tx) {
+			require.NoError(t, tx.Playground().Each(prefix, func(string, []byte) error { c++; return nil }))
+		})
+		return c
+	}
+	require.NoError(t, s.Update(ctx, puts(128)))
+	require.Equal(t, 128, count("n128/"))
+	err := s.Update(ctx, puts(129))
+	require.ErrorIs(t, err, ErrTooLarge)
+	require.ErrorContains(t, err, "128 operations")
+	require.Zero(t, count("n129/"), "nothing written")
+
+	// Sizes: just under the limit commits (so the estimate is not too
+	// loose for the server), over it is refused before sending.
+	limit := defaultMaxRequestBytes - requestMargin
+	fits := strings.Repeat("a", limit-200)
+	require.NoError(t, s.Update(ctx, func(tx Tx) error { return tx.Playground().Put("big/fits", []byte(fits)) }))
+	err = s.Update(ctx, func(tx Tx) error {
+		require.NoError(t, tx.Playground().Put("big/a", []byte("small")))
+		return tx.Playground().Put("big/b", []byte(strings.Repeat("b", limit)))
+	})
+	require.ErrorIs(t, err, ErrTooLarge)
+	require.ErrorContains(t, err, "bytes per request")
+	require.Equal(t, 1, count("big/"), "nothing of the refused transaction written")
+
+	// A cluster with lower limits than configured refuses for itself:
+	// still ErrTooLarge, nothing written.
+	loose := openEtcd(t, func(o *EtcdOptions) { o.MaxTxnOps = 1000; o.Prefix = s.Prefix() })
+	err = loose.Update(ctx, puts(129))
+	require.ErrorIs(t, err, ErrTooLarge)
+	require.ErrorContains(t, err, "too many operations")
+	require.Zero(t, count("n129/"))
+}
+
+// TestEtcdOpenRace: processes starting at once on an empty prefix create
+// the schema once.
+func TestEtcdOpenRace(t *testing.T) {
+	eps := sharedEtcd().Endpoints()
+	prefix := fmt.Sprintf("race%d/", prefixes.Add(1))
+	const n = 4
+	errs := make(chan error, n)
+	var start sync.WaitGroup
+	start.Add(1)
+	for range n {
+		go func() {
+			start.Wait()
+			s, err := OpenEtcd(ctx, EtcdOptions{Endpoints: eps, Prefix: prefix})
+			if err == nil {
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	start.Done()
+	for range n {
+		require.NoError(t, <-errs)
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps})
+	require.NoError(t, err)
+	defer cli.Close()
+	resp, err := cli.Get(ctx, prefix, clientv3.WithPrefix())
+	require.NoError(t, err)
+	require.Len(t, resp.Kvs, 1, "only the schema version")
+	require.Equal(t, prefix+"meta/schema", string(resp.Kvs[0].Key))
+	require.Equal(t, fmt.Sprint(SchemaVersion), string(resp.Kvs[0].Value))
+	require.Equal(t, int64(1), resp.Kvs[0].Version, "written once")
+}
+
+// TestEtcdOpenErrors: no cluster at the endpoints, a prefix holding
+// foreign keys and a newer schema are refused, each saying why.
+func TestEtcdOpenErrors(t *testing.T) {
+	_, err := OpenEtcd(ctx, EtcdOptions{Endpoints: []string{"http://127.0.0.1:1"}, DialTimeout: 300 * time.Millisecond})
+	require.ErrorContains(t, err, "http://127.0.0.1:1 does not answer")
+	_, err = OpenEtcd(ctx, EtcdOptions{})
+	require.ErrorContains(t, err, "no endpoints")
+
+	eps := sharedEtcd().Endpoints()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps})
+	require.NoError(t, err)
+	defer cli.Close()
+	foreign := fmt.Sprintf("foreign%d/", prefixes.Add(1))
+	_, err = cli.Put(ctx, foreign+"something", "x")
+	require.NoError(t, err)
+	_, err = OpenEtcd(ctx, EtcdOptions{Endpoints: eps, Prefix: foreign})
+	require.ErrorContains(t, err, "not a SandTable store")
+
+	future := fmt.Sprintf("future%d/", prefixes.Add(1))
+	_, err = cli.Put(ctx, future+"meta/schema", "99")
+	require.NoError(t, err)
+	_, err = OpenEtcd(ctx, EtcdOptions{Endpoints: eps, Prefix: future})
+	require.ErrorContains(t, err, "schema version 99 is newer")
+}
+
+// TestEtcdMemberStopped: on a 3-member cluster, stopping the leader in the
+// middle of a run of Updates loses none and fails none: they go on with
+// the other two once those have elected a new leader.
+func TestEtcdMemberStopped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 3-member cluster and a leader election: not in -short")
+	}
+	c := etcdtest.StartCluster(t, 3)
+	s, err := OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints()})
+	require.NoError(t, err)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		return tx.Games().Put(&Game{ID: "g", Kind: "survival", Players: []string{"u"}, Active: true}, t0)
+	})
+	done := make(chan struct{})
+	var moves int
+	var runErr error
+	go func() {
+		defer close(done)
+		for i := 0; i < 200 && runErr == nil; i++ {
+			mctx, cancel := context.WithTimeout(ctx, time.Minute)
+			runErr = s.Update(mctx, func(tx Tx) error {
+				g, err := tx.Games().Get("g")
+				if err != nil {
+					return err
+				}
+				return tx.Games().Put(g, t0)
+			})
+			cancel()
+			if runErr == nil {
+				moves++
+			}
+		}
+	}()
+	// Stop member 0 once the run is under way.
+	require.Eventually(t, func() bool {
+		var v int64
+		_ = s.View(ctx, func(tx Tx) error {
+			g, err := tx.Games().Get("g")
+			if err == nil {
+				v = g.Version
+			}
+			return err
+		})
+		return v > 20
+	}, time.Minute, 5*time.Millisecond)
+	// Stop the leader: the other two must elect one and go on.
+	leader := -1
+	for i, ep := range c.Endpoints() {
+		st, err := s.cli.Status(ctx, ep)
+		require.NoError(t, err)
+		if st.Leader == st.Header.MemberId {
+			leader = i
+		}
+	}
+	require.NotEqual(t, -1, leader)
+	c.Stop(leader)
+	<-done
+	require.NoError(t, runErr)
+	require.Equal(t, 200, moves)
+	view(t, s, func(tx Tx) {
+		g, err := tx.Games().Get("g")
+		require.NoError(t, err)
+		require.Equal(t, int64(201), g.Version, "every Update applied once")
+	})
+}
+
+// TestEtcdLostCommitAnswer: a commit that landed but whose answer was lost
+// (the member died before answering) is found in the store: Update
+// succeeds without running its function again, so the change is applied
+// once. A lost answer of a commit that did not land runs it again.
+func TestEtcdLostCommitAnswer(t *testing.T) {
+	s := openEtcd(t)
+	var lose atomic.Int32
+	testLoseAnswer = func() bool { return lose.Add(-1) >= 0 }
+	defer func() { testLoseAnswer = nil }()
+	runs := 0
+	bump := func(tx Tx) error {
+		runs++
+		var c struct{ N int }
+		if err := tx.Records().Get("k", "g", "n", &c); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		c.N++
+		return tx.Records().Put("k", "g", "n", c)
+	}
+	lose.Store(1)
+	require.NoError(t, s.Update(ctx, bump))
+	require.Equal(t, 1, runs, "the function ran once")
+	var c struct{ N int }
+	view(t, s, func(tx Tx) { require.NoError(t, tx.Records().Get("k", "g", "n", &c)) })
+	require.Equal(t, 1, c.N, "applied once")
+
+	// A lost answer after a conflict (nothing landed) runs fn again.
+	runs = 0
+	lose.Store(1)
+	first := true
+	require.NoError(t, s.Update(ctx, func(tx Tx) error {
+		if err := bump(tx); err != nil {
+			return err
+		}
+		if first { // another process writes the key meanwhile
+			first = false
+			testLoseAnswer = nil
+			require.NoError(t, s.Update(ctx, func(tx Tx) error { return tx.Records().Put("k", "g", "n", struct{ N int }{10}) }))
+			testLoseAnswer = func() bool { return lose.Add(-1) >= 0 }
+		}
+		return nil
+	}))
+	require.Equal(t, 2, runs)
+	view(t, s, func(tx Tx) { require.NoError(t, tx.Records().Get("k", "g", "n", &c)) })
+	require.Equal(t, 11, c.N)
+}
+
+// TestEtcdOptionsHidePassword: the password never prints, whichever way
+// the options are printed or logged.
+func TestEtcdOptionsHidePassword(t *testing.T) {
+	o := EtcdOptions{Endpoints: []string{"http://a:2379"}, Username: "bot", Password: "pw-sekrit"}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %+v %#v %s", o, o, o, o)
+	fmt.Fprintf(&b, "%v %+v", &o, &o)
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("x", "opts", o)
+	slog.New(slog.NewTextHandler(&b, nil)).Info("x", "opts", o)
+	require.NotContains(t, b.String(), "pw-sekrit")
+	require.Contains(t, b.String(), "bot")
+}
+
+// TestEtcdAuth: on a cluster with authentication on, the store opens
+// with the right user and password and is refused with a wrong one.
+func TestEtcdAuth(t *testing.T) {
+	c := etcdtest.Start(t)
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints()})
+	require.NoError(t, err)
+	defer cli.Close()
+	_, err = cli.UserAdd(ctx, "root", "root-pw")
+	require.NoError(t, err)
+	_, err = cli.UserGrantRole(ctx, "root", "root")
+	require.NoError(t, err)
+	_, err = cli.AuthEnable(ctx)
+	require.NoError(t, err)
+
+	_, err = OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints(), Username: "root", Password: "wrong", DialTimeout: 2 * time.Second})
+	require.ErrorContains(t, err, "authentication failed")
+	require.NotContains(t, err.Error(), "wrong")
+	s, err := OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints(), Username: "root", Password: "root-pw"})
+	require.NoError(t, err)
+	defer s.Close()
+	update(t, s, func(tx Tx) error { return tx.Meta().SetHeartbeat(t0) })
+}
