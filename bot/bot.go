@@ -129,12 +129,13 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	if log == nil {
 		log = NewLogger(cfg.Log, os.Stderr)
 	}
-	process := processName(cfg.Bot) + "-" + runSuffix()
+	name := processName(cfg.Bot)
+	process := name + "-" + runSuffix() // this run: the owner of its outbox claims
 	shard := any(cfg.Discord.Shards())
 	if ids := cfg.Discord.Shards(); len(ids) == 1 {
 		shard = ids[0]
 	}
-	log = log.With("process", process, "shard", shard)
+	log = log.With("process", name, "shard", shard)
 	if opts.HTTPClient == nil && cfg.Discord.APIBase != "" {
 		opts.HTTPClient = redirectClient(cfg.Discord.APIBase)
 	}

@@ -147,7 +147,7 @@ func TestActionRunsAgainAfterAConflict(t *testing.T) {
 	require.Equal(t, "now 2", respA.Content, "run again on the game as B left it")
 	require.Equal(t, int32(2), runsA.Load())
 	require.Contains(t, logsA.String(), "running the action again")
-	require.Contains(t, logsA.String(), "process="+a.Process)
+	require.Contains(t, logsA.String(), "owner="+a.Process)
 
 	var st counterState
 	g := commandstest.Game(t, store, "game1")
@@ -262,7 +262,7 @@ func TestOutboxDeliveredOnceAcrossProcesses(t *testing.T) {
 	require.Equal(t, 2, commandstest.Deliver(t, b, commandstest.T0.Add(61*time.Second)), "taken over once the claim ran out")
 	require.Equal(t, []string{"count 1", "count 2"}, postTexts(p), "the first reconciled, not posted twice")
 	require.Contains(t, logsB.String(), "took over an effect whose claim ran out")
-	require.Contains(t, logsB.String(), "process="+b.Process)
+	require.Contains(t, logsB.String(), "owner="+b.Process)
 	require.Contains(t, logsB.String(), "previous_owner="+a.Process)
 	require.Equal(t, 0, a.Pending())
 }
