@@ -142,9 +142,31 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		sc = cfg.Storage
 	}
 	if src.backend == "bbolt" {
+		// The same file under two names (a repeated or ./ path, a link) would
+		// otherwise fail on bbolt's lock as if another process held it.
+		var infos []os.FileInfo
 		for _, p := range src.places {
-			if _, err := os.Stat(p); err != nil {
+			fi, err := os.Stat(p)
+			if err != nil {
 				return usageFail("-from: %s: no such file", quoteArg(p))
+			}
+			if fi.Mode().IsRegular() && fi.Size() == 0 {
+				return usageFail("-from: %s is an empty file, not a bot database", quoteArg(p))
+			}
+			for j, prev := range infos {
+				if os.SameFile(prev, fi) {
+					return usageFail("-from lists one file twice: %s and %s", quoteArg(src.places[j]), quoteArg(p))
+				}
+			}
+			infos = append(infos, fi)
+		}
+		if dst.backend == "bbolt" {
+			if fi, err := os.Stat(dst.places[0]); err == nil {
+				for _, s := range infos {
+					if os.SameFile(s, fi) {
+						return usageFail("-to %s is also a source", quoteArg(dst.places[0]))
+					}
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,4 +147,41 @@ func TestMigrateBadFlags(t *testing.T) {
 	code, _, errOut := runMigrate("-h")
 	require.Equal(t, 0, code)
 	require.Contains(t, errOut, "usage: sandtable migrate")
+}
+
+// TestMigrateRefusesOneFileTwice: a source named twice (the same path, a link to it), or a
+// destination that is a source under another name, is refused as such, not reported as a
+// database locked by another process; an empty file is not taken for a database and stays empty.
+func TestMigrateRefusesOneFileTwice(t *testing.T) {
+	a := shardDB(t, "a", map[string]string{"g1": "survival"})
+	dir := t.TempDir()
+	hard, sym, empty := filepath.Join(dir, "hard.db"), filepath.Join(dir, "sym.db"), filepath.Join(dir, "empty.db")
+	require.NoError(t, os.Link(a, hard))
+	require.NoError(t, os.Symlink(a, sym))
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-from", "bbolt:" + a + "," + a, "-to", "bbolt:" + filepath.Join(dir, "out1.db")}, "one file twice"},
+		{[]string{"-from", "bbolt:" + a + "," + hard, "-to", "bbolt:" + filepath.Join(dir, "out2.db")}, "one file twice"},
+		{[]string{"-from", "bbolt:" + sym + "," + a, "-to", "etcd:http://127.0.0.1:1"}, "one file twice"},
+		{[]string{"-from", "bbolt:" + a, "-to", "bbolt:" + hard}, "is also a source"},
+		{[]string{"-from", "bbolt:" + a, "-to", "bbolt:" + sym}, "is also a source"},
+		{[]string{"-from", "bbolt:" + empty, "-to", "bbolt:" + filepath.Join(dir, "out3.db")}, "empty file"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			code, _, errOut := runMigrate(c.args...)
+			require.Equal(t, 2, code, errOut)
+			require.Contains(t, errOut, c.want)
+			require.NotContains(t, errOut, "in use by another process")
+		})
+	}
+	fi, err := os.Stat(empty)
+	require.NoError(t, err)
+	require.Zero(t, fi.Size(), "the empty source was written to")
+	for _, out := range []string{"out1.db", "out2.db", "out3.db"} {
+		require.NoFileExists(t, filepath.Join(dir, out))
+	}
 }
