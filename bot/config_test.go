@@ -3,10 +3,17 @@ package bot
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -265,8 +272,9 @@ func TestStorageConfig(t *testing.T) {
 	require.Equal(t, "bbolt", cfg.Storage.Backend)
 
 	dir := t.TempDir()
-	pem := filepath.Join(dir, "x.pem")
+	pem, certPEM, keyPEM := filepath.Join(dir, "x.pem"), filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	require.NoError(t, os.WriteFile(pem, []byte("-"), 0o600))
+	writeCertAndKey(t, certPEM, keyPEM)
 	p := writeConfig(t, `
 [storage]
 backend = "etcd"
@@ -275,9 +283,9 @@ prefix = "bot1/"
 dial_timeout = "2s"
 username = "bot"
 password = "pw-sekrit"
-tls_ca = "`+pem+`"
-tls_cert = "`+pem+`"
-tls_key = "`+pem+`"
+tls_ca = "`+certPEM+`"
+tls_cert = "`+certPEM+`"
+tls_key = "`+keyPEM+`"
 `)
 	cfg, err = LoadConfig(p, noEnv)
 	require.NoError(t, err)
@@ -298,6 +306,10 @@ tls_key = "`+pem+`"
 		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + pem + "\"\n", "storage.tls_cert and storage.tls_key go together"},
 		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + filepath.Join(dir, "none.pem") + "\"\n", "storage.tls_ca: cannot read"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\ntls_ca = \"" + pem + "\"\n", "is http, but storage.tls_* are set"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + pem + "\"\n", "storage.tls_ca: " + pem + " holds no PEM certificate"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + keyPEM + "\"\n", "storage.tls_ca: " + keyPEM + " holds no PEM certificate"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + pem + "\"\ntls_key = \"" + keyPEM + "\"\n", "storage.tls_cert and storage.tls_key"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + certPEM + "\"\ntls_key = \"" + certPEM + "\"\n", "are not a PEM certificate and its private key"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -307,4 +319,20 @@ tls_key = "`+pem+`"
 			require.ErrorContains(t, err, p)
 		})
 	}
+}
+
+// writeCertAndKey writes a self-signed certificate and its private key as PEM files.
+func writeCertAndKey(t *testing.T, certPath, keyPath string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "etcd-test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
+		BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	kder, err := x509.MarshalECPrivateKey(key)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600))
+	require.NoError(t, os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600))
 }
