@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -57,4 +58,27 @@ func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 
 	c.Restart(0)
 	require.Eventually(t, func() bool { code, _ := readyz(); return code == http.StatusOK }, wait, 10*time.Millisecond)
+}
+
+// TestStartFailsOnATakenListenAddress: when http.listen cannot be bound,
+// Start says so naming the key, and Shutdown returns at once (it used to
+// wait for loops that never started until its grace period ran out).
+func TestStartFailsOnATakenListenAddress(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	srv := discordsim.Start(t, discordsim.Options{})
+	store := storage.NewMemory()
+	cfg := bot.DefaultConfig()
+	cfg.Discord.Token = bot.NewSecret(srv.Token())
+	b, err := bot.New(cfg, store, bot.Options{HTTPClient: srv.HTTPClient(), HTTPListen: taken.Addr().String(),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	srv.Connect(b.Session())
+	err = b.Start()
+	require.ErrorContains(t, err, "http.listen")
+	// Nothing runs: a grace period much shorter than the tests' usual wait is plenty.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, b.Shutdown(ctx), "Shutdown waited for loops that never ran")
 }
