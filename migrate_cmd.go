@@ -36,8 +36,8 @@ Several bbolt files (one per shard, as the bot ran before etcd) are merged:
 - outbox sequence numbers take the largest per stream, so effect IDs stay
   unique; interaction marks keep their latest time.
 
-The sources are opened as the bot would open them, so a bbolt file of an
-older schema is migrated first. The destination must hold no bot data (a new
+The sources are never changed: a bbolt file is read through a private copy
+(migrated there when its schema is older). The destination must hold no bot data (a new
 file, or an etcd prefix holding only the schema version); otherwise nothing is
 written. The copy runs in transactions of at most 100 writes, then the
 destination is verified by counting its keys. If it fails half-way, empty the
@@ -171,6 +171,9 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 	}
 	open := func(spec storeSpec, i int, source bool) (storage.Store, error) {
+		if spec.backend == "bbolt" && source {
+			return storage.OpenCopy(spec.places[i], 2*time.Second) // the file stays as it was
+		}
 		if spec.backend == "bbolt" {
 			return storage.Open(spec.places[i], 2*time.Second)
 		}

@@ -185,3 +185,36 @@ func TestMigrateRefusesOneFileTwice(t *testing.T) {
 		require.NoFileExists(t, filepath.Join(dir, out))
 	}
 }
+
+// TestMigrateLeavesItsSourcesUnchanged: migrating a bbolt file of an older
+// schema (the fixture of schema 1) copies it without rewriting it, so the
+// file still opens with the bot it came from; a refused merge changes no
+// source either.
+func TestMigrateLeavesItsSourcesUnchanged(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("storage", "testdata", "fixture-v1", "bot.db"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	require.NoError(t, os.WriteFile(old, raw, 0o600))
+	code, out, errOut := runMigrate("-from", "bbolt:"+old, "-to", "bbolt:"+filepath.Join(dir, "new.db"))
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "verified")
+	after, err := os.ReadFile(old)
+	require.NoError(t, err)
+	require.Equal(t, raw, after, "the source was rewritten")
+
+	// Two files disagreeing on a game: refused, and neither file changes.
+	a := shardDB(t, "a", map[string]string{"g1": "survival"})
+	b := shardDB(t, "b", map[string]string{"g1": "teamchess"})
+	rawA, err := os.ReadFile(a)
+	require.NoError(t, err)
+	code, _, errOut = runMigrate("-from", "bbolt:"+a+","+b+","+old, "-to", "bbolt:"+filepath.Join(dir, "merged.db"))
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "differ")
+	afterA, err := os.ReadFile(a)
+	require.NoError(t, err)
+	require.Equal(t, rawA, afterA)
+	after, err = os.ReadFile(old)
+	require.NoError(t, err)
+	require.Equal(t, raw, after)
+}
