@@ -125,6 +125,8 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageFail("-to bbolt: takes one file, got %d", len(dst.places))
 	case strings.TrimSpace(*prefix) == "":
 		return usageFail("-prefix must not be empty")
+	case !strings.HasSuffix(*prefix, "/"):
+		return usageFail("-prefix must end with / (such as sandtable/), got %s", quoteArg(*prefix))
 	}
 	if dst.backend == "bbolt" {
 		for _, p := range src.places {

@@ -133,6 +133,7 @@ func TestMigrateBadFlags(t *testing.T) {
 		{[]string{"-from", "etcd:http://a:2379", "-to", "bbolt:x.db,y.db"}, "takes one file"},
 		{[]string{"-from", "bbolt:" + a, "-to", "bbolt:" + a}, "is also a source"},
 		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "-prefix", ""}, "-prefix must not be empty"},
+		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "-prefix", "bot1"}, "-prefix must end with /"},
 		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "extra"}, "unexpected argument"},
 		{[]string{"-form", "x"}, "flag provided but not defined"},
 		{[]string{"-from", "bbolt:" + filepath.Join(dir, "typo.db"), "-to", "etcd:http://a:2379"}, "no such file"},

@@ -176,6 +176,11 @@ func (c *StorageConfig) validate() error {
 	if strings.TrimSpace(c.Prefix) == "" {
 		return errors.New("storage.prefix must not be empty (the default is \"sandtable/\")")
 	}
+	// Without the slash, one store's keys would start another's ("bot1"
+	// and "bot10"), which then would not open.
+	if !strings.HasSuffix(c.Prefix, "/") {
+		return fmt.Errorf("storage.prefix must end with / (such as \"sandtable/\"), got %q", c.Prefix)
+	}
 	if d := time.Duration(c.DialTimeout); d < 100*time.Millisecond || d > 5*time.Minute {
 		return fmt.Errorf("storage.dial_timeout must be between 100ms and 5m, got %s", d)
 	}

@@ -301,6 +301,7 @@ tls_key = "`+keyPEM+`"
 		{"backend = \"etcd\"\n", "storage.endpoints must list"},
 		{"backend = \"etcd\"\nendpoints = [\"10.0.0.1:2379\"]\n", "storage.endpoints: \"10.0.0.1:2379\" is not an etcd client URL"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nprefix = \"\"\n", "storage.prefix must not be empty"},
+		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nprefix = \"bot1\"\n", "storage.prefix must end with /"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\ndial_timeout = \"1ms\"\n", "storage.dial_timeout must be between"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nusername = \"u\"\n", "storage.username and storage.password go together"},
 		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + pem + "\"\n", "storage.tls_cert and storage.tls_key go together"},
