@@ -502,6 +502,10 @@ func (c *Config) checkEndpoint() error {
 // parsePublicKey reads an Ed25519 public key written in hex.
 func parsePublicKey(s string) (ed25519.PublicKey, error) {
 	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil && len(strings.TrimSpace(s)) == 2*ed25519.PublicKeySize {
+		// The right length: say what is wrong with it, not its length.
+		return nil, fmt.Errorf("discord.public_key must be the application's public key, %d hexadecimal digits (Developer Portal, General Information), but it holds characters other than 0-9 and a-f", 2*ed25519.PublicKeySize)
+	}
 	if err != nil || len(b) != ed25519.PublicKeySize {
 		return nil, fmt.Errorf("discord.public_key must be the application's public key, %d hexadecimal digits (Developer Portal, General Information), got %d characters", 2*ed25519.PublicKeySize, len(s))
 	}

@@ -94,6 +94,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[storage]\npath = \"\"\n", "storage.path"},
 		{"[discord]\npublic_key = \"abc\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.public_key must be the application's public key, 64 hexadecimal digits"},
 		{"[discord]\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
+		{"[discord]\npublic_key = \"zz" + strings.Repeat("ab", 31) + "\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.public_key must be the application's public key, 64 hexadecimal digits (Developer Portal, General Information), but it holds characters other than 0-9 and a-f"},
 		{"[discord]\ngateway = false\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.gateway = false needs discord.public_key"},
 		{"[discord]\ngateway = false\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
 		{"[bot]\nprocess_name = \"a\nb\"\n", "bot.process_name"},
