@@ -110,7 +110,11 @@ func openStore(ctx context.Context, c bot.StorageConfig) (storage.Store, error) 
 	if c.Backend == "etcd" {
 		return storage.OpenEtcd(ctx, c.EtcdOptions())
 	}
-	return storage.Open(c.Path, 2*time.Second)
+	s, err := storage.Open(c.Path, 2*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("storage.path: %w", err)
+	}
+	return s, nil
 }
 
 // runPlayground serves the local playground until ctx ends.

@@ -323,3 +323,17 @@ func TestPlaygroundSaysItIgnoresEtcd(t *testing.T) {
 	_, err := os.Stat(filepath.Join(dir, "pg.db"))
 	require.NoError(t, err, "the playground runs on its own file")
 }
+
+// TestRunOnAnUnopenableDatabase: a storage.path that cannot be opened stops
+// the bot with an error naming the key and the file once.
+func TestRunOnAnUnopenableDatabase(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bot.toml")
+	db := filepath.Join(dir, "no-such-dir", "bot.db")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"x\"\n[storage]\npath = %q\n", db)), 0o600))
+	var out, errOut bytes.Buffer
+	code := runWith(context.Background(), []string{"-config", cfg}, &out, &errOut, nil)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut.String(), "storage.path: ")
+	require.Equal(t, 1, strings.Count(errOut.String(), db), errOut.String())
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"time"
@@ -31,6 +32,9 @@ func Open(path string, timeout time.Duration) (*Bolt, error) {
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w (waited %s; stop the other bot or use another storage.path)", path, ErrLocked, timeout)
+		}
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, err // it names the file already
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
