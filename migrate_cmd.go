@@ -36,8 +36,8 @@ Several bbolt files (one per shard, as the bot ran before etcd) are merged:
 - outbox sequence numbers take the largest per stream, so effect IDs stay
   unique; interaction marks keep their latest time.
 
-The sources are opened as the bot would open them, so a bbolt file of an
-older schema is migrated first. The destination must hold no bot data (a new
+The sources are never changed: a bbolt file is read through a private copy
+(migrated there when its schema is older). The destination must hold no bot data (a new
 file, or an etcd prefix holding only the schema version); otherwise nothing is
 written. The copy runs in transactions of at most 100 writes, then the
 destination is verified by counting its keys. If it fails half-way, empty the
@@ -125,6 +125,8 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageFail("-to bbolt: takes one file, got %d", len(dst.places))
 	case strings.TrimSpace(*prefix) == "":
 		return usageFail("-prefix must not be empty")
+	case !strings.HasSuffix(*prefix, "/"):
+		return usageFail("-prefix must end with / (such as sandtable/), got %s", quoteArg(*prefix))
 	}
 	if dst.backend == "bbolt" {
 		for _, p := range src.places {
@@ -142,13 +144,38 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		sc = cfg.Storage
 	}
 	if src.backend == "bbolt" {
+		// The same file under two names (a repeated or ./ path, a link) would
+		// otherwise fail on bbolt's lock as if another process held it.
+		var infos []os.FileInfo
 		for _, p := range src.places {
-			if _, err := os.Stat(p); err != nil {
+			fi, err := os.Stat(p)
+			if err != nil {
 				return usageFail("-from: %s: no such file", quoteArg(p))
+			}
+			if fi.Mode().IsRegular() && fi.Size() == 0 {
+				return usageFail("-from: %s is an empty file, not a bot database", quoteArg(p))
+			}
+			for j, prev := range infos {
+				if os.SameFile(prev, fi) {
+					return usageFail("-from lists one file twice: %s and %s", quoteArg(src.places[j]), quoteArg(p))
+				}
+			}
+			infos = append(infos, fi)
+		}
+		if dst.backend == "bbolt" {
+			if fi, err := os.Stat(dst.places[0]); err == nil {
+				for _, s := range infos {
+					if os.SameFile(s, fi) {
+						return usageFail("-to %s is also a source", quoteArg(dst.places[0]))
+					}
+				}
 			}
 		}
 	}
 	open := func(spec storeSpec, i int, source bool) (storage.Store, error) {
+		if spec.backend == "bbolt" && source {
+			return storage.OpenCopy(spec.places[i], 2*time.Second) // the file stays as it was
+		}
 		if spec.backend == "bbolt" {
 			return storage.Open(spec.places[i], 2*time.Second)
 		}

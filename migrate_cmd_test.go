@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,6 +133,7 @@ func TestMigrateBadFlags(t *testing.T) {
 		{[]string{"-from", "etcd:http://a:2379", "-to", "bbolt:x.db,y.db"}, "takes one file"},
 		{[]string{"-from", "bbolt:" + a, "-to", "bbolt:" + a}, "is also a source"},
 		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "-prefix", ""}, "-prefix must not be empty"},
+		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "-prefix", "bot1"}, "-prefix must end with /"},
 		{[]string{"-from", "bbolt:" + a, "-to", "etcd:http://a:2379", "extra"}, "unexpected argument"},
 		{[]string{"-form", "x"}, "flag provided but not defined"},
 		{[]string{"-from", "bbolt:" + filepath.Join(dir, "typo.db"), "-to", "etcd:http://a:2379"}, "no such file"},
@@ -146,4 +148,74 @@ func TestMigrateBadFlags(t *testing.T) {
 	code, _, errOut := runMigrate("-h")
 	require.Equal(t, 0, code)
 	require.Contains(t, errOut, "usage: sandtable migrate")
+}
+
+// TestMigrateRefusesOneFileTwice: a source named twice (the same path, a link to it), or a
+// destination that is a source under another name, is refused as such, not reported as a
+// database locked by another process; an empty file is not taken for a database and stays empty.
+func TestMigrateRefusesOneFileTwice(t *testing.T) {
+	a := shardDB(t, "a", map[string]string{"g1": "survival"})
+	dir := t.TempDir()
+	hard, sym, empty := filepath.Join(dir, "hard.db"), filepath.Join(dir, "sym.db"), filepath.Join(dir, "empty.db")
+	require.NoError(t, os.Link(a, hard))
+	require.NoError(t, os.Symlink(a, sym))
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-from", "bbolt:" + a + "," + a, "-to", "bbolt:" + filepath.Join(dir, "out1.db")}, "one file twice"},
+		{[]string{"-from", "bbolt:" + a + "," + hard, "-to", "bbolt:" + filepath.Join(dir, "out2.db")}, "one file twice"},
+		{[]string{"-from", "bbolt:" + sym + "," + a, "-to", "etcd:http://127.0.0.1:1"}, "one file twice"},
+		{[]string{"-from", "bbolt:" + a, "-to", "bbolt:" + hard}, "is also a source"},
+		{[]string{"-from", "bbolt:" + a, "-to", "bbolt:" + sym}, "is also a source"},
+		{[]string{"-from", "bbolt:" + empty, "-to", "bbolt:" + filepath.Join(dir, "out3.db")}, "empty file"},
+	}
+	for _, c := range cases {
+		t.Run(c.want, func(t *testing.T) {
+			code, _, errOut := runMigrate(c.args...)
+			require.Equal(t, 2, code, errOut)
+			require.Contains(t, errOut, c.want)
+			require.NotContains(t, errOut, "in use by another process")
+		})
+	}
+	fi, err := os.Stat(empty)
+	require.NoError(t, err)
+	require.Zero(t, fi.Size(), "the empty source was written to")
+	for _, out := range []string{"out1.db", "out2.db", "out3.db"} {
+		require.NoFileExists(t, filepath.Join(dir, out))
+	}
+}
+
+// TestMigrateLeavesItsSourcesUnchanged: migrating a bbolt file of an older
+// schema (the fixture of schema 1) copies it without rewriting it, so the
+// file still opens with the bot it came from; a refused merge changes no
+// source either.
+func TestMigrateLeavesItsSourcesUnchanged(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("storage", "testdata", "fixture-v1", "bot.db"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	require.NoError(t, os.WriteFile(old, raw, 0o600))
+	code, out, errOut := runMigrate("-from", "bbolt:"+old, "-to", "bbolt:"+filepath.Join(dir, "new.db"))
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "verified")
+	after, err := os.ReadFile(old)
+	require.NoError(t, err)
+	require.Equal(t, raw, after, "the source was rewritten")
+
+	// Two files disagreeing on a game: refused, and neither file changes.
+	a := shardDB(t, "a", map[string]string{"g1": "survival"})
+	b := shardDB(t, "b", map[string]string{"g1": "teamchess"})
+	rawA, err := os.ReadFile(a)
+	require.NoError(t, err)
+	code, _, errOut = runMigrate("-from", "bbolt:"+a+","+b+","+old, "-to", "bbolt:"+filepath.Join(dir, "merged.db"))
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "differ")
+	afterA, err := os.ReadFile(a)
+	require.NoError(t, err)
+	require.Equal(t, rawA, afterA)
+	after, err = os.ReadFile(old)
+	require.NoError(t, err)
+	require.Equal(t, raw, after)
 }

@@ -110,12 +110,20 @@ func openStore(ctx context.Context, c bot.StorageConfig) (storage.Store, error) 
 	if c.Backend == "etcd" {
 		return storage.OpenEtcd(ctx, c.EtcdOptions())
 	}
-	return storage.Open(c.Path, 2*time.Second)
+	s, err := storage.Open(c.Path, 2*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("storage.path: %w", err)
+	}
+	return s, nil
 }
 
 // runPlayground serves the local playground until ctx ends.
 func runPlayground(ctx context.Context, cfg bot.Config, httpInteractions bool, stdout, stderr io.Writer, holdBot <-chan struct{}) int {
 	log := bot.NewLogger(cfg.Log, stderr)
+	if cfg.Storage.Backend != "bbolt" {
+		// The playground's games stay out of the store of the bot on Discord.
+		fmt.Fprintf(stderr, "sandtable run: the playground keeps its games and its Discord stand-in in its own bbolt file, %s (playground.database); storage.backend = %q is for the bot on Discord and is not used here\n", cfg.Playground.Database, cfg.Storage.Backend)
+	}
 	store, err := storage.Open(cfg.Playground.Database, 2*time.Second)
 	if errors.Is(err, storage.ErrLocked) {
 		fmt.Fprintf(stderr, "sandtable run: another playground is running on %s: use its page (the URL it printed), stop it, or set database in [playground] to run a second one\n", cfg.Playground.Database)

@@ -295,3 +295,45 @@ dial_timeout = "300ms"
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut.String(), "etcd http://127.0.0.1:1 does not answer")
 }
+
+// TestPlaygroundSaysItIgnoresEtcd: with storage.backend = "etcd" in the config, the playground
+// still runs on its own bbolt file (its games never reach the bot on Discord) and says so,
+// instead of silently leaving the cluster untouched.
+func TestPlaygroundSaysItIgnoresEtcd(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[storage]\nbackend = \"etcd\"\nendpoints = [\"http://127.0.0.1:1\"]\n[playground]\nport = 0\ndatabase = %q\n",
+		filepath.Join(dir, "pg.db"))), 0o600))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	errOut := &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, []string{"-config", cfg}, outW, errOut, nil)
+		outW.Close()
+	}()
+	base := readURL(t, outR, wait)
+	go io.Copy(io.Discard, outR)
+	waitBotState(t, base, "ready")
+	require.Contains(t, errOut.String(), "storage.backend = \"etcd\" is for the bot on Discord and is not used here")
+	cancel()
+	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
+	_, err := os.Stat(filepath.Join(dir, "pg.db"))
+	require.NoError(t, err, "the playground runs on its own file")
+}
+
+// TestRunOnAnUnopenableDatabase: a storage.path that cannot be opened stops
+// the bot with an error naming the key and the file once.
+func TestRunOnAnUnopenableDatabase(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "bot.toml")
+	db := filepath.Join(dir, "no-such-dir", "bot.db")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"x\"\n[storage]\npath = %q\n", db)), 0o600))
+	var out, errOut bytes.Buffer
+	code := runWith(context.Background(), []string{"-config", cfg}, &out, &errOut, nil)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut.String(), "storage.path: ")
+	require.Equal(t, 1, strings.Count(errOut.String(), db), errOut.String())
+}

@@ -260,6 +260,7 @@ func (b *Bot) Start() error {
 	b.started.Store(true)
 	if b.cfg.HTTP.Listen != "" {
 		if err := b.ops.serve(b, b.cfg.HTTP.Listen); err != nil {
+			b.started.Store(false) // no loops to wait for at Shutdown
 			b.closeSessions()
 			return err
 		}

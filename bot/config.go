@@ -2,6 +2,8 @@ package bot
 
 import (
 	"crypto/ed25519"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -161,18 +163,23 @@ func (c *StorageConfig) validate() error {
 	if len(c.Endpoints) == 0 {
 		return errors.New("storage.endpoints must list the etcd members' client URLs (such as http://127.0.0.1:2379) when storage.backend is etcd")
 	}
-	tls := c.TLSCA != "" || c.TLSCert != "" || c.TLSKey != ""
+	useTLS := c.TLSCA != "" || c.TLSCert != "" || c.TLSKey != ""
 	for _, ep := range c.Endpoints {
 		u, err := url.Parse(ep)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
 			return fmt.Errorf("storage.endpoints: %q is not an etcd client URL such as http://127.0.0.1:2379", ep)
 		}
-		if tls && u.Scheme != "https" {
+		if useTLS && u.Scheme != "https" {
 			return fmt.Errorf("storage.endpoints: %q is http, but storage.tls_* are set: use https URLs", ep)
 		}
 	}
 	if strings.TrimSpace(c.Prefix) == "" {
 		return errors.New("storage.prefix must not be empty (the default is \"sandtable/\")")
+	}
+	// Without the slash, one store's keys would start another's ("bot1"
+	// and "bot10"), which then would not open.
+	if !strings.HasSuffix(c.Prefix, "/") {
+		return fmt.Errorf("storage.prefix must end with / (such as \"sandtable/\"), got %q", c.Prefix)
 	}
 	if d := time.Duration(c.DialTimeout); d < 100*time.Millisecond || d > 5*time.Minute {
 		return fmt.Errorf("storage.dial_timeout must be between 100ms and 5m, got %s", d)
@@ -189,6 +196,22 @@ func (c *StorageConfig) validate() error {
 		}
 		if _, err := os.Stat(f.path); err != nil {
 			return fmt.Errorf("%s: cannot read %s: %v", f.key, f.path, errors.Unwrap(err))
+		}
+	}
+	// Unchecked, a file without certificates makes every connection fail
+	// as if the cluster did not answer.
+	if c.TLSCA != "" {
+		data, err := os.ReadFile(c.TLSCA)
+		if err != nil {
+			return fmt.Errorf("storage.tls_ca: cannot read %s: %v", c.TLSCA, errors.Unwrap(err))
+		}
+		if !x509.NewCertPool().AppendCertsFromPEM(data) {
+			return fmt.Errorf("storage.tls_ca: %s holds no PEM certificate", c.TLSCA)
+		}
+	}
+	if c.TLSCert != "" {
+		if _, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey); err != nil {
+			return fmt.Errorf("storage.tls_cert and storage.tls_key (%s, %s) are not a PEM certificate and its private key: %v", c.TLSCert, c.TLSKey, err)
 		}
 	}
 	return nil
@@ -479,6 +502,10 @@ func (c *Config) checkEndpoint() error {
 // parsePublicKey reads an Ed25519 public key written in hex.
 func parsePublicKey(s string) (ed25519.PublicKey, error) {
 	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil && len(strings.TrimSpace(s)) == 2*ed25519.PublicKeySize {
+		// The right length: say what is wrong with it, not its length.
+		return nil, fmt.Errorf("discord.public_key must be the application's public key, %d hexadecimal digits (Developer Portal, General Information), but it holds characters other than 0-9 and a-f", 2*ed25519.PublicKeySize)
+	}
 	if err != nil || len(b) != ed25519.PublicKeySize {
 		return nil, fmt.Errorf("discord.public_key must be the application's public key, %d hexadecimal digits (Developer Portal, General Information), got %d characters", 2*ed25519.PublicKeySize, len(s))
 	}

@@ -3,10 +3,17 @@ package bot
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +94,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[storage]\npath = \"\"\n", "storage.path"},
 		{"[discord]\npublic_key = \"abc\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.public_key must be the application's public key, 64 hexadecimal digits"},
 		{"[discord]\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
+		{"[discord]\npublic_key = \"zz" + strings.Repeat("ab", 31) + "\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.public_key must be the application's public key, 64 hexadecimal digits (Developer Portal, General Information), but it holds characters other than 0-9 and a-f"},
 		{"[discord]\ngateway = false\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.gateway = false needs discord.public_key"},
 		{"[discord]\ngateway = false\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
 		{"[bot]\nprocess_name = \"a\nb\"\n", "bot.process_name"},
@@ -265,8 +273,9 @@ func TestStorageConfig(t *testing.T) {
 	require.Equal(t, "bbolt", cfg.Storage.Backend)
 
 	dir := t.TempDir()
-	pem := filepath.Join(dir, "x.pem")
+	pem, certPEM, keyPEM := filepath.Join(dir, "x.pem"), filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	require.NoError(t, os.WriteFile(pem, []byte("-"), 0o600))
+	writeCertAndKey(t, certPEM, keyPEM)
 	p := writeConfig(t, `
 [storage]
 backend = "etcd"
@@ -275,9 +284,9 @@ prefix = "bot1/"
 dial_timeout = "2s"
 username = "bot"
 password = "pw-sekrit"
-tls_ca = "`+pem+`"
-tls_cert = "`+pem+`"
-tls_key = "`+pem+`"
+tls_ca = "`+certPEM+`"
+tls_cert = "`+certPEM+`"
+tls_key = "`+keyPEM+`"
 `)
 	cfg, err = LoadConfig(p, noEnv)
 	require.NoError(t, err)
@@ -293,11 +302,16 @@ tls_key = "`+pem+`"
 		{"backend = \"etcd\"\n", "storage.endpoints must list"},
 		{"backend = \"etcd\"\nendpoints = [\"10.0.0.1:2379\"]\n", "storage.endpoints: \"10.0.0.1:2379\" is not an etcd client URL"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nprefix = \"\"\n", "storage.prefix must not be empty"},
+		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nprefix = \"bot1\"\n", "storage.prefix must end with /"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\ndial_timeout = \"1ms\"\n", "storage.dial_timeout must be between"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\nusername = \"u\"\n", "storage.username and storage.password go together"},
 		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + pem + "\"\n", "storage.tls_cert and storage.tls_key go together"},
 		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + filepath.Join(dir, "none.pem") + "\"\n", "storage.tls_ca: cannot read"},
 		{"backend = \"etcd\"\nendpoints = [\"http://a:2379\"]\ntls_ca = \"" + pem + "\"\n", "is http, but storage.tls_* are set"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + pem + "\"\n", "storage.tls_ca: " + pem + " holds no PEM certificate"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_ca = \"" + keyPEM + "\"\n", "storage.tls_ca: " + keyPEM + " holds no PEM certificate"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + pem + "\"\ntls_key = \"" + keyPEM + "\"\n", "storage.tls_cert and storage.tls_key"},
+		{"backend = \"etcd\"\nendpoints = [\"https://a:2379\"]\ntls_cert = \"" + certPEM + "\"\ntls_key = \"" + certPEM + "\"\n", "are not a PEM certificate and its private key"},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -307,4 +321,20 @@ tls_key = "`+pem+`"
 			require.ErrorContains(t, err, p)
 		})
 	}
+}
+
+// writeCertAndKey writes a self-signed certificate and its private key as PEM files.
+func writeCertAndKey(t *testing.T, certPath, keyPath string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "etcd-test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
+		BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	kder, err := x509.MarshalECPrivateKey(key)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600))
+	require.NoError(t, os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600))
 }

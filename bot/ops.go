@@ -186,6 +186,9 @@ func (o *ops) serve(b *Bot, addr string) error {
 	return nil
 }
 
+// readyStoreTimeout bounds /readyz's read of the store.
+const readyStoreTimeout = 2 * time.Second
+
 // ready says whether the bot serves: its store answers, and its gateway
 // connection is up or its interactions endpoint serves (and it is not
 // shutting down).
@@ -199,7 +202,14 @@ func (b *Bot) ready(ctx context.Context) error {
 	if closing {
 		return errors.New("shutting down")
 	}
-	if err := b.store.View(ctx, func(storage.Tx) error { return nil }); err != nil {
+	// A real read: a View that reads nothing never reaches an etcd cluster.
+	// Bounded, as a store's View retries an unavailable cluster for long.
+	sctx, cancel := context.WithTimeout(ctx, readyStoreTimeout)
+	defer cancel()
+	if err := b.store.View(sctx, func(tx storage.Tx) error {
+		_, err := tx.Meta().Heartbeat()
+		return err
+	}); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	if b.publicKey != nil && b.ops.server != nil {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"time"
 
@@ -14,8 +16,9 @@ import (
 // Bolt is the Store in one bbolt file: what the bot runs on. Only one
 // process may open a file at a time.
 type Bolt struct {
-	db   *bolt.DB
-	path string
+	db     *bolt.DB
+	path   string
+	copyOf string // OpenCopy's original; path is then the copy
 }
 
 var _ Store = (*Bolt)(nil)
@@ -30,6 +33,9 @@ func Open(path string, timeout time.Duration) (*Bolt, error) {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w (waited %s; stop the other bot or use another storage.path)", path, ErrLocked, timeout)
 		}
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, err // it names the file already
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	s := &Bolt{db: db, path: path}
@@ -40,8 +46,52 @@ func Open(path string, timeout time.Duration) (*Bolt, error) {
 	return s, nil
 }
 
-// Close closes the database file.
-func (s *Bolt) Close() error { return s.db.Close() }
+// OpenCopy opens a private copy of the database at path, for reading it
+// without changing it: the file is copied under a shared lock (waiting at
+// most timeout for a bot holding it: ErrLocked), and the copy, migrated to
+// the current schema if older, is what the store reads and writes. Close
+// deletes the copy. A missing file is an error, not a new database.
+func OpenCopy(path string, timeout time.Duration) (*Bolt, error) {
+	src, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: true})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("open %s: %w (waited %s; stop the bot that uses it)", path, ErrLocked, timeout)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp("", "sandtable-copy-*.db")
+	if err == nil {
+		err = src.View(func(tx *bolt.Tx) error { _, err := tx.WriteTo(tmp); return err })
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+	}
+	src.Close()
+	if err != nil {
+		if tmp != nil {
+			os.Remove(tmp.Name())
+		}
+		return nil, fmt.Errorf("copying %s: %w", path, err)
+	}
+	s, err := Open(tmp.Name(), timeout)
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s.copyOf = path
+	return s, nil
+}
+
+// Close closes the database file (and deletes it if it is OpenCopy's copy).
+func (s *Bolt) Close() error {
+	err := s.db.Close()
+	if s.copyOf != "" {
+		if rerr := os.Remove(s.path); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
 
 // Path is the database file's path.
 func (s *Bolt) Path() string { return s.path }

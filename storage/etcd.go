@@ -283,7 +283,7 @@ func (s *Etcd) View(ctx context.Context, fn func(Tx) error) error {
 		if time.Since(start) > s.opts.RetryFor || !s.transient(ctx, k.err) {
 			return k.err
 		}
-		if err := sleepCtx(ctx, backoff(attempt)); err != nil {
+		if err := sleepCtx(ctx, backoff(attempt+1)); err != nil {
 			return err
 		}
 	}
@@ -310,10 +310,10 @@ func (s *Etcd) transient(ctx context.Context, err error) bool {
 	return false
 }
 
-// backoff is the jittered pause before attempt n (2 and more): 2 ms
-// doubling to at most 250 ms, times 0.5 to 1.5.
+// backoff is the jittered pause before attempt n (2 and more; less counts
+// as 2): 2 ms doubling to at most 250 ms, times 0.5 to 1.5.
 func backoff(n int) time.Duration {
-	d := 2 * time.Millisecond << min(n-2, 7)
+	d := 2 * time.Millisecond << min(max(n-2, 0), 7)
 	d = min(d, 250*time.Millisecond)
 	return time.Duration(float64(d) * (0.5 + rand.Float64()))
 }

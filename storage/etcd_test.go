@@ -386,3 +386,64 @@ func TestEtcdAuth(t *testing.T) {
 	defer s.Close()
 	update(t, s, func(tx Tx) error { return tx.Meta().SetHeartbeat(t0) })
 }
+
+// TestBackoffEveryAttempt: the pause is positive and bounded for any attempt
+// number a caller may pass, the first included (it was a negative shift: a
+// panic that took down the bot when its first View met an unavailable cluster).
+func TestBackoffEveryAttempt(t *testing.T) {
+	for n := -1; n <= 40; n++ {
+		d := backoff(n)
+		require.Greater(t, d, time.Duration(0), "attempt %d", n)
+		require.LessOrEqual(t, d, 375*time.Millisecond, "attempt %d", n)
+	}
+}
+
+// TestEtcdViewWhileTheClusterIsDown: with the only member stopped, a View
+// waits and retries (it used to panic on its first retry) and succeeds
+// once the member is back; with the member gone longer than RetryFor, it
+// returns an error.
+func TestEtcdViewWhileTheClusterIsDown(t *testing.T) {
+	c := etcdtest.Start(t)
+	s, err := OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints(), RequestTimeout: 300 * time.Millisecond, RetryFor: 20 * time.Second})
+	require.NoError(t, err)
+	defer s.Close()
+	update(t, s, func(tx Tx) error {
+		return tx.Games().Put(&Game{ID: "g", Kind: "survival", Players: []string{"u"}, Active: true}, t0)
+	})
+	c.Stop(0)
+	got := make(chan error, 1)
+	tried := make(chan struct{}, 100)
+	go func() {
+		got <- s.View(ctx, func(tx Tx) error {
+			_, err := tx.Games().Get("g")
+			if err != nil {
+				tried <- struct{}{}
+			}
+			return err
+		})
+	}()
+	// Once an attempt has failed, the member comes back and a retry reads the game.
+	select {
+	case <-tried:
+	case err := <-got:
+		t.Fatalf("the View returned while the member was down: %v", err)
+	}
+	c.Restart(0)
+	select {
+	case err := <-got:
+		require.NoError(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("the View did not return after the member came back")
+	}
+
+	short, err := OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints(), RequestTimeout: 200 * time.Millisecond, RetryFor: 500 * time.Millisecond})
+	require.NoError(t, err)
+	defer short.Close()
+	c.Stop(0)
+	err = short.View(ctx, func(tx Tx) error {
+		_, err := tx.Games().Get("g")
+		return err
+	})
+	require.Error(t, err)
+	require.NotErrorIs(t, err, ErrNotFound)
+}

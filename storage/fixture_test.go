@@ -62,3 +62,37 @@ func TestFixtureOpens(t *testing.T) {
 		"teamchess finished", "teamchess finished", "teamchess running",
 	}, got)
 }
+
+// TestOpenCopyLeavesTheFileUntouched: OpenCopy reads a database of an older
+// schema through a migrated private copy: the file keeps its bytes, the copy
+// is gone after Close, and a file that a bot holds is refused with ErrLocked.
+func TestOpenCopyLeavesTheFileUntouched(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "fixture-v1", "bot.db"))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "bot.db")
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	s, err := OpenCopy(path, time.Second)
+	require.NoError(t, err)
+	v, err := s.SchemaVersion()
+	require.NoError(t, err)
+	require.Equal(t, SchemaVersion, v, "the copy is migrated")
+	view(t, s, func(tx Tx) {
+		_, err := tx.Games().ByChannel("no such thread")
+		require.ErrorIs(t, err, ErrNotFound)
+	})
+	copyPath := s.Path()
+	require.NotEqual(t, path, copyPath)
+	require.NoError(t, s.Close())
+	require.NoFileExists(t, copyPath)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, raw, after, "the file is unchanged")
+
+	held, err := Open(path, time.Second)
+	require.NoError(t, err)
+	defer held.Close()
+	_, err = OpenCopy(path, 100*time.Millisecond)
+	require.ErrorIs(t, err, ErrLocked)
+	_, err = OpenCopy(filepath.Join(t.TempDir(), "missing.db"), time.Second)
+	require.Error(t, err)
+}
