@@ -155,6 +155,11 @@ func (c *StorageConfig) validate() error {
 		if strings.TrimSpace(c.Path) == "" {
 			return errors.New("storage.path must not be empty")
 		}
+		// etcd settings under bbolt are a forgotten backend line, not a
+		// choice: the bot would quietly run on a file of its own.
+		if len(c.Endpoints) > 0 || c.Username != "" || c.TLSCA != "" || c.TLSCert != "" || c.TLSKey != "" {
+			return errors.New("storage.endpoints (or another etcd key) is set but storage.backend is \"bbolt\": set backend = \"etcd\" to use the cluster, or remove the etcd keys")
+		}
 		return nil
 	case "etcd":
 	default:
@@ -490,6 +495,8 @@ func (c *Config) checkEndpoint() error {
 	}
 	if !c.Discord.Gateway {
 		switch {
+		case len(c.Discord.ShardIDs) > 0 || c.Discord.ShardID != 0 || c.Discord.ShardCount > 1:
+			return errors.New("discord.shard_id, shard_ids and shard_count choose gateway connections, and discord.gateway = false opens none: remove them (over HTTP, Discord sends every interaction to the endpoint)")
 		case c.Discord.PublicKey == "":
 			return errors.New("discord.gateway = false needs discord.public_key: without the gateway, interactions arrive only at the HTTP endpoint, which verifies them with the application's public key")
 		case c.HTTP.Listen == "":

@@ -98,6 +98,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[discord]\ngateway = false\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.gateway = false needs discord.public_key"},
 		{"[discord]\ngateway = false\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n", "discord.public_key is set but http.listen is empty"},
 		{"[bot]\nprocess_name = \"a\nb\"\n", "bot.process_name"},
+		{"[discord]\ngateway = false\nshard_ids = [0, 1]\nshard_count = 2\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.gateway = false opens none"},
+		{"[storage]\nendpoints = [\"http://127.0.0.1:2379\"]\n", "storage.backend is \"bbolt\""},
 		{"[game]\nlobby_ttl = \"30s\"\n", "game.lobby_ttl must be at least 1m"},
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
 		{"[game\n", "bot.toml"},
