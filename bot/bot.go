@@ -473,6 +473,10 @@ func (b *Bot) toResponse(r result, log *slog.Logger) *commands.Response {
 	}
 	ref := fmt.Sprintf("%x", time.Now().UnixNano()&0xffffff)
 	log.Error("interaction failed", "ref", ref, "err", r.err)
+	if errors.Is(r.err, storage.ErrUnavailable) {
+		return &commands.Response{Ephemeral: true, Message: commands.Message{
+			Content: fmt.Sprintf("I cannot reach the game database right now, so I could not finish that (reference %s). Try again in a minute: if it went through after all, the game shows it.", ref)}}
+	}
 	return &commands.Response{Ephemeral: true, Message: commands.Message{
 		Content: fmt.Sprintf("Sorry, something went wrong on my side (reference %s). If it keeps happening, tell the server's admins.", ref)}}
 }

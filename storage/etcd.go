@@ -263,7 +263,7 @@ func (s *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 		if failing.IsZero() {
 			failing = time.Now()
 		} else if time.Since(failing) > s.opts.RetryFor {
-			return fmt.Errorf("storage: etcd unavailable for %s: %w", s.opts.RetryFor, err)
+			return fmt.Errorf("%w: etcd failing for %s: %w", ErrUnavailable, s.opts.RetryFor, err)
 		}
 	}
 }
@@ -280,8 +280,11 @@ func (s *Etcd) View(ctx context.Context, fn func(Tx) error) error {
 		if k.err == nil {
 			return err
 		}
-		if time.Since(start) > s.opts.RetryFor || !s.transient(ctx, k.err) {
+		if !s.transient(ctx, k.err) {
 			return k.err
+		}
+		if time.Since(start) > s.opts.RetryFor {
+			return fmt.Errorf("%w: etcd failing for %s: %w", ErrUnavailable, s.opts.RetryFor, k.err)
 		}
 		if err := sleepCtx(ctx, backoff(attempt+1)); err != nil {
 			return err

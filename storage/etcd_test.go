@@ -444,6 +444,8 @@ func TestEtcdViewWhileTheClusterIsDown(t *testing.T) {
 		_, err := tx.Games().Get("g")
 		return err
 	})
-	require.Error(t, err)
+	require.ErrorIs(t, err, ErrUnavailable)
 	require.NotErrorIs(t, err, ErrNotFound)
+	err = short.Update(ctx, func(tx Tx) error { return tx.Meta().SetHeartbeat(t0) })
+	require.ErrorIs(t, err, ErrUnavailable)
 }

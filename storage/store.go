@@ -88,6 +88,10 @@ var (
 	// ErrConflict is returned by Games.Put when the stored game changed
 	// since the caller read it (its Version moved on).
 	ErrConflict = errors.New("storage: the record changed meanwhile")
+	// ErrUnavailable is returned when the store could not be reached for
+	// longer than it retries (an etcd cluster without a majority): whether
+	// the last attempt's change was saved is unknown.
+	ErrUnavailable = errors.New("storage: the store is unavailable")
 )
 
 // Store is the bot's persistence. It is safe for concurrent use.
