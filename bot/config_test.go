@@ -50,6 +50,8 @@ board_size = 800
 move_time = "3d"
 challenge_ttl = "30m"
 lobby_ttl = "2d"
+[outbox]
+claim_ttl = "5s"
 `)
 	cfg, err := LoadConfig(p, noEnv)
 	require.NoError(t, err)
@@ -59,6 +61,8 @@ lobby_ttl = "2d"
 	require.Equal(t, 72*time.Hour, time.Duration(cfg.Game.MoveTime))
 	require.Equal(t, 30*time.Minute, time.Duration(cfg.Game.ChallengeTTL))
 	require.Equal(t, 48*time.Hour, time.Duration(cfg.Game.LobbyTTL))
+	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.ClaimTTL))
+	require.Equal(t, time.Minute, time.Duration(DefaultConfig().Outbox.ClaimTTL))
 }
 
 func TestEnvTokenOverridesFile(t *testing.T) {
@@ -92,6 +96,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[bot]\nprocess_name = \"a\nb\"\n", "bot.process_name"},
 		{"[game]\nlobby_ttl = \"30s\"\n", "game.lobby_ttl must be at least 1m"},
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
+		{"[outbox]\nclaim_ttl = \"2s\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
+		{"[outbox]\nclaim_ttl = \"2h\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
 		{"[game\n", "bot.toml"},
 	}
 	for _, c := range cases {

@@ -97,19 +97,29 @@ func backoff(n int) time.Duration {
 // Several processes may share one store (docs/architecture.md, "Many
 // processes"). An effect is delivered by the process holding its claim
 // (storage.Outbox.Claim): the process that queues effects claims them in
-// the same transaction, for claimTTL, so it delivers them itself right
+// the same transaction, for its claim TTL (Settings.ClaimTTL), so it delivers them itself right
 // after its commit with no further round trip; any process's dispatcher
 // takes the effects nobody holds (HeadsFor), claiming each before
 // performing it. A claim runs out only when its process died or stalled:
 // another process then takes the effect over and, since it may have been
 // performed already, reconciles it first.
 
-// claimTTL is how long a claim lasts; deliveryTimeout bounds one delivery,
-// well inside a claim, so a live owner finishes before its claim runs out.
-const (
-	claimTTL        = 60 * time.Second
-	deliveryTimeout = 20 * time.Second
-)
+// DefaultClaimTTL is how long a claim lasts unless Settings.ClaimTTL says
+// otherwise.
+const DefaultClaimTTL = 60 * time.Second
+
+// claimTTL is how long a claim lasts: the longest an effect of a process
+// that died waits before another process takes it over.
+func (a *App) claimTTL() time.Duration {
+	if a.Settings.ClaimTTL > 0 {
+		return a.Settings.ClaimTTL
+	}
+	return DefaultClaimTTL
+}
+
+// deliveryTimeout bounds one delivery, well inside a claim (a third of it),
+// so a live owner finishes before its claim runs out.
+func (a *App) deliveryTimeout() time.Duration { return a.claimTTL() / 3 }
 
 // enqueue saves effects in the outbox stream of stream, in tx, claimed by
 // this process. It changes nothing outside tx, so a transaction run again
@@ -125,7 +135,7 @@ func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects [
 		if err != nil {
 			return err
 		}
-		if err := tx.Outbox().Claim(id, a.Process, now, now.Add(claimTTL)); err != nil {
+		if err := tx.Outbox().Claim(id, a.Process, now, now.Add(a.claimTTL())); err != nil {
 			return err
 		}
 	}
@@ -168,10 +178,10 @@ func (a *App) settled(id string) {
 // its own claim with enough time left needs no transaction. ok false: the
 // effect is another live process's, or done.
 func (a *App) claim(p storage.Pending, now time.Time) (ok bool, err error) {
-	if p.Owner == a.Process && p.Until.After(now.Add(2*deliveryTimeout)) {
+	if p.Owner == a.Process && p.Until.After(now.Add(2*a.deliveryTimeout())) {
 		return true, nil
 	}
-	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(claimTTL)) })
+	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(a.claimTTL())) })
 	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
 		return false, nil
 	}
@@ -282,7 +292,7 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 	// Only this process can learn that the answer was shown (AnswerSent):
 	// the copy is its own until past its due time; another process takes
 	// it only when this one died, and reconciles it (Reconcile).
-	if err := tx.Outbox().Claim(id, a.Process, now, now.Add(answerGrace+claimTTL)); err != nil {
+	if err := tx.Outbox().Claim(id, a.Process, now, now.Add(answerGrace+a.claimTTL())); err != nil {
 		return err
 	}
 	resp.Committed, resp.answerID = true, id
@@ -491,7 +501,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		return false, err
 	}
 	a.try(p.ID)
-	pctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
+	pctx, cancel := context.WithTimeout(ctx, a.deliveryTimeout())
 	id, err := a.perform(pctx, &e, maybeDone)
 	cancel()
 	if errors.Is(err, errWaiting) {
