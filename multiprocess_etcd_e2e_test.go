@@ -525,3 +525,93 @@ func TestProcessesPlaySandTableOnEtcd(t *testing.T) {
 		})
 	}
 }
+
+// survivalGame challenges black as white in the rig's channel, accepts,
+// and returns the game thread once its first board is posted.
+func (r *procRig) survivalGame(white, black *discordsim.User, opts ...discordsim.Option) *discordsim.Channel {
+	r.t.Helper()
+	opts = append([]discordsim.Option{discordsim.Opt("opponent", black), discordsim.Opt("color", "white")}, opts...)
+	_, ch := r.answer(white, r.gen.ID, "survival challenge", opts...)
+	_, acc := r.press(black, ch, "Accept", func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(acc.Text())
+	require.NotNil(r.t, link, acc.Text())
+	th := r.srv.ChannelByID(link[1])
+	r.waitPublic(th.ID, "first move must be a promotion")
+	return th
+}
+
+// tookOver reports whether a live process took over an effect whose claim
+// ran out.
+func (r *procRig) tookOver() bool {
+	for _, p := range r.procs {
+		if !p.dead && strings.Contains(p.logs.String(), "took over an effect whose claim ran out") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestKillAProcessMidMoveOnEtcd: two bot processes on shards 0 and 1 of
+// two share a one-member etcd; a Survival game in a server on shard 1. The
+// shard-1 process is killed (SIGKILL) as soon as a /move is sent (before
+// its commit, or anywhere in it), and restarted: the move is applied once,
+// whether it was lost (sent again, it is played) or committed (sent again,
+// it is refused). Then it is killed right after a move's answer, with the
+// answer's saved copy still claimed by it: after the claim runs out
+// (outbox.claim_ttl, 5 s here) a live process takes the copy over,
+// reconciles it with the answer shown, and shows nothing twice. The game
+// goes on to its sixth ply, each applied once.
+func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
+	r := newProcRig(t, 2, 1, 1)
+	r.start("p0", 0)
+	p1 := r.start("p1", 1)
+	alice, bob := r.srv.User("alice"), r.srv.User("bob")
+	thread := r.survivalGame(alice, bob)
+	move := func(u *discordsim.User, mv string) *discordsim.Message {
+		t.Helper()
+		_, m := r.answer(u, thread.ID, "move", discordsim.Opt("move", mv))
+		return m
+	}
+	require.False(t, move(alice, "g7g8q").Ephemeral())
+	require.False(t, move(bob, "e2e1k").Ephemeral())
+
+	// Killed as soon as the move is sent.
+	in, err := r.srv.Slash(alice, thread.ID, "move", discordsim.Opt("move", "g8g6"))
+	require.NoError(t, err)
+	p1.kill()
+	if in.Response() != nil {
+		t.Log("the move was answered before the kill")
+	}
+	p1 = r.restart(p1)
+	if m := move(alice, "g8g6"); m.Ephemeral() {
+		t.Log("the move was committed before the kill")
+		require.Contains(t, m.Text(), "not your turn", "applied before the kill: refused now, saying why")
+	} else {
+		t.Log("the move was lost in the kill")
+	}
+
+	// Killed right after the answer.
+	played := move(bob, "f7g6")
+	require.False(t, played.Ephemeral(), played.Text())
+	p1.kill()
+	p1 = r.restart(p1)
+	again := move(bob, "f7g6")
+	require.True(t, again.Ephemeral(), "the move is not applied twice: %s", again.Text())
+
+	require.False(t, move(alice, "c7c8q").Ephemeral())
+	require.False(t, move(bob, "e1f2").Ephemeral())
+	_, board := r.answer(alice, thread.ID, "board")
+	require.Contains(t, board.Text(), "3... Kxf2")
+	require.Contains(t, board.Text(), "move 4", "White to play move 4: six plies applied once each")
+
+	r.drained()
+	require.True(t, r.tookOver(), "a live process took over the killed one's answer copy\n%s", r.allLogs())
+	r.postedOnce(thread.ID)
+	var answers int
+	for _, m := range r.srv.Messages(thread.ID) {
+		if !m.Ephemeral() && m.Text() == played.Text() {
+			answers++
+		}
+	}
+	require.Equal(t, 1, answers, "the answer killed right after it was shown is shown once")
+}
