@@ -615,3 +615,110 @@ func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
 	}
 	require.Equal(t, 1, answers, "the answer killed right after it was shown is shown once")
 }
+
+// TestTimerOfADeadProcessFiresOnceOnEtcd (real time, over a minute: the
+// shortest move time the commands accept): three bot processes on shards
+// 0, 1 and 2 of three share a one-member etcd. A Survival game with a
+// one-minute limit starts in a server on shard 1; the shard-1 process,
+// which started it, is killed (SIGKILL) at once. The limit runs out while
+// it is dead: one of the two live processes announces the time loss, once,
+// and the game ends once, on time. The killed process, restarted, does not
+// announce it again.
+func TestTimerOfADeadProcessFiresOnceOnEtcd(t *testing.T) {
+	r := newProcRig(t, 3, 1, 1)
+	r.start("p0", 0)
+	p1 := r.start("p1", 1)
+	r.start("p2", 2)
+	alice, bob := r.srv.User("alice"), r.srv.User("bob")
+	thread := r.survivalGame(alice, bob, discordsim.Opt("move_time", "1m"))
+	p1.kill()
+	started := time.Now()
+
+	losses := func() []*discordsim.Message { return r.public(thread.ID, "ran out of time") }
+	require.NoError(t, r.srv.WaitFor(2*wait, func() bool { return len(losses()) > 0 }), "%s", r.allLogs())
+	require.GreaterOrEqual(t, time.Since(started), 50*time.Second, "not before the limit")
+	r.restart(p1)
+	_, games := r.answer(alice, r.gen.ID, "games")
+	require.NotContains(t, games.Text(), "<#"+thread.ID+">", "the game is over")
+	r.delivered()
+	require.Len(t, losses(), 1, "the time loss is announced once")
+	r.postedOnce(thread.ID)
+	g := r.game(thread.ID)
+	require.NotNil(t, g.Outcome)
+	require.Equal(t, storage.Time, g.Outcome.Method)
+	require.Equal(t, []string{bob.ID}, g.Outcome.Winners)
+}
+
+// legalMove asks the /move autocomplete for u's legal moves in thread and
+// returns the first.
+func (r *procRig) legalMove(u *discordsim.User, thread *discordsim.Channel) string {
+	r.t.Helper()
+	in, err := r.srv.Autocomplete(u, thread.ID, "move", discordsim.Focused("move", ""))
+	require.NoError(r.t, err)
+	choices, err := in.WaitChoices(wait)
+	require.NoError(r.t, err, "%s", r.allLogs())
+	require.NotEmpty(r.t, choices)
+	return fmt.Sprint(choices[0].Value)
+}
+
+// TestEtcdMemberStopsMidGame: two bot processes on shards 0 and 1 of two
+// share a three-member etcd cluster. A Survival game in a server on shard
+// 1 goes on while the cluster's leader is killed in the middle of a move
+// (no hand-over of its leadership: the move is answered once the others
+// have elected a new leader), after it is restarted, while a follower is
+// stopped, and after that one is restarted: every ply is applied once, and
+// everything is shown once.
+func TestEtcdMemberStopsMidGame(t *testing.T) {
+	r := newProcRig(t, 2, 1, 3)
+	r.start("p0", 0)
+	r.start("p1", 1)
+	alice, bob := r.srv.User("alice"), r.srv.User("bob")
+	thread := r.survivalGame(alice, bob)
+	players := []*discordsim.User{alice, bob}
+	plies := 0
+	play := func(n int) {
+		t.Helper()
+		for range n {
+			u := players[plies%2]
+			_, m := r.answer(u, thread.ID, "move", discordsim.Opt("move", r.legalMove(u, thread)))
+			require.False(t, m.Ephemeral(), m.Text())
+			plies++
+		}
+	}
+	play(2)
+
+	// The leader dies (no hand-over of its leadership) while a move is in
+	// flight.
+	lead := r.etcd.Leader()
+	require.GreaterOrEqual(t, lead, 0)
+	u := players[plies%2]
+	mv := r.legalMove(u, thread)
+	in, err := r.srv.Slash(u, thread.ID, "move", discordsim.Opt("move", mv))
+	require.NoError(t, err)
+	r.etcd.Kill(lead)
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err, "%s", r.allLogs())
+	require.False(t, m.Ephemeral(), m.Text())
+	plies++
+	play(2)
+	require.NotEqual(t, lead, r.etcd.Leader(), "a new leader")
+
+	r.etcd.Restart(lead)
+	play(2)
+
+	follower := (r.etcd.Leader() + 1) % 3
+	r.etcd.Stop(follower)
+	play(2)
+	r.etcd.Restart(follower)
+	play(1)
+
+	_, board := r.answer(alice, thread.ID, "board")
+	require.Contains(t, board.Text(), fmt.Sprintf("move %d", plies/2+1), "%d plies applied once each: %s", plies, board.Text())
+	_, res := r.answer(bob, thread.ID, "resign")
+	require.False(t, res.Ephemeral(), res.Text())
+	r.delivered()
+	r.postedOnce(thread.ID)
+	g := r.game(thread.ID)
+	require.NotNil(t, g.Outcome)
+	require.Equal(t, storage.Resignation, g.Outcome.Method)
+}
