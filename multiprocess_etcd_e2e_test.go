@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,32 +28,13 @@ import (
 // process are taken over after it, so the tests wait seconds, not a minute.
 const testClaimTTL = 5 * time.Second
 
-// syncBuffer is a child's log, written by its output copier and read by the
-// test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // proc is one bot process serving shards.
 type proc struct {
 	name   string
 	shards []int
 	config string
 	cmd    *exec.Cmd
-	logs   *syncBuffer
+	logs   *lockedBuffer
 	dead   bool
 }
 
@@ -75,19 +55,26 @@ func (p *proc) handled(in *discordsim.Interaction) bool {
 // procRig is a fake Discord with shard_count count and a server on one of
 // its shards, an etcd cluster, and the bot processes of a test.
 type procRig struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *discordsim.Server
-	etcd  *etcdtest.Cluster
-	store *storage.Etcd // the test's own view of the bots' store
+	etcd  *etcdtest.Cluster // nil: the processes' store is a bbolt file (one process)
+	store *storage.Etcd     // the test's own view of the bots' store
 	count int
 	gen   *discordsim.Channel // the text channel of the server on the game's shard
 	dir   string
 	procs []*proc
+	// logLevel is the processes' log.level ("debug": the tests read which
+	// process handled what).
+	logLevel string
+	// args, when set, gives more `sandtable run` arguments for the
+	// process name.
+	args func(name string) string
 }
 
 // newProcRig starts a fake Discord whose server "Far Server" is on shard
 // gameShard of count, and an etcd cluster of members members.
-func newProcRig(t *testing.T, count, gameShard, members int) *procRig {
+// With members 0, the processes use a bbolt file (one process only).
+func newProcRig(t testing.TB, count, gameShard, members int) *procRig {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("bot processes on an etcd cluster: the long pass")
@@ -95,17 +82,21 @@ func newProcRig(t *testing.T, count, gameShard, members int) *procRig {
 	srv := discordsim.Start(t, discordsim.Options{})
 	g, err := srv.AddGuildOnShard("Far Server", gameShard, count, "war")
 	require.NoError(t, err)
-	c := etcdtest.StartCluster(t, members)
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	store, err := storage.OpenEtcd(ctx, storage.EtcdOptions{Endpoints: c.Endpoints()})
-	require.NoError(t, err)
-	r := &procRig{t: t, srv: srv, etcd: c, store: store, count: count, gen: srv.Channels(g.ID)[0], dir: t.TempDir()}
+	r := &procRig{t: t, srv: srv, count: count, gen: srv.Channels(g.ID)[0], dir: t.TempDir(), logLevel: "debug"}
+	if members > 0 {
+		r.etcd = etcdtest.StartCluster(t, members)
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		r.store, err = storage.OpenEtcd(ctx, storage.EtcdOptions{Endpoints: r.etcd.Endpoints()})
+		require.NoError(t, err)
+	}
 	t.Cleanup(func() {
 		for _, p := range r.procs {
 			p.kill()
 		}
-		_ = store.Close()
+		if r.store != nil {
+			_ = r.store.Close()
+		}
 	})
 	return r
 }
@@ -118,9 +109,13 @@ func (r *procRig) start(name string, shards ...int) *proc {
 	for i, s := range shards {
 		ids[i] = fmt.Sprint(s)
 	}
-	eps := make([]string, len(r.etcd.Endpoints()))
-	for i, e := range r.etcd.Endpoints() {
-		eps[i] = fmt.Sprintf("%q", e)
+	store := fmt.Sprintf("backend = \"bbolt\"\npath = %q", filepath.Join(r.dir, "bot.db"))
+	if r.etcd != nil {
+		eps := make([]string, len(r.etcd.Endpoints()))
+		for i, e := range r.etcd.Endpoints() {
+			eps[i] = fmt.Sprintf("%q", e)
+		}
+		store = fmt.Sprintf("backend = \"etcd\"\nendpoints = [%s]", strings.Join(eps, ", "))
 	}
 	config := filepath.Join(r.dir, name+".toml")
 	require.NoError(r.t, os.WriteFile(config, []byte(fmt.Sprintf(`
@@ -130,19 +125,22 @@ api_base = %q
 shard_count = %d
 shard_ids = [%s]
 [storage]
-backend = "etcd"
-endpoints = [%s]
+%s
 [outbox]
 claim_ttl = %q
 [log]
-level = "debug"
+level = %q
 [bot]
 process_name = %q
-`, r.srv.Token(), r.srv.URL(), r.count, strings.Join(ids, ", "), strings.Join(eps, ", "), testClaimTTL.String(), name)), 0o600))
+`, r.srv.Token(), r.srv.URL(), r.count, strings.Join(ids, ", "), store, testClaimTTL.String(), r.logLevel, name)), 0o600))
 	before := len(r.srv.GatewaySessions())
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SANDTABLE_MAIN_ARGS=run -config "+config)
-	p := &proc{name: name, shards: shards, config: config, cmd: cmd, logs: &syncBuffer{}}
+	args := "run -config " + config
+	if r.args != nil {
+		args += " " + r.args(name)
+	}
+	cmd.Env = append(os.Environ(), "SANDTABLE_MAIN_ARGS="+args)
+	p := &proc{name: name, shards: shards, config: config, cmd: cmd, logs: &lockedBuffer{}}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	require.NoError(r.t, cmd.Start())
 	r.procs = append(r.procs, p)
