@@ -16,6 +16,7 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/internal/discordsim"
+	"sandtable/storage"
 )
 
 // benchGames is how many Survival games the benchmark plays at once.
@@ -82,15 +83,16 @@ func procStat(tb testing.TB, pid string) (cpu time.Duration, hwmKB int) {
 // Survival games played at once, each one move after the other, through
 // bot processes (children running `sandtable run`): one on bbolt, and 1, 2
 // and 3 on a one-member etcd (in this process, like the fake Discord), the
-// games spread over servers on each process's shard. Run it with a fixed
-// count of moves, e.g.
+// games spread over servers on each process's shard (each player plays
+// games of one line of play, one after the other, as many as the moves
+// need). Run it with a fixed count of moves, e.g.
 //
 //	go test -run x -bench BenchmarkProcesses -benchtime 400x .
 //
 // Metrics: moves/s, p50-ms and p99-ms (latency), bot-cpu-ms/move (CPU time
 // of all bot processes per move) and rig-cpu-ms/move (this process: the
 // fake Discord, etcd and the players), MB-peak/proc (the largest VmHWM of
-// a bot process).
+// a bot process), and on etcd outbox-depth (effects pending at the end).
 //
 // With SANDTABLE_CPUPROFILE_DIR set, each bot process writes a CPU profile
 // there (sandtable run -cpuprofile), named after the case and the process.
@@ -108,9 +110,6 @@ func BenchmarkProcesses(b *testing.B) {
 }
 
 func benchProcesses(b *testing.B, members, procs int, line []string) {
-	if b.N > benchGames*len(line) {
-		b.Skipf("%d moves: at most %d (%d games of %d plies); use -benchtime %dx", b.N, benchGames*len(line), benchGames, len(line), benchGames*len(line))
-	}
 	r := newProcRig(b, procs, 0, members)
 	r.logLevel = "info"
 	profiles := os.Getenv("SANDTABLE_CPUPROFILE_DIR")
@@ -131,12 +130,23 @@ func benchProcesses(b *testing.B, members, procs int, line []string) {
 	type game struct {
 		thread       *discordsim.Channel
 		white, black *discordsim.User
+		plies        int
 	}
-	games := make([]game, benchGames)
-	for i := range games {
-		r.gen = chans[i%procs]
-		w, bl := r.srv.User(fmt.Sprintf("w%d", i)), r.srv.User(fmt.Sprintf("b%d", i))
-		games[i] = game{thread: r.survivalGame(w, bl), white: w, black: bl}
+	// benchGames players at once, each playing its games one after the
+	// other: as many games of the line as b.N moves need.
+	perPlayer := make([][]game, benchGames)
+	for pl := range perPlayer {
+		left := b.N / benchGames
+		if pl < b.N%benchGames {
+			left++
+		}
+		r.gen = chans[pl%procs]
+		for n := 0; left > 0; n++ {
+			w, bl := r.srv.User(fmt.Sprintf("w%d-%d", pl, n)), r.srv.User(fmt.Sprintf("b%d-%d", pl, n))
+			g := game{thread: r.survivalGame(w, bl), white: w, black: bl, plies: min(len(line), left)}
+			perPlayer[pl] = append(perPlayer[pl], g)
+			left -= g.plies
+		}
 	}
 	cpu0 := map[string]time.Duration{}
 	for _, p := range r.procs {
@@ -149,40 +159,49 @@ func benchProcesses(b *testing.B, members, procs int, line []string) {
 	var wg sync.WaitGroup
 	b.ResetTimer()
 	start := time.Now()
-	for i, g := range games {
-		n := b.N / benchGames
-		if i < b.N%benchGames {
-			n++
-		}
+	for pl, games := range perPlayer {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ply, mv := range line[:n] {
-				u := g.white
-				if ply%2 == 1 {
-					u = g.black
+			for gi, g := range games {
+				for ply, mv := range line[:g.plies] {
+					u := g.white
+					if ply%2 == 1 {
+						u = g.black
+					}
+					sent := time.Now()
+					in, err := r.srv.Slash(u, g.thread.ID, "move", discordsim.Opt("move", mv))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					m, err := in.WaitMessage(wait, nil)
+					took := time.Since(sent)
+					if err != nil || m.Ephemeral() {
+						b.Errorf("move %s in game %d of player %d: %v %v", mv, gi, pl, err, m)
+						return
+					}
+					mu.Lock()
+					lat = append(lat, took)
+					mu.Unlock()
 				}
-				sent := time.Now()
-				in, err := r.srv.Slash(u, g.thread.ID, "move", discordsim.Opt("move", mv))
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				m, err := in.WaitMessage(wait, nil)
-				took := time.Since(sent)
-				if err != nil || m.Ephemeral() {
-					b.Errorf("move %s in game %d: %v %v", mv, i, err, m)
-					return
-				}
-				mu.Lock()
-				lat = append(lat, took)
-				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
+	if r.store != nil {
+		// Pending effects: mostly the copies of answers, kept 30 s after
+		// each answer, which every delivery pass scans.
+		var depth int
+		require.NoError(b, r.store.View(b.Context(), func(tx storage.Tx) error {
+			var err error
+			depth, err = tx.Outbox().Len()
+			return err
+		}))
+		b.ReportMetric(float64(depth), "outbox-depth")
+	}
 
 	var botCPU time.Duration
 	peak := 0
