@@ -378,6 +378,49 @@ func (a *App) AnswerLost(channelID, messageID string, r *Response) {
 	a.kick()
 }
 
+// dropShownBatch bounds the copies one transaction drops: each is two
+// writes, within etcd's 128 operations per transaction.
+const dropShownBatch = 50
+
+// dropShown removes from the outbox the answer copies confirmed shown
+// (AnswerSent) so far, in a few transactions: left until due, they would
+// fill the outbox with a copy of every answer of the last answerGrace,
+// which every delivery pass scans. A batch that fails goes back to the set
+// (dropped later, or when due).
+func (a *App) dropShown() error {
+	a.shownMu.Lock()
+	ids := make([]string, 0, len(a.shown))
+	for id := range a.shown {
+		ids = append(ids, id)
+	}
+	a.shown = nil
+	a.shownMu.Unlock()
+	for len(ids) > 0 {
+		batch := ids[:min(dropShownBatch, len(ids))]
+		ids = ids[len(batch):]
+		err := a.update(func(tx storage.Tx) error {
+			for _, id := range batch {
+				if err := tx.Outbox().Done(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			a.shownMu.Lock()
+			if a.shown == nil {
+				a.shown = map[string]bool{}
+			}
+			for _, id := range append(batch, ids...) {
+				a.shown[id] = true
+			}
+			a.shownMu.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
 // wasShown reports, once, whether the answer copy id was confirmed shown.
 func (a *App) wasShown(id string) bool {
 	a.shownMu.Lock()
@@ -451,6 +494,9 @@ func (a *App) Pending() int {
 func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 	a.deliverMu.Lock()
 	defer a.deliverMu.Unlock()
+	if err := a.dropShown(); err != nil {
+		return 0, err
+	}
 	done := 0
 	for {
 		var heads []storage.Pending
