@@ -97,8 +97,9 @@ func backoff(n int) time.Duration {
 // Several processes may share one store (docs/architecture.md, "Many
 // processes"). An effect is delivered by the process holding its claim
 // (storage.Outbox.Claim): the process that queues effects claims them in
-// the same transaction, for its claim TTL (Settings.ClaimTTL), so it delivers them itself right
-// after its commit with no further round trip; any process's dispatcher
+// the same transaction, for its claim TTL (Settings.ClaimTTL), so it
+// delivers them itself right after its commit with no further round trip;
+// any process's dispatcher
 // takes the effects nobody holds (HeadsFor), claiming each before
 // performing it. A claim runs out only when its process died or stalled:
 // another process then takes the effect over and, since it may have been
