@@ -14,7 +14,9 @@ import (
 )
 
 // killRig is a fake Discord and a bot in a child process on one database,
-// to kill with SIGKILL and start again.
+// to kill with SIGKILL and start again. The killed bot's outbox claims run
+// out after testClaimTTL, so the restarted one takes its effects over in
+// seconds.
 type killRig struct {
 	t      *testing.T
 	srv    *discordsim.Server
@@ -34,7 +36,9 @@ token = %q
 api_base = %q
 [storage]
 path = %q
-`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
+[outbox]
+claim_ttl = %q
+`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"), testClaimTTL.String())), 0o600))
 	r := &killRig{t: t, srv: srv, config: config, gen: srv.Channel("general")}
 	r.start()
 	return r

@@ -95,7 +95,7 @@ func TestKillAfterTheLastConfirm(t *testing.T) {
 }
 
 // button is the custom ID of m's button labelled label.
-func button(t *testing.T, m *discordsim.Message, label string) string {
+func button(t testing.TB, m *discordsim.Message, label string) string {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if b.Label == label {
@@ -107,7 +107,7 @@ func button(t *testing.T, m *discordsim.Message, label string) string {
 }
 
 // selectID is the custom ID of m's preset menu.
-func selectID(t *testing.T, m *discordsim.Message) string {
+func selectID(t testing.TB, m *discordsim.Message) string {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if strings.HasSuffix(b.CustomID, ":dep-random") {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -35,8 +36,9 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, holdB
 	configPath := fs.String("config", "", "configuration file (TOML, see config.example.toml); default: config.toml if it exists")
 	forcePlayground := fs.Bool("playground", false, "start the local playground even when a token is configured")
 	httpInteractions := fs.Bool("http-interactions", false, "playground only: run the bot without a gateway, its stand-in delivering interactions to the bot's HTTP endpoint as Discord does to an Interactions Endpoint URL")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) of this run to FILE, complete once the bot stops (SIGINT or SIGTERM)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `usage: sandtable run [-config FILE] [-playground [-http-interactions]]
+		fmt.Fprintln(fs.Output(), `usage: sandtable run [-config FILE] [-playground [-http-interactions]] [-cpuprofile FILE]
 
 Connects the bot to Discord. The token comes from DISCORD_TOKEN or
 discord.token in the config file. With no token (or with -playground) it
@@ -53,6 +55,20 @@ starts the local playground instead: the bot against a Discord stand-in on
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "sandtable run: unexpected argument %s\n", quoteArg(fs.Arg(0)))
 		return 2
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "sandtable run: -cpuprofile:", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			_ = f.Close()
+		}()
 	}
 	path := *configPath
 	if path == "" {

@@ -173,6 +173,33 @@ func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
 	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
 }
 
+// TestRunWritesACPUProfile: -cpuprofile writes a profile that is complete
+// when the bot stops.
+func TestRunWritesACPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[playground]\nport = 0\ndatabase = %q\n", filepath.Join(dir, "pg.db"))), 0o600))
+	prof := filepath.Join(dir, "cpu.prof")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	errOut := &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, []string{"-config", cfg, "-cpuprofile", prof}, outW, errOut, nil)
+		outW.Close()
+	}()
+	waitBotState(t, readURL(t, outR, wait), "ready")
+	cancel()
+	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
+	data, err := os.ReadFile(prof)
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(data, []byte{0x1f, 0x8b}), "a gzipped pprof profile")
+
+	require.Equal(t, 2, runWith(context.Background(), []string{"-config", cfg, "-cpuprofile", filepath.Join(dir, "no", "such", "dir")}, io.Discard, errOut, nil))
+	require.Contains(t, errOut.String(), "-cpuprofile")
+}
+
 // TestPlaygroundOverHTTPInteractions: -http-interactions runs the playground's bot without a
 // gateway, behind its HTTP endpoint; without the playground it is refused.
 func TestPlaygroundOverHTTPInteractions(t *testing.T) {

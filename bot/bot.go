@@ -170,6 +170,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		ChallengeTTL: time.Duration(cfg.Game.ChallengeTTL),
 		LobbyTTL:     time.Duration(cfg.Game.LobbyTTL),
 		DevGuildID:   cfg.Discord.DevGuildID,
+		ClaimTTL:     time.Duration(cfg.Outbox.ClaimTTL),
 	}, log)
 	b.app.Now = opts.Now
 	b.app.Process = process

@@ -20,6 +20,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"sandtable/commands"
 	"sandtable/internal/duration"
 	"sandtable/storage"
 )
@@ -36,7 +37,24 @@ type Config struct {
 	Playground PlaygroundConfig `toml:"playground"`
 	HTTP       HTTPConfig       `toml:"http"`
 	Bot        BotConfig        `toml:"bot"`
+	Outbox     OutboxConfig     `toml:"outbox"`
 }
+
+// OutboxConfig holds the [outbox] table: the delivery of effects (posts,
+// edits, direct messages) that several processes share.
+type OutboxConfig struct {
+	// ClaimTTL is how long a process's claim on an effect lasts: after a
+	// crash, its effects wait that long before another process (or the
+	// restarted one) delivers them. Each delivery gets a third of it.
+	ClaimTTL Duration `toml:"claim_ttl"`
+}
+
+// Claim TTL bounds: a delivery gets a third of the claim, at least a
+// second; an effect of a dead process waits at most an hour.
+const (
+	minClaimTTL = 3 * time.Second
+	maxClaimTTL = time.Hour
+)
 
 // BotConfig holds the [bot] table: this process among others.
 type BotConfig struct {
@@ -361,6 +379,7 @@ func DefaultConfig() Config {
 			ChallengeTTL: Duration(time.Hour),
 			LobbyTTL:     Duration(24 * time.Hour),
 		},
+		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL)},
 		Playground: PlaygroundConfig{
 			Address:    "127.0.0.1",
 			Port:       8765,
@@ -440,6 +459,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.challenge_ttl must be at least 1m, got %s", time.Duration(c.Game.ChallengeTTL))
 	case time.Duration(c.Game.LobbyTTL) < time.Minute:
 		return fmt.Errorf("game.lobby_ttl must be at least 1m, got %s", time.Duration(c.Game.LobbyTTL))
+	case time.Duration(c.Outbox.ClaimTTL) < minClaimTTL || time.Duration(c.Outbox.ClaimTTL) > maxClaimTTL:
+		return fmt.Errorf("outbox.claim_ttl must be between %s and %s (a delivery gets a third of it), got %s", minClaimTTL, maxClaimTTL, time.Duration(c.Outbox.ClaimTTL))
 	}
 	if c.Discord.APIBase != "" {
 		u, err := url.Parse(c.Discord.APIBase)

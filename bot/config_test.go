@@ -57,6 +57,8 @@ board_size = 800
 move_time = "3d"
 challenge_ttl = "30m"
 lobby_ttl = "2d"
+[outbox]
+claim_ttl = "5s"
 `)
 	cfg, err := LoadConfig(p, noEnv)
 	require.NoError(t, err)
@@ -66,6 +68,8 @@ lobby_ttl = "2d"
 	require.Equal(t, 72*time.Hour, time.Duration(cfg.Game.MoveTime))
 	require.Equal(t, 30*time.Minute, time.Duration(cfg.Game.ChallengeTTL))
 	require.Equal(t, 48*time.Hour, time.Duration(cfg.Game.LobbyTTL))
+	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.ClaimTTL))
+	require.Equal(t, time.Minute, time.Duration(DefaultConfig().Outbox.ClaimTTL))
 }
 
 func TestEnvTokenOverridesFile(t *testing.T) {
@@ -102,6 +106,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[storage]\nendpoints = [\"http://127.0.0.1:2379\"]\n", "storage.backend is \"bbolt\""},
 		{"[game]\nlobby_ttl = \"30s\"\n", "game.lobby_ttl must be at least 1m"},
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
+		{"[outbox]\nclaim_ttl = \"2s\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
+		{"[outbox]\nclaim_ttl = \"2h\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
 		{"[game\n", "bot.toml"},
 	}
 	for _, c := range cases {

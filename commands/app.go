@@ -91,6 +91,10 @@ type Settings struct {
 	LobbyTTL     time.Duration // how long a lobby stays open after its last change
 	// DevGuildID, when set, is the only guild the commands are registered in.
 	DevGuildID string
+	// ClaimTTL is how long this process's claim on an outbox effect lasts
+	// (0: DefaultClaimTTL): after a crash, its effects wait that long before
+	// another process delivers them. Deliveries get a third of it.
+	ClaimTTL time.Duration
 }
 
 // App holds what every handler needs. Create it with New.

@@ -269,6 +269,29 @@ func TestAnswerCopies(t *testing.T) {
 	require.Zero(t, a.Pending(), "a refusal saves no answer")
 }
 
+// TestShownAnswerCopiesDroppedAtOnce: the copies of answers confirmed
+// shown leave the outbox at the next delivery pass, not when they fall
+// due: every pass scans the outbox, which would otherwise hold a copy of
+// every answer of the last 30 seconds (7,500 at 250 moves a second;
+// BenchmarkProcesses). Copies not confirmed stay until due.
+func TestShownAnswerCopiesDroppedAtOnce(t *testing.T) {
+	a, _, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
+	a.AnswerCopies = true
+	for range 3 {
+		shown, err := set(t, a, 0, nil)
+		require.NoError(t, err)
+		a.AnswerSent(shown)
+	}
+	crashed, err := set(t, a, 0, nil)
+	require.NoError(t, err)
+	require.True(t, crashed.Committed)
+	commandstest.Deliver(t, a, commandstest.T0)
+	// Failed before the fix: 4 (the three shown copies waited for their due time).
+	require.Equal(t, 1, a.Pending(), "only the copy of the answer never confirmed")
+	commandstest.Deliver(t, a, commandstest.T0.Add(30*time.Second))
+	require.Zero(t, a.Pending())
+}
+
 // TestEditRefusedForGoodIsPostedAnew: an edit Discord refuses for good
 // because the message was edited too often (30046) is posted as a new
 // message instead of being lost; another 4xx is dropped.

@@ -267,6 +267,22 @@ func TestOutboxDeliveredOnceAcrossProcesses(t *testing.T) {
 	require.Equal(t, 0, a.Pending())
 }
 
+// TestClaimTTLIsConfigured: with Settings.ClaimTTL, the effects of a
+// process that died are taken over once that claim runs out, not after the
+// default minute.
+func TestClaimTTLIsConfigured(t *testing.T) {
+	store, p := storage.NewMemory(), commandstest.NewPlatform()
+	counterSetup(t, store, commandstest.T0.Add(time.Hour))
+	a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
+	a.Settings.ClaimTTL = 5 * time.Second
+	b, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
+	_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+	require.NoError(t, err)
+	require.Equal(t, 0, commandstest.Deliver(t, b, commandstest.T0.Add(4*time.Second)), "A's claim runs")
+	require.Equal(t, 1, commandstest.Deliver(t, b, commandstest.T0.Add(6*time.Second)), "taken over after A's 5 s claim")
+	require.Equal(t, []string{"count 1"}, postTexts(p))
+}
+
 // TestConcurrentDispatchersDeliverOnce: effects nobody holds (their
 // writer died) are delivered once although every process's dispatcher
 // goes for them at the same time.

@@ -97,19 +97,30 @@ func backoff(n int) time.Duration {
 // Several processes may share one store (docs/architecture.md, "Many
 // processes"). An effect is delivered by the process holding its claim
 // (storage.Outbox.Claim): the process that queues effects claims them in
-// the same transaction, for claimTTL, so it delivers them itself right
-// after its commit with no further round trip; any process's dispatcher
+// the same transaction, for its claim TTL (Settings.ClaimTTL), so it
+// delivers them itself right after its commit with no further round trip;
+// any process's dispatcher
 // takes the effects nobody holds (HeadsFor), claiming each before
 // performing it. A claim runs out only when its process died or stalled:
 // another process then takes the effect over and, since it may have been
 // performed already, reconciles it first.
 
-// claimTTL is how long a claim lasts; deliveryTimeout bounds one delivery,
-// well inside a claim, so a live owner finishes before its claim runs out.
-const (
-	claimTTL        = 60 * time.Second
-	deliveryTimeout = 20 * time.Second
-)
+// DefaultClaimTTL is how long a claim lasts unless Settings.ClaimTTL says
+// otherwise.
+const DefaultClaimTTL = 60 * time.Second
+
+// claimTTL is how long a claim lasts: the longest an effect of a process
+// that died waits before another process takes it over.
+func (a *App) claimTTL() time.Duration {
+	if a.Settings.ClaimTTL > 0 {
+		return a.Settings.ClaimTTL
+	}
+	return DefaultClaimTTL
+}
+
+// deliveryTimeout bounds one delivery, well inside a claim (a third of it),
+// so a live owner finishes before its claim runs out.
+func (a *App) deliveryTimeout() time.Duration { return a.claimTTL() / 3 }
 
 // enqueue saves effects in the outbox stream of stream, in tx, claimed by
 // this process. It changes nothing outside tx, so a transaction run again
@@ -125,7 +136,7 @@ func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects [
 		if err != nil {
 			return err
 		}
-		if err := tx.Outbox().Claim(id, a.Process, now, now.Add(claimTTL)); err != nil {
+		if err := tx.Outbox().Claim(id, a.Process, now, now.Add(a.claimTTL())); err != nil {
 			return err
 		}
 	}
@@ -168,10 +179,10 @@ func (a *App) settled(id string) {
 // its own claim with enough time left needs no transaction. ok false: the
 // effect is another live process's, or done.
 func (a *App) claim(p storage.Pending, now time.Time) (ok bool, err error) {
-	if p.Owner == a.Process && p.Until.After(now.Add(2*deliveryTimeout)) {
+	if p.Owner == a.Process && p.Until.After(now.Add(2*a.deliveryTimeout())) {
 		return true, nil
 	}
-	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(claimTTL)) })
+	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(a.claimTTL())) })
 	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
 		return false, nil
 	}
@@ -282,7 +293,7 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 	// Only this process can learn that the answer was shown (AnswerSent):
 	// the copy is its own until past its due time; another process takes
 	// it only when this one died, and reconciles it (Reconcile).
-	if err := tx.Outbox().Claim(id, a.Process, now, now.Add(answerGrace+claimTTL)); err != nil {
+	if err := tx.Outbox().Claim(id, a.Process, now, now.Add(answerGrace+a.claimTTL())); err != nil {
 		return err
 	}
 	resp.Committed, resp.answerID = true, id
@@ -368,6 +379,49 @@ func (a *App) AnswerLost(channelID, messageID string, r *Response) {
 	a.kick()
 }
 
+// dropShownBatch bounds the copies one transaction drops: each is two
+// writes, within etcd's 128 operations per transaction.
+const dropShownBatch = 50
+
+// dropShown removes from the outbox the answer copies confirmed shown
+// (AnswerSent) so far, in a few transactions: left until due, they would
+// fill the outbox with a copy of every answer of the last answerGrace,
+// which every delivery pass scans. A batch that fails goes back to the set
+// (dropped later, or when due).
+func (a *App) dropShown() error {
+	a.shownMu.Lock()
+	ids := make([]string, 0, len(a.shown))
+	for id := range a.shown {
+		ids = append(ids, id)
+	}
+	a.shown = nil
+	a.shownMu.Unlock()
+	for len(ids) > 0 {
+		batch := ids[:min(dropShownBatch, len(ids))]
+		ids = ids[len(batch):]
+		err := a.update(func(tx storage.Tx) error {
+			for _, id := range batch {
+				if err := tx.Outbox().Done(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			a.shownMu.Lock()
+			if a.shown == nil {
+				a.shown = map[string]bool{}
+			}
+			for _, id := range append(batch, ids...) {
+				a.shown[id] = true
+			}
+			a.shownMu.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
 // wasShown reports, once, whether the answer copy id was confirmed shown.
 func (a *App) wasShown(id string) bool {
 	a.shownMu.Lock()
@@ -441,6 +495,9 @@ func (a *App) Pending() int {
 func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 	a.deliverMu.Lock()
 	defer a.deliverMu.Unlock()
+	if err := a.dropShown(); err != nil {
+		return 0, err
+	}
 	done := 0
 	for {
 		var heads []storage.Pending
@@ -491,7 +548,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		return false, err
 	}
 	a.try(p.ID)
-	pctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
+	pctx, cancel := context.WithTimeout(ctx, a.deliveryTimeout())
 	id, err := a.perform(pctx, &e, maybeDone)
 	cancel()
 	if errors.Is(err, errWaiting) {

@@ -91,9 +91,38 @@ func StartCluster(t testing.TB, n int) *Cluster {
 	return c
 }
 
+// Leader is the index of the member the running members know as their
+// leader, or -1 while they know none (an election).
+func (c *Cluster) Leader() int {
+	for _, m := range c.Members {
+		if m.etcd == nil {
+			continue
+		}
+		lead := m.etcd.Server.Leader()
+		for i, o := range c.Members {
+			if o.etcd != nil && o.etcd.Server.MemberID() == lead {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // Stop stops member i (a fault: the others go on when they are a majority).
 func (c *Cluster) Stop(i int) {
 	if m := c.Members[i]; m.etcd != nil {
+		m.etcd.Close()
+		m.etcd = nil
+	}
+}
+
+// Kill stops member i as a crash would: without handing its leadership
+// over first (Stop does, as etcd does on a graceful shutdown), so that the
+// others notice only when its heartbeats stop, and elect a new leader
+// after an election timeout.
+func (c *Cluster) Kill(i int) {
+	if m := c.Members[i]; m.etcd != nil {
+		m.etcd.Server.HardStop()
 		m.etcd.Close()
 		m.etcd = nil
 	}

@@ -8,8 +8,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// TestClusterSurvivesAMember starts three members, writes, stops one and
-// writes again: the majority serves on.
+// TestClusterSurvivesAMember starts three members, writes, kills the
+// leader and writes again: the majority elects a leader and serves on.
 func TestClusterSurvivesAMember(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a three-member cluster: the long pass")
@@ -25,9 +25,24 @@ func TestClusterSurvivesAMember(t *testing.T) {
 	if _, err := cli.Put(ctx, "k", "1"); err != nil {
 		t.Fatal(err)
 	}
-	c.Stop(0)
-	if _, err := cli.Put(ctx, "k", "2"); err != nil {
-		t.Fatal(err)
+	lead := c.Leader()
+	if lead < 0 {
+		t.Fatal("no leader after a write")
+	}
+	c.Kill(lead)
+	// Requests in flight when the leader dies time out; the others elect a
+	// leader and serve again.
+	for {
+		_, err := cli.Put(ctx, "k", "2")
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal(err)
+		}
+	}
+	if l := c.Leader(); l < 0 || l == lead {
+		t.Fatalf("leader after the leader %d stopped: %d", lead, l)
 	}
 	r, err := cli.Get(ctx, "k")
 	if err != nil || len(r.Kvs) != 1 || string(r.Kvs[0].Value) != "2" {
