@@ -98,7 +98,10 @@ starts the local playground instead: the bot against a Discord stand-in on
 		return 1
 	}
 	defer store.Close()
-	b, err := bot.New(cfg, store, bot.Options{Logger: log})
+	// A bbolt file is this process's alone: claims found in it are an
+	// earlier run's, taken over at once.
+	_, sole := store.(*storage.Bolt)
+	b, err := bot.New(cfg, store, bot.Options{Logger: log, SoleProcess: sole})
 	if err != nil {
 		fmt.Fprintln(stderr, "sandtable run:", err)
 		return 1

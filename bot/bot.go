@@ -30,6 +30,10 @@ import (
 // Options adjust a Bot for tests and the playground. The zero value is the
 // production setting.
 type Options struct {
+	// SoleProcess says that no other process can be using the store (a
+	// bbolt file, which one process opens): Start then takes over at once
+	// the outbox claims an earlier run left (see App.TakeOverClaims).
+	SoleProcess bool
 	// HTTPClient and Dialer redirect discordgo's REST and gateway traffic
 	// (to a fake Discord in tests).
 	// HTTPListen, when set, overrides the [http] listen address (tests
@@ -253,6 +257,11 @@ func (b *Bot) Start() error {
 	}
 	// The clocks stop while the bot is down: credit that time before any
 	// timer can fire.
+	if b.opts.SoleProcess {
+		if err := b.app.TakeOverClaims(b.opts.Now()); err != nil {
+			b.log.Error("taking over an earlier run's outbox claims failed", "err", err)
+		}
+	}
 	if down, err := b.app.CreditDowntime(b.opts.Now()); err != nil {
 		b.log.Error("crediting downtime failed", "err", err)
 	} else if down > 0 {

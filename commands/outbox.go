@@ -744,3 +744,21 @@ func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	}
 	return k.delivered(a, tx, rec, e.Result, id)
 }
+
+// TakeOverClaims ends, at start-up, every claim in the outbox: for a store
+// only this process can be using (a bbolt file), where every claim is a
+// dead run's, so its effects are delivered at once (reconciled first, as
+// any effect another run claimed) instead of when the claims run out.
+func (a *App) TakeOverClaims(now time.Time) error {
+	var n int
+	err := a.update(func(tx storage.Tx) error {
+		var err error
+		n, err = tx.Outbox().Release(storage.AnyOwner, now)
+		return err
+	})
+	if err == nil && n > 0 {
+		a.Log.Info("took over the effects an earlier run had claimed", "owner", a.Process, "count", n)
+		a.kick()
+	}
+	return err
+}

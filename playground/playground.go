@@ -269,6 +269,9 @@ func (p *Playground) startBot() {
 	}
 	bopts := p.opts.Bot
 	bopts.HTTPClient, bopts.Dialer = nil, nil // api_base redirects discordgo to the stand-in
+	if _, ok := p.opts.Store.(*storage.Bolt); ok {
+		bopts.SoleProcess = true // its own bbolt file: an earlier run's claims are taken over at once
+	}
 	if bopts.Logger == nil {
 		bopts.Logger = p.opts.Logger
 	}

@@ -585,6 +585,18 @@ func TestOutboxRelease(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, 2, p.Claims)
 		})
+		// AnyOwner ends every owner's running claims (p2's and p3's here).
+		update(t, s, func(tx Tx) error {
+			var err error
+			n, err = tx.Outbox().Release(AnyOwner, t0.Add(2*time.Second))
+			return err
+		})
+		require.Equal(t, 2, n)
+		view(t, s, func(tx Tx) {
+			ps, err := tx.Outbox().HeadsFor("p4", t0.Add(2*time.Second), 10)
+			require.NoError(t, err)
+			require.Len(t, ps, 2, "both streams' heads are free")
+		})
 	})
 }
 

@@ -76,7 +76,7 @@ func (r outbox) Release(owner string, now time.Time) (int, error) {
 		if err := json.Unmarshal(v, &env); err != nil {
 			return fmt.Errorf("outbox %s: corrupt record: %w", k, err)
 		}
-		if env.Owner == owner && env.Until.After(now) {
+		if (owner == AnyOwner || env.Owner == owner) && env.Until.After(now) {
 			env.Until = now.UTC()
 			changes = append(changes, change{k, env})
 		}

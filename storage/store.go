@@ -315,8 +315,14 @@ type Outbox interface {
 	HeadsFor(owner string, now time.Time, limit int) ([]Pending, error)
 	// Release ends at now every claim of owner still running (a process
 	// stopping hands its effects over) and returns how many it ended.
+	// Owner AnyOwner ends every process's claims: only for a store no
+	// other process can be using (a bbolt file, which one process opens),
+	// whose claims are all a dead run's.
 	Release(owner string, now time.Time) (int, error)
 }
+
+// AnyOwner as Outbox.Release's owner means every owner.
+const AnyOwner = ""
 
 // Pending is one effect in the outbox.
 type Pending struct {
