@@ -453,9 +453,11 @@ func TestSandConfirmAnswerFails(t *testing.T) {
 	h.swept()
 	require.Len(t, h.messagesWith(g.thread.ID, "has confirmed their deployment"), 1)
 	// The lost answer's update of the panel is delivered by the outbox: the
-	// panel shows the confirmation and no longer offers Confirm.
+	// panel shows the confirmation and no longer offers Confirm. The adapter
+	// queues that edit once its send has failed, which may be after the
+	// sweep above: wait for it.
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return strings.Contains(h.srv.Message(p.ID).Text(), "Confirmed") }))
 	cur := h.srv.Message(p.ID)
-	require.Contains(t, cur.Text(), "Confirmed")
 	for _, b := range cur.Buttons() {
 		require.NotEqual(t, "Confirm", b.Label, "the panel still offers Confirm after the confirmation: %q", cur.Text())
 	}
