@@ -115,13 +115,8 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	hold := make(chan struct{})
-	outR, outW := io.Pipe()
 	errOut := &lockedBuffer{}
-	code := make(chan int, 1)
-	go func() {
-		code <- runWith(ctx, []string{"-config", cfg}, outW, errOut, hold)
-		outW.Close()
-	}()
+	outR, code := startRun(ctx, []string{"-config", cfg}, errOut, hold)
 	base := readURL(t, outR, wait)
 
 	// The page is served while the bot has not even started connecting.
@@ -159,13 +154,8 @@ func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
 		filepath.Join(dir, "pg.db"))), 0o600))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	outR, outW := io.Pipe()
 	errOut := &lockedBuffer{}
-	code := make(chan int, 1)
-	go func() {
-		code <- runWith(ctx, []string{"-config", cfg, "-playground"}, outW, errOut, nil)
-		outW.Close()
-	}()
+	outR, code := startRun(ctx, []string{"-config", cfg, "-playground"}, errOut, nil)
 	base := readURL(t, outR, wait)
 	waitBotState(t, base, "ready")
 	require.NotContains(t, errOut.String(), "no Discord token", "with -playground there is nothing to explain")
@@ -182,13 +172,8 @@ func TestRunWritesACPUProfile(t *testing.T) {
 	prof := filepath.Join(dir, "cpu.prof")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	outR, outW := io.Pipe()
 	errOut := &lockedBuffer{}
-	code := make(chan int, 1)
-	go func() {
-		code <- runWith(ctx, []string{"-config", cfg, "-cpuprofile", prof}, outW, errOut, nil)
-		outW.Close()
-	}()
+	outR, code := startRun(ctx, []string{"-config", cfg, "-cpuprofile", prof}, errOut, nil)
 	waitBotState(t, readURL(t, outR, wait), "ready")
 	cancel()
 	require.Equal(t, 0, <-code, "stderr:\n%s", errOut)
@@ -213,12 +198,7 @@ func TestPlaygroundOverHTTPInteractions(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	outR, outW := io.Pipe()
-	code := make(chan int, 1)
-	go func() {
-		code <- runWith(ctx, []string{"-config", cfg, "-playground", "-http-interactions"}, outW, errOut, nil)
-		outW.Close()
-	}()
+	outR, code := startRun(ctx, []string{"-config", cfg, "-playground", "-http-interactions"}, errOut, nil)
 	base := readURL(t, outR, wait)
 	go io.Copy(io.Discard, outR)
 	waitBotState(t, base, "ready")
@@ -287,12 +267,7 @@ func TestASecondPlaygroundOnTheSameDatabaseSaysSo(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	outR, outW := io.Pipe()
-	code := make(chan int, 1)
-	go func() {
-		code <- runWith(ctx, []string{"-config", cfg}, outW, io.Discard, nil)
-		outW.Close()
-	}()
+	outR, code := startRun(ctx, []string{"-config", cfg}, io.Discard, nil)
 	readURL(t, outR, wait)
 
 	// The second one runs in another process (bbolt locks the file per process).
@@ -334,13 +309,8 @@ func TestPlaygroundSaysItIgnoresEtcd(t *testing.T) {
 		filepath.Join(dir, "pg.db"))), 0o600))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	outR, outW := io.Pipe()
 	errOut := &lockedBuffer{}
-	code := make(chan int, 1)
-	go func() {
-		code <- runWith(ctx, []string{"-config", cfg}, outW, errOut, nil)
-		outW.Close()
-	}()
+	outR, code := startRun(ctx, []string{"-config", cfg}, errOut, nil)
 	base := readURL(t, outR, wait)
 	go io.Copy(io.Discard, outR)
 	waitBotState(t, base, "ready")
@@ -363,4 +333,17 @@ func TestRunOnAnUnopenableDatabase(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut.String(), "storage.path: ")
 	require.Equal(t, 1, strings.Count(errOut.String(), db), errOut.String())
+}
+
+// startRun runs `sandtable run` with args in this process until ctx ends:
+// its standard output is outR (read it, or the run blocks), its exit code
+// arrives on code.
+func startRun(ctx context.Context, args []string, stderr io.Writer, hold chan struct{}) (outR *io.PipeReader, code chan int) {
+	outR, outW := io.Pipe()
+	code = make(chan int, 1)
+	go func() {
+		code <- runWith(ctx, args, outW, stderr, hold)
+		outW.Close()
+	}()
+	return outR, code
 }
