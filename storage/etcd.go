@@ -722,11 +722,3 @@ func (s *Etcd) SchemaVersion() (int, error) {
 	return s.etcdSchema(ctx)
 }
 
-// Empty reports whether the prefix holds no key at all.
-func (s *Etcd) empty(ctx context.Context) (bool, error) {
-	resp, err := s.cli.Get(ctx, s.opts.Prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
-	if err != nil {
-		return false, err
-	}
-	return resp.Count == 0, nil
-}
