@@ -97,6 +97,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"step-undo":     once(stepUndo),
 			"step-discard":  once(stepDiscard),
 			"private":       privateView,
+			"flip":          flip,
 			"draw-accept":   drawButton,
 			"draw-decline":  drawButton,
 		},

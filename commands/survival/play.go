@@ -213,7 +213,7 @@ func board(t *turn) (*response, error) {
 }
 
 // flip shows the clicker, privately, the board of the message whose button
-// was clicked from the other side: the position after the number of moves
+// was clicked from Black's side (public boards are drawn from White's): the position after the number of moves
 // the button carries (the current one on boards from before buttons
 // carried it), not the game's position now.
 func flip(t *turn) (*response, error) {
@@ -237,16 +237,11 @@ func flip(t *turn) (*response, error) {
 			where = " after " + last
 		}
 	}
-	flipped := g.Position().Turn() != chess.Black
-	file, err := boardFile(t, g, commands.BoardView{Flipped: flipped, CaptureMarks: !g.Status().Over()})
+	file, err := boardFile(t, g, commands.BoardView{Flipped: true, CaptureMarks: !g.Status().Over()})
 	if err != nil {
 		return nil, err
 	}
-	side := "White"
-	if flipped {
-		side = "Black"
-	}
-	return &response{Ephemeral: true, Message: commands.Message{Content: fmt.Sprintf("The board%s from %s's side:", where, side), Files: []*ui.File{file}}}, nil
+	return &response{Ephemeral: true, Message: commands.Message{Content: fmt.Sprintf("The board%s from Black's side:", where), Files: []*ui.File{file}}}, nil
 }
 
 func drawAction(t *turn, action string) (*response, error) {

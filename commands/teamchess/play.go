@@ -83,6 +83,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"draw":    draw,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
+		Components:   map[string]commands.Action[*State]{"flip": flip},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,
