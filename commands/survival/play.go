@@ -49,6 +49,7 @@ func (Game) Spec() commands.Spec[*State] {
 		TopLevel:     map[string]commands.Handler{"survival": commands.Subcommands("survival", map[string]commands.Handler{"challenge": challenge})},
 		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
+		WhoseTurn:    whoseTurn,
 		Components:   map[string]commands.Action[*State]{"flip": flip, "draw-accept": drawButton, "draw-decline": drawButton},
 		Start:        start,
 	}
@@ -173,6 +174,17 @@ func move(t *turn) (*response, error) {
 	return commit(t, s, note)
 }
 
+// whoseTurn is the one autocomplete choice of whoever may not move now
+// (ruling 26).
+func whoseTurn(s *State) string {
+	if s.over() {
+		return "This game is over: " + s.Result
+	}
+	return fmt.Sprintf("Waiting for %s (%s) to move", s.player(s.turn()).Name, s.turn().Title())
+}
+
+// autocomplete lists the legal moves starting with what the player to
+// move typed (the framework answers anyone else with whoseTurn).
 func autocomplete(t *turn) (*response, error) {
 	if t.State.over() {
 		return &response{}, nil

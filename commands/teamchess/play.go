@@ -83,6 +83,8 @@ func (Game) Spec() commands.Spec[*State] {
 			"draw":    draw,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
+		WhoseTurn:    whoseTurn,
+		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
 		Components:   map[string]commands.Action[*State]{"flip": flip},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
@@ -328,7 +330,7 @@ const maxChoiceLen = 100
 // choices, as their command would be refused.
 func autocomplete(t *turn) (*response, error) {
 	s, req := t.State, t.Req
-	if s.game.Phase() != tc.Playing || !s.mayComplete(req.User.ID, req.Command) {
+	if s.game.Phase() != tc.Playing {
 		return &response{}, nil
 	}
 	var choices []*ui.Choice
@@ -370,9 +372,26 @@ func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 	return &response{Ephemeral: true, Message: commands.Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: commands.ColorChallenge}}}}, nil
 }
 
+// whoseTurn is the one autocomplete choice of whoever may not use /move
+// or /suggest now (ruling D10).
+func whoseTurn(st *State) string {
+	if st.game.Phase() == tc.Finished {
+		return "This game is over"
+	}
+	turn := st.game.Turn()
+	active, _ := st.game.Active(turn)
+	if st.game.Phase() == tc.SiegeDecision {
+		return fmt.Sprintf("Waiting for %s (%s) to decide the siege", active.Name, turn.Title())
+	}
+	return fmt.Sprintf("Waiting for %s (%s) to move", active.Name, turn.Title())
+}
+
 // mayComplete reports whether the user may use command ("move" or
-// "suggest") with a move of the side to move now.
+// "suggest") with a move of the side to move now, the game being on.
 func (st *State) mayComplete(userID, command string) bool {
+	if st.game.Phase() == tc.Finished {
+		return false
+	}
 	turn := st.game.Turn()
 	switch command {
 	case "move":
