@@ -118,6 +118,9 @@ func private(req *commands.Request) bool {
 
 // active refuses an action in a finished game.
 func active(t *turn) error {
+	if t.State.Aborted {
+		return commands.Errorf("This game is over: it was aborted, no move having been played in time.")
+	}
 	if g := t.State.game; g.Phase() == tc.Finished {
 		return commands.Errorf("This game is over: %s.", capitalize(g.Result().String()))
 	}
@@ -375,7 +378,7 @@ func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 // whoseTurn is the one autocomplete choice of whoever may not use /move
 // or /suggest now (ruling D10).
 func whoseTurn(st *State) string {
-	if st.game.Phase() == tc.Finished {
+	if st.over() {
 		return "This game is over"
 	}
 	turn := st.game.Turn()
@@ -389,7 +392,7 @@ func whoseTurn(st *State) string {
 // mayComplete reports whether the user may use command ("move" or
 // "suggest") with a move of the side to move now, the game being on.
 func (st *State) mayComplete(userID, command string) bool {
-	if st.game.Phase() == tc.Finished {
+	if st.over() {
 		return false
 	}
 	turn := st.game.Turn()

@@ -175,6 +175,9 @@ func resultLine(e tc.Event) string {
 
 // nextLine says who must act now; mention pings them.
 func (st *State) nextLine(mention bool) string {
+	if st.Aborted {
+		return "The game was aborted; no record changes."
+	}
 	if st.game.Phase() == tc.Finished {
 		return "The game is over; the records are updated (/teamchess leaderboard)."
 	}
@@ -207,7 +210,7 @@ func (st *State) nextLine(mention bool) string {
 // (the team's side at the bottom).
 func message(t *turn, st *State, view int, content string) (commands.Message, error) {
 	pos := st.game.Position()
-	over := st.game.Phase() == tc.Finished
+	over := st.over()
 	// The public board always from White's side (ruling D17), a team's
 	// from its own.
 	file, err := boardFile(t, st, view == int(chess.Black))
@@ -342,7 +345,7 @@ func flip(t *turn) (*response, error) {
 // queueText lists side's commanders in queue order with their personal
 // wins and losses in this game.
 func (st *State) queueText(side chess.Color) string {
-	over := st.game.Phase() == tc.Finished
+	over := st.over()
 	activeIdx := st.game.ActiveIndex(side)
 	var lines []string
 	for i, c := range st.game.Commanders(side) {

@@ -3,12 +3,14 @@ package teamchess
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
 	"sandtable/games/chess"
+	"sandtable/storage"
 )
 
 // TestTeamChessOrientationAndFlip: the public board is drawn from White's
@@ -65,3 +67,47 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 }
 
 var erin = commands.User{ID: "100009", Name: "erin"}
+
+// TestTeamChessNoFirstMoveIsAborted: when the move timer runs out before
+// the first move, the game is aborted, not scored: no winner, no loser, no
+// personal loss for the commander, no record; every thread is told, and
+// no action is taken after (ruling D18). After a move, the timer tags out
+// as before (ruling B1).
+func TestTeamChessNoFirstMoveIsAborted(t *testing.T) {
+	a, p, store := newApp(t)
+	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
+	before, _ := p.Snapshot()
+	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+	stored := commandstest.Game(t, store, g.ID)
+	require.False(t, stored.Active)
+	require.Equal(t, &storage.Outcome{Method: storage.Aborted}, stored.Outcome, "no winner, no loser")
+	s := load(t, store, g.ID)
+	require.True(t, s.Aborted)
+	for _, c := range s.game.Commanders(chess.White) {
+		require.False(t, c.Lost, "%s has no personal loss", c.Member.Name)
+	}
+	commandstest.Deliver(t, a, t0.Add(time.Hour))
+	posts, _ := p.Snapshot()
+	require.Len(t, posts[len(before):], 3, "the public thread and both team threads")
+	for _, m := range posts[len(before):] {
+		require.Contains(t, m.Msg.Content, "aborted")
+	}
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		return tx.Records().Each(Kind, "g", func(id string, _ []byte) error {
+			t.Errorf("a record for %s", id)
+			return nil
+		})
+	}))
+	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
+	require.Contains(t, commandstest.UserMsg(t, err), "aborted")
+
+	// One move played: the timer tags out as before.
+	a, _, store = newApp(t)
+	g, pub, _ = startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
+	_, err = a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
+	require.NoError(t, err)
+	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+	stored = commandstest.Game(t, store, g.ID)
+	require.True(t, stored.Active, "bob is tagged out, dan commands Black")
+	require.False(t, load(t, store, g.ID).Aborted)
+}
