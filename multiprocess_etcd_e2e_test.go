@@ -636,8 +636,8 @@ func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
 // 0, 1 and 2 of three share a one-member etcd. A Survival game with a
 // one-minute limit starts in a server on shard 1; the shard-1 process,
 // which started it, is killed (SIGKILL) at once. The limit runs out while
-// it is dead: one of the two live processes announces the time loss, once,
-// and the game ends once, on time. The killed process, restarted, does not
+// it is dead: one of the two live processes announces the end (an abort:
+// no move was played), once, and the game ends once. The killed process, restarted, does not
 // announce it again.
 func TestTimerOfADeadProcessFiresOnceOnEtcd(t *testing.T) {
 	r := newProcRig(t, 3, 1, 1)
@@ -649,7 +649,8 @@ func TestTimerOfADeadProcessFiresOnceOnEtcd(t *testing.T) {
 	p1.kill()
 	started := time.Now()
 
-	losses := func() []*discordsim.Message { return r.public(thread.ID, "ran out of time") }
+	// No move was played: the game is aborted on time (Survival ruling 28).
+	losses := func() []*discordsim.Message { return r.public(thread.ID, "never made the first move") }
 	require.NoError(t, r.srv.WaitFor(2*wait, func() bool { return len(losses()) > 0 }), "%s", r.allLogs())
 	require.GreaterOrEqual(t, time.Since(started), 50*time.Second, "not before the limit")
 	r.restart(p1)
@@ -660,8 +661,8 @@ func TestTimerOfADeadProcessFiresOnceOnEtcd(t *testing.T) {
 	r.postedOnce(thread.ID)
 	g := r.game(thread.ID)
 	require.NotNil(t, g.Outcome)
-	require.Equal(t, storage.Time, g.Outcome.Method)
-	require.Equal(t, []string{bob.ID}, g.Outcome.Winners)
+	require.Equal(t, storage.Aborted, g.Outcome.Method)
+	require.Empty(t, g.Outcome.Winners)
 }
 
 // legalMove asks the /move autocomplete for u's legal moves in thread and

@@ -278,6 +278,7 @@ func TestMultiProcessTimerFiresOnce(t *testing.T) {
 	h1 := m.hs[1]
 	alice, bob := m.srv.User("alice"), m.srv.User("bob")
 	thread := h1.survivalGame(alice, bob, discordsim.Opt("move_time", "1h"))
+	h1.move(alice, thread, "g7g8q") // a game with no move is aborted, not lost on time
 	m.clock.Advance(59 * time.Minute)
 	m.sweptAll()
 	require.Empty(t, h1.messagesWith(thread.ID, "ran out of time"))

@@ -182,7 +182,6 @@ func (s *leakScan) check() {
 		b, err := sandboard.FromView(view)
 		require.NoError(h.t, err)
 		b.VehiclePath, b.InfantrySteps = sandboard.LastMoves(sandtable.FilterLog(log, sandtable.NoSide))
-		b.Flipped = view.ToMove() == sandtable.North
 		expect, err = s.rnd.SandTableImage(&b, render.ViewPublic, render.DefaultSandTableSize)
 		require.NoError(h.t, err)
 	}

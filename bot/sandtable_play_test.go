@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands"
 	"sandtable/games/sandtable"
 	"sandtable/internal/discordsim"
 )
@@ -55,7 +56,8 @@ func TestSandTableAutocompleteAndDraft(t *testing.T) {
 	require.Contains(t, all, "e4-e5 (Infantry SI2) => e4-e5")
 	require.Contains(t, all, "f4-g5 (Infantry SI3 destroys North's Infantry NI2) => f4-g5")
 	require.Contains(t, all, "c3-c4 (crew of Tank ST1 steps out) => c3-c4")
-	require.Empty(t, g.choices(bob, "move", "move", ""), "nothing for the player not to move")
+	require.Equal(t, []string{"Waiting for alice (South) to play turn 1 => " + commands.WaitingValue}, g.choices(bob, "move", "move", ""),
+		"one choice saying whose turn it is for the player not to move")
 
 	tank := g.choices(alice, "move", "move", "Tc3-c")
 	require.Contains(t, tank, "Tc3-c8 (Tank ST1, crew 1) => Tc3-c8")
@@ -207,8 +209,11 @@ func TestSandTableAutocompleteFirstTurn(t *testing.T) {
 	pos := g.pos()
 	require.Equal(t, sandtable.PhaseMain, pos.Phase())
 	mover, other := g.user(pos.ToMove()), g.user(pos.ToMove().Opp())
-	require.Empty(t, g.choices(other, "move", "move", ""))
-	require.Empty(t, g.choices(other, "step", "step", ""))
+	for _, command := range []string{"move", "step"} {
+		c := g.choices(other, command, command, "")
+		require.Len(t, c, 1, "/%s: one choice saying whose turn it is", command)
+		require.Contains(t, c[0], "Waiting for "+mover.Name)
+	}
 
 	legal := func(command, value string, draft []sandtable.Step) {
 		t.Helper()

@@ -244,7 +244,7 @@ func TestSurvivalAutocompleteAndFlip(t *testing.T) {
 	in = h.click(bob, board, buttonID(t, board, "Flip board"))
 	flip, err := in.WaitMessage(wait, nil)
 	require.NoError(t, err)
-	require.Contains(t, mustBeEphemeral(t, flip, bob), "from White's side")
+	require.Contains(t, mustBeEphemeral(t, flip, bob), "from Black's side")
 	require.NotNil(t, flip.Attachment("board.png"))
 }
 
@@ -400,7 +400,7 @@ func TestDeferredAnswers(t *testing.T) {
 	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, respType(t, flip))
 	f, err = flip.WaitFollowup(wait, nil)
 	require.NoError(t, err)
-	require.Contains(t, mustBeEphemeral(t, f, carol), "The board from White's side")
+	require.Contains(t, mustBeEphemeral(t, f, carol), "The board from Black's side")
 }
 
 // TestLongInputStillGetsAnAnswer: a move of 200 characters (the option's

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -181,7 +182,12 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		Options:    options,
 		Expires:    req.Now.Add(a.Settings.ChallengeTTL),
 	}
-	if err := a.update(func(tx storage.Tx) error { return tx.Challenges().Put(ch.ID, ch.Expires, ch) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error {
+		if err := openBetween(tx, a, ch, req.Now); err != nil {
+			return err
+		}
+		return tx.Challenges().Put(ch.ID, ch.Expires, ch)
+	}); err != nil {
 		return nil, err
 	}
 	desc := fmt.Sprintf("%s challenges %s to a game of **%s**.", ch.Challenger.Mention(), ch.Opponent.Mention(), k.Title)
@@ -395,4 +401,58 @@ func (a *App) expireChallenges(now time.Time) error {
 // posted, so that its expiry can edit it.
 func (a *App) challengePosted(id, messageID string) {
 	invitationPosted(a, challengesOf, id, func(ch *Challenge) { ch.MessageID = messageID })
+}
+
+// openBetween refuses ch when its two players already have an open
+// challenge in its server, in either direction and of any game, naming
+// that one. An expired challenge the sweep has not closed yet does not
+// count; one whose message was never shown (its answer failed, so it has
+// no message ID) is withdrawn for ch, which replaces it.
+func openBetween(tx storage.Tx, a *App, ch *Challenge, now time.Time) error {
+	var open *Challenge
+	var unseen []string
+	err := tx.Challenges().Each(func(id string, raw []byte) error {
+		var c Challenge
+		if json.Unmarshal(raw, &c) != nil || c.GuildID != ch.GuildID || open != nil {
+			return nil
+		}
+		pair := (c.Challenger.ID == ch.Challenger.ID && c.Opponent.ID == ch.Opponent.ID) ||
+			(c.Challenger.ID == ch.Opponent.ID && c.Opponent.ID == ch.Challenger.ID)
+		if !pair {
+			return nil
+		}
+		// The expiry as the store keeps it (downtime credited).
+		if err := getChallenge(tx, id, &c); err != nil {
+			return err
+		}
+		switch {
+		case !c.Expires.After(now):
+		case c.MessageID == "":
+			unseen = append(unseen, id)
+		default:
+			open = &c
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if open == nil {
+		for _, id := range unseen {
+			if err := tx.Challenges().Delete(id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	title := open.Kind
+	if k := a.kinds[open.Kind]; k != nil {
+		title = k.Title
+	}
+	by := "your"
+	if open.Challenger.ID != ch.Challenger.ID {
+		by = EscapeText(open.Challenger.Name, 0) + "'s"
+	}
+	return Errorf("You and %s already have an open challenge: %s %s challenge (https://discord.com/channels/%s/%s/%s), expiring <t:%d:R>. One open challenge per pair of players: accept, decline or cancel that one first.",
+		EscapeText(ch.Opponent.Name, 0), by, title, open.GuildID, open.ChannelID, open.MessageID, open.Expires.Unix())
 }

@@ -68,6 +68,17 @@ type Spec[S any] struct {
 	Components   map[string]Action[S]
 	Modals       map[string]Action[S]
 
+	// WhoseTurn, when set, gates Autocomplete: its routes answer only a
+	// user who may act with the command now (MayComplete), and anyone
+	// else gets one choice, WhoseTurn's line about s (e.g. "White to
+	// move: alice"), whose value WaitingValue plays nothing when
+	// submitted; "" answers no choice.
+	WhoseTurn func(s S) string
+	// MayComplete reports whether t's user may act now with t.Req.Command
+	// and so gets its autocomplete choices. Nil: the users who must act
+	// now (Clock's Actors) while the game is on.
+	MayComplete func(t *Turn[S]) bool
+
 	// Start makes the game of an accepted two-player challenge (see
 	// OpenChallenge) through t: t.Save its state, t.Post its first board
 	// in its thread. It returns the thread's name. t.Game.ThreadID is the
@@ -267,9 +278,13 @@ func Register[S any](a *App, g Game[S]) {
 		}
 		return out
 	}
+	gated := make(map[string]Action[S], len(s.Autocomplete))
+	for name, act := range s.Autocomplete {
+		gated[name] = gateAutocomplete(k, s, act)
+	}
 	legacy := &Kind{
 		Name: s.Name, Title: s.Title, Definitions: s.Definitions, TopLevel: s.TopLevel,
-		Thread: wrap(s.Thread), Autocomplete: wrap(s.Autocomplete), Components: wrap(s.Components), Modals: wrap(s.Modals),
+		Thread: wrap(s.Thread), Autocomplete: wrap(gated), Components: wrap(s.Components), Modals: wrap(s.Modals),
 		Private: s.Private,
 		Timeout: func(a *App, rec *storage.Game, now time.Time) error {
 			_, err := k.run(a, &Request{Now: now}, rec, func(t *Turn[S]) (*Response, error) {

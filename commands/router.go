@@ -184,6 +184,9 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 		}
 		return nil, Errorf("/%s is not used in %s.", req.Command, k.Title)
 	}
+	if req.Type == CommandRequest && waitingChoiceSent(req) {
+		return nil, Errorf("That choice only said whose turn it was: nothing was played. When you may act, type your move or pick one of the moves offered.")
+	}
 	return a.withGame(g.ID, req, h)
 }
 

@@ -119,13 +119,9 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 	if n := pos.Counts(engine.NoSide); n.Tanks+n.Airplanes > 0 {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: commands.Plural(n.Tanks, "Tank", "Tanks") + ", " + commands.Plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
 	}
-	bottom := "South"
-	if pos.ToMove() == engine.North {
-		bottom = "North"
-	}
-	e.Footer = fmt.Sprintf("Game %s · %s at the bottom · /move in this thread · /sandtable rules", g.ID, bottom)
+	e.Footer = fmt.Sprintf("Game %s · South at the bottom · /move in this thread · /sandtable rules", g.ID)
 	if s.over() {
-		e.Footer = fmt.Sprintf("Game %s · %s at the bottom · /sandtable rules", g.ID, bottom)
+		e.Footer = fmt.Sprintf("Game %s · South at the bottom · /sandtable rules", g.ID)
 	}
 	files := []*ui.File{file}
 	var comps []ui.Row
@@ -153,7 +149,8 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 		if pos.Phase() == engine.PhasePostTurn {
 			row = append(row, commands.GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
-		row = append(row, commands.GameButton(g, "private", "My private view", ui.Secondary))
+		row = append(row, commands.GameButton(g, "private", "My private view", ui.Secondary),
+			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary))
 		comps = []ui.Row{row}
 	} else {
 		e.Color = commands.ColorOver
@@ -217,9 +214,18 @@ func viewFile(t *turn, p *engine.Position, log []engine.Entry, viewer engine.Sid
 }
 
 func drawView(r *render.Renderer, p *engine.Position, log []engine.Entry, viewer engine.Side, name string) (*ui.File, error) {
+	return drawViewFrom(r, p, log, viewer, false, name)
+}
+
+// drawViewFrom is drawView, with the board turned around (North at the
+// bottom of the public view) when flipped.
+func drawViewFrom(r *render.Renderer, p *engine.Position, log []engine.Entry, viewer engine.Side, flipped bool, name string) (*ui.File, error) {
 	b, v, err := sandboard.Board(p, log, viewer)
 	if err != nil {
 		return nil, err
+	}
+	if flipped {
+		b.Flipped = !b.Flipped
 	}
 	var buf bytes.Buffer
 	if err := r.SandTablePNG(&buf, &b, v, imageSize); err != nil {

@@ -1,6 +1,7 @@
 package sandtable
 
 import (
+	"fmt"
 	"unicode/utf8"
 
 	"sandtable/commands"
@@ -70,6 +71,30 @@ func uiChoices(cs []engine.Choice) []*ui.Choice {
 		c.add(e.Value, e.Note)
 	}
 	return c.out
+}
+
+// mayComplete reports whether t's user gets /move's and /step's
+// choices: the player to move, after Deployment, in a game that is on
+// (ruling D16; the framework answers anyone else with whoseTurn).
+func mayComplete(t *turn) bool {
+	s := t.State
+	if !t.Game.Active || s.over() || s.pos.Phase() == engine.PhaseDeployment {
+		return false
+	}
+	side, ok := s.sideOf(t.Req.User.ID)
+	return ok && side == s.pos.ToMove()
+}
+
+// whoseTurn is the one autocomplete choice of whoever may not act now.
+func whoseTurn(s *State) string {
+	switch {
+	case s.over():
+		return "This game is over"
+	case s.pos.Phase() == engine.PhaseDeployment:
+		return "Deployment: /move starts after both deployments are revealed"
+	}
+	side := s.pos.ToMove()
+	return fmt.Sprintf("Waiting for %s (%s) to play turn %d", s.player(side).Name, side, s.pos.Turn())
 }
 
 // completer is the side of t's user when they may get suggestions: a

@@ -74,7 +74,9 @@ func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 	req.Type, req.Focused = commands.AutocompleteRequest, "move"
 	resp, err := a.Handle(req)
 	require.NoError(t, err)
-	require.Empty(t, resp.Choices, "nothing for the player not to move")
+	require.Len(t, resp.Choices, 1, "one choice for the player not to move")
+	require.Equal(t, commands.WaitingValue, resp.Choices[0].Value)
+	require.Contains(t, resp.Choices[0].Name, "Waiting for "+mover.Name)
 
 	for i, c := range []*ui.Choice{moves[0], moves[24]} {
 		a, _, store := newApp(t)

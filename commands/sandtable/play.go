@@ -521,6 +521,27 @@ func droneCancel(t *turn) (*response, error) {
 
 const droneReplacedMsg = "This Drone order was replaced by a newer one; use the latest message. Nothing changed."
 
+// flip shows the clicker, privately, the public board from North's side
+// (the public board is always drawn from South's). It shows the position
+// now, saying so when the board clicked is of an earlier turn (ruling D15).
+func flip(t *turn) (*response, error) {
+	s, pos := t.State, t.State.pos
+	if pos.Phase() == engine.PhaseDeployment {
+		return nil, commands.Errorf("There is no board to flip during Deployment.")
+	}
+	log := append(append([]engine.Entry{}, s.Prev...), s.Cur...)
+	file, err := drawViewFrom(t.Renderer(), pos, log, engine.NoSide, true, "board.png")
+	if err != nil {
+		return nil, err
+	}
+	note := fmt.Sprintf("The public board (turn %d) from North's side:", pos.Turn())
+	id, _ := commands.ParseCustomID(t.Req.CustomID)
+	if id.Arg != "" && id.Arg != strconv.Itoa(pos.Turn()) {
+		note = fmt.Sprintf("That board is of an earlier turn; the public board now (turn %d) from North's side:", pos.Turn())
+	}
+	return &response{Ephemeral: true, Message: commands.Message{Content: note, Files: []*ui.File{file}}}, nil
+}
+
 // privateView sends the clicker their private view: the board with their
 // pending Drones (spotters and targets), their unconfirmed order and
 // draft, and the secret lines of the recent log. In Deployment it is their

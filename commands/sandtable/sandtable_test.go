@@ -1,6 +1,7 @@
 package sandtable
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -295,7 +296,41 @@ func TestSandBoardMessageFields(t *testing.T) {
 			labels = append(labels, c.(ui.Button).Label)
 		}
 	}
-	require.Equal(t, []string{"My private view"}, labels, "no Drone button outside PostTurn")
+	require.Equal(t, []string{"My private view", "Flip board"}, labels, "no Drone button outside PostTurn")
+}
+
+// TestSandPublicBoardFromSouthAndFlip: the public board is drawn from
+// South's side also with North to move (ruling D15), and its Flip button
+// shows anyone, privately, the public view from North's side, changing
+// nothing.
+func TestSandPublicBoardFromSouthAndFlip(t *testing.T) {
+	a, _, store := newApp(t)
+	putGame(t, store, strings.Replace(mainPos, "to-move south", "to-move north", 1))
+	drawn := func(flipped bool) []byte {
+		t.Helper()
+		_, s, pos := sandGame(t, store)
+		b, v, err := sandboard.Board(pos, append(append([]engine.Entry{}, s.Prev...), s.Cur...), engine.NoSide)
+		require.NoError(t, err)
+		b.Flipped = flipped
+		var buf bytes.Buffer
+		require.NoError(t, a.Render.SandTablePNG(&buf, &b, v, imageSize))
+		return buf.Bytes()
+	}
+	r, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "North to move, the public board is drawn from South's side")
+	require.Contains(t, r.Cards[0].Footer, "South at the bottom")
+	before := commandstest.Game(t, store, "sand1")
+	f, err := a.Handle(click(carol, buttonOf(t, r.Message, "Flip board")))
+	require.NoError(t, err)
+	require.True(t, f.Ephemeral, "Flip answers privately")
+	require.Equal(t, "The public board (turn 1) from North's side:", f.Content)
+	require.True(t, bytes.Equal(drawn(true), f.Files[0].Data), "Flip shows North's side")
+	after := commandstest.Game(t, store, "sand1")
+	require.Equal(t, before, after, "Flip changes nothing")
+	f, err = a.Handle(click(carol, "g:sand1:flip:0"))
+	require.NoError(t, err)
+	require.Contains(t, f.Content, "earlier turn", "a board of an earlier turn says the view is of the board now")
 }
 
 // TestSandBoardAtHazardCap: at the cap of 40 Mines and Anti-Air the

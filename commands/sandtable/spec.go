@@ -80,6 +80,8 @@ func (Game) Spec() commands.Spec[*State] {
 			"board":  board,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": moveAutocomplete, "step": stepAutocomplete},
+		WhoseTurn:    whoseTurn,
+		MayComplete:  mayComplete,
 		Components: map[string]commands.Action[*State]{
 			"dep-open":      deployOpen,
 			"dep-preset":    deployButton,
@@ -97,6 +99,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"step-undo":     once(stepUndo),
 			"step-discard":  once(stepDiscard),
 			"private":       privateView,
+			"flip":          flip,
 			"draw-accept":   drawButton,
 			"draw-decline":  drawButton,
 		},

@@ -299,3 +299,56 @@ func TestChallengeRefusals(t *testing.T) {
 	}))
 	require.NoError(t, open(&bob, map[string]string{"color": "White", "move_time": "3d"}), "the colour in any case")
 }
+
+// TestOneOpenChallengePerPair: two players have at most one open challenge
+// between them in a server, in either direction; a second is refused,
+// naming the open one, and opens nothing; once that one is answered or has
+// expired, a new one opens; one never shown is replaced (ruling 27).
+func TestOneOpenChallengePerPair(t *testing.T) {
+	a, _, store := newApp(t)
+	open := func(from, to commands.User, guild string, now time.Time) error {
+		r := cmd(from, "survival", "challenge", nil)
+		r.ChannelID, r.GuildID, r.Now = "general", guild, now
+		r.Options["opponent"] = commands.Option{User: &to}
+		resp, err := a.Handle(r)
+		if err == nil {
+			resp.Posted("msg-" + from.Name + "-" + to.Name)
+		}
+		return err
+	}
+	count := func() int {
+		n := 0
+		require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+			return tx.Challenges().Each(func(string, []byte) error { n++; return nil })
+		}))
+		return n
+	}
+	msg := challengeOf(t, a, "chal1", nil)
+	for _, c := range []struct{ from, to commands.User }{{alice, bob}, {bob, alice}} {
+		err := open(c.from, c.to, "g", t0.Add(time.Minute))
+		m := userMsg(t, err)
+		require.Contains(t, m, "already have an open challenge", "%s to %s", c.from.Name, c.to.Name)
+		require.Contains(t, m, "https://discord.com/channels/g/general/chal1", "the refusal links the open challenge")
+	}
+	require.Equal(t, 1, count(), "a refused challenge opens nothing")
+	require.NoError(t, open(alice, carol, "g", t0), "another pair")
+	require.NoError(t, open(bob, alice, "other-guild", t0), "the same pair in another server")
+	require.Equal(t, 3, count())
+
+	_, err := a.Handle(click(bob, buttonOf(t, msg, "Decline")))
+	require.NoError(t, err)
+	require.NoError(t, open(bob, alice, "g", t0), "the open one was declined")
+	require.Error(t, open(alice, bob, "g", t0))
+	require.NoError(t, open(alice, bob, "g", t0.Add(time.Hour)), "the open one has expired, though not swept yet")
+
+	// A challenge whose message was never shown (its answer failed) is
+	// replaced by the next one between the same players.
+	r := cmd(carol, "survival", "challenge", nil)
+	r.ChannelID = "general"
+	r.Options["opponent"] = commands.Option{User: &bob}
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	n := count()
+	require.NoError(t, open(bob, carol, "g", t0), "the unseen challenge does not block")
+	require.Equal(t, n, count(), "the unseen challenge was replaced")
+}

@@ -14,15 +14,15 @@ import (
 
 func TestSweepTimesOutOnlyDueGames(t *testing.T) {
 	a, p, store := newApp(t)
-	id := putGame(t, store, kingsShuffle)
+	id := putGame(t, store, kingsShuffle, "a1a2")
 	require.NoError(t, a.Sweep(t0.Add(59*time.Minute)))
 	g, _ := load(t, store, id)
 	require.True(t, g.Active)
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
 	g, st := load(t, store, id)
 	require.False(t, g.Active)
-	require.Equal(t, "0-1", st.Result, "White was to move and ran out of time")
-	require.Equal(t, &storage.Outcome{Winners: []string{bob.ID}, Losers: []string{alice.ID}, Side: "black", Method: storage.Time}, g.Outcome)
+	require.Equal(t, "1-0", st.Result, "Black was to move and ran out of time")
+	require.Equal(t, &storage.Outcome{Winners: []string{alice.ID}, Losers: []string{bob.ID}, Side: "white", Method: storage.Time}, g.Outcome)
 	require.Empty(t, p.Posts, "the announcement waits in the outbox")
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
 	require.Len(t, p.Posts, 1)
@@ -204,4 +204,23 @@ func TestCreditedDeadlineKeptByActions(t *testing.T) {
 	require.NoError(t, err)
 	g, _ = load(t, store, id)
 	require.True(t, g.Deadline.Equal(restart.Add(62*time.Minute)), "deadline %s", g.Deadline)
+}
+
+// TestNoFirstMoveIsAborted: a game whose first move never came is aborted
+// when the time runs out, not scored: no winner, no loser, the method
+// "aborted", result "*" (ruling 28).
+func TestNoFirstMoveIsAborted(t *testing.T) {
+	a, p, store := newApp(t)
+	id := putGame(t, store, kingsShuffle)
+	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+	g, st := load(t, store, id)
+	require.False(t, g.Active)
+	require.Equal(t, &storage.Outcome{Method: storage.Aborted}, g.Outcome, "no winner, no loser")
+	require.Equal(t, "*", st.Result)
+	commandstest.Deliver(t, a, t0.Add(time.Hour))
+	require.Len(t, p.Posts, 1)
+	require.Contains(t, p.Posts[0].Msg.Content, "aborted")
+	require.Contains(t, string(fileOf(p.Posts[0].Msg, ".pgn").Data), `[Result "*"]`)
+	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "a1a2"}))
+	require.Contains(t, userMsg(t, err), "This game is over")
 }

@@ -40,7 +40,7 @@ func failOnce(p *commandstest.Platform, ops ...string) {
 // delivery.
 func TestTimeLossAnnouncedDespiteErrors(t *testing.T) {
 	a, p, store := newApp(t)
-	id := putGame(t, store, kingsShuffle)
+	id := putGame(t, store, kingsShuffle, "a1a2")
 	failOnce(p, "send")
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
 	g, _ := load(t, store, id)
@@ -179,9 +179,9 @@ func TestGameEffectsKeepTheirOrder(t *testing.T) {
 	late := t0.Add(24 * time.Hour)
 	require.NoError(t, a.Sweep(late))
 	g, _ := gameIn(t, store, "chal1")
-	require.False(t, g.Active, "White lost on time")
+	require.False(t, g.Active, "White never moved: aborted")
 	commandstest.Deliver(t, a, late)
 	require.Len(t, p.Posts, 2)
 	require.Contains(t, p.Posts[0].Msg.Content, "White moves first", "the first board first")
-	require.Contains(t, p.Posts[1].Msg.Content, "ran out of time", "then the time-out")
+	require.Contains(t, p.Posts[1].Msg.Content, "aborted", "then the time-out")
 }

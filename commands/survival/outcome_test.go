@@ -63,8 +63,10 @@ func TestOutcome(t *testing.T) {
 		{"50-move rule claimed", "7k/8/8/8/8/8/8/K7 w - - 100 80", nil,
 			[]func(*commands.App) error{act(alice, "draw", "claim", nil)}, "1/2-1/2",
 			storage.Outcome{Method: storage.FiftyMoves, Claimed: true}},
-		{"White's time runs out", kingsShuffle, nil,
+		{"White's time runs out", kingsShuffle, []string{"a1a2", "h8g8"},
 			[]func(*commands.App) error{func(a *commands.App) error { return a.Sweep(t0.Add(time.Hour)) }}, "0-1", blackWins(storage.Time)},
+		{"no first move: aborted", kingsShuffle, nil,
+			[]func(*commands.App) error{func(a *commands.App) error { return a.Sweep(t0.Add(time.Hour)) }}, "*", storage.Outcome{Method: storage.Aborted}},
 		{"Black's time runs out", kingsShuffle, []string{"a1a2"},
 			[]func(*commands.App) error{func(a *commands.App) error { return a.Sweep(t0.Add(time.Hour)) }}, "1-0", whiteWins(storage.Time)},
 	} {

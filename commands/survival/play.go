@@ -49,6 +49,7 @@ func (Game) Spec() commands.Spec[*State] {
 		TopLevel:     map[string]commands.Handler{"survival": commands.Subcommands("survival", map[string]commands.Handler{"challenge": challenge})},
 		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
+		WhoseTurn:    whoseTurn,
 		Components:   map[string]commands.Action[*State]{"flip": flip, "draw-accept": drawButton, "draw-decline": drawButton},
 		Start:        start,
 	}
@@ -173,6 +174,17 @@ func move(t *turn) (*response, error) {
 	return commit(t, s, note)
 }
 
+// whoseTurn is the one autocomplete choice of whoever may not move now
+// (ruling 26).
+func whoseTurn(s *State) string {
+	if s.over() {
+		return "This game is over: " + s.Result
+	}
+	return fmt.Sprintf("Waiting for %s (%s) to move", s.player(s.turn()).Name, s.turn().Title())
+}
+
+// autocomplete lists the legal moves starting with what the player to
+// move typed (the framework answers anyone else with whoseTurn).
 func autocomplete(t *turn) (*response, error) {
 	if t.State.over() {
 		return &response{}, nil
@@ -213,7 +225,7 @@ func board(t *turn) (*response, error) {
 }
 
 // flip shows the clicker, privately, the board of the message whose button
-// was clicked from the other side: the position after the number of moves
+// was clicked from Black's side (public boards are drawn from White's): the position after the number of moves
 // the button carries (the current one on boards from before buttons
 // carried it), not the game's position now.
 func flip(t *turn) (*response, error) {
@@ -237,16 +249,11 @@ func flip(t *turn) (*response, error) {
 			where = " after " + last
 		}
 	}
-	flipped := g.Position().Turn() != chess.Black
-	file, err := boardFile(t, g, commands.BoardView{Flipped: flipped, CaptureMarks: !g.Status().Over()})
+	file, err := boardFile(t, g, commands.BoardView{Flipped: true, CaptureMarks: !g.Status().Over()})
 	if err != nil {
 		return nil, err
 	}
-	side := "White"
-	if flipped {
-		side = "Black"
-	}
-	return &response{Ephemeral: true, Message: commands.Message{Content: fmt.Sprintf("The board%s from %s's side:", where, side), Files: []*ui.File{file}}}, nil
+	return &response{Ephemeral: true, Message: commands.Message{Content: fmt.Sprintf("The board%s from Black's side:", where), Files: []*ui.File{file}}}, nil
 }
 
 func drawAction(t *turn, action string) (*response, error) {

@@ -8,6 +8,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -155,5 +156,40 @@ func TestAutocomplete(t *testing.T) {
 
 	_, err := a.Handle(cmd(bob, "resign", "", nil))
 	require.NoError(t, err)
-	require.Empty(t, ac(""))
+	require.Equal(t, []string{commands.WaitingValue}, ac(""), "once over, one choice saying so")
+}
+
+// TestAutocompleteOnlyForTheMover: only the player to move gets /move's
+// choices; the other player and spectators get one choice saying whose
+// turn it is, whose value plays nothing when submitted, even by the player
+// to move (ruling 26).
+func TestAutocompleteOnlyForTheMover(t *testing.T) {
+	a, _, store := newApp(t)
+	id := putGame(t, store, "8/P7/8/8/8/8/8/K6k w - - 0 1")
+	ac := func(u commands.User) []*ui.Choice {
+		t.Helper()
+		r := cmd(u, "move", "", map[string]string{"move": ""})
+		r.Type, r.Focused = commands.AutocompleteRequest, "move"
+		resp, err := a.Handle(r)
+		require.NoError(t, err)
+		return resp.Choices
+	}
+	require.Len(t, ac(alice), 8, "White's moves for alice, White to move")
+	for _, u := range []commands.User{bob, carol} {
+		c := ac(u)
+		require.Len(t, c, 1, "%s may not move", u.Name)
+		require.Equal(t, commands.WaitingValue, c[0].Value)
+		require.Equal(t, "Waiting for alice (White) to move", c[0].Name)
+	}
+	before := commandstest.Game(t, store, id).Version
+	for _, u := range []commands.User{alice, bob} {
+		_, err := a.Handle(cmd(u, "move", "", map[string]string{"move": commands.WaitingValue}))
+		require.Contains(t, userMsg(t, err), "nothing was played", "the waiting choice submitted by %s", u.Name)
+	}
+	require.Equal(t, before, commandstest.Game(t, store, id).Version, "the waiting choice changes nothing")
+	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Kb1"}))
+	require.NoError(t, err)
+	require.NotEmpty(t, ac(bob))
+	require.NotEqual(t, commands.WaitingValue, ac(bob)[0].Value, "bob is to move now")
+	require.Equal(t, "Waiting for bob (Black) to move", ac(alice)[0].Name)
 }

@@ -269,6 +269,17 @@ func (Game) Outcome(s *State) (storage.Outcome, bool) {
 // the opponent cannot win, except dead positions, which end at once).
 func (Game) Timeout(t *commands.Turn[*State]) error {
 	s := t.State.clone()
+	if len(s.Moves) == 0 {
+		// The first move never came: aborted, not scored (ruling 28).
+		s.Result, s.End, s.Offer = "*", &End{Method: storage.Aborted, Reason: "no first move"}, ""
+		t.Save(s)
+		msg, err := message(t, s, fmt.Sprintf("%s never made the first move. %s", s.describe(s.turn()), s.resultLine()))
+		if err != nil {
+			return err
+		}
+		t.Post(msg)
+		return nil
+	}
 	loser := s.turn()
 	if err := s.game.Timeout(loser); err != nil {
 		return err
@@ -377,6 +388,8 @@ func (s *State) resultLine() string {
 		return fmt.Sprintf("%s wins by %s.", s.describe(chess.Black), s.reasonText())
 	case "1/2-1/2":
 		return fmt.Sprintf("Draw by %s.", s.reasonText())
+	case "*":
+		return "The game is aborted: no move was played before the time ran out, so nothing is scored."
 	}
 	return ""
 }

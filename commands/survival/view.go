@@ -19,25 +19,13 @@ func boardFile(t *turn, g *chess.Game, v commands.BoardView) (*ui.File, error) {
 	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, g.Position(), last, v)
 }
 
-// bottom is the side the board is shown from: the side to move while the
-// game is on, and once it is over the winner's (White's after a draw), not
-// the side to move, which is usually the loser.
-func (s *State) bottom() chess.Color {
-	switch {
-	case !s.over():
-		return s.turn()
-	case s.Result == chess.BlackWins.String():
-		return chess.Black
-	}
-	return chess.White
-}
-
 // message is the board post of s (the state t saves, or t's): embed,
 // image, Flip button, and at the end the result and the PGN record.
 func message(t *turn, s *State, note string) (commands.Message, error) {
 	g := s.game
 	pos := g.Position()
-	file, err := boardFile(t, g, commands.BoardView{Flipped: s.bottom() == chess.Black, CaptureMarks: !s.over()})
+	// Always from White's side (ruling 21); Flip shows Black's.
+	file, err := boardFile(t, g, commands.BoardView{CaptureMarks: !s.over()})
 	if err != nil {
 		return commands.Message{}, err
 	}

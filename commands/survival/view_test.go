@@ -10,9 +10,10 @@ import (
 	"sandtable/games/chess"
 )
 
-// TestSurvivalFinalBoardFromTheWinnersSide: the last board is drawn from
-// the winner's side (White's after a draw), whoever is to move.
-func TestSurvivalFinalBoardFromTheWinnersSide(t *testing.T) {
+// TestSurvivalBoardsFromWhitesSide: every public board, the running ones
+// with Black to move and the final one whoever won, is drawn from White's
+// side (ruling 21).
+func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		moves   []string // played first, by alice then bob
@@ -20,7 +21,7 @@ func TestSurvivalFinalBoardFromTheWinnersSide(t *testing.T) {
 		flipped bool
 	}{
 		{"White wins, Black to move", []string{"Ka2"}, cmd(bob, "resign", "", nil), false},
-		{"Black wins, White to move", nil, cmd(alice, "resign", "", nil), true},
+		{"Black wins, White to move", nil, cmd(alice, "resign", "", nil), false},
 		{"draw, Black to move", []string{"Ka2"}, nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -31,8 +32,16 @@ func TestSurvivalFinalBoardFromTheWinnersSide(t *testing.T) {
 				if i%2 == 1 {
 					u = bob
 				}
-				_, err := a.Handle(cmd(u, "move", "", map[string]string{"move": m}))
+				r, err := a.Handle(cmd(u, "move", "", map[string]string{"move": m}))
 				require.NoError(t, err)
+				_, st := load(t, store, id)
+				game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
+				require.NoError(t, err)
+				from, to, _ := game.LastMoveSquares()
+				want, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), []chess.Square{from, to}, commands.BoardView{CaptureMarks: true})
+				require.NoError(t, err)
+				require.Equal(t, chess.Black, game.Position().Turn())
+				require.True(t, bytes.Equal(want.Data, r.Files[0].Data), "the board with Black to move is drawn from White's side")
 			}
 			end := c.end
 			if end == nil {
@@ -59,7 +68,7 @@ func TestSurvivalFinalBoardFromTheWinnersSide(t *testing.T) {
 }
 
 // TestStaleSurvivalFlip: Flip board shows the position of the board it is
-// on, not the game's position now.
+// on, not the game's position now, always from Black's side.
 func TestStaleSurvivalFlip(t *testing.T) {
 	a, _, store := newApp(t)
 	putGame(t, store, kingsShuffle)
@@ -73,7 +82,14 @@ func TestStaleSurvivalFlip(t *testing.T) {
 	require.Equal(t, "The board before the first move from Black's side:", f0.Content)
 	f1, err := a.Handle(click(carol, buttonOf(t, b1.Message, "Flip board")))
 	require.NoError(t, err)
-	require.Equal(t, "The board from White's side:", f1.Content)
+	require.Equal(t, "The board from Black's side:", f1.Content, "Flip shows Black's side whoever is to move")
+	_, st := load(t, store, "game1")
+	game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
+	require.NoError(t, err)
+	from, to, _ := game.LastMoveSquares()
+	want, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), []chess.Square{from, to}, commands.BoardView{Flipped: true, CaptureMarks: true})
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want.Data, f1.Files[0].Data), "the flipped board has Black at the bottom")
 	_, err = a.Handle(click(carol, "g:game1:flip:9"))
 	require.Contains(t, userMsg(t, err), "does not belong to a board of this game")
 }

@@ -83,6 +83,9 @@ func (Game) Spec() commands.Spec[*State] {
 			"draw":    draw,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
+		WhoseTurn:    whoseTurn,
+		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
+		Components:   map[string]commands.Action[*State]{"flip": flip},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,
@@ -115,6 +118,9 @@ func private(req *commands.Request) bool {
 
 // active refuses an action in a finished game.
 func active(t *turn) error {
+	if t.State.Aborted {
+		return commands.Errorf("This game is over: it was aborted, no move having been played in time.")
+	}
 	if g := t.State.game; g.Phase() == tc.Finished {
 		return commands.Errorf("This game is over: %s.", capitalize(g.Result().String()))
 	}
@@ -327,7 +333,7 @@ const maxChoiceLen = 100
 // choices, as their command would be refused.
 func autocomplete(t *turn) (*response, error) {
 	s, req := t.State, t.Req
-	if s.game.Phase() != tc.Playing || !s.mayComplete(req.User.ID, req.Command) {
+	if s.game.Phase() != tc.Playing {
 		return &response{}, nil
 	}
 	var choices []*ui.Choice
@@ -369,9 +375,26 @@ func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 	return &response{Ephemeral: true, Message: commands.Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: commands.ColorChallenge}}}}, nil
 }
 
+// whoseTurn is the one autocomplete choice of whoever may not use /move
+// or /suggest now (ruling D10).
+func whoseTurn(st *State) string {
+	if st.over() {
+		return "This game is over"
+	}
+	turn := st.game.Turn()
+	active, _ := st.game.Active(turn)
+	if st.game.Phase() == tc.SiegeDecision {
+		return fmt.Sprintf("Waiting for %s (%s) to decide the siege", active.Name, turn.Title())
+	}
+	return fmt.Sprintf("Waiting for %s (%s) to move", active.Name, turn.Title())
+}
+
 // mayComplete reports whether the user may use command ("move" or
-// "suggest") with a move of the side to move now.
+// "suggest") with a move of the side to move now, the game being on.
 func (st *State) mayComplete(userID, command string) bool {
+	if st.over() {
+		return false
+	}
 	turn := st.game.Turn()
 	switch command {
 	case "move":

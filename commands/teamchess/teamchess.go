@@ -77,6 +77,9 @@ type State struct {
 	// (version 2), written by Encode: Decode resumes it instead of
 	// replaying the actions.
 	Position *tc.Snapshot `json:"position,omitempty"`
+	// Aborted: the move timer ran out before the first move (ruling D18);
+	// the game is over without a result and nobody's record changes.
+	Aborted bool `json:"aborted,omitempty"`
 
 	game *tc.Game // the engine game, resumed (or replayed) by Decode
 }
@@ -156,7 +159,7 @@ func (st *State) clone() *State {
 // by every transition (ruling D9): the key is the number of actions, one
 // per transition (a move, a tag-out, a timeout, a siege decision).
 func (Game) Clock(s *State) commands.Clock {
-	if s.game.Phase() == tc.Finished {
+	if s.over() {
 		return commands.Clock{Rule: commands.NoClock}
 	}
 	c := commands.Clock{Rule: commands.PerMove, Key: strconv.Itoa(s.game.ActionCount()), Period: s.MoveTime}
@@ -171,6 +174,9 @@ func (Game) Clock(s *State) commands.Clock {
 // method is the engine's category, except that a game whose last commander
 // ran out of time ends by Time (see docs/rules/teamchess.md, D16).
 func (Game) Outcome(s *State) (storage.Outcome, bool) {
+	if s.Aborted {
+		return storage.Outcome{Method: storage.Aborted}, true
+	}
 	r := s.game.Result()
 	if !r.Over() {
 		return storage.Outcome{}, false
@@ -217,6 +223,9 @@ func method(g *tc.Game) storage.Method {
 // the same turn; none left, the other team wins by Fatigue.
 func (Game) Timeout(t *turn) error {
 	s := t.State.clone()
+	if !s.moved() {
+		return abort(t, s)
+	}
 	c := changeOf(s.game)
 	events, err := s.game.Timeout()
 	if err != nil {
@@ -392,4 +401,42 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// over reports whether the game has ended, with a result or aborted.
+func (st *State) over() bool { return st.Aborted || st.game.Phase() == tc.Finished }
+
+// moved reports whether any move was played.
+func (st *State) moved() bool {
+	for _, a := range st.game.State().Actions {
+		if a.Kind == tc.ActMove {
+			return true
+		}
+	}
+	return false
+}
+
+// abort ends s without a result because the move timer ran out before the
+// first move (ruling D18): no tally, the final board in every thread.
+func abort(t *turn, s *State) error {
+	s.Aborted = true
+	t.Save(s)
+	turn := s.game.Turn()
+	active, _ := s.game.Active(turn)
+	note := fmt.Sprintf("⏹️ **%s** (%s) made no first move in time: the game is **aborted**, not scored (ruling D18). Nobody's record changes.", s.memberName(active.ID), turn.Title())
+	for view := -1; view <= 1; view++ {
+		channel := t.Game.ThreadID
+		if view >= 0 {
+			channel = s.TeamThreads[view]
+		}
+		if channel == "" {
+			continue
+		}
+		msg, err := message(t, s, view, note)
+		if err != nil {
+			return err
+		}
+		t.PostIn(channel, msg)
+	}
+	return nil
 }

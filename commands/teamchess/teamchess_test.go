@@ -138,7 +138,8 @@ func TestTeamChessAutocompleteStaysWithinDiscordLimits(t *testing.T) {
 
 // TestTeamChessAutocompleteOnlyForWhoMayAct: /move suggestions go to the
 // active commander of the side to move, /suggest suggestions to that
-// side's members who may advise; everyone else gets none, in every thread
+// side's members who may advise; everyone else gets one choice saying
+// whose turn it is (its value plays nothing), in every thread
 // (suggesting the other side's moves would be advice nobody may act on).
 func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
 	a, _, store := newApp(t)
@@ -166,11 +167,12 @@ func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
 				require.NoError(t, err, "%s's choice %q is a legal move of the side to move", mover.Name, v)
 			}
 			require.Equal(t, moves, choices(adviser, channel, "suggest"), "%s may advise", adviser.Name)
-			require.Empty(t, choices(mover, channel, "suggest"), "the active commander plays, not advises")
-			require.Empty(t, choices(adviser, channel, "move"), "an adviser does not move")
+			waiting := []string{commands.WaitingValue}
+			require.Equal(t, waiting, choices(mover, channel, "suggest"), "the active commander plays, not advises")
+			require.Equal(t, waiting, choices(adviser, channel, "move"), "an adviser does not move")
 			for _, u := range append(others, commands.User{ID: "100009", Name: "erin"}) {
-				require.Empty(t, choices(u, channel, "move"), "%s is not to move", u.Name)
-				require.Empty(t, choices(u, channel, "suggest"), "%s may not advise now", u.Name)
+				require.Equal(t, waiting, choices(u, channel, "move"), "%s is not to move", u.Name)
+				require.Equal(t, waiting, choices(u, channel, "suggest"), "%s may not advise now", u.Name)
 			}
 		}
 	}
@@ -181,8 +183,19 @@ func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
 	// A member with a personal loss may no longer advise (rule 1.4).
 	_, err = a.Handle(in(bob, pub, "tagout", "", nil))
 	require.NoError(t, err)
-	require.Empty(t, choices(bob, pub, "suggest"), "bob has a personal loss")
+	require.Equal(t, []string{commands.WaitingValue}, choices(bob, pub, "suggest"), "bob has a personal loss")
 	require.NotEmpty(t, choices(dan, pub, "move"), "dan commands Black now")
+	req := in(erin, pub, "move", "", map[string]string{"move": ""})
+	req.Type, req.Focused = commands.AutocompleteRequest, "move"
+	resp, err := a.Handle(req)
+	require.NoError(t, err)
+	require.Equal(t, "Waiting for dan (Black) to move", resp.Choices[0].Name, "the choice names whose turn it is")
+	actions := len(load(t, store, g.ID).game.State().Actions)
+	for _, u := range []commands.User{dan, erin} {
+		_, err = a.Handle(in(u, pub, "move", "", map[string]string{"move": commands.WaitingValue}))
+		require.Contains(t, commandstest.UserMsg(t, err), "nothing was played")
+	}
+	require.Len(t, load(t, store, g.ID).game.State().Actions, actions, "the waiting choice plays nothing")
 }
 
 // TestTeamChessLobbyDoubleRules: a second command only balances the

@@ -2,6 +2,7 @@ package teamchess
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -174,6 +175,9 @@ func resultLine(e tc.Event) string {
 
 // nextLine says who must act now; mention pings them.
 func (st *State) nextLine(mention bool) string {
+	if st.Aborted {
+		return "The game was aborted; no record changes."
+	}
 	if st.game.Phase() == tc.Finished {
 		return "The game is over; the records are updated (/teamchess leaderboard)."
 	}
@@ -206,19 +210,10 @@ func (st *State) nextLine(mention bool) string {
 // (the team's side at the bottom).
 func message(t *turn, st *State, view int, content string) (commands.Message, error) {
 	pos := st.game.Position()
-	over := st.game.Phase() == tc.Finished
-	flipped := st.game.Turn() == chess.Black && !over
-	if view >= 0 {
-		flipped = view == int(chess.Black)
-	}
-	var last []chess.Square
-	if m, ok := st.game.LastMove(); ok {
-		last = []chess.Square{m.Board.From(), m.Board.To()}
-		if sq, ok := m.Target(); ok {
-			last = append(last, sq)
-		}
-	}
-	file, err := commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
+	over := st.over()
+	// The public board always from White's side (ruling D17), a team's
+	// from its own.
+	file, err := boardFile(t, st, view == int(chess.Black))
 	if err != nil {
 		return commands.Message{}, err
 	}
@@ -298,13 +293,59 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 			})
 		}
 	}
-	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files}, nil
+	var rows []ui.Row
+	if view < 0 && !over {
+		rows = []ui.Row{{commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary)}}
+	}
+	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
+}
+
+// boardFile draws st's position with its last move marked, Black at the
+// bottom when flipped.
+func boardFile(t *turn, st *State, flipped bool) (*ui.File, error) {
+	pos := st.game.Position()
+	var last []chess.Square
+	if m, ok := st.game.LastMove(); ok {
+		last = []chess.Square{m.Board.From(), m.Board.To()}
+		if sq, ok := m.Target(); ok {
+			last = append(last, sq)
+		}
+	}
+	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
+}
+
+// plyStamp names the position a public board shows (plies played), so
+// Flip can tell a board of an earlier position.
+func (st *State) plyStamp() string {
+	pos := st.game.Position()
+	ply := 2 * (pos.FullmoveNumber() - 1)
+	if pos.Turn() == chess.Black {
+		ply++
+	}
+	return strconv.Itoa(ply)
+}
+
+// flip shows the clicker, privately, the board now from Black's side (the
+// public board is drawn from White's), saying so when the board clicked
+// shows an earlier position: Team Chess does not replay old positions
+// for it (ruling D17).
+func flip(t *turn) (*response, error) {
+	st := t.State
+	file, err := boardFile(t, st, true)
+	if err != nil {
+		return nil, err
+	}
+	note := "The board from Black's side:"
+	if id, _ := commands.ParseCustomID(t.Req.CustomID); id.Arg != "" && id.Arg != st.plyStamp() {
+		note = "That board shows an earlier position; the board now from Black's side:"
+	}
+	return &response{Ephemeral: true, Message: commands.Message{Content: note, Files: []*ui.File{file}}}, nil
 }
 
 // queueText lists side's commanders in queue order with their personal
 // wins and losses in this game.
 func (st *State) queueText(side chess.Color) string {
-	over := st.game.Phase() == tc.Finished
+	over := st.over()
 	activeIdx := st.game.ActiveIndex(side)
 	var lines []string
 	for i, c := range st.game.Commanders(side) {

@@ -119,7 +119,8 @@ func LastMoves(entries []sandtable.Entry) (path []render.Square, steps []render.
 // Board is viewer's image of p (NoSide: the public one): the engine's
 // view of p for viewer (FromView), the last Main action of log as viewer
 // may see it (sandtable.FilterLog) highlighted, and the orientation: a
-// player's own side at the bottom, the side to move in the public image.
+// player's own side at the bottom, South in the public image (always, so
+// spectators keep their bearings; set Flipped for North's side).
 // It returns the frame to draw it with.
 func Board(p *sandtable.Position, log []sandtable.Entry, viewer sandtable.Side) (render.SandTableBoard, render.View, error) {
 	b, err := FromView(p.View(viewer))
@@ -134,6 +135,5 @@ func Board(p *sandtable.Position, log []sandtable.Entry, viewer sandtable.Side) 
 		b.Flipped = true
 		return b, render.ViewNorth, nil
 	}
-	b.Flipped = p.ToMove() == sandtable.North
 	return b, render.ViewPublic, nil
 }
