@@ -43,9 +43,13 @@
 //   - Isolation: serializable, except that a key deleted inside a scanned
 //     range after R goes unnoticed (etcd compares only the keys a range
 //     holds now; there is no comparison of a range's count). This is
-//     harmless for this schema's callers: every scan made inside an Update
-//     is Dedupe.Prune's (deleting an interaction mark another process just
-//     deleted changes nothing); the other scans (Games.Active, Due,
+//     harmless for this schema's callers. Two scans are made inside an
+//     Update: Dedupe.Prune's (deleting an interaction mark another process
+//     just deleted changes nothing) and the challenge rule's
+//     Challenges().Each (one open challenge per pair of players: a
+//     challenge added meanwhile is detected, which is what the rule needs;
+//     one deleted meanwhile could only make it refuse a challenge that a
+//     re-run would allow, once). The other scans (Games.Active, Due,
 //     NextDeadline, Finished, Invitations.Expired and Each, Records.Each,
 //     Logs.Each, the outbox's Heads, Len and NextDue, Playground's Each) are
 //     made in Views, and each record they lead to is read again by key in
