@@ -74,7 +74,7 @@ func TestWriteFixture(t *testing.T) {
 	meta.Results["survival-elimination"] = "wins by elimination of the last piece"
 	th = h.survivalGame(carol, dave)
 	h.move(carol, th, "g7g8q")
-	m := h.reply(dave, th.ID, "resign")
+	m := h.replyConfirmed(dave, th.ID, "resign")
 	require.Contains(t, m.Text(), "wins by resignation")
 	meta.Threads["survival-resigned"] = th.ID
 	meta.Results["survival-resigned"] = "wins by resignation"

@@ -156,6 +156,8 @@ type Turn[S any] struct {
 	effects []Effect
 	extra   []func(storage.Tx) error
 	runs    *runs
+	// confirmed marks the run of an action its user confirmed (see Ask).
+	confirmed bool
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -292,6 +294,7 @@ func Register[S any](a *App, g Game[S]) {
 			return k.g.Summary(rec, st, userID)
 		},
 	}
+	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired
 	if s.Delivered != nil {

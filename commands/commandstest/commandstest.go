@@ -330,3 +330,20 @@ func ButtonOf(t testing.TB, m commands.Message, label string) string {
 	t.Fatalf("no %q button in %+v", label, m)
 	return ""
 }
+
+// Confirm handles req, an action that asks its user first (Turn.Ask), and
+// clicks the prompt's Confirm button as that user at req.Now: it returns
+// the confirmed action's answer. An error refusing req itself is returned
+// as it is (nothing was asked); any other answer than a prompt fails the
+// test.
+func Confirm(t testing.TB, a *commands.App, req *commands.Request) (*commands.Response, error) {
+	t.Helper()
+	resp, err := a.Handle(req)
+	if err != nil {
+		return nil, err
+	}
+	require.True(t, resp.Ephemeral, "a confirmation prompt is private: %+v", resp.Message)
+	click := Click(req.User, ButtonOf(t, resp.Message, "Confirm"), "")
+	click.ChannelID, click.Now = req.ChannelID, req.Now
+	return a.Handle(click)
+}

@@ -136,7 +136,11 @@ func TestClockRestartsOnlyWithTheMove(t *testing.T) {
 		t.Helper()
 		r := cmd(u, command, sub, opts)
 		r.Now = t0.Add(d)
-		resp, err := a.Handle(r)
+		handle := a.Handle
+		if command == "resign" {
+			handle = func(r *commands.Request) (*commands.Response, error) { return commandstest.Confirm(t, a, r) }
+		}
+		resp, err := handle(r)
 		require.NoError(t, err)
 		return resp
 	}

@@ -49,7 +49,7 @@ func (Game) Spec() commands.Spec[*State] {
 		TopLevel:     map[string]commands.Handler{"survival": commands.Subcommands("survival", map[string]commands.Handler{"challenge": challenge})},
 		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
-		Components:   map[string]commands.Action[*State]{"flip": flip, "draw-accept": drawButton, "draw-decline": drawButton},
+		Components:   map[string]commands.Action[*State]{"flip": flip, "resign": resign, "draw-accept": drawButton, "draw-decline": drawButton},
 		Start:        start,
 	}
 }
@@ -196,6 +196,9 @@ func resign(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := t.Ask("resign", "", "Resign this game? You lose it."); r != nil {
+		return r, nil
+	}
 	s := t.State.clone()
 	if err := s.game.Resign(c); err != nil {
 		return nil, err
@@ -256,6 +259,14 @@ func drawAction(t *turn, action string) (*response, error) {
 	c, err := player(t, false)
 	if err != nil {
 		return nil, err
+	}
+	if action == "accept" {
+		if err := t.State.Draw.Check(t.Req, t.State.player(c.Other()), action, "(offers lapse when a move is made)"); err != nil {
+			return nil, err
+		}
+		if r := t.Ask("draw-accept", t.State.Draw.Arg(), "Accept the draw offer? The game ends in a draw."); r != nil {
+			return r, nil
+		}
 	}
 	s := t.State.clone()
 	switch action {
