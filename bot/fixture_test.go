@@ -126,7 +126,7 @@ func TestWriteFixture(t *testing.T) {
 
 	g = h.sandStart(erin, frank)
 	g.sandDeployBoth("fortress", "phalanx")
-	m = h.reply(frank, g.thread.ID, "resign")
+	m = h.replyConfirmed(frank, g.thread.ID, "resign")
 	require.False(t, m.Ephemeral(), m.Text())
 	meta.Threads["sandtable-resigned"], meta.Games["sandtable-resigned"] = g.thread.ID, g.id
 	meta.Results["sandtable-resigned"] = firstLine(t, m.Text(), "resign")

@@ -98,6 +98,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"step-discard":  once(stepDiscard),
 			"private":       privateView,
 			"draw-accept":   drawButton,
+			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
 			"draw-decline":  drawButton,
 		},
 		Modals: map[string]commands.Action[*State]{
@@ -261,6 +262,9 @@ func resign(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := t.Ask("resign", "", "Resign this game? You lose it."); r != nil {
+		return r, nil
+	}
 	return end(t, t.State.clone(), engine.Action{Kind: engine.ActResign, Side: side}, "Resigning", t.Req.User.Mention()+" resigned.")
 }
 
@@ -301,6 +305,14 @@ func drawAction(t *turn, action string) (*response, error) {
 	side, err := player(t, false)
 	if err != nil {
 		return nil, err
+	}
+	if action == "accept" {
+		if err := t.State.Draw.Check(t.Req, t.State.player(side.Opp()), action, "(offers lapse when the turn passes)"); err != nil {
+			return nil, err
+		}
+		if r := t.Ask("draw-accept", t.State.Draw.Arg(), "Accept the draw offer? The game ends in a draw."); r != nil {
+			return r, nil
+		}
 	}
 	s := t.State.clone()
 	resp, accepted, err := s.Draw.Act(t.Req, t.Game.ID, s.player(side.Opp()), action,
