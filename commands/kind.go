@@ -414,10 +414,15 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if !t.saved && len(t.effects) == 0 && len(t.extra) == 0 {
 		return resp, nil
 	}
+	wasActive := rec.Active
 	if t.saved {
 		if err := k.finish(t, rec, t.prev); err != nil {
 			return nil, err
 		}
+	}
+	var closing []Effect
+	if wasActive && !rec.Active && rec.ThreadID != "" {
+		closing = closeThread(rec)
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	var saved *storage.Game
@@ -444,7 +449,10 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 				return err
 			}
 		}
-		return a.enqueue(tx, rec.ID, rec, t.effects)
+		if err := a.enqueue(tx, rec.ID, rec, t.effects); err != nil {
+			return err
+		}
+		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
 	})
 	if err != nil {
 		return nil, err

@@ -54,9 +54,11 @@ type Platform struct {
 	Files   map[string][]byte
 	Edits   []Edited
 	Types   map[string]ui.ChannelType
-	Fail    func(op, channel string) error
-	next    int
-	names   map[string]string // thread ID -> parent "/" name
+	// Archived are the threads archived and locked (ArchiveThread).
+	Archived map[string]bool
+	Fail     func(op, channel string) error
+	next     int
+	names    map[string]string // thread ID -> parent "/" name
 }
 
 // NewPlatform returns an empty fake platform.
@@ -201,6 +203,20 @@ func (p *Platform) AddThreadMember(ctx context.Context, threadID, userID string)
 		return err
 	}
 	p.Members[threadID] = append(p.Members[threadID], userID)
+	return nil
+}
+
+// ArchiveThread records threadID as archived and locked.
+func (p *Platform) ArchiveThread(ctx context.Context, threadID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("archive", threadID); err != nil {
+		return err
+	}
+	if p.Archived == nil {
+		p.Archived = map[string]bool{}
+	}
+	p.Archived[threadID] = true
 	return nil
 }
 

@@ -120,3 +120,24 @@ func TestDrawAcceptAsksFirst(t *testing.T) {
 	_, err = a.Handle(clickAt(alice, buttonOf(t, prompt.Message, "Confirm"), 2*time.Second))
 	require.Contains(t, userMsg(t, err), "already over")
 }
+
+// TestEndArchivesTheThread: ArchiveDelay after the end (time for the answer
+// and its outbox copy to show first), a summary is posted and the thread
+// archived and locked, once.
+func TestEndArchivesTheThread(t *testing.T) {
+	a, p, store := newApp(t)
+	putGame(t, store, kingsShuffle)
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0.Add(commands.ArchiveDelay-time.Second))
+	require.False(t, p.Archived["th1"], "not before everything the end shows")
+	commandstest.Deliver(t, a, t0.Add(commands.ArchiveDelay))
+	require.True(t, p.Archived["th1"])
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 1)
+	require.Equal(t, "th1", posts[0].Channel)
+	require.Contains(t, posts[0].Msg.Content, alice.Mention()+" wins by resignation")
+	commandstest.Deliver(t, a, t0.Add(2*commands.ArchiveDelay))
+	posts, _ = p.Snapshot()
+	require.Len(t, posts, 1, "once")
+}
