@@ -239,8 +239,8 @@ func TestResignAnswerFails(t *testing.T) {
 	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(thread.ID, "wins by resignation")) > 0 }))
 	h.clock.Advance(time.Minute)
 	h.swept()
-	res := h.messagesWith(thread.ID, "wins by resignation")
-	require.Len(t, res, 1, "announced once")
+	res := h.messagesWith(thread.ID, bob.Mention()+" resigned")
+	require.Len(t, res, 1, "announced once (the thread's closing summary says who won, not who resigned)")
 	var pgn bool
 	for _, a := range res[0].Attachments {
 		pgn = pgn || strings.HasSuffix(a.Filename, ".pgn")
