@@ -40,7 +40,7 @@ func (t *Turn[S]) Ask(route, arg, prompt string) *Response {
 	}
 	expires := t.Now.Add(ConfirmTTL)
 	button := func(action, label string, style ui.ButtonStyle) ui.Button {
-		a := fmt.Sprintf("%d.%s.%s.%s", expires.Unix(), t.Req.User.ID, route, arg)
+		a := fmt.Sprintf("%d.%s.%s.%s.%s", expires.Unix(), t.Req.User.ID, t.moment(), route, arg)
 		return ui.Button{Label: label, Style: style, Route: CustomID{Scope: "g", ID: t.Game.ID, Action: action, Arg: a}.String()}
 	}
 	return &Response{Ephemeral: true, Message: Message{
@@ -52,6 +52,17 @@ func (t *Turn[S]) Ask(route, arg, prompt string) *Response {
 	}}
 }
 
+// moment is a stamp of the game's clock key (the ply, the turn, the
+// phase): what a prompt was asked about, so that a Confirm after play went
+// on changes nothing. Effects' results recorded meanwhile (Spec.Delivered)
+// and draw offers do not change it.
+func (t *Turn[S]) moment() string {
+	if t.kind == nil {
+		return Stamp("")
+	}
+	return Stamp(t.kind.clock(t.State).Key)
+}
+
 // Confirmed reports whether t is the confirmed run of an action that
 // asked (see Ask).
 func (t *Turn[S]) Confirmed() bool { return t.confirmed }
@@ -60,29 +71,32 @@ func (t *Turn[S]) Confirmed() bool { return t.confirmed }
 type confirmArg struct {
 	expires time.Time
 	user    string
+	moment  string // the game's moment when the user was asked (Turn.moment)
 	route   string
 	arg     string
 }
 
 func parseConfirmArg(s string) (confirmArg, error) {
-	parts := strings.SplitN(s, ".", 4)
-	if len(parts) != 4 {
+	parts := strings.SplitN(s, ".", 5)
+	if len(parts) != 5 {
 		return confirmArg{}, Errorf("This confirmation button is damaged; use the command again.")
 	}
 	sec, err := strconv.ParseInt(parts[0], 10, 64)
-	if err != nil || parts[1] == "" || parts[2] == "" {
+	if err != nil || parts[1] == "" || parts[3] == "" {
 		return confirmArg{}, Errorf("This confirmation button is damaged; use the command again.")
 	}
-	return confirmArg{expires: time.Unix(sec, 0), user: parts[1], route: parts[2], arg: parts[3]}, nil
+	return confirmArg{expires: time.Unix(sec, 0), user: parts[1], moment: parts[2], route: parts[3], arg: parts[4]}, nil
 }
 
 // confirmRoutes adds the framework's confirmation routes to a game's
 // component table: Confirm runs the route the prompt names, as a click of
 // that route, once checked that the clicker is the user who was asked and
 // that the prompt has not expired; Cancel answers by updating the prompt.
-// A Confirm goes through the game's one action path (dedupe by interaction,
-// version compare), so a double click is two actions: the second finds the
-// game changed (over, or the draw offer answered) and says so.
+// The prompt carries the game's moment (Turn.moment: its clock key): a
+// Confirm after play went on is refused, so the user confirms what they
+// saw. A Confirm goes through the game's one action path (dedupe by
+// interaction, version compare at the commit), so a double click is two
+// actions: the second finds the game changed (over) and says so.
 func confirmRoutes[S any](k *kindOf[S], table map[string]GameHandler, routes map[string]Action[S]) {
 	table[confirmAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
 		id, _ := ParseCustomID(req.CustomID)
@@ -106,6 +120,9 @@ func confirmRoutes[S any](k *kindOf[S], table map[string]GameHandler, routes map
 		again := *req
 		again.CustomID = CustomID{Scope: "g", ID: rec.ID, Action: c.route, Arg: c.arg}.String()
 		return k.run(a, &again, rec, func(t *Turn[S]) (*Response, error) {
+			if t.moment() != c.moment {
+				return nil, Errorf("The game moved on since you were asked: nothing changed. Use the command or button again if you still want to.")
+			}
 			t.confirmed = true
 			return act(t)
 		})

@@ -19,8 +19,8 @@ func clickAt(u commands.User, customID string, d time.Duration) *commands.Reques
 }
 
 // TestResignAsksFirst: /resign answers with a private prompt and changes
-// nothing; Cancel drops it; only the asked player's Confirm within a minute
-// resigns, once.
+// nothing; Cancel drops it; only the asked player's Confirm within a minute,
+// with the game as it was when asked, resigns, once.
 func TestResignAsksFirst(t *testing.T) {
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
@@ -50,6 +50,18 @@ func TestResignAsksFirst(t *testing.T) {
 	g, st := load(t, store, id)
 	require.True(t, g.Active)
 	require.Empty(t, st.Result)
+	require.Equal(t, before, version())
+
+	// A prompt answered after the game changed (a move) changes nothing:
+	// the player confirms what they saw.
+	prompt, err = a.Handle(cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))
+	require.NoError(t, err)
+	before = version()
+	_, err = a.Handle(clickAt(bob, buttonOf(t, prompt.Message, "Confirm"), time.Second))
+	require.Contains(t, userMsg(t, err), "moved on since you were asked")
+	require.True(t, commandstest.Game(t, store, id).Active)
 	require.Equal(t, before, version())
 
 	// A fresh prompt confirmed in time resigns.
@@ -94,7 +106,7 @@ func TestDrawAcceptAsksFirst(t *testing.T) {
 	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))
 	require.NoError(t, err)
 	_, err = a.Handle(clickAt(bob, buttonOf(t, prompt.Message, "Confirm"), time.Second))
-	require.Contains(t, userMsg(t, err), "no longer open")
+	require.Contains(t, userMsg(t, err), "moved on since you were asked")
 	require.True(t, active())
 
 	// A decline needs no confirmation.
