@@ -396,3 +396,34 @@ func (a *App) expireChallenges(now time.Time) error {
 func (a *App) challengePosted(id, messageID string) {
 	invitationPosted(a, challengesOf, id, func(ch *Challenge) { ch.MessageID = messageID })
 }
+
+// Rematch opens a challenge, as OpenChallenge does, from t's user to
+// opponent to a new game of kind, in the text channel of t's game (a
+// finished game's Rematch button is clicked in its thread, where no game
+// thread can start). The challenge is posted there through the outbox; the
+// clicker is answered privately. Accept, Decline, Cancel and the expiry
+// work as for any challenge (an expired rematch's message is not edited:
+// its buttons say it expired when clicked).
+func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string, describe []string) (*Response, error) {
+	a := t.app
+	k := a.kinds[kind]
+	if k == nil {
+		return nil, fmt.Errorf("rematch of unknown kind %q", kind)
+	}
+	req := *t.Req
+	req.ChannelID = t.Game.ChannelID
+	resp, err := a.openChallenge(&req, k, opponent, options, describe)
+	if err != nil {
+		return nil, err
+	}
+	m := resp.Message
+	stream := "rematch-" + newID()
+	if err := a.update(func(tx storage.Tx) error {
+		return a.enqueue(tx, stream, nil, []Effect{{Op: OpPost, Channel: t.Game.ChannelID, Body: &m}})
+	}); err != nil {
+		return nil, err
+	}
+	a.deliverNow(req.Context(), stream, false)
+	a.kick()
+	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
+}

@@ -1,6 +1,7 @@
 package survival
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -152,4 +153,42 @@ func TestEndArchivesTheThread(t *testing.T) {
 	commandstest.Deliver(t, a, t0.Add(2*commands.ArchiveDelay))
 	posts, _ = p.Snapshot()
 	require.Len(t, posts, 1, "once")
+}
+
+// TestRematch: the final board's Rematch button opens, in the game's text
+// channel, a challenge to the same opponent with colours swapped and the
+// same move time; accepting it starts a game with the colours swapped.
+func TestRematch(t *testing.T) {
+	a, p, store := newApp(t)
+	id := putGame(t, store, kingsShuffle)
+	end, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	button := buttonOf(t, end.Message, "Rematch")
+	_, err = a.Handle(clickAt(carol, button, time.Second))
+	require.Contains(t, userMsg(t, err), "Only")
+
+	r, err := a.Handle(clickAt(alice, button, time.Second))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral, "the clicker is answered privately")
+	commandstest.Deliver(t, a, t0.Add(time.Second))
+	posts, _ := p.Snapshot()
+	var challenge *commands.Message
+	for _, s := range posts {
+		if s.Channel == "general" && strings.Contains(s.Msg.Content, "challenged") {
+			challenge = &s.Msg
+		}
+	}
+	require.NotNil(t, challenge, "the challenge is posted in the game's text channel: %+v", posts)
+	require.Contains(t, challenge.Content, bob.Mention())
+
+	accept := commandstest.Click(bob, buttonOf(t, *challenge, "Accept"), "m-rematch")
+	accept.Now = t0.Add(2 * time.Second)
+	_, err = a.Handle(accept)
+	require.NoError(t, err)
+	g, st := gameIn(t, store, "m-rematch")
+	require.NotEqual(t, id, g.ID)
+	require.True(t, g.Active)
+	require.Equal(t, bob.ID, st.White.ID, "colours swapped: alice had White")
+	require.Equal(t, alice.ID, st.Black.ID)
+	require.Equal(t, time.Hour, st.MoveTime)
 }
