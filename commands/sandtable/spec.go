@@ -99,6 +99,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"private":       privateView,
 			"draw-accept":   drawButton,
 			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
+			"rematch":       rematch,
 			"draw-decline":  drawButton,
 		},
 		Modals: map[string]commands.Action[*State]{
@@ -167,6 +168,9 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 		return "", err
 	}
 	s := &State{South: ch.Challenger, North: ch.Opponent, TurnTime: turnTime, Started: t.Now, pos: engine.NewGame(randomUint64())}
+	if ch.Options["side"] == "north" { // a rematch with sides swapped (ruling D16)
+		s.South, s.North = ch.Opponent, ch.Challenger
+	}
 	save(t, s)
 	status := statusMessage(t, s, fmt.Sprintf("%s (South) vs %s (North): deploy your pieces in secret.", s.South.Mention(), s.North.Mention()))
 	t.Effect(commands.Effect{Op: commands.OpPost, Channel: commands.ChannelOfGame, Body: &status, Result: resultStatus})
@@ -351,4 +355,31 @@ func rules(a *commands.App, req *commands.Request) (*response, error) {
 		},
 		Files: []*ui.File{{Name: "legend.png", ContentType: "image/png", Data: buf.Bytes()}},
 	}}, nil
+}
+
+// rematch opens, from a finished game's Rematch button, a challenge from
+// the clicker to their opponent with sides swapped and the same turn time
+// (ruling D16), answered like any challenge.
+func rematch(t *turn) (*response, error) {
+	s := t.State
+	if !s.over() {
+		return nil, commands.Errorf("This game is still on: a rematch is offered once it has ended.")
+	}
+	side := engine.NoSide
+	for _, sd := range sides {
+		if s.player(sd).ID == t.Req.User.ID {
+			side = sd
+		}
+	}
+	if side == engine.NoSide {
+		return nil, commands.Errorf("Only %s and %s, who played this game, can ask for a rematch.", s.South.Mention(), s.North.Mention())
+	}
+	mine := "north"
+	if side == engine.North {
+		mine = "south"
+	}
+	opp := s.player(side.Opp())
+	return t.Rematch(Kind, &opp, map[string]string{"turn_time": s.TurnTime.String(), "side": mine}, []string{
+		fmt.Sprintf("A rematch of game %s, sides swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), strings.ToUpper(mine[:1])+mine[1:]),
+	})
 }
