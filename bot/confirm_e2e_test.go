@@ -15,7 +15,8 @@ import (
 // asks privately; Cancel changes nothing; Confirm resigns once (a second
 // Confirm says the game is over); ArchiveDelay later the thread gets its
 // summary and is archived and locked, after which its players can no
-// longer use commands in it.
+// longer use commands in it. Before that, the final board's Rematch opens
+// a challenge with colours swapped.
 func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
@@ -38,6 +39,25 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	require.Contains(t, mustBeEphemeral(t, again, bob), "already over")
 	require.Len(t, h.messagesWith(thread.ID, "wins by resignation"), 1, "resigned once")
 
+	// Rematch, from the final board: a challenge in the text channel,
+	// colours swapped, which bob accepts.
+	in, err = h.srv.Click(alice, m, buttonID(t, m, "Rematch"))
+	require.NoError(t, err)
+	offered, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.Contains(t, mustBeEphemeral(t, offered, alice), "Rematch offered")
+	challenge, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
+		return m.ChannelID == h.gen.ID && strings.Contains(m.Text(), "rematch of game")
+	})
+	require.NoError(t, err)
+	require.Contains(t, challenge.Text(), bob.Mention())
+	accepted := h.click(bob, challenge, buttonID(t, challenge, "Accept"))
+	_, err = accepted.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	second, err := h.srv.WaitThread(wait, func(c *discordsim.Channel) bool { return c.ID != thread.ID && c.ParentID == h.gen.ID })
+	require.NoError(t, err)
+	require.Equal(t, "Survival · "+bob.Name+" vs "+alice.Name, second.Name, "bob has White in the rematch")
+
 	h.drained()
 	require.False(t, h.srv.ChannelByID(thread.ID).Archived, "the thread stays open while the end is shown")
 	h.clock.Advance(commands.ArchiveDelay)
@@ -52,4 +72,15 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	h.swept()
 	h.drained()
 	require.Len(t, h.messagesWith(thread.ID, "Game over"), 1, "once")
+}
+
+// requireOnlyRematch asserts that a finished game's message offers nothing
+// but a Rematch (no Flip, no deployment or Drone controls).
+func requireOnlyRematch(t *testing.T, m *discordsim.Message) {
+	t.Helper()
+	var labels []string
+	for _, b := range m.Buttons() {
+		labels = append(labels, b.Label)
+	}
+	require.Equal(t, []string{"Rematch"}, labels, "a finished game offers only a rematch")
 }

@@ -682,7 +682,11 @@ func TestTeamChessResignAnswerFails(t *testing.T) {
 	for _, th := range []*discordsim.Channel{tb.pub, tb.team[tcWhite], tb.team[tcBlack]} {
 		require.Len(t, h.messagesWith(th.ID, "Black resigned"), 1, "thread %s", th.Name)
 	}
-	require.Contains(t, tb.refused(alice, tb.pub, "move", discordsim.Opt("move", "d4")), "over")
+	// The game is over: a minute after the end its public thread is locked.
+	h.drained()
+	require.True(t, h.srv.ChannelByID(tb.pub.ID).Locked)
+	_, err = h.srv.Slash(alice, tb.pub.ID, "move", discordsim.Opt("move", "d4"))
+	require.Error(t, err, "nobody types in the locked thread")
 }
 
 // TestTeamChessMoveAnswerFails: a 500 on a Team Chess move's answer: the

@@ -95,7 +95,7 @@ func TestSurvivalFullGameToElimination(t *testing.T) {
 	for _, tag := range []string{`[Variant "Survival Chess: Tartan Grid"]`, `[SetUp "1"]`, `[FEN "`, `[Result "0-1"]`, `[White "alice"]`, `[Black "bob"]`, "1. g8=Q"} {
 		require.Contains(t, string(pgn.Data), tag)
 	}
-	require.Empty(t, last.Buttons(), "a finished game has no Flip button")
+	requireOnlyRematch(t, last)
 
 	// After the end, moves are refused.
 	after := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "a1a2"))
