@@ -168,7 +168,7 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 		return "", err
 	}
 	s := &State{South: ch.Challenger, North: ch.Opponent, TurnTime: turnTime, Started: t.Now, pos: engine.NewGame(randomUint64())}
-	if ch.Options["side"] == "north" { // a rematch with sides swapped (ruling D16)
+	if ch.Options["side"] == "north" { // a rematch with sides swapped (ruling D18)
 		s.South, s.North = ch.Opponent, ch.Challenger
 	}
 	save(t, s)
@@ -359,7 +359,7 @@ func rules(a *commands.App, req *commands.Request) (*response, error) {
 
 // rematch opens, from a finished game's Rematch button, a challenge from
 // the clicker to their opponent with sides swapped and the same turn time
-// (ruling D16), answered like any challenge.
+// (ruling D18), answered like any challenge.
 func rematch(t *turn) (*response, error) {
 	s := t.State
 	if !s.over() {

@@ -333,7 +333,7 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 
 // rematch opens, from a finished game's Rematch button, a challenge from
 // the clicker to their opponent with colours swapped and the same move
-// time (ruling 28), answered like any challenge.
+// time (ruling 31), answered like any challenge.
 func rematch(t *turn) (*response, error) {
 	s := t.State
 	if !s.over() {
