@@ -499,7 +499,8 @@ func TestProcessesPlaySandTableOnEtcd(t *testing.T) {
 			for _, in := range moves {
 				require.Same(t, ps[1], r.handler(in))
 			}
-			_, res := r.answer(alice, thread.ID, "resign")
+			_, prompt := r.answer(alice, thread.ID, "resign")
+			_, res := r.press(alice, prompt, "Confirm", nil)
 			require.False(t, res.Ephemeral(), res.Text())
 
 			r.delivered()
@@ -730,7 +731,8 @@ func TestEtcdMemberStopsMidGame(t *testing.T) {
 
 	_, board := r.answer(alice, thread.ID, "board")
 	require.Contains(t, board.Text(), fmt.Sprintf("move %d", plies/2+1), "%d plies applied once each: %s", plies, board.Text())
-	_, res := r.answer(bob, thread.ID, "resign")
+	_, prompt := r.answer(bob, thread.ID, "resign")
+	_, res := r.press(bob, prompt, "Confirm", nil)
 	require.False(t, res.Ephemeral(), res.Text())
 	r.delivered()
 	r.postedOnce(thread.ID)

@@ -125,7 +125,7 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 	offer := r.answer(bob, th.ID, "draw offer")
 	require.Contains(t, offer.Text(), "offers a draw")
 	r.restart()
-	m := r.answer(alice, th.ID, "draw accept")
+	m := r.press(alice, r.answer(alice, th.ID, "draw accept"), "Confirm", nil)
 	require.Contains(t, m.Text(), "Draw by agreement", "the offer survived the kill")
 	require.Len(t, r.with(th.ID, "offers a draw"), 1)
 	m = r.answer(alice, th.ID, "move", discordsim.Opt("move", "e7e8q"))
@@ -133,7 +133,7 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 
 	th2 := r.survivalGame(alice, bob)
 	r.answer(alice, th2.ID, "move", discordsim.Opt("move", "g7g8q"))
-	res := r.answer(bob, th2.ID, "resign")
+	res := r.press(bob, r.answer(bob, th2.ID, "resign"), "Confirm", nil)
 	require.Contains(t, res.Text(), "wins by resignation")
 	r.restart()
 	m = r.answer(bob, th2.ID, "move", discordsim.Opt("move", "e2e1q"))

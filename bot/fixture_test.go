@@ -74,7 +74,7 @@ func TestWriteFixture(t *testing.T) {
 	meta.Results["survival-elimination"] = "wins by elimination of the last piece"
 	th = h.survivalGame(carol, dave)
 	h.move(carol, th, "g7g8q")
-	m := h.reply(dave, th.ID, "resign")
+	m := h.replyConfirmed(dave, th.ID, "resign")
 	require.Contains(t, m.Text(), "wins by resignation")
 	meta.Threads["survival-resigned"] = th.ID
 	meta.Results["survival-resigned"] = "wins by resignation"
@@ -126,7 +126,7 @@ func TestWriteFixture(t *testing.T) {
 
 	g = h.sandStart(erin, frank)
 	g.sandDeployBoth("fortress", "phalanx")
-	m = h.reply(frank, g.thread.ID, "resign")
+	m = h.replyConfirmed(frank, g.thread.ID, "resign")
 	require.False(t, m.Ephemeral(), m.Text())
 	meta.Threads["sandtable-resigned"], meta.Games["sandtable-resigned"] = g.thread.ID, g.id
 	meta.Results["sandtable-resigned"] = firstLine(t, m.Text(), "resign")

@@ -260,3 +260,22 @@ func openStore(t testing.TB) *storage.Bolt {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// confirm clicks Confirm on the private confirmation prompt (an action that
+// asks first) and waits for the message the confirmed action produced.
+func (h *harness) confirm(u *discordsim.User, prompt *discordsim.Message) *discordsim.Message {
+	h.t.Helper()
+	mustBeEphemeral(h.t, prompt, u)
+	in, err := h.srv.Click(u, prompt, buttonID(h.t, prompt, "Confirm"))
+	require.NoError(h.t, err)
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(h.t, err, "no answer to Confirm")
+	return m
+}
+
+// replyConfirmed runs a slash command that asks first, confirms it and
+// waits for the message the confirmed action produced.
+func (h *harness) replyConfirmed(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Message {
+	h.t.Helper()
+	return h.confirm(u, h.reply(u, channelID, command, opts...))
+}

@@ -92,6 +92,14 @@ func (p *platform) RemoveThreadMember(ctx context.Context, threadID, userID stri
 	return p.fail(p.sess.ThreadMemberRemove(threadID, userID, discordgo.WithContext(ctx)))
 }
 
+// ArchiveThread archives and locks a thread (locking needs the Manage
+// Threads permission).
+func (p *platform) ArchiveThread(ctx context.Context, threadID string) error {
+	yes := true
+	_, err := p.sess.ChannelEditComplex(threadID, &discordgo.ChannelEdit{Archived: &yes, Locked: &yes}, discordgo.WithContext(ctx))
+	return p.fail(err)
+}
+
 func (p *platform) DM(ctx context.Context, userID string, m commands.Message) (string, error) {
 	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {

@@ -40,7 +40,7 @@ func TestSandTableEndDuringDeploymentClosesPanels(t *testing.T) {
 			return second.ID != first.ID
 		}))
 		bobs := g.dmPanel(bob)
-		m := h.reply(bob, g.thread.ID, "resign")
+		m := h.replyConfirmed(bob, g.thread.ID, "resign")
 		require.Contains(t, m.Text(), "resigned")
 		closed(g, alice, first, second)
 		closed(g, bob, bobs)

@@ -95,7 +95,7 @@ func TestSurvivalFullGameToElimination(t *testing.T) {
 	for _, tag := range []string{`[Variant "Survival Chess: Tartan Grid"]`, `[SetUp "1"]`, `[FEN "`, `[Result "0-1"]`, `[White "alice"]`, `[Black "bob"]`, "1. g8=Q"} {
 		require.Contains(t, string(pgn.Data), tag)
 	}
-	require.Empty(t, last.Buttons(), "a finished game has no Flip button")
+	requireOnlyRematch(t, last)
 
 	// After the end, moves are refused.
 	after := h.reply(alice, thread.ID, "move", discordsim.Opt("move", "a1a2"))
@@ -254,7 +254,7 @@ func TestSurvivalResignDrawAndTimeout(t *testing.T) {
 
 	t.Run("resign", func(t *testing.T) {
 		thread := h.survivalGame(alice, bob)
-		m := h.reply(bob, thread.ID, "resign")
+		m := h.replyConfirmed(bob, thread.ID, "resign")
 		require.Contains(t, m.Text(), bob.Mention()+" resigned")
 		require.Contains(t, m.Text(), alice.Mention()+" (White) wins by resignation")
 		require.NotNil(t, m.Attachment("survival-"+gameIDFrom(t, m)+".pgn"))
@@ -274,8 +274,9 @@ func TestSurvivalResignDrawAndTimeout(t *testing.T) {
 		require.NoError(t, err)
 		require.Contains(t, mustBeEphemeral(t, own, alice), "You made this draw offer")
 		in = h.click(bob, offer, buttonID(t, offer, "Accept draw"))
-		done, err := in.WaitMessage(wait, nil)
+		prompt, err := in.WaitMessage(wait, nil)
 		require.NoError(t, err)
+		done := h.confirm(bob, prompt)
 		require.Contains(t, done.Text(), "Draw by agreement")
 		require.Contains(t, done.Text(), "1/2-1/2")
 	})

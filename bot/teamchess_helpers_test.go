@@ -247,6 +247,13 @@ func (tb *tcTable) refresh() {
 func (tb *tcTable) do(u *discordsim.User, channel *discordsim.Channel, command string, opts ...discordsim.Option) *discordsim.Message {
 	tb.t.Helper()
 	m := tb.h.tcReply(u, channel.ID, command, opts...)
+	if command == "tagout" || command == "resign" {
+		// Both ask first, privately: confirm.
+		require.Contains(tb.t, mustBeEphemeral(tb.t, m, u), "Confirm within", "/%s by %s refused", command, u.Name)
+		in, err := tb.h.srv.Click(u, m, buttonID(tb.t, m, "Confirm"))
+		require.NoError(tb.t, err)
+		m = tb.h.tcAnswer(in, nil)
+	}
 	require.False(tb.t, m.Ephemeral(), "/%s by %s refused: %s", command, u.Name, m.Text())
 	return m
 }

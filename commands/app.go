@@ -36,6 +36,10 @@ type Platform interface {
 	// AddThreadMember and RemoveThreadMember change a thread's membership.
 	AddThreadMember(ctx context.Context, threadID, userID string) error
 	RemoveThreadMember(ctx context.Context, threadID, userID string) error
+	// ArchiveThread archives and locks the thread threadID: it leaves the
+	// active list and only moderators (and the bot, which locked it) can
+	// reopen it. Archiving an archived thread again is no error.
+	ArchiveThread(ctx context.Context, threadID string) error
 	// DM sends a direct message to a user and returns its ID.
 	DM(ctx context.Context, userID string, m Message) (string, error)
 	// EditDM replaces the content, embeds and components of the direct

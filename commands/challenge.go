@@ -456,3 +456,34 @@ func openBetween(tx storage.Tx, a *App, ch *Challenge, now time.Time) error {
 	return Errorf("You and %s already have an open challenge: %s %s challenge (https://discord.com/channels/%s/%s/%s), expiring <t:%d:R>. One open challenge per pair of players: accept, decline or cancel that one first.",
 		EscapeText(ch.Opponent.Name, 0), by, title, open.GuildID, open.ChannelID, open.MessageID, open.Expires.Unix())
 }
+
+// Rematch opens a challenge, as OpenChallenge does, from t's user to
+// opponent to a new game of kind, in the text channel of t's game (a
+// finished game's Rematch button is clicked in its thread, where no game
+// thread can start). The challenge is posted there through the outbox; the
+// clicker is answered privately. Accept, Decline, Cancel and the expiry
+// work as for any challenge (an expired rematch's message is not edited:
+// its buttons say it expired when clicked).
+func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string, describe []string) (*Response, error) {
+	a := t.app
+	k := a.kinds[kind]
+	if k == nil {
+		return nil, fmt.Errorf("rematch of unknown kind %q", kind)
+	}
+	req := *t.Req
+	req.ChannelID = t.Game.ChannelID
+	resp, err := a.openChallenge(&req, k, opponent, options, describe)
+	if err != nil {
+		return nil, err
+	}
+	m := resp.Message
+	stream := "rematch-" + newID()
+	if err := a.update(func(tx storage.Tx) error {
+		return a.enqueue(tx, stream, nil, []Effect{{Op: OpPost, Channel: t.Game.ChannelID, Body: &m}})
+	}); err != nil {
+		return nil, err
+	}
+	a.deliverNow(req.Context(), stream, false)
+	a.kick()
+	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
+}

@@ -89,22 +89,8 @@ func (d *Draw) Act(req *Request, gameID string, opp User, action, offerNote, noO
 			}},
 		}}, false, nil
 	case "accept", "decline":
-		if req.Type == ComponentRequest {
-			// A button answers the offer its message made, and no other.
-			id, _ := ParseCustomID(req.CustomID)
-			if d.Offer == "" || id.Arg != strconv.Itoa(d.Seq) {
-				hint := ""
-				if d.Offer != "" {
-					hint = " A newer offer stands: answer it with its own message's buttons, or with /draw accept or /draw decline."
-				}
-				return nil, false, Errorf("That draw offer is no longer open: it was declined, accepted or lapsed.%s", hint)
-			}
-		}
-		if d.Offer == "" {
-			return nil, false, Errorf("There is no draw offer to %s %s.", action, noOfferNote)
-		}
-		if d.Offer == req.User.ID {
-			return nil, false, Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
+		if err := d.Check(req, opp, action, noOfferNote); err != nil {
+			return nil, false, err
 		}
 		d.Answer = fmt.Sprintf("%d %s %s", d.Seq, action, req.User.ID)
 		if action == "decline" {
@@ -115,6 +101,33 @@ func (d *Draw) Act(req *Request, gameID string, opp User, action, offerNote, noO
 	}
 	return nil, false, Errorf("Unknown draw action %q: use offer, accept or decline.", action)
 }
+
+// Check refuses req's user's answer action ("accept" or "decline") to the
+// standing offer, as Act would, changing nothing: a game asks for a
+// confirmation (Turn.Ask) only of an answer that can be given.
+func (d *Draw) Check(req *Request, opp User, action, noOfferNote string) error {
+	if req.Type == ComponentRequest {
+		// A button answers the offer its message made, and no other.
+		id, _ := ParseCustomID(req.CustomID)
+		if d.Offer == "" || id.Arg != strconv.Itoa(d.Seq) {
+			hint := ""
+			if d.Offer != "" {
+				hint = " A newer offer stands: answer it with its own message's buttons, or with /draw accept or /draw decline."
+			}
+			return Errorf("That draw offer is no longer open: it was declined, accepted or lapsed.%s", hint)
+		}
+	}
+	if d.Offer == "" {
+		return Errorf("There is no draw offer to %s %s.", action, noOfferNote)
+	}
+	if d.Offer == req.User.ID {
+		return Errorf("You made this draw offer; only %s can %s it.", opp.Mention(), action)
+	}
+	return nil
+}
+
+// Arg is the standing offer's number as its buttons carry it.
+func (d *Draw) Arg() string { return strconv.Itoa(d.Seq) }
 
 // GameButton is a button of game g whose custom ID carries action.
 func GameButton(g *storage.Game, action, label string, style ui.ButtonStyle) ui.Button {

@@ -167,6 +167,8 @@ type Turn[S any] struct {
 	effects []Effect
 	extra   []func(storage.Tx) error
 	runs    *runs
+	// confirmed marks the run of an action its user confirmed (see Ask).
+	confirmed bool
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -307,6 +309,7 @@ func Register[S any](a *App, g Game[S]) {
 			return k.g.Summary(rec, st, userID)
 		},
 	}
+	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired
 	if s.Delivered != nil {
@@ -426,10 +429,15 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if !t.saved && len(t.effects) == 0 && len(t.extra) == 0 {
 		return resp, nil
 	}
+	wasActive := rec.Active
 	if t.saved {
 		if err := k.finish(t, rec, t.prev); err != nil {
 			return nil, err
 		}
+	}
+	var closing []Effect
+	if wasActive && !rec.Active && rec.ThreadID != "" {
+		closing = closeThread(rec)
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	var saved *storage.Game
@@ -456,7 +464,10 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 				return err
 			}
 		}
-		return a.enqueue(tx, rec.ID, rec, t.effects)
+		if err := a.enqueue(tx, rec.ID, rec, t.effects); err != nil {
+			return err
+		}
+		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
 	})
 	if err != nil {
 		return nil, err

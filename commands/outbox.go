@@ -37,6 +37,7 @@ const (
 	OpStartThread  Op = "start_thread"  // start thread Name under Channel: from the message Message when set, else a new one (Private or public)
 	OpAddMember    Op = "add_member"    // add User to the thread Channel
 	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
+	OpArchive      Op = "archive"       // archive and lock the thread Channel (idempotent)
 )
 
 // ChannelOfGame as an effect's Channel is the game's public thread, read
@@ -686,6 +687,8 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		return "", a.Platform.AddThreadMember(ctx, ch, e.User)
 	case OpRemoveMember:
 		return "", a.Platform.RemoveThreadMember(ctx, ch, e.User)
+	case OpArchive:
+		return "", a.Platform.ArchiveThread(ctx, ch)
 	}
 	return "", fmt.Errorf("unknown effect %q", e.Op)
 }

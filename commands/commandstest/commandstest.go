@@ -54,9 +54,11 @@ type Platform struct {
 	Files   map[string][]byte
 	Edits   []Edited
 	Types   map[string]ui.ChannelType
-	Fail    func(op, channel string) error
-	next    int
-	names   map[string]string // thread ID -> parent "/" name
+	// Archived are the threads archived and locked (ArchiveThread).
+	Archived map[string]bool
+	Fail     func(op, channel string) error
+	next     int
+	names    map[string]string // thread ID -> parent "/" name
 }
 
 // NewPlatform returns an empty fake platform.
@@ -204,6 +206,20 @@ func (p *Platform) AddThreadMember(ctx context.Context, threadID, userID string)
 	return nil
 }
 
+// ArchiveThread records threadID as archived and locked.
+func (p *Platform) ArchiveThread(ctx context.Context, threadID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("archive", threadID); err != nil {
+		return err
+	}
+	if p.Archived == nil {
+		p.Archived = map[string]bool{}
+	}
+	p.Archived[threadID] = true
+	return nil
+}
+
 func (p *Platform) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -329,4 +345,21 @@ func ButtonOf(t testing.TB, m commands.Message, label string) string {
 	}
 	t.Fatalf("no %q button in %+v", label, m)
 	return ""
+}
+
+// Confirm handles req, an action that asks its user first (Turn.Ask), and
+// clicks the prompt's Confirm button as that user at req.Now: it returns
+// the confirmed action's answer. An error refusing req itself is returned
+// as it is (nothing was asked); any other answer than a prompt fails the
+// test.
+func Confirm(t testing.TB, a *commands.App, req *commands.Request) (*commands.Response, error) {
+	t.Helper()
+	resp, err := a.Handle(req)
+	if err != nil {
+		return nil, err
+	}
+	require.True(t, resp.Ephemeral, "a confirmation prompt is private: %+v", resp.Message)
+	click := Click(req.User, ButtonOf(t, resp.Message, "Confirm"), "")
+	click.ChannelID, click.Now = req.ChannelID, req.Now
+	return a.Handle(click)
 }

@@ -82,6 +82,7 @@ func statusMessage(t *turn, s *State, note string) commands.Message {
 		e.Color = commands.ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.resultLine()})
 		e.Footer = "Game " + g.ID + " · /sandtable rules"
+		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary)}}
 	case pos.Phase() == engine.PhaseDeployment:
 		if d := t.Deadline(); !d.IsZero() {
 			e.Fields = append(e.Fields, &ui.Field{Name: "Time", Value: fmt.Sprintf(
@@ -160,6 +161,9 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			return commands.Message{}, err
 		}
 		files = append(files, &ui.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Data: []byte(rec)})
+	}
+	if s.over() {
+		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }

@@ -301,7 +301,7 @@ func TestEndDuringDeploymentClosesPanels(t *testing.T) {
 	}
 	s.addPanel(engine.North, "n0")
 	putState(t, store, g, s)
-	_, err := a.Handle(cmd(bob, "resign", "", nil))
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
 	require.NoError(t, err)
 	g, _ = load(t, store)
 	require.False(t, g.Active)

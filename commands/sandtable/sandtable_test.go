@@ -388,7 +388,7 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	r, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	require.Contains(t, r.Cards[0].Footer, "/move", "a game on shows how to play")
-	r, err = a.Handle(cmd(alice, "resign", "", nil))
+	r, err = commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
 	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", r.Cards[0].Footer)
 
@@ -397,7 +397,7 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	r, err = b.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	require.Contains(t, r.Cards[0].Footer, "/resign", "a deployment on shows how to give up")
-	r, err = b.Handle(cmd(alice, "resign", "", nil))
+	r, err = commandstest.Confirm(t, b, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
 	require.Equal(t, "Game sand1 · /sandtable rules", r.Cards[0].Footer)
 }

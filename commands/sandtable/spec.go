@@ -101,6 +101,8 @@ func (Game) Spec() commands.Spec[*State] {
 			"private":       privateView,
 			"flip":          flip,
 			"draw-accept":   drawButton,
+			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
+			"rematch":       rematch,
 			"draw-decline":  drawButton,
 		},
 		Modals: map[string]commands.Action[*State]{
@@ -169,6 +171,9 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 		return "", err
 	}
 	s := &State{South: ch.Challenger, North: ch.Opponent, TurnTime: turnTime, Started: t.Now, pos: engine.NewGame(randomUint64())}
+	if ch.Options["side"] == "north" { // a rematch with sides swapped (ruling D18)
+		s.South, s.North = ch.Opponent, ch.Challenger
+	}
 	save(t, s)
 	status := statusMessage(t, s, fmt.Sprintf("%s (South) vs %s (North): deploy your pieces in secret.", s.South.Mention(), s.North.Mention()))
 	t.Effect(commands.Effect{Op: commands.OpPost, Channel: commands.ChannelOfGame, Body: &status, Result: resultStatus})
@@ -264,6 +269,9 @@ func resign(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := t.Ask("resign", "", "Resign this game? You lose it."); r != nil {
+		return r, nil
+	}
 	return end(t, t.State.clone(), engine.Action{Kind: engine.ActResign, Side: side}, "Resigning", t.Req.User.Mention()+" resigned.")
 }
 
@@ -305,6 +313,14 @@ func drawAction(t *turn, action string) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if action == "accept" {
+		if err := t.State.Draw.Check(t.Req, t.State.player(side.Opp()), action, "(offers lapse when the turn passes)"); err != nil {
+			return nil, err
+		}
+		if r := t.Ask("draw-accept", t.State.Draw.Arg(), "Accept the draw offer? The game ends in a draw."); r != nil {
+			return r, nil
+		}
+	}
 	s := t.State.clone()
 	resp, accepted, err := s.Draw.Act(t.Req, t.Game.ID, s.player(side.Opp()), action,
 		"(The offer lapses when the turn passes.)", "(offers lapse when the turn passes)")
@@ -342,4 +358,31 @@ func rules(a *commands.App, req *commands.Request) (*response, error) {
 		},
 		Files: []*ui.File{{Name: "legend.png", ContentType: "image/png", Data: buf.Bytes()}},
 	}}, nil
+}
+
+// rematch opens, from a finished game's Rematch button, a challenge from
+// the clicker to their opponent with sides swapped and the same turn time
+// (ruling D18), answered like any challenge.
+func rematch(t *turn) (*response, error) {
+	s := t.State
+	if !s.over() {
+		return nil, commands.Errorf("This game is still on: a rematch is offered once it has ended.")
+	}
+	side := engine.NoSide
+	for _, sd := range sides {
+		if s.player(sd).ID == t.Req.User.ID {
+			side = sd
+		}
+	}
+	if side == engine.NoSide {
+		return nil, commands.Errorf("Only %s and %s, who played this game, can ask for a rematch.", s.South.Mention(), s.North.Mention())
+	}
+	mine := "north"
+	if side == engine.North {
+		mine = "south"
+	}
+	opp := s.player(side.Opp())
+	return t.Rematch(Kind, &opp, map[string]string{"turn_time": s.TurnTime.String(), "side": mine}, []string{
+		fmt.Sprintf("A rematch of game %s, sides swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), strings.ToUpper(mine[:1])+mine[1:]),
+	})
 }

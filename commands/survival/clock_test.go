@@ -32,7 +32,8 @@ func TestSweepTimesOutOnlyDueGames(t *testing.T) {
 	// A second sweep does nothing more.
 	require.NoError(t, a.Sweep(t0.Add(2*time.Hour)))
 	commandstest.Deliver(t, a, t0.Add(2*time.Hour))
-	require.Len(t, p.Posts, 1)
+	require.Len(t, p.Posts, 2, "nothing more but the thread's closing summary")
+	require.Contains(t, p.Posts[1].Msg.Content, "Game over")
 }
 
 // TestDowntimeIsCredited: a game whose clock ran out while the bot was down
@@ -136,7 +137,11 @@ func TestClockRestartsOnlyWithTheMove(t *testing.T) {
 		t.Helper()
 		r := cmd(u, command, sub, opts)
 		r.Now = t0.Add(d)
-		resp, err := a.Handle(r)
+		handle := a.Handle
+		if command == "resign" {
+			handle = func(r *commands.Request) (*commands.Response, error) { return commandstest.Confirm(t, a, r) }
+		}
+		resp, err := handle(r)
 		require.NoError(t, err)
 		return resp
 	}

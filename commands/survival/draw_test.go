@@ -91,7 +91,7 @@ func TestStaleDrawOfferButtons(t *testing.T) {
 
 	third, err := draw(bob, "offer")
 	require.NoError(t, err)
-	resp, err := a.Handle(click(alice, buttonOf(t, third.Message, "Accept draw")))
+	resp, err := commandstest.Confirm(t, a, click(alice, buttonOf(t, third.Message, "Accept draw")))
 	require.NoError(t, err)
 	require.Contains(t, resp.Content, "accepted the draw offer")
 	require.False(t, active())

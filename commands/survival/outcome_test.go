@@ -24,7 +24,14 @@ func TestOutcome(t *testing.T) {
 	}
 	drawn := func(m storage.Method) storage.Outcome { return storage.Outcome{Method: m} }
 	act := func(u commands.User, command, sub string, opts map[string]string) func(*commands.App) error {
-		return func(a *commands.App) error { _, err := a.Handle(cmd(u, command, sub, opts)); return err }
+		return func(a *commands.App) error {
+			if command == "resign" || sub == "accept" {
+				_, err := commandstest.Confirm(t, a, cmd(u, command, sub, opts))
+				return err
+			}
+			_, err := a.Handle(cmd(u, command, sub, opts))
+			return err
+		}
 	}
 	move := func(u commands.User, m string) func(*commands.App) error {
 		return act(u, "move", "", map[string]string{"move": m})
@@ -96,7 +103,7 @@ func TestOutcome(t *testing.T) {
 			require.NoError(t, a.Sweep(t0.Add(48*time.Hour)))
 			commandstest.Deliver(t, a, t0.Add(48*time.Hour))
 			posts, _ := p.Snapshot()
-			require.LessOrEqual(t, len(posts), 1, "at most the time-out's announcement")
+			require.LessOrEqual(t, len(posts), 2, "at most the time-out's announcement and the closing summary")
 		})
 	}
 }

@@ -50,7 +50,7 @@ func (Game) Spec() commands.Spec[*State] {
 		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
 		WhoseTurn:    whoseTurn,
-		Components:   map[string]commands.Action[*State]{"flip": flip, "draw-accept": drawButton, "draw-decline": drawButton},
+		Components:   map[string]commands.Action[*State]{"flip": flip, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton},
 		Start:        start,
 	}
 }
@@ -208,6 +208,9 @@ func resign(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := t.Ask("resign", "", "Resign this game? You lose it."); r != nil {
+		return r, nil
+	}
 	s := t.State.clone()
 	if err := s.game.Resign(c); err != nil {
 		return nil, err
@@ -263,6 +266,14 @@ func drawAction(t *turn, action string) (*response, error) {
 	c, err := player(t, false)
 	if err != nil {
 		return nil, err
+	}
+	if action == "accept" {
+		if err := t.State.Draw.Check(t.Req, t.State.player(c.Other()), action, "(offers lapse when a move is made)"); err != nil {
+			return nil, err
+		}
+		if r := t.Ask("draw-accept", t.State.Draw.Arg(), "Accept the draw offer? The game ends in a draw."); r != nil {
+			return r, nil
+		}
 	}
 	s := t.State.clone()
 	switch action {
@@ -325,4 +336,27 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 	}
 	s.ended()
 	return commit(t, s, fmt.Sprintf("%s claimed a draw by %s%s.", t.Req.User.Mention(), s.End.Reason, withMove))
+}
+
+// rematch opens, from a finished game's Rematch button, a challenge from
+// the clicker to their opponent with colours swapped and the same move
+// time (ruling 31), answered like any challenge.
+func rematch(t *turn) (*response, error) {
+	s := t.State
+	if !s.over() {
+		return nil, commands.Errorf("This game is still on: a rematch is offered once it has ended.")
+	}
+	c, ok := s.colorOf(t.Req.User.ID)
+	if !ok {
+		return nil, commands.Errorf("Only %s and %s, who played this game, can ask for a rematch.", s.White.Mention(), s.Black.Mention())
+	}
+	color := "black"
+	if c == chess.Black {
+		color = "white"
+	}
+	opp := s.player(c.Other())
+	return t.Rematch(Kind, &opp, map[string]string{"color": color, "move_time": s.MoveTime.String()}, []string{
+		fmt.Sprintf("A rematch of game %s, colours swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), color),
+		fmt.Sprintf("Time for each move: %s.", duration.Format(s.MoveTime)),
+	})
 }

@@ -43,7 +43,7 @@ func TestSurvivalResignAnyTimeByEitherPlayer(t *testing.T) {
 	id := putGame(t, store, kingsShuffle)
 	_, err := a.Handle(cmd(carol, "resign", "", nil))
 	require.Contains(t, userMsg(t, err), "You are not playing")
-	resp, err := a.Handle(cmd(bob, "resign", "", nil))
+	resp, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
 	require.NoError(t, err, "resigning does not need the turn")
 	require.Contains(t, resp.Content, "(White) wins by resignation")
 	g, st := load(t, store, id)
@@ -154,7 +154,7 @@ func TestAutocomplete(t *testing.T) {
 	require.Empty(t, ac("h"))
 	require.Equal(t, before, commandstest.Game(t, store, id).Version, "autocomplete saves nothing")
 
-	_, err := a.Handle(cmd(bob, "resign", "", nil))
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
 	require.NoError(t, err)
 	require.Equal(t, []string{commands.WaitingValue}, ac(""), "once over, one choice saying so")
 }

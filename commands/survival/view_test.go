@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/games/chess"
 )
 
@@ -49,7 +50,7 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 				require.NoError(t, err)
 				end = cmd(alice, "draw", "accept", nil)
 			}
-			r, err := a.Handle(end)
+			r, err := commandstest.Confirm(t, a, end)
 			require.NoError(t, err)
 			g, st := load(t, store, id)
 			require.False(t, g.Active)

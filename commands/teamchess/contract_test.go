@@ -27,6 +27,10 @@ func TestMoveTimerRestartsWithEveryTransition(t *testing.T) {
 	at := func(u commands.User, minutes int, command, sub string, opts map[string]string) error {
 		r := in(u, pub, command, sub, opts)
 		r.Now = t0.Add(time.Duration(minutes) * time.Minute)
+		if command == "tagout" || command == "resign" {
+			_, err := commandstest.Confirm(t, a, r)
+			return err
+		}
 		_, err := a.Handle(r)
 		return err
 	}
@@ -123,7 +127,11 @@ func TestOutcomes(t *testing.T) {
 			a, _, store := newApp(t)
 			g, pub, _ := startGame(t, a, store, c.fen, c.white, c.black)
 			for _, s := range c.steps {
-				_, err := a.Handle(in(s.by, pub, s.cmd, s.sub, map[string]string{"move": s.move}))
+				handle := a.Handle
+				if s.cmd == "tagout" || s.cmd == "resign" {
+					handle = func(r *commands.Request) (*commands.Response, error) { return commandstest.Confirm(t, a, r) }
+				}
+				_, err := handle(in(s.by, pub, s.cmd, s.sub, map[string]string{"move": s.move}))
 				require.NoError(t, err, "%s %s %s", s.cmd, s.sub, s.move)
 			}
 			for i := range c.timeouts {

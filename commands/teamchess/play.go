@@ -85,7 +85,9 @@ func (Game) Spec() commands.Spec[*State] {
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
 		WhoseTurn:    whoseTurn,
 		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
-		Components:   map[string]commands.Action[*State]{"flip": flip},
+		// flip shows Black's side; tagout and resign are the confirmed runs of
+		// /tagout and /resign (see commands.Turn.Ask).
+		Components: map[string]commands.Action[*State]{"flip": flip, "tagout": tagOut, "resign": resign},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,
@@ -197,6 +199,13 @@ func tagOut(t *turn) (*response, error) {
 	if err := commander(t, "tag out"); err != nil {
 		return nil, err
 	}
+	// Refused before asking, when the engine would refuse it.
+	if _, err := t.State.game.Clone().TagOut(t.Req.User.ID); err != nil {
+		return nil, refusal(err, "")
+	}
+	if r := t.Ask("tagout", "", "Tag out? You leave command of your side for good, and it counts as a loss in your personal record."); r != nil {
+		return r, nil
+	}
 	return apply(t, func(g *tc.Game) ([]tc.Event, error) { return g.TagOut(t.Req.User.ID) })
 }
 
@@ -211,6 +220,9 @@ func resign(t *turn) (*response, error) {
 	}
 	if act, _ := g.Active(side); act.ID != t.Req.User.ID {
 		return nil, commands.Errorf("Only %s's active commander, %s, can resign for the team (ruling 6).", side.Title(), label(act))
+	}
+	if r := t.Ask("resign", "", fmt.Sprintf("Resign for %s? Your side loses the game.", side.Title())); r != nil {
+		return r, nil
 	}
 	return apply(t, func(g *tc.Game) ([]tc.Event, error) { return g.Resign(t.Req.User.ID) })
 }

@@ -181,7 +181,7 @@ func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
 	require.NoError(t, err)
 	check(bob, dan, alice, carol)
 	// A member with a personal loss may no longer advise (rule 1.4).
-	_, err = a.Handle(in(bob, pub, "tagout", "", nil))
+	_, err = commandstest.Confirm(t, a, in(bob, pub, "tagout", "", nil))
 	require.NoError(t, err)
 	require.Equal(t, []string{commands.WaitingValue}, choices(bob, pub, "suggest"), "bob has a personal loss")
 	require.NotEmpty(t, choices(dan, pub, "move"), "dan commands Black now")

@@ -274,6 +274,11 @@ func (s *Server) command(u *User, channelID, command string, opts []Option, auto
 	if err != nil {
 		return nil, err
 	}
+	if c.IsThread() && c.Locked {
+		// Discord's client has no message box in a locked thread for a
+		// member without Manage Threads: no slash command either.
+		return nil, fmt.Errorf("discordsim: %s cannot use commands in the locked thread %s (%q)", u.Name, c.ID, c.Name)
+	}
 	cmd, options, res, err := s.buildOptionsLocked(c, command, opts, auto)
 	if err != nil {
 		return nil, fmt.Errorf("discordsim: %v", err)

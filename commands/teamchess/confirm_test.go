@@ -1,0 +1,67 @@
+package teamchess
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	"sandtable/games/chess"
+)
+
+// TestTagOutAsksFirst: /tagout (a permanent personal loss) asks privately
+// first; Cancel, someone else's click and a click after the minute change
+// nothing; a Confirm in time tags out once; /resign asks too.
+func TestTagOutAsksFirst(t *testing.T) {
+	a, _, store := newApp(t)
+	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, bob}, []commands.User{carol, dan})
+	version := func() int64 { return commandstest.Game(t, store, g.ID).Version }
+	commanding := func() string { m, _ := load(t, store, g.ID).game.Active(chess.White); return m.ID }
+	before := version()
+	clickAt := func(u commands.User, customID string, d time.Duration) *commands.Request {
+		r := commandstest.Click(u, customID, "")
+		r.ChannelID, r.Now = pub, t0.Add(d)
+		return r
+	}
+
+	// Refused at once when it cannot be done: no prompt.
+	_, err := a.Handle(in(bob, pub, "tagout", "", nil))
+	require.Error(t, err)
+
+	prompt, err := a.Handle(in(alice, pub, "tagout", "", nil))
+	require.NoError(t, err)
+	require.True(t, prompt.Ephemeral)
+	r, err := a.Handle(clickAt(alice, commandstest.ButtonOf(t, prompt.Message, "Cancel"), time.Second))
+	require.NoError(t, err)
+	require.True(t, r.Update)
+	confirm := commandstest.ButtonOf(t, prompt.Message, "Confirm")
+	_, err = a.Handle(clickAt(bob, confirm, time.Second))
+	require.Contains(t, commandstest.UserMsg(t, err), "not yours")
+	_, err = a.Handle(clickAt(alice, confirm, time.Minute))
+	require.Contains(t, commandstest.UserMsg(t, err), "expired")
+	require.Equal(t, before, version(), "nothing changed")
+	require.Equal(t, alice.ID, commanding())
+
+	prompt, err = a.Handle(in(alice, pub, "tagout", "", nil))
+	require.NoError(t, err)
+	confirm = commandstest.ButtonOf(t, prompt.Message, "Confirm")
+	_, err = a.Handle(clickAt(alice, confirm, 10*time.Second))
+	require.NoError(t, err)
+	require.Equal(t, bob.ID, commanding(), "alice tagged out")
+	after := version()
+	// A double click: alice no longer commands; nothing changes.
+	_, err = a.Handle(clickAt(alice, confirm, 11*time.Second))
+	require.Error(t, err)
+	require.Equal(t, after, version())
+	require.Equal(t, bob.ID, commanding())
+
+	// /resign asks the same way.
+	prompt, err = a.Handle(in(bob, pub, "resign", "", nil))
+	require.NoError(t, err)
+	require.True(t, commandstest.Game(t, store, g.ID).Active)
+	_, err = a.Handle(clickAt(bob, commandstest.ButtonOf(t, prompt.Message, "Confirm"), 12*time.Second))
+	require.NoError(t, err)
+	require.False(t, commandstest.Game(t, store, g.ID).Active)
+}
