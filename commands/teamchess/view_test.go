@@ -60,7 +60,7 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 	require.True(t, bytes.Equal(drawn(true), f.Files[0].Data), "Flip shows the board now")
 	require.Len(t, load(t, store, g.ID).game.State().Actions, 2, "Flip changes nothing")
 
-	r, err := a.Handle(in(alice, pub, "resign", "", nil))
+	r, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
 	require.Empty(t, r.Rows, "the final board has no controls")
 	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "the final board is drawn from White's side")
