@@ -59,19 +59,7 @@ func outcomeLine(o *storage.Outcome) string {
 // are due performs them (reconciled first, as effects of another process
 // are). They hold back the effects queued after them in their stream.
 func (a *App) enqueueLate(tx storage.Tx, stream string, rec *storage.Game, effects []Effect, due time.Time) error {
-	now := a.Now()
-	for _, e := range effects {
-		if rec != nil {
-			e.Game = rec.ID
-		}
-		e.Queued = now
-		id, err := tx.Outbox().Add(stream, e)
-		if err != nil {
-			return err
-		}
-		if err := tx.Outbox().Retry(id, 0, due); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a.addEffects(tx, stream, rec, effects, func(id string, _ time.Time) error {
+		return tx.Outbox().Retry(id, 0, due)
+	})
 }

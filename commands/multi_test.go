@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -169,7 +170,7 @@ func TestManyProcessesNoLostUpdate(t *testing.T) {
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	var apps []*commands.App
 	for range 3 {
-		a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}, hold: func(string) { time.Sleep(0) }}, fixed(commandstest.T0))
+		a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}, hold: func(string) { runtime.Gosched() }}, fixed(commandstest.T0))
 		apps = append(apps, a)
 	}
 	const each = 20

@@ -127,6 +127,14 @@ func (a *App) deliveryTimeout() time.Duration { return a.claimTTL() / 3 }
 // this process. It changes nothing outside tx, so a transaction run again
 // (storage.Store.Update) may call it again.
 func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects []Effect) error {
+	return a.addEffects(tx, stream, rec, effects, func(id string, now time.Time) error {
+		return tx.Outbox().Claim(id, a.Process, now, now.Add(a.claimTTL()))
+	})
+}
+
+// addEffects adds effects to stream in tx, stamped with their game and the
+// time, calling then with each new effect's ID.
+func (a *App) addEffects(tx storage.Tx, stream string, rec *storage.Game, effects []Effect, then func(id string, now time.Time) error) error {
 	now := a.Now()
 	for _, e := range effects {
 		if rec != nil {
@@ -137,7 +145,7 @@ func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects [
 		if err != nil {
 			return err
 		}
-		if err := tx.Outbox().Claim(id, a.Process, now, now.Add(a.claimTTL())); err != nil {
+		if err := then(id, now); err != nil {
 			return err
 		}
 	}

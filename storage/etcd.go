@@ -721,4 +721,3 @@ func (s *Etcd) SchemaVersion() (int, error) {
 	defer cancel()
 	return s.etcdSchema(ctx)
 }
-
