@@ -210,7 +210,7 @@ func (r *procRig) press(u *discordsim.User, m *discordsim.Message, label string,
 	m = r.srv.Message(m.ID)
 	in, err := r.srv.Click(u, m, button(r.t, m, label))
 	require.NoError(r.t, err)
-	got, err := in.WaitMessage(wait, pred)
+	got, err := in.WaitAnswer(wait, pred)
 	require.NoError(r.t, err, "%s", r.allLogs())
 	return in, got
 }
@@ -500,7 +500,7 @@ func TestProcessesPlaySandTableOnEtcd(t *testing.T) {
 				require.Same(t, ps[1], r.handler(in))
 			}
 			_, prompt := r.answer(alice, thread.ID, "resign")
-			_, res := r.press(alice, prompt, "Confirm", nil)
+			_, res := r.press(alice, prompt, "Confirm", notEphemeral)
 			require.False(t, res.Ephemeral(), res.Text())
 
 			r.delivered()
@@ -732,7 +732,7 @@ func TestEtcdMemberStopsMidGame(t *testing.T) {
 	_, board := r.answer(alice, thread.ID, "board")
 	require.Contains(t, board.Text(), fmt.Sprintf("move %d", plies/2+1), "%d plies applied once each: %s", plies, board.Text())
 	_, prompt := r.answer(bob, thread.ID, "resign")
-	_, res := r.press(bob, prompt, "Confirm", nil)
+	_, res := r.press(bob, prompt, "Confirm", notEphemeral)
 	require.False(t, res.Ephemeral(), res.Text())
 	r.delivered()
 	r.postedOnce(thread.ID)

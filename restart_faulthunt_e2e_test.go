@@ -80,10 +80,15 @@ func (r *killRig) press(u *discordsim.User, m *discordsim.Message, label string,
 	m = r.srv.Message(m.ID)
 	in, err := r.srv.Click(u, m, button(r.t, m, label))
 	require.NoError(r.t, err)
-	got, err := in.WaitMessage(wait, pred)
+	got, err := in.WaitAnswer(wait, pred)
 	require.NoError(r.t, err, "child log:\n%s", r.bot.logs)
 	return got
 }
+
+// notEphemeral waits for a click's public answer: a click's interaction
+// shows the clicked message until the bot answers, and a confirmation's
+// prompt is ephemeral.
+func notEphemeral(m *discordsim.Message) bool { return !m.Ephemeral() }
 
 // with returns the messages of channelID containing substr.
 func (r *killRig) with(channelID, substr string) []*discordsim.Message {
@@ -125,7 +130,7 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 	offer := r.answer(bob, th.ID, "draw offer")
 	require.Contains(t, offer.Text(), "offers a draw")
 	r.restart()
-	m := r.press(alice, r.answer(alice, th.ID, "draw accept"), "Confirm", nil)
+	m := r.press(alice, r.answer(alice, th.ID, "draw accept"), "Confirm", notEphemeral)
 	require.Contains(t, m.Text(), "Draw by agreement", "the offer survived the kill")
 	require.Len(t, r.with(th.ID, "offers a draw"), 1)
 	m = r.answer(alice, th.ID, "move", discordsim.Opt("move", "e7e8q"))
@@ -133,7 +138,7 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 
 	th2 := r.survivalGame(alice, bob)
 	r.answer(alice, th2.ID, "move", discordsim.Opt("move", "g7g8q"))
-	res := r.press(bob, r.answer(bob, th2.ID, "resign"), "Confirm", nil)
+	res := r.press(bob, r.answer(bob, th2.ID, "resign"), "Confirm", notEphemeral)
 	require.Contains(t, res.Text(), "wins by resignation")
 	r.restart()
 	m = r.answer(bob, th2.ID, "move", discordsim.Opt("move", "e2e1q"))

@@ -107,6 +107,21 @@ func (in *Interaction) WaitMessage(timeout time.Duration, pred func(*Message) bo
 	}, in.describe)
 }
 
+// WaitAnswer waits until the original message (not loading) or a follow-up
+// satisfies pred (nil: any) and returns the first that does. A component
+// click whose answer was deferred as an update keeps the clicked message as
+// its original; its answer is then a follow-up: pred tells them apart.
+func (in *Interaction) WaitAnswer(timeout time.Duration, pred func(*Message) bool) (*Message, error) {
+	return waitValue(in.srv, timeout, func() (*Message, bool) {
+		for _, m := range in.Messages() {
+			if !m.Loading() && (pred == nil || pred(m)) {
+				return m, true
+			}
+		}
+		return nil, false
+	}, in.describe)
+}
+
 // Followups returns the current version of each follow-up message, in order. A deferred
 // response's first follow-up fills the original message instead (as on Discord) and is not
 // listed here; see Message.
