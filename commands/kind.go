@@ -386,6 +386,10 @@ func (k *kindOf[S]) decode(rec *storage.Game) (S, error) {
 // changing its game between its read and its commit.
 const maxRuns = 5
 
+// errBusy answers an action given up after maxRuns conflicting runs:
+// nothing of it was saved.
+var errBusy = Errorf("This game changed several times while your action ran (other players or processes acting at the same moment): nothing changed. Try again.")
+
 // run is the one path of an action: decode, act, then (when the action
 // saved a state or asked for effects) clock, encode and commit. When
 // another process changed the game between the read and the commit
@@ -398,7 +402,12 @@ func (k *kindOf[S]) run(a *App, req *Request, rec *storage.Game, act Action[S]) 
 	shared := &runs{}
 	for n := 1; ; n++ {
 		resp, err := k.runOnce(a, req, rec, act, shared)
-		if !errors.Is(err, storage.ErrConflict) || n == maxRuns {
+		if errors.Is(err, storage.ErrConflict) && n == maxRuns {
+			a.Log.Warn("the game kept changing in other processes: the action was given up", "owner", a.Process,
+				"game", rec.ID, "runs", n)
+			return nil, errBusy
+		}
+		if !errors.Is(err, storage.ErrConflict) {
 			return resp, err
 		}
 		a.Log.Info("the game changed in another process meanwhile: running the action again", "owner", a.Process,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -163,8 +164,34 @@ func TestActionRunsAgainAfterAConflict(t *testing.T) {
 	require.Equal(t, []string{"count 1", "count 2"}, postTexts(p), "each committed action's effect once, the discarded run's none")
 }
 
+// TestActionGivenUpAfterMaxRuns: while process A's action runs, process B
+// changes the game every time, so each of A's commits conflicts: A gives
+// up after its last run with a private "try again" (not an internal
+// error), and only B's increments count.
+func TestActionGivenUpAfterMaxRuns(t *testing.T) {
+	store, p := storage.NewMemory(), commandstest.NewPlatform()
+	counterSetup(t, store, commandstest.T0.Add(time.Hour))
+	b, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
+	runsA := &atomic.Int32{}
+	a, logsA := process(t, store, p, counterGame{runs: runsA, hold: func(string) {
+		_, err := b.Handle(commandstest.Cmd(commandstest.Bob, "inc", "", nil))
+		require.NoError(t, err)
+	}}, fixed(commandstest.T0))
+	_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+	var ue *commands.UserError
+	require.ErrorAs(t, err, &ue, "a private refusal, not an internal error")
+	require.Contains(t, ue.Msg, "nothing changed")
+	require.Contains(t, logsA.String(), "given up")
+	var st counterState
+	require.NoError(t, json.Unmarshal(commandstest.Game(t, store, "game1").State, &st))
+	require.Equal(t, int(runsA.Load()), st.N, "B's increments (one per run of A) count, A's none")
+	require.Greater(t, runsA.Load(), int32(1))
+}
+
 // TestManyProcessesNoLostUpdate: three processes increment one game
-// concurrently; every increment counts once.
+// concurrently; every increment answered as done counts once, and one
+// given up after maxRuns conflicting runs (possible on a busy machine) is
+// refused as busy and counts nothing.
 func TestManyProcessesNoLostUpdate(t *testing.T) {
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
@@ -175,12 +202,20 @@ func TestManyProcessesNoLostUpdate(t *testing.T) {
 	}
 	const each = 20
 	var wg sync.WaitGroup
+	var done, busy atomic.Int32
 	errs := make(chan error, 3*each)
 	for _, a := range apps {
 		wg.Go(func() {
 			for range each {
-				if _, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil)); err != nil {
+				_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+				var ue *commands.UserError
+				switch {
+				case errors.As(err, &ue) && strings.Contains(ue.Msg, "Try again"):
+					busy.Add(1)
+				case err != nil:
 					errs <- err
+				default:
+					done.Add(1)
 				}
 			}
 		})
@@ -192,7 +227,10 @@ func TestManyProcessesNoLostUpdate(t *testing.T) {
 	}
 	var st counterState
 	require.NoError(t, json.Unmarshal(commandstest.Game(t, store, "game1").State, &st))
-	require.Equal(t, 3*each, st.N)
+	require.Equal(t, int(done.Load()), st.N, "every increment answered as done counts once, a busy one none")
+	require.Equal(t, 3*each, int(done.Load()+busy.Load()))
+	require.Positive(t, done.Load())
+	t.Logf("%d increments done, %d given up as busy", done.Load(), busy.Load())
 }
 
 // TestTimerFiresOnceAcrossProcesses: every process sweeps; a due game

@@ -203,7 +203,12 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 		// again on what is stored, as kindOf.run does for games.
 		for n := 1; ; n++ {
 			resp, err := a.handleInvitation(req, id)
-			if !errors.Is(err, storage.ErrConflict) || n == maxRuns {
+			if errors.Is(err, storage.ErrConflict) && n == maxRuns {
+				a.Log.Warn("the invitation kept changing in other processes: the click was given up", "owner", a.Process,
+					"id", id.ID, "runs", n)
+				return nil, errBusy
+			}
+			if !errors.Is(err, storage.ErrConflict) {
 				return resp, err
 			}
 			a.Log.Info("the invitation changed in another process meanwhile: handling the click again", "owner", a.Process,
