@@ -80,6 +80,9 @@ type State struct {
 	// Aborted: the move timer ran out before the first move (ruling D18);
 	// the game is over without a result and nobody's record changes.
 	Aborted bool `json:"aborted,omitempty"`
+	// Rematch is the lobby the final board's Rematch button opened (its ID,
+	// which the rematch game takes when it starts), "" before any.
+	Rematch string `json:"rematch,omitempty"`
 
 	game *tc.Game // the engine game, resumed (or replayed) by Decode
 }
@@ -313,8 +316,9 @@ func transition(t *turn, s *State, c *change, answerIn string) (commands.Message
 	t.Save(s)
 	var notes [2][]string
 	if s.game.Phase() != tc.Finished {
-		// The game's end changes nothing: the threads stay for the teams'
-		// post-mortems.
+		// The game's end changes no membership: ArchiveDelay later the
+		// framework archives and locks the team threads with the public one
+		// (Spec.OtherThreads, ruling D21).
 		for _, side := range sides {
 			want, have := s.threadMembers(side), s.InThread[side]
 			thread := s.TeamThreads[side]
