@@ -60,6 +60,9 @@ func TestTeamChessEndRematchAndArchive(t *testing.T) {
 				}
 				return lobby != nil
 			}))
+			tcDump(t, "end-"+name+"-final", final)
+			tcDump(t, "end-"+name+"-rematch-opened", opened)
+			tcDump(t, "end-"+name+"-rematch-lobby", lobby)
 			require.Contains(t, lobby.Text(), bob.Mention()+", "+dan.Mention()+" now play White, "+alice.Mention()+", "+carol.Mention()+" Black")
 			require.Contains(t, lobby.Text(), "1. "+bob.Mention()+"\n2. "+dan.Mention())
 			require.Contains(t, lobby.Text(), "1. "+alice.Mention()+"\n2. "+carol.Mention())
@@ -78,6 +81,7 @@ func TestTeamChessEndRematchAndArchive(t *testing.T) {
 				c := h.srv.ChannelByID(th.ID)
 				require.True(t, c.Archived && c.Locked, "%s archived and locked", c.Name)
 				last := h.srv.LastMessage(th.ID)
+				tcDump(t, "end-"+name+"-summary-"+c.Name, last)
 				require.True(t, strings.HasPrefix(last.Content, "**Game over.**"), "%s ends with its summary: %q", c.Name, last.Content)
 				require.Contains(t, last.Content, link)
 			}
@@ -105,4 +109,36 @@ func TestTeamChessEndRematchAndArchive(t *testing.T) {
 			require.Len(t, public, 2, "the first lobby and the rematch's: nothing else in the text channel: %q", public)
 		})
 	}
+}
+
+// finalMessageOf is the stored final message (storage.Game.FinalMessage)
+// of the game whose public thread is threadID.
+func (h *harness) finalMessageOf(threadID string) string {
+	h.t.Helper()
+	var id string
+	require.NoError(h.t, h.store.View(context.Background(), func(tx storage.Tx) error {
+		g, err := tx.Games().ByChannel(threadID)
+		if err == nil {
+			id = g.FinalMessage
+		}
+		return err
+	}))
+	return id
+}
+
+// requireSummaryLinks waits until the game of thread knows its final
+// message, which must be final, then lets ArchiveDelay pass and checks
+// that the thread's last message, its summary, links to it (Survival
+// ruling 32).
+func (h *harness) requireSummaryLinks(thread *discordsim.Channel, final *discordsim.Message) {
+	h.t.Helper()
+	require.NoError(h.t, h.srv.WaitFor(wait, func() bool { return h.finalMessageOf(thread.ID) == final.ID }),
+		"the final message: %q, want %q", h.finalMessageOf(thread.ID), final.ID)
+	h.drained()
+	h.clock.Advance(commands.ArchiveDelay)
+	h.swept()
+	h.drained()
+	summary := h.srv.LastMessage(thread.ID)
+	require.True(h.t, strings.HasPrefix(summary.Content, "**Game over.**"), summary.Content)
+	require.Contains(h.t, summary.Content, "Final board and full record: https://discord.com/channels/"+thread.GuildID+"/"+thread.ID+"/"+final.ID+"\n")
 }
