@@ -9,7 +9,9 @@
 //   - lobby.go: /teamchess new posts a lobby (Join White, Join Black,
 //     Leave, Start, Cancel; the creator reorders the queues and grants a
 //     second command); Start opens the public game thread and one private
-//     thread per team, then creates the game (commands.Create);
+//     thread per team, then creates the game (commands.Create); a
+//     finished game's Rematch reopens its teams' lobby, sides swapped
+//     (ruling D20);
 //   - play.go: the thread commands (/move, /tagout, /resign, /siege,
 //     /board, /record, /suggest, /draw refused) and autocomplete;
 //   - view.go: the board message and the notes announcing each transition;
@@ -28,7 +30,9 @@
 // the end with t.Also in the same transaction; everything on Discord is an
 // effect.
 // The board goes to the public thread and to both team threads; a team
-// thread sees only public information plus its own membership notes.
+// thread sees only public information plus its own membership notes. A
+// minute after the end the framework archives and locks all three
+// (Spec.OtherThreads, ruling D21).
 package teamchess
 
 import (
