@@ -29,9 +29,11 @@ func TestTeamChessEndRematchAndArchive(t *testing.T) {
 			name = "deferred"
 		}
 		t.Run(name, func(t *testing.T) {
-			h := newHarness(t)
+			var h *harness
 			if deferred {
 				h = newDeferringHarness(t)
+			} else {
+				h = newHarness(t)
 			}
 			alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
 			tb := h.tcStart("", []*discordsim.User{alice, carol}, []*discordsim.User{bob, dan})
