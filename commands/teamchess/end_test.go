@@ -159,10 +159,10 @@ func TestRematchSwapsSides(t *testing.T) {
 	require.Equal(t, "Already done: the rematch has started, in <#"+post.ID+">.", again.Content)
 }
 
-// TestRematchAfterTheLobbyClosed: once the rematch lobby is cancelled (or
-// expired), Rematch opens another.
+// TestRematchAfterTheLobbyClosed: once the rematch lobby is cancelled or
+// expired (its message then says so), Rematch opens another.
 func TestRematchAfterTheLobbyClosed(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	_, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
@@ -186,6 +186,27 @@ func TestRematchAfterTheLobbyClosed(t *testing.T) {
 	require.Equal(t, bob, l.Creator)
 	require.Equal(t, []commands.User{bob}, l.White)
 	require.Equal(t, []commands.User{alice}, l.Black)
+
+	// Nobody starts it: it expires, its message says so.
+	commandstest.Deliver(t, a, t0)
+	posts, _ := p.Snapshot()
+	var lobbyPost commandstest.Sent
+	for _, s := range posts {
+		if s.Channel == "general" && strings.HasPrefix(s.Msg.Content, bob.Mention()+" opened a rematch") {
+			lobbyPost = s
+		}
+	}
+	require.NotEmpty(t, lobbyPost.ID, "bob's rematch lobby is posted")
+	require.NoError(t, a.Sweep(t0.Add(24*time.Hour)))
+	commandstest.Deliver(t, a, t0.Add(24*time.Hour))
+	_, edits := p.Snapshot()
+	require.NotEmpty(t, edits)
+	expired := edits[len(edits)-1]
+	require.Equal(t, lobbyPost.ID, expired.ID, "the expiry closes the lobby's message")
+	require.Contains(t, expired.Msg.Cards[0].Description, "This lobby expired")
+	_, err = click(alice, button)
+	require.NoError(t, err)
+	require.NotEqual(t, next, load(t, store, g.ID).Rematch, "another lobby")
 }
 
 // memberIDs lists side's distinct members' IDs.
