@@ -217,3 +217,31 @@ func memberIDs(s *State, side chess.Color) []string {
 	}
 	return out
 }
+
+// TestRematchOfAnAbortedGame: a game aborted before its first move
+// (ruling D18) offers a rematch too, and its threads close like any other.
+func TestRematchOfAnAbortedGame(t *testing.T) {
+	a, p, store := newApp(t)
+	g, pub, team := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
+	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+	require.True(t, load(t, store, g.ID).Aborted)
+	commandstest.Deliver(t, a, t0.Add(time.Hour))
+	posts, _ := p.Snapshot()
+	var final commandstest.Sent
+	for _, s := range posts {
+		if s.Channel == pub {
+			final = s
+		}
+	}
+	button := buttonOf(t, final.Msg, "Rematch")
+	require.Equal(t, final.ID, commandstest.Game(t, store, g.ID).FinalMessage)
+	r := commandstest.Click(bob, button, final.ID)
+	r.ChannelID, r.Now = pub, t0.Add(time.Hour)
+	_, err := a.Handle(r)
+	require.NoError(t, err)
+	require.NotEmpty(t, load(t, store, g.ID).Rematch)
+	commandstest.Deliver(t, a, t0.Add(time.Hour+commands.ArchiveDelay))
+	for _, th := range []string{pub, team[chess.White], team[chess.Black]} {
+		require.True(t, p.Archived[th], "thread %s archived", th)
+	}
+}
