@@ -519,7 +519,17 @@ func (b *Bot) respondDeferred(i *discordgo.Interaction, r *commands.Response, pr
 	case r.Update || !updatesMessage(i):
 		_, err = b.sess.InteractionResponseEdit(i, webhookEdit(r))
 	default:
-		_, err = b.sess.FollowupMessageCreate(i, true, webhookParams(r))
+		// A click deferred as an update, answered with a new message: the
+		// follow-up is that message (the original response is the clicked
+		// one).
+		var m *discordgo.Message
+		if m, err = b.sess.FollowupMessageCreate(i, true, webhookParams(r)); err == nil && r.Posted != nil && !r.Ephemeral && m != nil {
+			posted := r.Posted
+			r.Posted = nil
+			b.send(i, r, nil)
+			posted(m.ID)
+			return
+		}
 	}
 	b.send(i, r, err)
 }

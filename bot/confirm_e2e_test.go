@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sandtable/commands"
 	"sandtable/internal/discordsim"
 )
 
@@ -60,9 +59,7 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 
 	h.drained()
 	require.False(t, h.srv.ChannelByID(thread.ID).Archived, "the thread stays open while the end is shown")
-	h.clock.Advance(commands.ArchiveDelay)
-	h.swept()
-	h.drained()
+	h.requireSummaryLinks(thread, m) // the summary links to the final board
 	th := h.srv.ChannelByID(thread.ID)
 	require.True(t, th.Archived && th.Locked, "archived and locked")
 	require.Len(t, h.messagesWith(thread.ID, "Game over"), 1, "one summary")

@@ -174,4 +174,5 @@ func TestSandTableFullGame(t *testing.T) {
 
 	after := h.reply(bob, g.thread.ID, "move", optMove("c17-c18"))
 	require.Contains(t, mustBeEphemeral(t, after, bob), "This game is over")
+	h.requireSummaryLinks(g.thread, last)
 }

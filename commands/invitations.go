@@ -241,3 +241,55 @@ func (a *App) expireLobbies(now time.Time) error {
 		return []Effect{{Op: OpEdit, Channel: h.ChannelID, Message: h.MessageID, Body: &m}}
 	})
 }
+
+// resultLobby, followed by a lobby's ID, as a post's Result records the
+// posted message's ID in that lobby ("message_id"), for its expiry to
+// close the message (see Turn.OpenLobby).
+const resultLobby = "lobby:"
+
+// setLobbyMessage records messageID as the message of the lobby id, in tx;
+// a lobby gone meanwhile (started, cancelled, expired) is left alone. A
+// handler of that lobby that read it before finds it changed at its write
+// (lobbyCheck) and runs again.
+func setLobbyMessage(tx storage.Tx, id, messageID string) error {
+	var doc map[string]json.RawMessage
+	exp, err := tx.Lobbies().Get(id, &doc)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if doc == nil {
+		doc = map[string]json.RawMessage{}
+	}
+	raw, _ := json.Marshal(messageID)
+	doc["message_id"] = raw
+	return tx.Lobbies().Put(id, exp, doc)
+}
+
+// OpenLobby opens doc as the new lobby id (a document of the game's own
+// lobby, see App.Lobby: a finished game's rematch, say), stored in the
+// action's transaction and open for LobbyTTL, and asks for its message m
+// to be posted in channelID on an outbox stream of its own: it shows at
+// once, not held back behind the game's pending effects (the closing
+// summary, due ArchiveDelay after the end), and the ID of the message is
+// recorded in the lobby for its expiry to close it. For actions run by the
+// router or by Run (not Start, Create or Delivered).
+func (t *Turn[S]) OpenLobby(id string, doc any, channelID string, m Message) {
+	expires := t.Now.Add(t.app.LobbyTTL())
+	t.Also(func(tx storage.Tx) error { return tx.Lobbies().Put(id, expires, doc) })
+	t.apart = append(t.apart, apart{stream: "lobby-" + id,
+		effect: Effect{Op: OpPost, Channel: channelID, Body: &m, Result: resultLobby + id}})
+}
+
+// LobbyTTL is how long a lobby stays open after its last change (see
+// App.LobbyTTL).
+func (t *Turn[S]) LobbyTTL() time.Duration { return t.app.LobbyTTL() }
+
+// apart is an effect an action asks for on an outbox stream of its own
+// (see Turn.OpenLobby).
+type apart struct {
+	stream string
+	effect Effect
+}

@@ -109,6 +109,12 @@ type Spec[S any] struct {
 	// Private reports whether the answer to req is private (see
 	// Kind.Private, which it becomes).
 	Private func(req *Request) bool
+
+	// OtherThreads, when set, lists the game's threads besides its public
+	// one (a team's private thread): at the end each is archived and
+	// locked with the public thread, after a summary pointing to it (see
+	// closeThread). Nil: the game has only its public thread.
+	OtherThreads func(s S) []string
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -169,6 +175,8 @@ type Turn[S any] struct {
 	runs    *runs
 	// confirmed marks the run of an action its user confirmed (see Ask).
 	confirmed bool
+	// apart are effects on outbox streams of their own (OpenLobby).
+	apart []apart
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -373,6 +381,15 @@ func (k *kindOf[S]) clock(s S) Clock { return k.g.Clock(s) }
 
 func (k *kindOf[S]) over(s S) bool { _, over := k.g.Outcome(s); return over }
 
+// otherThreads lists the game's threads besides its public one
+// (Spec.OtherThreads).
+func (k *kindOf[S]) otherThreads(s S) []string {
+	if k.spec.OtherThreads == nil {
+		return nil
+	}
+	return k.spec.OtherThreads(s)
+}
+
 func (k *kindOf[S]) decode(rec *storage.Game) (S, error) {
 	st, err := k.g.Decode(rec.StateVersion, rec.State)
 	if err != nil {
@@ -435,7 +452,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if err != nil {
 		return nil, err
 	}
-	if !t.saved && len(t.effects) == 0 && len(t.extra) == 0 {
+	if !t.saved && len(t.effects) == 0 && len(t.extra) == 0 && len(t.apart) == 0 {
 		return resp, nil
 	}
 	wasActive := rec.Active
@@ -446,7 +463,8 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	}
 	var closing []Effect
 	if wasActive && !rec.Active && rec.ThreadID != "" {
-		closing = closeThread(rec)
+		a.markFinal(rec, t.Req, resp, t.effects)
+		closing = closeThread(rec, k.otherThreads(t.next))
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	var saved *storage.Game
@@ -476,6 +494,11 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		if err := a.enqueue(tx, rec.ID, rec, t.effects); err != nil {
 			return err
 		}
+		for _, ap := range t.apart {
+			if err := a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}); err != nil {
+				return err
+			}
+		}
 		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
 	})
 	if err != nil {
@@ -486,6 +509,9 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	}
 	if len(t.effects) > 0 {
 		a.deliverNow(req.Context(), rec.ID, true) // run holds the game's lock
+	}
+	for _, ap := range t.apart {
+		a.deliverNow(req.Context(), ap.stream, true)
 	}
 	a.kick()
 	if resp != nil && t.saved {

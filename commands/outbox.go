@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"sandtable/commands/ui"
@@ -73,6 +74,14 @@ type Effect struct {
 	// is to the game: ResultThread, or a name the game's Delivered hook
 	// knows. "" when nobody needs it.
 	Result string `json:"result,omitempty"`
+	// Final marks the post (or edit) that shows the game's end in its
+	// public thread: the ID it yields becomes the game's FinalMessage, which
+	// the closing summary links to (see markFinal).
+	Final bool `json:"final,omitempty"`
+	// Closing marks a thread's closing summary: its body is written again
+	// when delivered, from the game as stored then (closingSummary), so it
+	// links to the final message learnt meanwhile.
+	Closing bool `json:"closing,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`
@@ -291,7 +300,7 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 		return nil
 	}
 	m := withoutFiles(resp.Message)
-	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true, Queued: now}
+	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true, Queued: now, Game: resp.final, Final: resp.final != ""}
 	id, err := tx.Outbox().Add("answer-"+newID(), e)
 	if err != nil {
 		return err
@@ -374,7 +383,7 @@ func (a *App) AnswerLost(channelID, messageID string, r *Response) {
 	}
 	// The saved copy has no files: post the whole answer instead.
 	m := r.Message
-	e := Effect{Op: OpPost, Channel: channelID, Body: &m, Reconcile: true}
+	e := Effect{Op: OpPost, Channel: channelID, Body: &m, Reconcile: true, Game: r.final, Final: r.final != ""}
 	err := a.update(func(tx storage.Tx) error {
 		if err := tx.Outbox().Done(r.answerID); err != nil {
 			return err
@@ -581,7 +590,8 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.Log.Error("dropping an effect Discord refuses", "effect", p.ID, "op", e.Op, "game", e.Game, "attempts", p.Attempts+1, "err", err)
 		id = ""
 	}
-	if id != "" && e.Result != "" && e.Game != "" && !gameLocked {
+	yields := id != "" && (e.Result != "" || e.Final) && e.Game != ""
+	if yields && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
@@ -589,7 +599,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		if err := tx.Outbox().Done(p.ID); err != nil {
 			return err
 		}
-		if id == "" || e.Result == "" || e.Game == "" {
+		if !yields {
 			return nil
 		}
 		return a.delivered(tx, &e, id)
@@ -624,8 +634,8 @@ func permanent(err error) bool {
 // or a direct message is then looked for among the recent ones first.
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, error) {
 	ch := e.Channel
-	if ch == ChannelOfGame {
-		var rec *storage.Game
+	var rec *storage.Game
+	if ch == ChannelOfGame || (e.Closing && e.Game != "") {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)
@@ -633,6 +643,8 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		}); err != nil {
 			return "", err
 		}
+	}
+	if ch == ChannelOfGame {
 		if rec.ThreadID == "" {
 			return "", errWaiting
 		}
@@ -641,6 +653,9 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 	body := Message{}
 	if e.Body != nil {
 		body = *e.Body
+	}
+	if e.Closing && rec != nil {
+		body = closingSummary(rec, e.Channel)
 	}
 	switch e.Op {
 	case OpPost:
@@ -738,14 +753,28 @@ func samePost(p Posted, m Message) bool {
 	return true
 }
 
-// delivered feeds an effect's result back to its game, in tx: a started
-// public thread becomes the game's thread; other results go to the kind.
+// delivered feeds an effect's result back to its game, in tx: the final
+// message's ID is recorded (Effect.Final); a started public thread becomes
+// the game's thread; a lobby's message ID goes into the lobby
+// (resultLobby); other results go to the kind.
 func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	rec, err := tx.Games().Get(e.Game)
 	if err != nil {
 		return err
 	}
-	if e.Result == ResultThread {
+	if e.Final && rec.FinalMessage != id {
+		rec.FinalMessage = id
+		if err := tx.Games().Put(rec, a.Now()); err != nil {
+			return err
+		}
+	}
+	if lobby, ok := strings.CutPrefix(e.Result, resultLobby); ok {
+		return setLobbyMessage(tx, lobby, id)
+	}
+	switch e.Result {
+	case "":
+		return nil
+	case ResultThread:
 		rec.ThreadID = id
 		return tx.Games().Put(rec, a.Now())
 	}

@@ -147,6 +147,9 @@ type Response struct {
 	// when sending it failed, so that the change is shown once either way.
 	Committed bool
 	answerID  string // the outbox copy
+	// final is the game whose end this answer shows (see markFinal): its
+	// outbox copy, delivered, yields the game's final message.
+	final string
 	// PrivateNote, when set, follows the answer as a second message visible
 	// to the invoking user only: what concerns them alone in a public
 	// answer (their own rank under a public leaderboard).

@@ -161,6 +161,10 @@ type Game struct {
 	// Outcome is how the game ended, set when it ends (nil: on, or ended
 	// before outcomes were stored: the kind's state then says it).
 	Outcome *Outcome `json:"outcome,omitempty"`
+	// FinalMessage is the message in ThreadID that shows the game's end (its
+	// final board), once the framework learns its ID: the thread's closing
+	// summary links to it. "" while on, and when it is not known.
+	FinalMessage string `json:"final_message,omitempty"`
 }
 
 // Outcome is how a game ended, typed: who won, who lost, and how.

@@ -2,6 +2,7 @@ package teamchess
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -636,4 +637,82 @@ func postStart(t *turn, s *State) error {
 		t.PostIn(s.TeamThreads[side], msg)
 	}
 	return nil
+}
+
+// rematch opens, from the final board's Rematch button, a lobby in the
+// game's text channel holding the same teams with the sides swapped, each
+// team's commander order (second commands included) and the move time
+// kept, the clicker its creator (ruling D20). Any member may leave it
+// before its creator starts it, as in any lobby. While that lobby is open,
+// or once its game has started, another click points to it instead of
+// opening a second one.
+func rematch(t *turn) (*response, error) {
+	s, req := t.State, t.Req
+	if !s.over() {
+		return nil, commands.Errorf("This game is still on: a rematch is offered once it has ended.")
+	}
+	if _, ok := s.game.SideOf(req.User.ID); !ok {
+		return nil, commands.Errorf("Only the players of this game can open its rematch. To play Team Chess, open a lobby with `/teamchess new`.")
+	}
+	if s.Rematch != "" {
+		var (
+			open    lobby
+			expires time.Time
+			started *storage.Game
+		)
+		err := t.View(func(tx storage.Tx) error {
+			var err error
+			if expires, err = tx.Lobbies().Get(s.Rematch, &open); !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			open.ID = ""
+			if started, err = tx.Games().Get(s.Rematch); errors.Is(err, storage.ErrNotFound) {
+				started, err = nil, nil
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case started != nil && started.ThreadID != "":
+			return commands.Private("Already done: the rematch has started, in <#%s>.", started.ThreadID), nil
+		case open.ID != "" && (expires.IsZero() || req.Now.Before(expires)):
+			where := fmt.Sprintf("<#%s>", open.ChannelID)
+			if link := commands.MessageLink(open.GuildID, open.ChannelID, open.MessageID); link != "" {
+				where = link
+			}
+			return commands.Private("Already done: the rematch lobby is open in %s. Join it there; %s starts it.", where, open.Creator.Mention()), nil
+		}
+		// Cancelled or expired: open another.
+	}
+	setup := s.game.Setup()
+	users := func(ms []tc.Member) []user {
+		out := make([]user, len(ms))
+		for i, m := range ms {
+			out[i] = user{ID: m.ID, Name: m.Name}
+		}
+		return out
+	}
+	l := &lobby{ID: commands.NewID(), Kind: Kind, GuildID: t.Game.GuildID, ChannelID: t.Game.ChannelID,
+		Creator: req.User, White: users(setup.Black), Black: users(setup.White), MoveTime: s.MoveTime,
+		Created: req.Now, TTL: t.LobbyTTL(), StartFEN: setup.FEN}
+	next := s.clone()
+	next.Rematch = l.ID
+	t.Save(next)
+	mentions := func(q []user) string {
+		var ms []string
+		seen := map[string]bool{}
+		for _, u := range q {
+			if !seen[u.ID] {
+				seen[u.ID] = true
+				ms = append(ms, u.Mention())
+			}
+		}
+		return strings.Join(ms, ", ")
+	}
+	note := fmt.Sprintf("%s opened a rematch of game %s with the sides swapped: %s now play White, %s Black, in the same order of command. "+
+		"Whoever cannot play again can Leave; %s starts it.", req.User.Mention(), t.Game.ID, mentions(l.White), mentions(l.Black), req.User.Mention())
+	t.OpenLobby(l.ID, l, l.ChannelID, lobbyMessage(l, note))
+	return commands.Private("Rematch lobby opened in <#%s>, sides swapped: you are its creator, so you start it once everyone is ready.", l.ChannelID), nil
 }

@@ -86,8 +86,9 @@ func (Game) Spec() commands.Spec[*State] {
 		WhoseTurn:    whoseTurn,
 		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
 		// flip shows Black's side; tagout and resign are the confirmed runs of
-		// /tagout and /resign (see commands.Turn.Ask).
-		Components: map[string]commands.Action[*State]{"flip": flip, "tagout": tagOut, "resign": resign},
+		// /tagout and /resign (see commands.Turn.Ask); rematch is the final
+		// board's (ruling D20).
+		Components: map[string]commands.Action[*State]{"flip": flip, "tagout": tagOut, "resign": resign, "rematch": rematch},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,
@@ -99,6 +100,9 @@ func (Game) Spec() commands.Spec[*State] {
 		},
 		LobbyExpired: lobbyExpired,
 		Private:      private,
+		// The team threads are archived and locked with the public thread
+		// at the end (ruling D21).
+		OtherThreads: func(s *State) []string { return s.TeamThreads[:] },
 	}
 }
 

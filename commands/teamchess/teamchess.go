@@ -9,7 +9,9 @@
 //   - lobby.go: /teamchess new posts a lobby (Join White, Join Black,
 //     Leave, Start, Cancel; the creator reorders the queues and grants a
 //     second command); Start opens the public game thread and one private
-//     thread per team, then creates the game (commands.Create);
+//     thread per team, then creates the game (commands.Create); a
+//     finished game's Rematch reopens its teams' lobby, sides swapped
+//     (ruling D20);
 //   - play.go: the thread commands (/move, /tagout, /resign, /siege,
 //     /board, /record, /suggest, /draw refused) and autocomplete;
 //   - view.go: the board message and the notes announcing each transition;
@@ -28,7 +30,9 @@
 // the end with t.Also in the same transaction; everything on Discord is an
 // effect.
 // The board goes to the public thread and to both team threads; a team
-// thread sees only public information plus its own membership notes.
+// thread sees only public information plus its own membership notes. A
+// minute after the end the framework archives and locks all three
+// (Spec.OtherThreads, ruling D21).
 package teamchess
 
 import (
@@ -80,6 +84,9 @@ type State struct {
 	// Aborted: the move timer ran out before the first move (ruling D18);
 	// the game is over without a result and nobody's record changes.
 	Aborted bool `json:"aborted,omitempty"`
+	// Rematch is the lobby the final board's Rematch button opened (its ID,
+	// which the rematch game takes when it starts), "" before any.
+	Rematch string `json:"rematch,omitempty"`
 
 	game *tc.Game // the engine game, resumed (or replayed) by Decode
 }
@@ -313,8 +320,9 @@ func transition(t *turn, s *State, c *change, answerIn string) (commands.Message
 	t.Save(s)
 	var notes [2][]string
 	if s.game.Phase() != tc.Finished {
-		// The game's end changes nothing: the threads stay for the teams'
-		// post-mortems.
+		// The game's end changes no membership: ArchiveDelay later the
+		// framework archives and locks the team threads with the public one
+		// (Spec.OtherThreads, ruling D21).
 		for _, side := range sides {
 			want, have := s.threadMembers(side), s.InThread[side]
 			thread := s.TeamThreads[side]

@@ -294,8 +294,12 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 		}
 	}
 	var rows []ui.Row
-	if view < 0 && !over {
+	switch {
+	case view < 0 && !over:
 		rows = []ui.Row{{commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary)}}
+	case view < 0:
+		// The public final board offers a rematch, sides swapped (ruling D20).
+		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary)}}
 	}
 	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }
