@@ -116,7 +116,7 @@ func TestBrowserRendersMessagesAsDiscord(t *testing.T) {
 		bob, general, now+300, now-3*3600, now+3*86400, now+3600, now+3)
 	tp.ok("/api/messages", map[string]any{"as": alice, "channel_id": general, "content": content})
 	b.waitJS(`document.querySelector("#messages .message .content .ts-pill")`, "the message")
-	msg := `[...document.querySelectorAll("#messages .message .content")].pop()`
+	msg := `document.querySelector('#messages .message[data-author="alice"] .content')`
 	text := js[string](b, msg+`.innerText`)
 	require.Contains(t, text, "*not italic* _nor this_ a\\b bold it it2 under gone both snake_case_name code \\* kept bold *star* @bob #general 🐉 ✅ 🏁")
 	for tag, want := range map[string]string{"strong": "bold|both|bold *star*", "em": "it|it2|both", "u": "under", "s": "gone", "code": `code \* kept`} {
@@ -128,6 +128,12 @@ func TestBrowserRendersMessagesAsDiscord(t *testing.T) {
 		"8:01 AM", "8:01:00 AM", "11/28/2018", "November 28, 2018", "November 28, 2018 8:01 AM", "Wednesday, November 28, 2018 8:01 AM"}, pills)
 	require.Contains(t, text, "|<t:1543392060:R>", "an escaped timestamp shows as typed")
 	require.Equal(t, "Wednesday, November 28, 2018 8:01 AM", js[string](b, msg+`.querySelector(".ts-pill[data-style=t]").title`), "the full date on hover")
+	// A message of emoji alone shows them large, as Discord does; text with emoji does not.
+	tp.ok("/api/messages", map[string]any{"as": bob, "channel_id": general, "content": "🏁 🐉"})
+	bobs := `document.querySelector('#messages .message[data-author="bob"] .content')`
+	b.waitJS(bobs+` && `+bobs+`.textContent === "🏁 🐉"`, "bob's emoji")
+	require.Equal(t, "48px", js[string](b, `getComputedStyle(`+bobs+`).fontSize`))
+	require.Equal(t, "16px", js[string](b, `getComputedStyle(`+msg+`).fontSize`))
 	b.shot("markdown")
 	// A relative time moves on by itself, as in Discord.
 	b.waitJS(msg+`.querySelectorAll(".ts-pill")[4].textContent === "a few seconds ago"`, "in a few seconds becomes a few seconds ago")

@@ -461,6 +461,13 @@
     if (S.openSelect) { const l = $(".select-list", S.openSelect); if (l) l.remove(); S.openSelect = null; }
   }
 
+  // jumbo reports whether a message is emoji alone (at most 30), which Discord shows large.
+  function jumbo(text) {
+    if (!/^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u200D\uFE0F\u20E3\s])+$/u.test(text)) return false;
+    const n = (text.match(/\p{Extended_Pictographic}|\p{Regional_Indicator}{2}/gu) || []).length;
+    return n > 0 && n <= 30;
+  }
+
   function renderMessage(msg, head) {
     const m = el("div", {
       class: "message" + (head ? " head" : "") + (msg.ephemeral ? " ephemeral" : "") + (msg.interaction && head ? " has-reply" : ""),
@@ -483,7 +490,7 @@
     if (msg.loading) {
       m.append(el("div", { class: "loading" }, msg.author.name + " is thinking", el("span", { class: "dots" }, el("span", null, "."), el("span", null, "."), el("span", null, "."))));
     } else if (msg.content) {
-      const c = el("div", { class: "content" }, markdown(msg.content));
+      const c = el("div", { class: "content" + (jumbo(msg.content) ? " jumbo" : "") }, markdown(msg.content));
       if (msg.edited) c.append(el("span", { class: "edited" }, "(edited)"));
       m.append(c);
     }
