@@ -338,6 +338,8 @@ type channelOut struct {
 	OwnerID  string   `json:"owner_id,omitempty"`
 	Members  []string `json:"members,omitempty"`
 	Archived bool     `json:"archived,omitempty"`
+	// Locked threads take no message nor command from people (Discord's client shows no box).
+	Locked bool `json:"locked,omitempty"`
 	// LastMessageID is the newest message this user can see ("" for none), for unread marks.
 	LastMessageID string `json:"last_message_id"`
 	MessageCount  int    `json:"message_count"`
@@ -399,7 +401,7 @@ func ephemeralHorizon(q string, now time.Time) (uint64, error) {
 
 func (p *Playground) channelJSON(u *discordsim.User, c *discordsim.Channel, ephemeralAfter uint64) channelOut {
 	out := channelOut{ID: c.ID, Kind: channelKind(c), Name: c.Name, ParentID: c.ParentID, OwnerID: c.OwnerID,
-		Members: c.Members, Archived: c.Archived}
+		Members: c.Members, Archived: c.Archived, Locked: c.Locked}
 	if c.IsDM() {
 		out.Name = BotName
 	}
@@ -436,16 +438,20 @@ type messageOut struct {
 	Attachments []attachmentOut              `json:"attachments"`
 	Ephemeral   bool                         `json:"ephemeral,omitempty"`
 	Loading     bool                         `json:"loading,omitempty"`
-	Edited      bool                         `json:"edited,omitempty"`
-	Timestamp   time.Time                    `json:"timestamp"`
-	Thread      *channelOut                  `json:"thread,omitempty"`
-	Interaction *interactionOut              `json:"interaction,omitempty"`
+	// ComponentsV2 says the message is a Components V2 layout (flag IS_COMPONENTS_V2): no
+	// content or embeds, its files shown only through its components.
+	ComponentsV2 bool            `json:"components_v2,omitempty"`
+	Edited       bool            `json:"edited,omitempty"`
+	Timestamp    time.Time       `json:"timestamp"`
+	Thread       *channelOut     `json:"thread,omitempty"`
+	Interaction  *interactionOut `json:"interaction,omitempty"`
 }
 
 func (p *Playground) messageJSON(u *discordsim.User, m *discordsim.Message, ephemeralAfter uint64) messageOut {
 	out := messageOut{ID: m.ID, ChannelID: m.ChannelID, Version: m.Version, Author: userJSON(m.Author),
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Ephemeral: m.Ephemeral(),
-		Loading: m.Loading(), Edited: m.EditedAt != nil, Timestamp: m.Timestamp, Attachments: []attachmentOut{}}
+		Loading: m.Loading(), Edited: m.EditedAt != nil, Timestamp: m.Timestamp, Attachments: []attachmentOut{},
+		ComponentsV2: m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0}
 	if out.Embeds == nil {
 		out.Embeds = []*discordgo.MessageEmbed{}
 	}

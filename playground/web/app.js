@@ -329,8 +329,18 @@
     return box;
   }
 
+  // usedInEmbeds names the attachments that the message's embeds or layout components show.
   function usedInEmbeds(msg) {
     const used = new Set();
+    const walk = (c) => {
+      if (!c) return;
+      for (const m of [c.media, c.file, ...(c.items || []).map((x) => x.media)]) {
+        if (m && m.url && m.url.startsWith("attachment://")) used.add(m.url.slice(13));
+      }
+      (c.components || []).forEach(walk);
+      walk(c.accessory);
+    };
+    msg.components.forEach(walk);
     for (const e of msg.embeds) {
       for (const u of [e.image && e.image.url, e.thumbnail && e.thumbnail.url]) {
         if (u && u.startsWith("attachment://")) used.add(u.slice(13));
@@ -340,6 +350,7 @@
   }
 
   function renderAttachments(msg) {
+    if (msg.components_v2) return null; // Discord shows a V2 message's files only through its components
     const used = usedInEmbeds(msg);
     const box = el("div", { class: "attachments" });
     for (const a of msg.attachments) {
@@ -361,17 +372,76 @@
 
   function renderComponents(msg) {
     if (!msg.components.length) return null;
-    const box = el("div", { class: "components" });
-    for (const row of msg.components) {
-      if (row.type !== 1) continue;
-      const r = el("div", { class: "action-row" });
-      for (const c of row.components || []) {
-        if (c.type === 2) r.append(renderButton(msg, c));
-        else if ([3, 5, 6, 7, 8].includes(c.type)) r.append(renderSelect(msg, c));
-      }
-      box.append(r);
+    const box = el("div", { class: "components" + (msg.components_v2 ? " v2" : "") });
+    for (const c of msg.components) {
+      const e = renderLayout(msg, c);
+      if (e) box.append(e);
     }
     return box;
+  }
+
+  // mediaURL is what a Components V2 media item shows: a message attachment (attachment://),
+  // or nothing from the internet.
+  function mediaURL(msg, media) { return media ? embedImageURL(msg, media.url) : null; }
+
+  // renderLayout draws one component of a message: an action row, or the layout components of
+  // Components V2 (container, section, text display, thumbnail, media gallery, file, separator).
+  function renderLayout(msg, c) {
+    switch (c.type) {
+      case 1: {
+        const r = el("div", { class: "action-row" });
+        for (const x of c.components || []) {
+          if (x.type === 2) r.append(renderButton(msg, x));
+          else if ([3, 5, 6, 7, 8].includes(x.type)) r.append(renderSelect(msg, x));
+        }
+        return r;
+      }
+      case 2: return renderButton(msg, c); // a section's accessory
+      case 9: {
+        const acc = c.accessory ? renderLayout(msg, c.accessory) : null;
+        return el("div", { class: "v2-section" }, el("div", { class: "v2-section-text" }, (c.components || []).map((x) => renderLayout(msg, x))),
+          acc ? el("div", { class: "v2-accessory" }, acc) : null);
+      }
+      case 10: return el("div", { class: "v2-text" }, markdown(c.content || ""));
+      case 11: {
+        const u = mediaURL(msg, c.media);
+        if (!u) return null;
+        const i = el("img", { class: "v2-thumb", src: u, alt: c.description || "" });
+        i.addEventListener("click", () => lightbox(u));
+        return i;
+      }
+      case 12: {
+        const items = (c.items || []).map((it) => ({ u: mediaURL(msg, it.media), alt: it.description || "" })).filter((x) => x.u);
+        const g = el("div", { class: "v2-gallery n" + Math.min(items.length, 4) });
+        for (const it of items) {
+          const i = el("img", { class: "v2-media", src: it.u, alt: it.alt || "image" });
+          i.addEventListener("click", () => lightbox(it.u));
+          i.addEventListener("load", keepBottom);
+          g.append(i);
+        }
+        return g;
+      }
+      case 13: {
+        const name = c.file && c.file.url ? c.file.url.replace(/^attachment:\/\//, "") : "";
+        const a = msg.attachments.find((x) => x.filename === name);
+        if (!a) return null;
+        return el("div", { class: "file" }, el("span", { class: "file-icon" }),
+          el("div", { class: "file-meta" }, el("a", { class: "file-name", href: a.url, download: a.filename }, a.filename),
+            el("span", { class: "file-size" }, fmtSize(a.size))));
+      }
+      case 14: return el("div", { class: "v2-sep" + (c.divider === false ? "" : " divider") + (c.spacing === 2 ? " large" : "") });
+      case 17: {
+        const box = el("div", { class: "v2-container" + (c.spoiler ? " spoiler-box" : "") });
+        if (c.accent_color !== undefined && c.accent_color !== null) box.style.borderLeftColor = "#" + c.accent_color.toString(16).padStart(6, "0");
+        else box.classList.add("plain");
+        for (const x of c.components || []) {
+          const e = renderLayout(msg, x);
+          if (e) box.append(e);
+        }
+        return box;
+      }
+    }
+    return null;
   }
 
   function emojiText(e) {
@@ -647,7 +717,8 @@
         title.append(crumb);
       }
       title.append(c.name);
-      topic.textContent = (c.kind === "private_thread" ? "Private thread · " : "Thread · ") + (c.members || []).length + " members";
+      topic.textContent = (c.kind === "private_thread" ? "Private thread · " : "Thread · ") + (c.members || []).length + " members" +
+        (c.locked ? " · Locked" : c.archived ? " · Archived" : "");
     } else {
       title.append(c.name);
       topic.textContent = "Game commands: type / in the box below";
@@ -693,6 +764,28 @@
     a.replaceWith(Object.assign(avatar(me, "small"), { id: "me-avatar" }));
     $("#me-name").textContent = me.name;
     $("#composer-input").placeholder = S.cmd ? "" : "Message " + (S.view.channel.kind === "dm" ? "@" : "#") + S.view.channel.name + " as " + me.name + " — type / for commands";
+  }
+
+  // renderThreadState says when the open thread is archived or locked, as Discord's client does:
+  // a locked thread has no message box (nor commands); a message unarchives an archived one.
+  function renderThreadState() {
+    const c = S.view.channel;
+    const note = $("#thread-note");
+    const locked = !!c.locked && c.kind.endsWith("thread");
+    document.body.dataset.thread = locked ? "locked" : c.archived ? "archived" : "";
+    $("#composer-box").hidden = locked;
+    if (locked && S.cmd) cancelCommand();
+    if (locked) {
+      note.hidden = false;
+      note.className = "locked";
+      note.replaceChildren(icon("lock", 16), " This thread is locked: only moderators can send messages or use commands in it.");
+    } else if (c.archived) {
+      note.hidden = false;
+      note.className = "archived";
+      note.replaceChildren(icon("thread", 16), " This thread is archived. Sending a message unarchives it.");
+    } else {
+      note.hidden = true;
+    }
   }
 
   function renderBanner() {
@@ -1195,6 +1288,7 @@
     renderHeader();
     renderMe();
     renderBanner();
+    renderThreadState();
     renderMessages();
     renderMembers();
     renderModal();
