@@ -48,6 +48,9 @@ func TestComponentsV2LayoutsAreValidated(t *testing.T) {
 	if last.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 || len(last.Components) != 1 || last.Button("g:1:flip") == nil || last.Button("g:1:draw") == nil {
 		t.Fatalf("the layout was not kept as sent: flags %d, %d components", last.Flags, len(last.Components))
 	}
+	if got := last.Text(); got != "### Board\nLast move" {
+		t.Errorf("the layout's text reads %q", got)
+	}
 	if err := send(&discordgo.MessageSend{Components: many(40)}); err != nil {
 		t.Errorf("40 components: %v", err)
 	}
