@@ -112,8 +112,9 @@ func TestBrowserRendersMessagesAsDiscord(t *testing.T) {
 	content := fmt.Sprintf("\\*not italic\\* \\_nor this\\_ a\\\\b **bold** *it* _it2_ __under__ ~~gone~~ ***both*** snake_case_name `code \\* kept` "+
 		"**bold \\*star\\*** <@%s> <#%s> 🐉 ✅ 🏁\n"+
 		"<t:%d:R>|<t:%d:R>|<t:%d:R>|<t:%d:R>|<t:%d:R>\n"+
-		"<t:1543392060:t>|<t:1543392060:T>|<t:1543392060:d>|<t:1543392060:D>|<t:1543392060>|<t:1543392060:F>|\\<t:1543392060:R>",
-		bob, general, now+300, now-3*3600, now+3*86400, now+3600, now+3)
+		"<t:1543392060:t>|<t:1543392060:T>|<t:1543392060:d>|<t:1543392060:D>|<t:1543392060>|<t:1543392060:F>|\\<t:1543392060:R>\n"+
+		"[the rules](https://example.com/rules) https://discord.com/channels/%s/%s/123",
+		bob, general, now+300, now-3*3600, now+3*86400, now+3600, now+3, tp.p.Fake().Guild().ID, general)
 	tp.ok("/api/messages", map[string]any{"as": alice, "channel_id": general, "content": content})
 	b.waitJS(`document.querySelector("#messages .message .content .ts-pill")`, "the message")
 	msg := `document.querySelector('#messages .message[data-author="alice"] .content')`
@@ -127,6 +128,8 @@ func TestBrowserRendersMessagesAsDiscord(t *testing.T) {
 	require.Equal(t, []string{"in 5 minutes", "3 hours ago", "in 3 days", "in an hour", "in a few seconds",
 		"8:01 AM", "8:01:00 AM", "11/28/2018", "November 28, 2018", "November 28, 2018 8:01 AM", "Wednesday, November 28, 2018 8:01 AM"}, pills)
 	require.Contains(t, text, "|<t:1543392060:R>", "an escaped timestamp shows as typed")
+	require.Equal(t, "the rules", js[string](b, msg+`.querySelector('a[href="https://example.com/rules"]').textContent`), "a masked link")
+	require.Equal(t, "#general › message", js[string](b, msg+`.querySelector('.channel-mention[data-message="123"]').textContent`), "a message link")
 	require.Equal(t, "Wednesday, November 28, 2018 8:01 AM", js[string](b, msg+`.querySelector(".ts-pill[data-style=t]").title`), "the full date on hover")
 	// A message of emoji alone shows them large, as Discord does; text with emoji does not.
 	tp.ok("/api/messages", map[string]any{"as": bob, "channel_id": general, "content": "🏁 🐉"})
