@@ -122,7 +122,7 @@
   function fmtTime(iso) {
     const d = new Date(iso);
     const now = new Date();
-    const hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const hm = d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
     if (d.toDateString() === now.toDateString()) return "Today at " + hm;
     const y = new Date(now); y.setDate(now.getDate() - 1);
     if (d.toDateString() === y.toDateString()) return "Yesterday at " + hm;
@@ -555,7 +555,7 @@
         msg.author.bot ? el("span", { class: "bot-tag" }, "BOT") : null,
         el("span", { class: "timestamp" }, fmtTime(msg.timestamp))));
     } else {
-      m.append(el("span", { class: "time-side" }, new Date(msg.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })));
+      m.append(el("span", { class: "time-side" }, new Date(msg.timestamp).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })));
     }
     if (msg.loading) {
       m.append(el("div", { class: "loading" }, msg.author.name + " is thinking", el("span", { class: "dots" }, el("span", null, "."), el("span", null, "."), el("span", null, "."))));
