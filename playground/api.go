@@ -338,6 +338,8 @@ type channelOut struct {
 	OwnerID  string   `json:"owner_id,omitempty"`
 	Members  []string `json:"members,omitempty"`
 	Archived bool     `json:"archived,omitempty"`
+	// Locked threads take no message nor command from people (Discord's client shows no box).
+	Locked bool `json:"locked,omitempty"`
 	// LastMessageID is the newest message this user can see ("" for none), for unread marks.
 	LastMessageID string `json:"last_message_id"`
 	MessageCount  int    `json:"message_count"`
@@ -355,13 +357,55 @@ func channelKind(c *discordsim.Channel) string {
 	return "text"
 }
 
-func (p *Playground) channelJSON(u *discordsim.User, c *discordsim.Channel) channelOut {
+// shown is what u's page shows of a channel's messages: those u can see, less the ephemeral
+// messages older than the page (ephemeralAfter, see ephemeralHorizon; 0 keeps them all).
+func (p *Playground) shown(u *discordsim.User, channelID string, ephemeralAfter uint64) []*discordsim.Message {
+	msgs := p.fake.VisibleMessages(u, channelID)
+	if ephemeralAfter == 0 {
+		return msgs
+	}
+	kept := msgs[:0:0]
+	for _, m := range msgs {
+		if m.Ephemeral() {
+			if id, err := strconv.ParseUint(m.ID, 10, 64); err != nil || id < ephemeralAfter {
+				continue
+			}
+		}
+		kept = append(kept, m)
+	}
+	return kept
+}
+
+// discordEpoch is the first millisecond of 2015 (UTC), where snowflake IDs start.
+const discordEpoch = 1420070400000
+
+// ephemeralHorizon reads the view's ephemeral_after parameter. Discord's client keeps an
+// ephemeral message only in memory: it shows it to its person until the page is reloaded. The
+// page does the same by asking for its first view with "now": the answer names the horizon
+// (a snowflake of that moment), which the page sends with every later view of its life, and
+// only ephemeral messages from then on are shown. A reload starts again from "now". No
+// parameter (API clients) shows every ephemeral message.
+func ephemeralHorizon(q string, now time.Time) (uint64, error) {
+	switch q {
+	case "":
+		return 0, nil
+	case "now":
+		return uint64(now.UnixMilli()-discordEpoch) << 22, nil
+	}
+	h, err := strconv.ParseUint(q, 10, 64)
+	if err != nil || h == 0 {
+		return 0, errorf(http.StatusBadRequest, `ephemeral_after must be "now" or the horizon a view returned (a snowflake ID)`)
+	}
+	return h, nil
+}
+
+func (p *Playground) channelJSON(u *discordsim.User, c *discordsim.Channel, ephemeralAfter uint64) channelOut {
 	out := channelOut{ID: c.ID, Kind: channelKind(c), Name: c.Name, ParentID: c.ParentID, OwnerID: c.OwnerID,
-		Members: c.Members, Archived: c.Archived}
+		Members: c.Members, Archived: c.Archived, Locked: c.Locked}
 	if c.IsDM() {
 		out.Name = BotName
 	}
-	msgs := p.fake.VisibleMessages(u, c.ID)
+	msgs := p.shown(u, c.ID, ephemeralAfter)
 	out.MessageCount = len(msgs)
 	if n := len(msgs); n > 0 {
 		out.LastMessageID = msgs[n-1].ID
@@ -394,16 +438,20 @@ type messageOut struct {
 	Attachments []attachmentOut              `json:"attachments"`
 	Ephemeral   bool                         `json:"ephemeral,omitempty"`
 	Loading     bool                         `json:"loading,omitempty"`
-	Edited      bool                         `json:"edited,omitempty"`
-	Timestamp   time.Time                    `json:"timestamp"`
-	Thread      *channelOut                  `json:"thread,omitempty"`
-	Interaction *interactionOut              `json:"interaction,omitempty"`
+	// ComponentsV2 says the message is a Components V2 layout (flag IS_COMPONENTS_V2): no
+	// content or embeds, its files shown only through its components.
+	ComponentsV2 bool            `json:"components_v2,omitempty"`
+	Edited       bool            `json:"edited,omitempty"`
+	Timestamp    time.Time       `json:"timestamp"`
+	Thread       *channelOut     `json:"thread,omitempty"`
+	Interaction  *interactionOut `json:"interaction,omitempty"`
 }
 
-func (p *Playground) messageJSON(u *discordsim.User, m *discordsim.Message) messageOut {
+func (p *Playground) messageJSON(u *discordsim.User, m *discordsim.Message, ephemeralAfter uint64) messageOut {
 	out := messageOut{ID: m.ID, ChannelID: m.ChannelID, Version: m.Version, Author: userJSON(m.Author),
 		Content: m.Content, Embeds: m.Embeds, Components: m.Components, Ephemeral: m.Ephemeral(),
-		Loading: m.Loading(), Edited: m.EditedAt != nil, Timestamp: m.Timestamp, Attachments: []attachmentOut{}}
+		Loading: m.Loading(), Edited: m.EditedAt != nil, Timestamp: m.Timestamp, Attachments: []attachmentOut{},
+		ComponentsV2: m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0}
 	if out.Embeds == nil {
 		out.Embeds = []*discordgo.MessageEmbed{}
 	}
@@ -416,7 +464,7 @@ func (p *Playground) messageJSON(u *discordsim.User, m *discordsim.Message) mess
 	}
 	if m.ThreadID != "" && p.fake.CanSee(u, m.ThreadID) {
 		if t := p.fake.ChannelByID(m.ThreadID); t != nil {
-			tc := p.channelJSON(u, t)
+			tc := p.channelJSON(u, t, ephemeralAfter)
 			out.Thread = &tc
 		}
 	}
@@ -468,6 +516,9 @@ type viewOut struct {
 	// DMs maps each person to their DM channel with the bot and its newest message, so the
 	// page can say who has unread direct messages.
 	DMs map[string]dmOut `json:"dms"`
+	// EphemeralAfter is the horizon of ephemeral messages this view shows (see
+	// ephemeralHorizon), "" for all of them.
+	EphemeralAfter string `json:"ephemeral_after,omitempty"`
 }
 
 type dmOut struct {
@@ -488,11 +539,18 @@ func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
+	after, err := ephemeralHorizon(q.Get("ephemeral_after"), time.Now())
+	if err != nil {
+		return err
+	}
 	v, _, _ := p.version()
 	g := p.fake.Guild()
 	out := viewOut{Version: v, Bot: userJSON(p.fake.Bot()), Status: p.Status(), Me: userJSON(u),
 		Guild: userOut{ID: g.ID, Name: g.Name}, Channels: []channelOut{}, Messages: []messageOut{}}
 	out.DMs = map[string]dmOut{}
+	if after != 0 {
+		out.EphemeralAfter = strconv.FormatUint(after, 10)
+	}
 	for _, x := range p.fake.Users() {
 		out.Users = append(out.Users, userJSON(x))
 		if x.Bot {
@@ -501,7 +559,7 @@ func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 		for _, c := range p.fake.VisibleChannels(x) {
 			if c.IsDM() {
 				d := dmOut{ChannelID: c.ID}
-				if msgs := p.fake.VisibleMessages(x, c.ID); len(msgs) > 0 {
+				if msgs := p.shown(x, c.ID, after); len(msgs) > 0 {
 					d.LastMessageID = msgs[len(msgs)-1].ID
 				}
 				out.DMs[x.ID] = d
@@ -515,7 +573,7 @@ func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 			current = c
 		}
 		if c.IsDM() {
-			dm := p.channelJSON(u, c)
+			dm := p.channelJSON(u, c, after)
 			out.DM = &dm
 			continue
 		}
@@ -525,15 +583,15 @@ func (p *Playground) apiView(w http.ResponseWriter, r *http.Request) error {
 		if first == nil && c.Type == discordgo.ChannelTypeGuildText {
 			first = c
 		}
-		out.Channels = append(out.Channels, p.channelJSON(u, c))
+		out.Channels = append(out.Channels, p.channelJSON(u, c, after))
 	}
 	if current == nil {
 		current = first
 	}
 	if current != nil {
-		out.Channel = p.channelJSON(u, current)
-		for _, m := range p.fake.VisibleMessages(u, current.ID) {
-			out.Messages = append(out.Messages, p.messageJSON(u, m))
+		out.Channel = p.channelJSON(u, current, after)
+		for _, m := range p.shown(u, current.ID, after) {
+			out.Messages = append(out.Messages, p.messageJSON(u, m, after))
 		}
 		out.Commands = p.fake.CommandsIn(current.ID)
 	}
@@ -610,7 +668,7 @@ func (p *Playground) apiPost(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fakeError(err)
 	}
-	writeJSON(w, 200, p.messageJSON(u, m))
+	writeJSON(w, 200, p.messageJSON(u, m, 0))
 	return nil
 }
 
@@ -868,7 +926,7 @@ func (p *Playground) apiDM(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, 200, p.channelJSON(u, p.fake.DM(u)))
+	writeJSON(w, 200, p.channelJSON(u, p.fake.DM(u), 0))
 	return nil
 }
 
@@ -893,6 +951,6 @@ func (p *Playground) apiJoinThread(w http.ResponseWriter, r *http.Request) error
 	if err := p.fake.JoinThread(u, c.ID); err != nil {
 		return fakeError(err)
 	}
-	writeJSON(w, 200, p.channelJSON(u, p.fake.ChannelByID(c.ID)))
+	writeJSON(w, 200, p.channelJSON(u, p.fake.ChannelByID(c.ID), 0))
 	return nil
 }

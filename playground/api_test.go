@@ -339,10 +339,16 @@ func TestPageAssetsAreLocal(t *testing.T) {
 	require.Equal(t, "text/html; charset=utf-8", r.header.Get("Content-Type"))
 	require.Contains(t, string(r.body), "<title>SandTable Playground</title>")
 	require.Contains(t, r.header.Get("Content-Security-Policy"), "default-src 'self'")
-	for _, name := range []string{"/app.js", "/app.css", "/icon.svg"} {
+	for _, name := range []string{"/app.js", "/app.css", "/icon.svg", "/twemoji-LICENSE.txt"} {
 		r := tp.get(name)
 		require.Equal(t, 200, r.status, name)
 	}
+	// The emoji font is served from here, as a font.
+	font := tp.get("/twemoji.woff2")
+	require.Equal(t, 200, font.status)
+	require.Equal(t, "font/woff2", font.header.Get("Content-Type"))
+	require.Equal(t, "wOF2", string(font.body[:4]), "a WOFF2 file")
+	require.Contains(t, string(tp.get("/app.css").body), `url("/twemoji.woff2")`)
 	require.Equal(t, 404, tp.get("/nothing.js").status)
 	require.Equal(t, 404, tp.get("/../go.mod").status)
 	// Nothing refers to another host: no CDN script, font or style.
@@ -352,8 +358,12 @@ func TestPageAssetsAreLocal(t *testing.T) {
 		}
 		data, err := fs.ReadFile(web, path)
 		require.NoError(t, err)
-		// The SVG namespace names, it does not fetch.
+		// The SVG namespace names, it does not fetch; nor does the font's licence, which the
+		// page never loads.
 		data = bytes.ReplaceAll(data, []byte(`http://www.w3.org/2000/svg`), nil)
+		if path == "web/twemoji-LICENSE.txt" {
+			return nil
+		}
 		for _, bad := range []string{"http://", "https://", "//cdn", "fonts.googleapis", "@import"} {
 			require.NotContains(t, string(data), bad, "%s refers to %s", path, bad)
 		}

@@ -14,7 +14,11 @@ import (
 //go:embed web
 var web embed.FS
 
-// assetHandler serves the page at / and its files by name (/app.js, /app.css, /icon.svg).
+// assetTypes are the content types of the page's files that the system's MIME table may lack.
+var assetTypes = map[string]string{".woff2": "font/woff2", ".txt": "text/plain; charset=utf-8"}
+
+// assetHandler serves the page at / and its files by name (/app.js, /app.css, /icon.svg,
+// /twemoji.woff2 and its licence).
 func assetHandler() http.Handler {
 	files, _ := fs.Sub(web, "web")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,7 +36,10 @@ func assetHandler() http.Handler {
 			http.Error(w, "404 page not found", http.StatusNotFound)
 			return
 		}
-		ct := mime.TypeByExtension(path.Ext(name))
+		ct := assetTypes[path.Ext(name)]
+		if ct == "" {
+			ct = mime.TypeByExtension(path.Ext(name))
+		}
 		if ct == "" {
 			ct = "application/octet-stream"
 		}

@@ -128,7 +128,7 @@ func (b *browser) waitJS(expr, what string) {
 // shot saves a screenshot of the page as playground-NAME.png.
 func (b *browser) shot(name string) {
 	b.t.Helper()
-	b.waitJS(`[...document.images].every(i => i.complete)`, "images loaded")
+	b.waitJS(`[...document.images].every(i => i.complete) && document.fonts.status === "loaded"`, "images and fonts loaded")
 	ctx, cancel := context.WithTimeout(b.ctx, wait)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -13,6 +13,19 @@
 // autocomplete from the bot. Updates arrive by long polling. Everything is embedded: no build
 // step, no CDN, nothing from the internet.
 //
+// The page shows what Discord's client shows:
+//   - Markdown as Discord renders it: bold, italic, underline, strikethrough, spoilers, code,
+//     quotes, headings, masked links, backslash escapes (\* shows *), mentions of people and
+//     channels, message links as channel mentions, <t:UNIX:STYLE> timestamps in the reader's
+//     locale (relative ones, "in 5 minutes", move on by themselves).
+//   - Emoji drawn with Twemoji, as Discord draws them, from a font the page ships
+//     (web/twemoji.woff2, OFL-1.1 with artwork under CC-BY 4.0), so they show on a machine with
+//     no emoji font too.
+//   - An ephemeral message lives in the page that received it: a reload no longer shows it.
+//   - The bot's autocomplete suggestions never replace what was typed unless the user picks
+//     one: a list made for an earlier text is never shown, nothing is highlighted until the
+//     user moves to a suggestion, and Enter sends the text as typed.
+//
 // # The API
 //
 // JSON over HTTP under /api/. Errors are {"error": "...", "status": N} with that status.
@@ -20,9 +33,12 @@
 //
 //	GET  /api/status                      {"bot": {"state": "connecting|ready|failed"}, "version": N}
 //	GET  /api/view?as=U&channel=C         what U's client shows (see viewOut): server, channels,
-//	                                      DM, the channel's messages and commands, open modal,
+//	     [&ephemeral_after=now|H]         DM, the channel's messages and commands, open modal,
 //	                                      who has unread DMs (no U: the first person; a channel U
-//	                                      cannot see: the first text channel)
+//	                                      cannot see: the first text channel); with
+//	                                      ephemeral_after, only the ephemeral messages from H on
+//	                                      ("now": from this moment; the answer's ephemeral_after
+//	                                      is H, which the page sends for the rest of its life)
 //	GET  /api/poll?since=N                waits (25 s at most) until the version differs from N
 //	GET  /api/attachments/M/A/NAME?as=U   an attachment's bytes, if U can see message M
 //	POST /api/messages      {"as", "channel_id", "content"}             plain message

@@ -202,6 +202,8 @@ type view struct {
 		} `json:"options"`
 	} `json:"commands"`
 	Modal *modalOut `json:"modal"`
+	// EphemeralAfter is the horizon of the ephemeral messages shown ("" for all).
+	EphemeralAfter string `json:"ephemeral_after"`
 }
 
 type messageView struct {

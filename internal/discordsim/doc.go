@@ -31,6 +31,17 @@
 // than Discord, a string holding U+FFFD is refused (50035): encoding/json sends each byte of
 // invalid UTF-8 as U+FFFD, so from the bot it means text cut inside a character.
 //
+// Components V2 layouts (message flag IS_COMPONENTS_V2, 1<<15) are accepted on channel messages,
+// interaction answers and follow-ups, and checked as Discord checks them (50035): no content or
+// embeds beside them; action rows, sections, text displays, media galleries, files, separators
+// and containers where each may stand (no container in a container); a section of 1 to 3 text
+// displays with a button or thumbnail; galleries of 1 to 10 items; files from the message's
+// attachments; at most 40 components in all and 4000 characters of text; buttons and menus as
+// in rows. Message.Text reads their text displays too.
+//
+// Threads: a person's message unarchives an archived thread; a locked one takes no message or
+// command from people (Post and Slash refuse), as Discord's client has no box there.
+//
 // # Gateway
 //
 // GET /api/v9/gateway answers ws://127.0.0.1:PORT/gateway. The gateway sends HELLO, answers

@@ -129,6 +129,7 @@ func (s *Server) editedLocked(old *Message, p *msgPatch) *Message {
 	if p.has["flags"] {
 		const editable = discordgo.MessageFlagsSuppressEmbeds
 		m.Flags = m.Flags&^editable | p.flags&editable
+		m.Flags |= p.flags & discordgo.MessageFlagsIsComponentsV2 // an edit may turn a message to V2, never back
 	}
 	if p.has["attachments"] {
 		keep := map[string]bool{}
@@ -152,6 +153,9 @@ func (s *Server) editedLocked(old *Message, p *msgPatch) *Message {
 func validateMessage(m *Message) *apiError {
 	if m.Content == "" && len(m.Embeds) == 0 && len(m.Components) == 0 && len(m.Attachments) == 0 && !m.Loading() {
 		return &apiError{400, discordgo.ErrCodeCannotSendEmptyMessage, "Cannot send an empty message"}
+	}
+	if m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0 && (m.Content != "" || len(m.Embeds) > 0) {
+		return errInvalidForm("content, embeds: cannot be used with the IS_COMPONENTS_V2 flag")
 	}
 	if n := utf8.RuneCountInString(m.Content); n > 2000 {
 		return errInvalidForm(fmt.Sprintf("content: must be 2000 or fewer in length (got %d)", n))
@@ -233,22 +237,12 @@ func validateEmbeds(es []*discordgo.MessageEmbed) *apiError {
 // exactly one select menu; custom IDs 1 to 100 characters and unique; labels at most 80; select
 // placeholders at most 150, option labels, values and descriptions at most 100.
 func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
+	seen := map[string]bool{}
 	if v2 {
-		return nil // Components V2 layouts are stored as sent.
+		return validateLayout(cs, seen)
 	}
 	if len(cs) > 5 {
 		return errInvalidForm(fmt.Sprintf("components: must be 5 or fewer in length (got %d)", len(cs)))
-	}
-	seen := map[string]bool{}
-	checkID := func(at, id string) *apiError {
-		if id == "" || utf8.RuneCountInString(id) > 100 {
-			return errInvalidForm(at + ".custom_id: must be 1 to 100 characters")
-		}
-		if seen[id] {
-			return errInvalidForm(at + ".custom_id: component custom id cannot be duplicated (" + id + ")")
-		}
-		seen[id] = true
-		return nil
 	}
 	for i, c := range cs {
 		at := fmt.Sprintf("components[%d]", i)
@@ -261,6 +255,131 @@ func validateComponents(cs []discordgo.MessageComponent, v2 bool) *apiError {
 		default:
 			return errInvalidForm(at + ": top-level components must be action rows")
 		}
+		if err := validateRow(at, row, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Discord's limits on a Components V2 layout (message flag IS_COMPONENTS_V2).
+const (
+	maxLayoutComponents = 40   // every component, nested ones included
+	maxLayoutText       = 4000 // the text of all text displays together
+	maxSectionTexts     = 3
+	maxGalleryItems     = 10
+)
+
+// validateLayout checks a Components V2 message's components as Discord does: top-level action
+// rows, sections, text displays, media galleries, files, separators and containers; a container
+// holds the same but containers; a section has 1 to 3 text displays and a button or thumbnail
+// beside them; a gallery 1 to 10 items; at most 40 components in all and 4000 characters of text.
+func validateLayout(cs []discordgo.MessageComponent, seen map[string]bool) *apiError {
+	if len(cs) == 0 {
+		return errInvalidForm("components: a Components V2 message needs at least one component")
+	}
+	count, text := 0, 0
+	var walk func(at string, c discordgo.MessageComponent, inContainer bool) *apiError
+	walk = func(at string, c discordgo.MessageComponent, inContainer bool) *apiError {
+		count++
+		switch v := c.(type) {
+		case *discordgo.ActionsRow:
+			count += len(v.Components)
+			return validateRow(at, v.Components, seen)
+		case *discordgo.TextDisplay:
+			text += utf8.RuneCountInString(v.Content)
+			if v.Content == "" {
+				return errInvalidForm(at + ".content: a text display needs text")
+			}
+		case *discordgo.Section:
+			if len(v.Components) == 0 || len(v.Components) > maxSectionTexts {
+				return errInvalidForm(fmt.Sprintf("%s.components: a section holds 1 to %d text displays", at, maxSectionTexts))
+			}
+			for i, x := range v.Components {
+				td, ok := x.(*discordgo.TextDisplay)
+				if !ok {
+					return errInvalidForm(fmt.Sprintf("%s.components[%d]: a section holds text displays only", at, i))
+				}
+				if err := walk(fmt.Sprintf("%s.components[%d]", at, i), td, inContainer); err != nil {
+					return err
+				}
+			}
+			switch acc := v.Accessory.(type) {
+			case *discordgo.Button:
+				count++
+				if err := validateRow(at+".accessory", []discordgo.MessageComponent{acc}, seen); err != nil {
+					return err
+				}
+			case *discordgo.Thumbnail:
+				count++
+				if acc.Media.URL == "" {
+					return errInvalidForm(at + ".accessory.media.url: required")
+				}
+			default:
+				return errInvalidForm(at + ".accessory: a section needs a button or a thumbnail")
+			}
+		case *discordgo.MediaGallery:
+			if len(v.Items) == 0 || len(v.Items) > maxGalleryItems {
+				return errInvalidForm(fmt.Sprintf("%s.items: must be 1 to %d in length", at, maxGalleryItems))
+			}
+			for i, it := range v.Items {
+				if it.Media.URL == "" {
+					return errInvalidForm(fmt.Sprintf("%s.items[%d].media.url: required", at, i))
+				}
+			}
+		case *discordgo.FileComponent:
+			if !strings.HasPrefix(v.File.URL, "attachment://") {
+				return errInvalidForm(at + ".file.url: a file component names an attachment (attachment://NAME)")
+			}
+		case *discordgo.Separator:
+			if v.Spacing != nil && *v.Spacing != discordgo.SeparatorSpacingSizeSmall && *v.Spacing != discordgo.SeparatorSpacingSizeLarge {
+				return errInvalidForm(at + ".spacing: must be 1 or 2")
+			}
+		case *discordgo.Container:
+			if inContainer {
+				return errInvalidForm(at + ": a container cannot hold a container")
+			}
+			if len(v.Components) == 0 {
+				return errInvalidForm(at + ".components: a container needs at least one component")
+			}
+			for i, x := range v.Components {
+				if err := walk(fmt.Sprintf("%s.components[%d]", at, i), x, true); err != nil {
+					return err
+				}
+			}
+		default:
+			return errInvalidForm(fmt.Sprintf("%s: component type %d is not allowed in a message", at, c.Type()))
+		}
+		return nil
+	}
+	for i, c := range cs {
+		if err := walk(fmt.Sprintf("components[%d]", i), c, false); err != nil {
+			return err
+		}
+	}
+	if count > maxLayoutComponents {
+		return errInvalidForm(fmt.Sprintf("components: must be %d or fewer in total (got %d)", maxLayoutComponents, count))
+	}
+	if text > maxLayoutText {
+		return errInvalidForm(fmt.Sprintf("components: the text displays must hold %d or fewer characters together (got %d)", maxLayoutText, text))
+	}
+	return nil
+}
+
+// validateRow checks one action row's items (at names it in errors): 1 to 5 buttons or one
+// select menu, with unique custom IDs (seen holds those of the whole message).
+func validateRow(at string, row []discordgo.MessageComponent, seen map[string]bool) *apiError {
+	checkID := func(at, id string) *apiError {
+		if id == "" || utf8.RuneCountInString(id) > 100 {
+			return errInvalidForm(at + ".custom_id: must be 1 to 100 characters")
+		}
+		if seen[id] {
+			return errInvalidForm(at + ".custom_id: component custom id cannot be duplicated (" + id + ")")
+		}
+		seen[id] = true
+		return nil
+	}
+	{
 		if len(row) == 0 || len(row) > 5 {
 			return errInvalidForm(at + ".components: must be 1 to 5 in length")
 		}

@@ -179,7 +179,8 @@ func (m *Message) SelectMenu(customID string) *discordgo.SelectMenu {
 }
 
 // Text returns everything a reader sees as text: the content, then each embed's title,
-// description, field names and values, and footer, one per line. Handy for assertions.
+// description, field names and values, and footer, then the text displays of a Components V2
+// layout, one per line. Handy for assertions.
 func (m *Message) Text() string {
 	var b strings.Builder
 	add := func(s string) {
@@ -211,6 +212,11 @@ func (m *Message) Text() string {
 			add(e.Footer.Text)
 		}
 	}
+	walkComponents(m.Components, func(c discordgo.MessageComponent) {
+		if t, ok := c.(*discordgo.TextDisplay); ok {
+			add(t.Content)
+		}
+	})
 	return b.String()
 }
 

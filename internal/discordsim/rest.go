@@ -561,7 +561,7 @@ func (s *Server) postMessageLocked(c *Channel, req *request) reply {
 	if aerr != nil {
 		return fail(aerr)
 	}
-	flags := p.flags & (discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications)
+	flags := p.flags & (discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2)
 	m := s.newMessageLocked(c, s.bot, p, discordgo.MessageTypeDefault, flags)
 	if aerr := validateMessage(m); aerr != nil {
 		return fail(aerr)

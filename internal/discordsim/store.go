@@ -399,6 +399,8 @@ func (s *Server) WaitMessage(timeout time.Duration, pred func(*Message) bool) (*
 
 // Post sends a plain message as user u in channelID, as typing in the client would. The bot
 // gets MESSAGE_CREATE if its intents ask for it (content only with the MessageContent intent).
+// As in Discord, nobody (without Manage Threads, which the people here lack) posts in a locked
+// thread, and a message in an archived thread that is not locked unarchives it.
 func (s *Server) Post(u *User, channelID, content string) (*Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -408,6 +410,13 @@ func (s *Server) Post(u *User, channelID, content string) (*Message, error) {
 	}
 	if content == "" || len([]rune(content)) > 2000 {
 		return nil, fmt.Errorf("discordsim: message content must be 1 to 2000 characters")
+	}
+	if c.IsThread() && c.Locked {
+		return nil, fmt.Errorf("discordsim: %s cannot send messages in the locked thread %q", u.Name, c.Name)
+	}
+	if c.IsThread() && c.Archived {
+		c.Archived = false
+		s.dispatchLocked("THREAD_UPDATE", channelJSON(c, s.bot.ID), c.GuildID, discordgo.IntentGuilds)
 	}
 	m := &Message{ID: s.newID(), ChannelID: c.ID, GuildID: c.GuildID, Author: u, Content: content,
 		Timestamp: time.Now().UTC(), Version: 1}

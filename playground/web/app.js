@@ -13,7 +13,11 @@
     view: null,         // last /api/view answer
     version: 0,
     msgCache: new Map(), // message ID -> {key, el}
-    dismissed: new Set(),
+    dismissed: new Set(), // ephemeral messages dismissed (message IDs are unique across users)
+    // ephemeralAfter is the horizon of the ephemeral messages this page shows: "now" until the
+    // first view names the moment the page was loaded. As in Discord, an ephemeral message
+    // lives in the page only: a reload no longer shows the ones it had.
+    ephemeralAfter: "now",
     cmd: null,          // the command being composed: {path, def, options: [{def, value, display, text}]}
     focusOpt: -1,       // index of the focused option pill, -1 for the main input
     popup: null,        // {items: [{...}], active, onPick}
@@ -118,7 +122,7 @@
   function fmtTime(iso) {
     const d = new Date(iso);
     const now = new Date();
-    const hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const hm = d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
     if (d.toDateString() === now.toDateString()) return "Today at " + hm;
     const y = new Date(now); y.setDate(now.getDate() - 1);
     if (d.toDateString() === y.toDateString()) return "Yesterday at " + hm;
@@ -129,65 +133,123 @@
     if (n < 1 << 20) return (n / 1024).toFixed(1) + " KB";
     return (n / (1 << 20)).toFixed(2) + " MB";
   }
-  function relTime(sec) {
-    const diff = sec * 1000 - Date.now();
-    const abs = Math.abs(diff);
-    const units = [["year", 31536e6], ["month", 2592e6], ["day", 864e5], ["hour", 36e5], ["minute", 6e4], ["second", 1e3]];
-    for (const [u, ms] of units) {
-      if (abs >= ms || u === "second") {
-        const n = Math.round(abs / ms);
-        const s = n + " " + u + (n === 1 ? "" : "s");
-        return diff >= 0 ? "in " + s : s + " ago";
-      }
-    }
-    return "";
+  // relTime is Discord's relative time ("in 5 minutes", "3 hours ago"), with the thresholds
+  // of the moment.js library Discord's client uses: under 45 s "a few seconds", then "a minute",
+  // minutes up to 45, "an hour", hours up to 22, "a day", days up to 26, "a month", months up
+  // to 11, "a year", years.
+  function relTime(sec, nowMs) {
+    const diff = sec * 1000 - (nowMs === undefined ? Date.now() : nowMs);
+    const s = Math.round(Math.abs(diff) / 1000);
+    const m = Math.round(s / 60), h = Math.round(s / 3600), d = Math.round(s / 86400);
+    let t;
+    if (s < 45) t = "a few seconds";
+    else if (s < 90) t = "a minute";
+    else if (m < 45) t = m + " minutes";
+    else if (m < 90) t = "an hour";
+    else if (h < 22) t = h + " hours";
+    else if (h < 36) t = "a day";
+    else if (d < 26) t = d + " days";
+    else if (d < 45) t = "a month";
+    else if (d < 320) t = Math.round(d / 30.4375) + " months";
+    else if (d < 548) t = "a year";
+    else t = Math.round(d / 365.25) + " years";
+    return diff > 0 ? "in " + t : t + " ago";
   }
+  // discordTime writes <t:SEC:STYLE> as Discord does, in the reader's locale and time zone.
   function discordTime(sec, style) {
     const d = new Date(sec * 1000);
+    const hm = { hour: "numeric", minute: "2-digit" };
+    const long = { year: "numeric", month: "long", day: "numeric" };
     switch (style) {
       case "R": return relTime(sec);
-      case "t": return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-      case "T": return d.toLocaleTimeString();
+      case "t": return d.toLocaleTimeString([], hm);
+      case "T": return d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit", second: "2-digit" });
       case "d": return d.toLocaleDateString();
-      case "D": return d.toLocaleDateString([], { year: "numeric", month: "long", day: "numeric" });
-      case "F": return d.toLocaleString([], { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit" });
-      default: return d.toLocaleString([], { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit" });
+      case "D": return d.toLocaleDateString([], long);
+      case "s": return d.toLocaleDateString() + " " + d.toLocaleTimeString([], hm);
+      case "S": return d.toLocaleDateString() + " " + d.toLocaleTimeString([], { hour: "numeric", minute: "2-digit", second: "2-digit" });
+      case "F": return d.toLocaleDateString([], Object.assign({ weekday: "long" }, long)) + " " + d.toLocaleTimeString([], hm);
+      default: return d.toLocaleDateString([], long) + " " + d.toLocaleTimeString([], hm); // f, Discord's default
+    }
+  }
+  // Relative timestamps move on by themselves, as in Discord.
+  function tickTimestamps() {
+    for (const e of document.querySelectorAll(".ts-pill[data-style=R]")) {
+      const t = relTime(Number(e.dataset.ts));
+      if (e.textContent !== t) e.textContent = t;
     }
   }
 
   // ---- markdown (the part of Discord's that bots use) ----
+  // A span's content is made of units: an escaped character (backslash and anything) or any
+  // other character, so that an escaped marker never closes a span.
+  const U = String.raw`(?:\\[\s\S]|[^\\])`;
+  const INLINE = new RegExp([
+    String.raw`(\x60+)([\s\S]*?[^\x60])\1(?!\x60)`, // 1, 2: code (no escapes inside)
+    String.raw`\\([^0-9A-Za-z\s])`, // 3: an escaped character shows as itself
+    String.raw`\*\*\*(?!\s)(${U}+?)\*\*\*(?!\*)`, // 4: bold italic
+    String.raw`\*\*(${U}+?)\*\*(?!\*)`, // 5: bold
+    String.raw`___(${U}+?)___(?!_)`, // 6: underline italic
+    String.raw`__(${U}+?)__(?!_)`, // 7: underline
+    String.raw`\*(?![\s*])((?:\\[\s\S]|[^\\*])+?)\*(?!\*)`, // 8: italic
+    String.raw`(?<![0-9A-Za-z])_(?![\s_])((?:\\[\s\S]|[^\\_])+?)_(?![0-9A-Za-z_])`, // 9: italic
+    String.raw`~~(${U}+?)~~`, // 10: strikethrough
+    String.raw`\|\|(${U}+?)\|\|`, // 11: spoiler
+    String.raw`<@!?(\d+)>`, // 12: user
+    String.raw`<#(\d+)>`, // 13: channel
+    String.raw`<@&(\d+)>`, // 14: role
+    String.raw`<t:(-?\d+)(?::([tTdDfFsSR]))?>`, // 15, 16: timestamp
+    String.raw`<\/([\w -]+):\d+>`, // 17: command
+    String.raw`<a?:(\w+):\d+>`, // 18: custom emoji (shown by name: nothing comes from a CDN)
+    String.raw`\[((?:\\[\s\S]|[^\\\]])+)\]\(<?(https?:\/\/[^\s)>]+)>?\)`, // 19, 20: masked link
+    String.raw`https?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/channels\/(?:\d+|@me)\/(\d+)(?:\/(\d+))?`, // 21, 22: a message or channel link
+    String.raw`(https?:\/\/[^\s<]+[^\s<.,:;"')\]])`, // 23: link
+  ].join("|"), "g");
+
+  function channelMention(id, message) {
+    const c = channelByID(id);
+    const name = c ? (c.kind === "dm" ? "@" + c.name : (c.kind.endsWith("thread") ? "" : "#") + c.name) : "#No Access";
+    return el("span", {
+      class: "mention channel-mention", dataset: { channel: id, message: message || undefined },
+      title: c ? "Open " + c.name : "You cannot see this channel", onclick: () => { if (c) openChannel(c.id); },
+    }, c && c.kind.endsWith("thread") ? channelIcon(c.kind, 14) : null, name, message ? " › message" : null);
+  }
+
   function inline(text) {
     // Returns DOM nodes for one line or span of text.
     const out = [];
-    const re = /(`+)([\s\S]*?)\1|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|\*([^*\s][^*]*?)\*|_([^_\s][^_]*?)_|~~([\s\S]+?)~~|\|\|([\s\S]+?)\|\||<@!?(\d+)>|<#(\d+)>|<@&(\d+)>|<t:(-?\d+)(?::([tTdDfFR]))?>|<\/([\w -]+):\d+>|(https?:\/\/[^\s<]+[^\s<.,:;"')\]])/g;
+    const re = new RegExp(INLINE.source, "g");
     let last = 0, m;
     while ((m = re.exec(text))) {
       if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
       last = re.lastIndex;
-      if (m[1]) out.push(el("code", { text: m[2] }));
-      else if (m[3] !== undefined) out.push(el("strong", null, inline(m[3])));
-      else if (m[4] !== undefined) out.push(el("u", null, inline(m[4])));
-      else if (m[5] !== undefined) out.push(el("em", null, inline(m[5])));
-      else if (m[6] !== undefined) out.push(el("em", null, inline(m[6])));
-      else if (m[7] !== undefined) out.push(el("s", null, inline(m[7])));
-      else if (m[8] !== undefined) out.push(el("span", { class: "spoiler" }, inline(m[8])));
-      else if (m[9]) {
-        const u = userByID(m[9]);
+      if (m[1]) out.push(el("code", { text: m[2].replace(/^ (.*[^ ].*) $/, "$1") }));
+      else if (m[3] !== undefined) out.push(document.createTextNode(m[3]));
+      else if (m[4] !== undefined) out.push(el("strong", null, el("em", null, inline(m[4]))));
+      else if (m[5] !== undefined) out.push(el("strong", null, inline(m[5])));
+      else if (m[6] !== undefined) out.push(el("u", null, el("em", null, inline(m[6]))));
+      else if (m[7] !== undefined) out.push(el("u", null, inline(m[7])));
+      else if (m[8] !== undefined) out.push(el("em", null, inline(m[8])));
+      else if (m[9] !== undefined) out.push(el("em", null, inline(m[9])));
+      else if (m[10] !== undefined) out.push(el("s", null, inline(m[10])));
+      else if (m[11] !== undefined) out.push(el("span", { class: "spoiler" }, inline(m[11])));
+      else if (m[12]) {
+        const u = userByID(m[12]);
         out.push(el("span", {
-          class: "mention" + (m[9] === S.me ? " me" : ""), dataset: { user: m[9] },
+          class: "mention" + (m[12] === S.me ? " me" : ""), dataset: { user: m[12] },
           title: u ? "Act as " + u.name : "", onclick: () => { if (u && !u.bot) switchUser(u.id); },
         }, "@" + (u ? u.name : "unknown-user")));
-      } else if (m[10]) {
-        const c = channelByID(m[10]);
-        const name = c ? (c.kind === "dm" ? "@" + c.name : (c.kind.endsWith("thread") ? "" : "#") + c.name) : "#No Access";
-        out.push(el("span", { class: "mention channel-mention", dataset: { channel: m[10] }, title: c ? "Open " + c.name : "You cannot see this channel", onclick: () => { if (c) openChannel(c.id); } },
-          c && c.kind.endsWith("thread") ? channelIcon(c.kind, 14) : null, name));
-      } else if (m[11]) out.push(el("span", { class: "mention" }, "@role"));
-      else if (m[12]) {
-        const sec = parseInt(m[12], 10);
-        out.push(el("span", { class: "ts-pill", title: new Date(sec * 1000).toLocaleString() }, discordTime(sec, m[13] || "f")));
-      } else if (m[14]) out.push(el("span", { class: "mention" }, "/" + m[14]));
-      else if (m[15]) out.push(el("a", { href: m[15], target: "_blank", rel: "noopener noreferrer" }, m[15]));
+      } else if (m[13]) out.push(channelMention(m[13]));
+      else if (m[14]) out.push(el("span", { class: "mention" }, "@role"));
+      else if (m[15]) {
+        const sec = parseInt(m[15], 10);
+        const style = m[16] || "f";
+        out.push(el("span", { class: "ts-pill", dataset: { ts: String(sec), style }, title: discordTime(sec, "F") }, discordTime(sec, style)));
+      } else if (m[17]) out.push(el("span", { class: "mention" }, "/" + m[17]));
+      else if (m[18]) out.push(document.createTextNode(":" + m[18] + ":"));
+      else if (m[19] !== undefined) out.push(el("a", { href: m[20], target: "_blank", rel: "noopener noreferrer", title: m[20] }, inline(m[19])));
+      else if (m[21]) out.push(channelMention(m[21], m[22]));
+      else if (m[23]) out.push(el("a", { href: m[23], target: "_blank", rel: "noopener noreferrer" }, m[23]));
     }
     if (last < text.length) out.push(document.createTextNode(text.slice(last)));
     return out;
@@ -198,6 +260,9 @@
     const parts = text.split(/```(?:[\w+-]*\n)?([\s\S]*?)```/);
     parts.forEach((part, i) => {
       if (i % 2 === 1) { frag.append(el("pre", null, el("code", { text: part.replace(/\n$/, "") }))); return; }
+      // ">>> " quotes the rest of the message.
+      const rest = /(^|\n)>>> ([\s\S]*)$/.exec(part);
+      if (rest) part = part.slice(0, rest.index) + (rest[1] ? "\n" : "") + rest[2].split("\n").map((l) => "> " + l).join("\n");
       const lines = part.split("\n");
       let quote = null;
       lines.forEach((line, j) => {
@@ -264,8 +329,18 @@
     return box;
   }
 
+  // usedInEmbeds names the attachments that the message's embeds or layout components show.
   function usedInEmbeds(msg) {
     const used = new Set();
+    const walk = (c) => {
+      if (!c) return;
+      for (const m of [c.media, c.file, ...(c.items || []).map((x) => x.media)]) {
+        if (m && m.url && m.url.startsWith("attachment://")) used.add(m.url.slice(13));
+      }
+      (c.components || []).forEach(walk);
+      walk(c.accessory);
+    };
+    msg.components.forEach(walk);
     for (const e of msg.embeds) {
       for (const u of [e.image && e.image.url, e.thumbnail && e.thumbnail.url]) {
         if (u && u.startsWith("attachment://")) used.add(u.slice(13));
@@ -275,6 +350,7 @@
   }
 
   function renderAttachments(msg) {
+    if (msg.components_v2) return null; // Discord shows a V2 message's files only through its components
     const used = usedInEmbeds(msg);
     const box = el("div", { class: "attachments" });
     for (const a of msg.attachments) {
@@ -296,17 +372,76 @@
 
   function renderComponents(msg) {
     if (!msg.components.length) return null;
-    const box = el("div", { class: "components" });
-    for (const row of msg.components) {
-      if (row.type !== 1) continue;
-      const r = el("div", { class: "action-row" });
-      for (const c of row.components || []) {
-        if (c.type === 2) r.append(renderButton(msg, c));
-        else if ([3, 5, 6, 7, 8].includes(c.type)) r.append(renderSelect(msg, c));
-      }
-      box.append(r);
+    const box = el("div", { class: "components" + (msg.components_v2 ? " v2" : "") });
+    for (const c of msg.components) {
+      const e = renderLayout(msg, c);
+      if (e) box.append(e);
     }
     return box;
+  }
+
+  // mediaURL is what a Components V2 media item shows: a message attachment (attachment://),
+  // or nothing from the internet.
+  function mediaURL(msg, media) { return media ? embedImageURL(msg, media.url) : null; }
+
+  // renderLayout draws one component of a message: an action row, or the layout components of
+  // Components V2 (container, section, text display, thumbnail, media gallery, file, separator).
+  function renderLayout(msg, c) {
+    switch (c.type) {
+      case 1: {
+        const r = el("div", { class: "action-row" });
+        for (const x of c.components || []) {
+          if (x.type === 2) r.append(renderButton(msg, x));
+          else if ([3, 5, 6, 7, 8].includes(x.type)) r.append(renderSelect(msg, x));
+        }
+        return r;
+      }
+      case 2: return renderButton(msg, c); // a section's accessory
+      case 9: {
+        const acc = c.accessory ? renderLayout(msg, c.accessory) : null;
+        return el("div", { class: "v2-section" }, el("div", { class: "v2-section-text" }, (c.components || []).map((x) => renderLayout(msg, x))),
+          acc ? el("div", { class: "v2-accessory" }, acc) : null);
+      }
+      case 10: return el("div", { class: "v2-text" }, markdown(c.content || ""));
+      case 11: {
+        const u = mediaURL(msg, c.media);
+        if (!u) return null;
+        const i = el("img", { class: "v2-thumb", src: u, alt: c.description || "" });
+        i.addEventListener("click", () => lightbox(u));
+        return i;
+      }
+      case 12: {
+        const items = (c.items || []).map((it) => ({ u: mediaURL(msg, it.media), alt: it.description || "" })).filter((x) => x.u);
+        const g = el("div", { class: "v2-gallery n" + Math.min(items.length, 4) });
+        for (const it of items) {
+          const i = el("img", { class: "v2-media", src: it.u, alt: it.alt || "image" });
+          i.addEventListener("click", () => lightbox(it.u));
+          i.addEventListener("load", keepBottom);
+          g.append(i);
+        }
+        return g;
+      }
+      case 13: {
+        const name = c.file && c.file.url ? c.file.url.replace(/^attachment:\/\//, "") : "";
+        const a = msg.attachments.find((x) => x.filename === name);
+        if (!a) return null;
+        return el("div", { class: "file" }, el("span", { class: "file-icon" }),
+          el("div", { class: "file-meta" }, el("a", { class: "file-name", href: a.url, download: a.filename }, a.filename),
+            el("span", { class: "file-size" }, fmtSize(a.size))));
+      }
+      case 14: return el("div", { class: "v2-sep" + (c.divider === false ? "" : " divider") + (c.spacing === 2 ? " large" : "") });
+      case 17: {
+        const box = el("div", { class: "v2-container" + (c.spoiler ? " spoiler-box" : "") });
+        if (c.accent_color !== undefined && c.accent_color !== null) box.style.borderLeftColor = "#" + c.accent_color.toString(16).padStart(6, "0");
+        else box.classList.add("plain");
+        for (const x of c.components || []) {
+          const e = renderLayout(msg, x);
+          if (e) box.append(e);
+        }
+        return box;
+      }
+    }
+    return null;
   }
 
   function emojiText(e) {
@@ -396,6 +531,13 @@
     if (S.openSelect) { const l = $(".select-list", S.openSelect); if (l) l.remove(); S.openSelect = null; }
   }
 
+  // jumbo reports whether a message is emoji alone (at most 30), which Discord shows large.
+  function jumbo(text) {
+    if (!/^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u200D\uFE0F\u20E3\s])+$/u.test(text)) return false;
+    const n = (text.match(/\p{Extended_Pictographic}|\p{Regional_Indicator}{2}/gu) || []).length;
+    return n > 0 && n <= 30;
+  }
+
   function renderMessage(msg, head) {
     const m = el("div", {
       class: "message" + (head ? " head" : "") + (msg.ephemeral ? " ephemeral" : "") + (msg.interaction && head ? " has-reply" : ""),
@@ -413,12 +555,12 @@
         msg.author.bot ? el("span", { class: "bot-tag" }, "BOT") : null,
         el("span", { class: "timestamp" }, fmtTime(msg.timestamp))));
     } else {
-      m.append(el("span", { class: "time-side" }, new Date(msg.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })));
+      m.append(el("span", { class: "time-side" }, new Date(msg.timestamp).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })));
     }
     if (msg.loading) {
       m.append(el("div", { class: "loading" }, msg.author.name + " is thinking", el("span", { class: "dots" }, el("span", null, "."), el("span", null, "."), el("span", null, "."))));
     } else if (msg.content) {
-      const c = el("div", { class: "content" }, markdown(msg.content));
+      const c = el("div", { class: "content" + (jumbo(msg.content) ? " jumbo" : "") }, markdown(msg.content));
       if (msg.edited) c.append(el("span", { class: "edited" }, "(edited)"));
       m.append(c);
     }
@@ -575,7 +717,8 @@
         title.append(crumb);
       }
       title.append(c.name);
-      topic.textContent = (c.kind === "private_thread" ? "Private thread · " : "Thread · ") + (c.members || []).length + " members";
+      topic.textContent = (c.kind === "private_thread" ? "Private thread · " : "Thread · ") + (c.members || []).length + " members" +
+        (c.locked ? " · Locked" : c.archived ? " · Archived" : "");
     } else {
       title.append(c.name);
       topic.textContent = "Game commands: type / in the box below";
@@ -621,6 +764,28 @@
     a.replaceWith(Object.assign(avatar(me, "small"), { id: "me-avatar" }));
     $("#me-name").textContent = me.name;
     $("#composer-input").placeholder = S.cmd ? "" : "Message " + (S.view.channel.kind === "dm" ? "@" : "#") + S.view.channel.name + " as " + me.name + " — type / for commands";
+  }
+
+  // renderThreadState says when the open thread is archived or locked, as Discord's client does:
+  // a locked thread has no message box (nor commands); a message unarchives an archived one.
+  function renderThreadState() {
+    const c = S.view.channel;
+    const note = $("#thread-note");
+    const locked = !!c.locked && c.kind.endsWith("thread");
+    document.body.dataset.thread = locked ? "locked" : c.archived ? "archived" : "";
+    $("#composer-box").hidden = locked;
+    if (locked && S.cmd) cancelCommand();
+    if (locked) {
+      note.hidden = false;
+      note.className = "locked";
+      note.replaceChildren(icon("lock", 16), " This thread is locked: only moderators can send messages or use commands in it.");
+    } else if (c.archived) {
+      note.hidden = false;
+      note.className = "archived";
+      note.replaceChildren(icon("thread", 16), " This thread is archived. Sending a message unarchives it.");
+    } else {
+      note.hidden = true;
+    }
   }
 
   function renderBanner() {
@@ -730,14 +895,18 @@
   function closePopup() { S.popup = null; $("#popup").hidden = true; $("#popup").replaceChildren(); }
 
   // showPopup lists items {main, args, desc, value}; onPick(item) is called on click or Enter.
-  function showPopup(title, items, onPick, emptyText, sub) {
+  // With suggestOnly (the bot's autocomplete), nothing is highlighted until the user moves to
+  // an item, so Enter and Tab pick only what the user chose.
+  function showPopup(title, items, onPick, emptyText, sub, suggestOnly) {
     const p = $("#popup");
     if (!items.length && !emptyText) { closePopup(); return; }
-    S.popup = { items, active: 0, onPick };
+    const active = suggestOnly ? -1 : 0;
+    S.popup = { items, active, onPick, suggestOnly: !!suggestOnly };
+    p.classList.toggle("suggest-only", !!suggestOnly);
     const nodes = [el("div", { class: "popup-title" }, el("span", null, title), sub ? el("span", { class: "sub" }, sub) : null)];
     if (!items.length) nodes.push(el("div", { class: "popup-empty" }, emptyText));
     items.forEach((it, i) => {
-      const e = el("div", { class: "popup-item" + (i === 0 ? " active" : ""), role: "option", dataset: { value: String(it.value), index: String(i) } },
+      const e = el("div", { class: "popup-item" + (i === active ? " active" : ""), role: "option", dataset: { value: String(it.value), index: String(i) } },
         it.avatar || null, el("span", { class: "pi-main" }, it.main), it.args ? el("span", { class: "pi-args" }, it.args) : null,
         it.desc ? el("span", { class: "pi-desc" }, it.desc) : null);
       e.addEventListener("mousedown", (ev) => { ev.preventDefault(); onPick(it); });
@@ -750,7 +919,7 @@
   function setActive(i) {
     if (!S.popup || !S.popup.items.length) return;
     const n = S.popup.items.length;
-    S.popup.active = (i + n) % n;
+    S.popup.active = (i + n) % n; // from none (-1), ↓ goes to the first and ↑ to the last
     const items = $("#popup").querySelectorAll(".popup-item");
     items.forEach((e, j) => e.classList.toggle("active", j === S.popup.active));
     items[S.popup.active].scrollIntoView({ block: "nearest" });
@@ -897,17 +1066,26 @@
       const ch = d.choices.filter((c) => c.name.toLowerCase().includes(typed));
       showPopup(d.name, ch.map((c) => ({ main: c.name, value: c.value })), pick, "No choice matches.");
     } else if (d.autocomplete) {
+      // The bot's suggestions are for the text it was asked about. From the moment the text
+      // changes, the list on screen is stale: it is replaced at once by "Loading", so that no
+      // key can pick from it, and the answer is shown only if the text is still the same.
+      // The list opens with nothing highlighted: Enter sends what was typed; a suggestion is
+      // taken only when the user picks it (a click, or the arrow keys and then Enter or Tab).
       const seq = ++S.acSeq;
+      const asked = o.text || "";
       clearTimeout(suggest.t);
+      if (o.value !== undefined) { closePopup(); return; } // a picked suggestion: nothing to ask
+      showPopup(d.name, [], pick, "Loading options…", BOTNAME() + " suggests", true);
       suggest.t = setTimeout(async () => {
         const options = collectOptions(false).filter((x) => x.name !== d.name);
-        options.push({ name: d.name, value: o.text || "", focused: true });
+        options.push({ name: d.name, value: asked, focused: true });
         try {
           const r = await api("POST", "/api/autocomplete", { as: S.me, channel_id: S.channel, command: S.cmd.path, options });
-          if (seq !== S.acSeq || !S.cmd || S.focusOpt !== i || o.value !== undefined) return;
-          showPopup(d.name, r.choices.map((c) => ({ main: c.name, value: c.value })), pick, "No suggestion for what you typed.", BOTNAME() + " suggests");
+          if (seq !== S.acSeq || !S.cmd || S.focusOpt !== i || o.value !== undefined || (o.text || "") !== asked) return;
+          showPopup(d.name, r.choices.map((c) => ({ main: c.name, value: c.value })), pick, "No suggestion for what you typed.", BOTNAME() + " suggests", true);
+          if (r.choices.length) setHint("↑↓ then Enter or Tab: take a suggestion  ·  Enter: send what you typed  ·  Esc: close the list");
         } catch (e) {
-          if (seq === S.acSeq) showPopup(d.name, [], pick, e.message);
+          if (seq === S.acSeq) showPopup(d.name, [], pick, e.message, "", true);
         }
       }, 120);
     } else {
@@ -966,6 +1144,9 @@
       return;
     }
     S.sending = true;
+    S.acSeq++; // a suggestion still on its way must not open a list over the sent command
+    clearTimeout(suggest.t);
+    closePopup();
     const path = S.cmd.path;
     try {
       const r = await api("POST", "/api/commands", { as: S.me, channel_id: S.channel, command: path, options });
@@ -1000,8 +1181,8 @@
   function popupKey(ev) {
     if (!S.popup || $("#popup").hidden) return false;
     if (ev.key === "ArrowDown") { setActive(S.popup.active + 1); ev.preventDefault(); return true; }
-    if (ev.key === "ArrowUp") { setActive(S.popup.active - 1); ev.preventDefault(); return true; }
-    if ((ev.key === "Enter" || ev.key === "Tab") && S.popup.items.length) {
+    if (ev.key === "ArrowUp") { setActive(S.popup.active < 0 ? -1 : S.popup.active - 1); ev.preventDefault(); return true; }
+    if ((ev.key === "Enter" || ev.key === "Tab") && S.popup.items.length && S.popup.active >= 0) {
       ev.preventDefault();
       S.popup.onPick(S.popup.items[S.popup.active]);
       return true;
@@ -1049,7 +1230,6 @@
     if (id === S.me) return;
     S.me = id;
     S.msgCache = new Map();
-    S.dismissed = new Set();
     S.modalKey = "";
     welcomeCache = { key: "", el: null };
     $("#messages").replaceChildren();
@@ -1080,7 +1260,8 @@
     const seq = ++S.viewSeq;
     let v;
     try {
-      v = await api("GET", "/api/view?as=" + encodeURIComponent(S.me || "") + "&channel=" + encodeURIComponent(S.channel || ""));
+      v = await api("GET", "/api/view?as=" + encodeURIComponent(S.me || "") + "&channel=" + encodeURIComponent(S.channel || "") +
+        "&ephemeral_after=" + encodeURIComponent(S.ephemeralAfter));
     } catch (e) {
       if (S.me && /unknown user/.test(e.message)) {
         // A user of another playground (an old link): start as the first person.
@@ -1092,6 +1273,7 @@
       return;
     }
     if (seq !== S.viewSeq) return; // a newer view is on its way
+    if (S.ephemeralAfter === "now" && v.ephemeral_after) S.ephemeralAfter = v.ephemeral_after;
     S.me = v.me.id;
     apply(v);
   }
@@ -1106,6 +1288,7 @@
     renderHeader();
     renderMe();
     renderBanner();
+    renderThreadState();
     renderMessages();
     renderMembers();
     renderModal();
@@ -1170,6 +1353,7 @@
     });
     // The box grows with a command's options: keep the newest messages in sight.
     if (window.ResizeObserver) new ResizeObserver(() => keepBottom()).observe(box);
+    setInterval(tickTimestamps, 1000);
     refresh().then(pollLoop);
   }
 
