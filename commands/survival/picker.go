@@ -89,7 +89,7 @@ func pickStep(s *State, c chess.Color, path string) (step commands.PickStep, uci
 			bySquare[m.From()] = append(bySquare[m.From()], pos.SAN(m))
 		}
 		sort.SliceStable(froms, func(i, j int) bool {
-			ri, rj := rolePlace(pos.PieceAt(froms[i]).Role()), rolePlace(pos.PieceAt(froms[j]).Role())
+			ri, rj := commands.PieceOrder(pos.PieceAt(froms[i]).Role()), commands.PieceOrder(pos.PieceAt(froms[j]).Role())
 			if ri != rj {
 				return ri < rj
 			}
@@ -98,7 +98,7 @@ func pickStep(s *State, c chess.Color, path string) (step commands.PickStep, uci
 		for _, sq := range froms {
 			sans := bySquare[sq]
 			step.Options = append(step.Options, commands.PickOption{
-				Label:       pieceLabel(pos.PieceAt(sq).Role(), sq),
+				Label:       commands.PieceLabel(pos.PieceAt(sq).Role(), sq),
 				Value:       sq.String(),
 				Description: commands.Plural(len(sans), "move", "moves") + ": " + strings.Join(sans, ", "),
 			})
@@ -116,14 +116,14 @@ func pickStep(s *State, c chess.Color, path string) (step commands.PickStep, uci
 		}
 	}
 	if len(moves) == 0 {
-		return step, "", commands.Errorf("The piece on %s has no legal move now: nothing was played.", from)
+		return step, "", commands.Errorf("No piece on %s can move now: nothing was played.", from)
 	}
 	// By destination, each square's promotions in the rules' order.
 	sort.SliceStable(moves, func(i, j int) bool { return moves[i].To().String() < moves[j].To().String() })
 	role := pos.PieceAt(from).Role()
 	step = commands.PickStep{
-		Text:        head + fmt.Sprintf("\n**%s**: pick its move.", pieceLabel(role, from)),
-		Placeholder: "Pick the move of " + pieceLabel(role, from),
+		Text:        head + fmt.Sprintf("\n**%s**: pick its move.", commands.PieceLabel(role, from)),
+		Placeholder: "Pick the move of " + commands.PieceLabel(role, from),
 		HasBack:     true,
 	}
 	if moves[0].IsPromotion() {
@@ -153,31 +153,4 @@ func moveDescription(pos *chess.Position, m chess.Move) string {
 		parts = append(parts, "promotes to a "+r.String())
 	}
 	return strings.Join(parts, ", ")
-}
-
-// pieceLabel is "Pawn e7", "Knight g8".
-func pieceLabel(r chess.Role, sq chess.Square) string {
-	name := r.String()
-	if name != "" {
-		name = strings.ToUpper(name[:1]) + name[1:]
-	}
-	return name + " " + sq.String()
-}
-
-// rolePlace orders the pieces in the menu: King, Queen, Rook, Bishop,
-// Knight, Pawn.
-func rolePlace(r chess.Role) int {
-	switch r {
-	case chess.King:
-		return 0
-	case chess.Queen:
-		return 1
-	case chess.Rook:
-		return 2
-	case chess.Bishop:
-		return 3
-	case chess.Knight:
-		return 4
-	}
-	return 5
 }

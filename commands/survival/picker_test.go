@@ -246,7 +246,7 @@ func TestSurvivalPickerRefusesOthersAndStalePickers(t *testing.T) {
 
 	root := openPicker(t, a, alice)
 	_, err = choose(t, a, alice, root, "b8")
-	require.Contains(t, userMsg(t, err), "no legal move", "a square without a movable piece is refused")
+	require.Contains(t, userMsg(t, err), "No piece on b8 can move now", "a square without a movable piece is refused")
 
 	// Alice and Bob move by typing; the old picker and board are now stale.
 	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))

@@ -293,9 +293,16 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 			})
 		}
 	}
-	var rows []ui.Row
+	var row ui.Row
+	if !over && st.game.Phase() == tc.Playing {
+		row = append(row, pickButton(t, st))
+	}
 	if view < 0 && !over {
-		rows = []ui.Row{{commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary)}}
+		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary))
+	}
+	var rows []ui.Row
+	if len(row) > 0 {
+		rows = []ui.Row{row}
 	}
 	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }
