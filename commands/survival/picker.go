@@ -32,12 +32,18 @@ func pick(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	s := t.State
+	// A picker is its opener's alone: once stale, it says so first. A
+	// board's button first says who may move.
+	stale := p.Stamp != strconv.Itoa(len(s.Moves))
+	if stale && !p.Open && !s.over() {
+		return nil, commands.PickStale(p)
+	}
 	c, err := player(t, true)
 	if err != nil {
 		return nil, err
 	}
-	s := t.State
-	if p.Stamp != strconv.Itoa(len(s.Moves)) {
+	if stale {
 		return nil, commands.PickStale(p)
 	}
 	path, err := p.Chosen(t.Req)

@@ -46,11 +46,17 @@ func pick(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
+	st := t.State
+	// A picker is its opener's alone: once stale, it says so first. A
+	// board's button first says who may move.
+	stale := p.Stamp != pickStamp(st)
+	if stale && !p.Open && !st.over() {
+		return nil, commands.PickStale(p)
+	}
 	if err := mayMove(t); err != nil {
 		return nil, err
 	}
-	st := t.State
-	if p.Stamp != pickStamp(st) {
+	if stale {
 		return nil, commands.PickStale(p)
 	}
 	path, err := p.Chosen(t.Req)

@@ -250,16 +250,19 @@ func TestTeamChessPickerRefusals(t *testing.T) {
 	_, err = pickIn(a, alice, pub, menu(t, root).Route, "d4")
 	require.Contains(t, commandstest.UserMsg(t, err), "No piece on d4 can move now")
 
-	// Alice tags out: carol commands now; alice's picker is stale, and
-	// refuses her anyway.
+	// Alice tags out: carol commands now; alice's picker is stale, and the
+	// old board's button refuses alice (no longer commanding) and carol
+	// (the board is out of date).
 	_, err = commandstest.Confirm(t, a, in(alice, pub, "tagout", "", nil))
 	require.NoError(t, err)
 	_, err = pickIn(a, alice, pub, menu(t, root).Route, "e2")
-	require.Contains(t, commandstest.UserMsg(t, err), "Only the active commander may move")
-	_, err = pickIn(a, carol, pub, menu(t, root).Route, "e2")
 	require.Equal(t, "The game moved on since this picker was shown: nothing was played. Use Pick a move on the latest board.", commandstest.UserMsg(t, err))
+	_, err = pickIn(a, alice, pub, open)
+	require.Contains(t, commandstest.UserMsg(t, err), "Only the active commander may move")
 	_, err = pickIn(a, carol, pub, open)
 	require.Contains(t, commandstest.UserMsg(t, err), "This board is out of date")
+	_, err = pickIn(a, carol, pub, buttonOf(t, boardIn(t, a, carol, pub), "Pick a move"))
+	require.NoError(t, err, "the new board's button opens carol's picker")
 	st := load(t, store, g.ID)
 	for _, act := range st.game.State().Actions {
 		require.NotEqual(t, tc.ActMove, act.Kind, "nothing was played")
@@ -336,7 +339,7 @@ func TestTeamChessPickerPagesAndSiege(t *testing.T) {
 
 	// A siege: Black (king a8) has no move after Qb6 (ruling 4).
 	a2, _, store2 := newApp(t)
-	_, pub2, _ := startGame(t, a2, store2, "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
+	g2, pub2, _ := startGame(t, a2, store2, "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
 	old, err := pickIn(a2, alice, pub2, buttonOf(t, boardIn(t, a2, alice, pub2), "Pick a move"))
 	require.NoError(t, err)
 	_, err = a2.Handle(in(alice, pub2, "move", "", map[string]string{"move": "Qb6"}))
@@ -350,5 +353,9 @@ func TestTeamChessPickerPagesAndSiege(t *testing.T) {
 		}
 	}
 	_, err = pickIn(a2, alice, pub2, menu(t, old.Message).Route, "b1")
+	require.Contains(t, commandstest.UserMsg(t, err), "The game moved on since this picker was shown")
+	// A picker opened now (a button of the current stamp) says to decide
+	// the siege first.
+	_, err = pickIn(a2, alice, pub2, commands.PickButton(g2, "pick", pickStamp(load(t, store2, g2.ID))).Route)
 	require.Contains(t, commandstest.UserMsg(t, err), "is besieged and has passed: first decide the siege")
 }
