@@ -184,10 +184,10 @@ func pickLevel(pos *chess.Position, text, prefix, path string) (commands.PickSte
 		step.Placeholder = "Pick the move of " + piece
 		return step, "", nil
 	}
-	from, err1 := chess.ParseSquare(path[:2])
 	if len(path) < 4 {
 		return none, "", notOffered
 	}
+	from, err1 := chess.ParseSquare(path[:2])
 	to, err2 := chess.ParseSquare(path[2:4])
 	if err1 != nil || err2 != nil {
 		return none, "", notOffered

@@ -359,3 +359,31 @@ func TestTeamChessPickerPagesAndSiege(t *testing.T) {
 	_, err = pickIn(a2, alice, pub2, commands.PickButton(g2, "pick", pickStamp(load(t, store2, g2.ID))).Route)
 	require.Contains(t, commandstest.UserMsg(t, err), "is besieged and has passed: first decide the siege")
 }
+
+// TestTeamChessPickerForgedPaths: whatever path a forged interaction
+// carries, the picker refuses it with a message for the user or shows a
+// step; it never panics and never names a move the engine refuses.
+func TestTeamChessPickerForgedPaths(t *testing.T) {
+	st := stateOf(t, "3qk3/1P6/8/8/8/8/6p1/Q3K3 w - - 0 1")
+	pos := st.game.Position()
+	paths := []string{"e", "b", "b7b", "b7b8x", "b7b8g", "b7b8a:", "b7b8a:zz", "b7b8a:e8", "b7b8p:d8", "b7b8s", "b7b8s:",
+		"b7b8s:g", "b7b8s:g2g1s:", "b7b8s:g2g1s:a1a2x", "b7b8s:d8d1", "a1a9", "z9z9", "a1h8", "a1a1", "e1e2:", "b7b8ss"}
+	for _, base := range []string{"b7b8s:g2g1s:a1b1", "b7b8a:d8", "b7b8s:e8d7", "a1h8"} {
+		for i := range len(base) + 1 {
+			paths = append(paths, base[:i])
+		}
+	}
+	for _, path := range paths {
+		require.NotPanics(t, func() {
+			_, uci, err := pickStep(st, path)
+			switch {
+			case err != nil:
+				var ue *commands.UserError
+				require.ErrorAs(t, err, &ue, "path %q", path)
+			case uci != "":
+				_, perr := tc.ParseMove(&pos, uci)
+				require.NoError(t, perr, "path %q names %q", path, uci)
+			}
+		}, "path %q", path)
+	}
+}
