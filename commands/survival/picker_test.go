@@ -317,3 +317,18 @@ func TestSurvivalPickerPagesAndBack(t *testing.T) {
 	_, st := load(t, store, id)
 	require.Equal(t, []string{last}, st.Moves)
 }
+
+// BenchmarkPickerSteps times the picker's two steps from the Tartan start
+// after 1. e8=Q (Black's pieces, then a pawn's promotions).
+func BenchmarkPickerSteps(b *testing.B) {
+	g, err := chess.ReplayGame(chess.Survival, chess.Survival.StartFEN(), []string{"e7e8q"})
+	require.NoError(b, err)
+	s := &State{White: alice, Black: bob, game: g}
+	for b.Loop() {
+		for _, path := range []string{"", "a2"} {
+			if _, _, err := pickStep(s, chess.Black, path); err != nil {
+				b.Fatal(path, err)
+			}
+		}
+	}
+}

@@ -119,12 +119,13 @@ func stateOf(t *testing.T, fen string) *State {
 func TestTeamChessPickerOffersExactlyTheLegalMoves(t *testing.T) {
 	for _, fen := range []string{
 		chess.TeamChess.StartFEN(),
-		"r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1", // b8 and bxa8: Assassin, Saboteur, Political Agent
-		"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",    // the Queen captured: Royal Guard only
-		"3qk3/1P6/8/8/8/8/6p1/Q3K3 w - - 0 1", // a Saboteur whose forced reply may be a Saboteur
-		"4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1",     // a Queen with 27 moves
-		"4k3/8/8/8/8/8/6p1/Q3K3 b - - 0 1",    // Black: Royal Guard on g1 (Black's Queen is gone)
-		"4k3/1P6/8/8/8/8/8/3rK3 w - - 0 1",    // in check: the Assassin may remove the checker
+		"r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1",    // b8 and bxa8: Assassin, Saboteur, Political Agent
+		"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",       // the Queen captured: Royal Guard only
+		"3qk3/1P6/8/8/8/8/6p1/Q3K3 w - - 0 1",    // a Saboteur whose forced reply may be a Saboteur
+		"4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1",        // a Queen with 27 moves
+		"4k3/8/8/8/8/8/6p1/Q3K3 b - - 0 1",       // Black: Royal Guard on g1 (Black's Queen is gone)
+		"4k3/1P6/8/8/8/8/8/3rK3 w - - 0 1",       // in check: the Assassin may remove the checker
+		"3qk3/1P4P1/8/8/8/8/1p5p/Q3K3 w - - 0 1", // two pawns a side: chains of Saboteurs
 	} {
 		t.Run(fen, func(t *testing.T) {
 			st := stateOf(t, fen)
@@ -385,5 +386,21 @@ func TestTeamChessPickerForgedPaths(t *testing.T) {
 				require.NoError(t, perr, "path %q names %q", path, uci)
 			}
 		}, "path %q", path)
+	}
+}
+
+// BenchmarkPickerSteps times the picker's steps in a position with
+// Saboteur chains (two pawns a side on the verge of the last rank): the
+// pieces, a pawn's moves, its roles, the forced reply's pieces.
+func BenchmarkPickerSteps(b *testing.B) {
+	g, err := tc.NewGame(tc.Setup{FEN: "3qk3/1P4P1/8/8/8/8/1p5p/Q3K3 w - - 0 1", White: []tc.Member{{ID: "a", Name: "a"}}, Black: []tc.Member{{ID: "b", Name: "b"}}})
+	require.NoError(b, err)
+	st := &State{game: g}
+	for b.Loop() {
+		for _, path := range []string{"", "b7", "b7b8", "b7b8s", "b7b8s:b2"} {
+			if _, _, err := pickStep(st, path); err != nil {
+				b.Fatal(path, err)
+			}
+		}
 	}
 }
