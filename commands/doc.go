@@ -41,7 +41,8 @@
 // else is refused before a handler runs. A button whose effect depends on
 // what its message shows carries that thing's identity in arg (a draw
 // offer's or a Drone order's number, a draft's or a panel's stamp, the
-// board's ply or turn; GameArgButton, Stamp): it acts on that and nothing
+// board's ply or turn, a move picker's ply and choices so far; GameArgButton,
+// Stamp, Pick in picker.go): it acts on that and nothing
 // newer, and an old message's button is refused or brings its message up
 // to date, changing nothing. A click that repeats the user's own latest
 // click on that thing (a double click) is answered privately "Already

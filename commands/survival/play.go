@@ -50,7 +50,7 @@ func (Game) Spec() commands.Spec[*State] {
 		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
 		WhoseTurn:    whoseTurn,
-		Components:   map[string]commands.Action[*State]{"flip": flip, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton},
+		Components:   map[string]commands.Action[*State]{"flip": flip, "pick": pick, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton},
 		Start:        start,
 	}
 }
@@ -145,11 +145,15 @@ func (s *State) played(before *chess.Position, m chess.Move, san string) {
 	}
 }
 
-func move(t *turn) (*response, error) {
+func move(t *turn) (*response, error) { return playMove(t, t.Req.Str("move")) }
+
+// playMove plays the move text for t's user: /move's typed move, or the
+// move a picker completed (picker.go), on one path (the same checks,
+// effects and answer).
+func playMove(t *turn, text string) (*response, error) {
 	if _, err := player(t, true); err != nil {
 		return nil, err
 	}
-	text := t.Req.Str("move")
 	if text == "" {
 		return nil, commands.Errorf("Write your move in the move option, e.g. `e8=Q` or `e7e8q`.")
 	}

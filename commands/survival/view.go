@@ -78,6 +78,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			e.Fields = append(e.Fields, &ui.Field{Name: "Draw offer", Value: fmt.Sprintf("<@%s> offers a draw.", s.Offer)})
 		}
 		rows = []ui.Row{{
+			pickButton(t, s),
 			commands.GameArgButton(t.Game, "flip", strconv.Itoa(len(s.Moves)), "Flip board", ui.Secondary),
 		}}
 	} else {

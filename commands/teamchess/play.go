@@ -85,10 +85,10 @@ func (Game) Spec() commands.Spec[*State] {
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
 		WhoseTurn:    whoseTurn,
 		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
-		// flip shows Black's side; tagout and resign are the confirmed runs of
-		// /tagout and /resign (see commands.Turn.Ask); rematch is the final
-		// board's (ruling D20).
-		Components: map[string]commands.Action[*State]{"flip": flip, "tagout": tagOut, "resign": resign, "rematch": rematch},
+		// flip shows Black's side; pick is the move picker (picker.go);
+		// tagout and resign are the confirmed runs of /tagout and /resign
+		// (see commands.Turn.Ask); rematch is the final board's (ruling D20).
+		Components: map[string]commands.Action[*State]{"flip": flip, "pick": pick, "tagout": tagOut, "resign": resign, "rematch": rematch},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,
@@ -179,14 +179,27 @@ func apply(t *turn, action func(g *tc.Game) ([]tc.Event, error)) (*response, err
 	return &response{Message: msg}, nil
 }
 
-func move(t *turn) (*response, error) {
+func move(t *turn) (*response, error) { return playMove(t, t.Req.Str("move")) }
+
+// mayMove refuses t's user a move now: the game is over, they are not the
+// active commander of the side to act, or a siege must be decided first.
+func mayMove(t *turn) error {
 	if err := commander(t, "move"); err != nil {
-		return nil, err
+		return err
 	}
 	if g := t.State.game; g.Phase() == tc.SiegeDecision {
-		return nil, commands.Errorf("%s is besieged and has passed: first decide the siege with `/siege win` or `/siege continue`.", g.Turn().Other().Title())
+		return commands.Errorf("%s is besieged and has passed: first decide the siege with `/siege win` or `/siege continue`.", g.Turn().Other().Title())
 	}
-	text := t.Req.Str("move")
+	return nil
+}
+
+// playMove plays the move text for t's user: /move's typed move, or the
+// move a picker completed (picker.go), on one path (the same checks,
+// effects and answer).
+func playMove(t *turn, text string) (*response, error) {
+	if err := mayMove(t); err != nil {
+		return nil, err
+	}
 	if text == "" {
 		return nil, commands.Errorf("Write your move in the move option, e.g. `e4`, `Nf3` or `e8=Assassin:xd4`.")
 	}

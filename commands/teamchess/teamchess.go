@@ -15,6 +15,8 @@
 //   - play.go: the thread commands (/move, /tagout, /resign, /siege,
 //     /board, /record, /suggest, /draw refused) and autocomplete;
 //   - view.go: the board message and the notes announcing each transition;
+//   - picker.go: the move picker (Pick a move: pieces, moves, sacrifice
+//     roles and targets, a Saboteur's forced reply), played as /move;
 //   - records.go: per-guild records, /teamchess leaderboard and stats;
 //   - this file: the state and its codec, the clock, the outcome, the
 //     timeout, and the announcement of a transition in all three threads

@@ -293,13 +293,20 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 			})
 		}
 	}
-	var rows []ui.Row
+	var row ui.Row
+	if !over && st.game.Phase() == tc.Playing {
+		row = append(row, pickButton(t, st))
+	}
 	switch {
 	case view < 0 && !over:
-		rows = []ui.Row{{commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary)}}
+		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary))
 	case view < 0:
 		// The public final board offers a rematch, sides swapped (ruling D20).
-		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary)}}
+		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary))
+	}
+	var rows []ui.Row
+	if len(row) > 0 {
+		rows = []ui.Row{row}
 	}
 	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }

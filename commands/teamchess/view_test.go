@@ -9,6 +9,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/storage"
 )
@@ -40,7 +41,11 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 	require.Equal(t, 2, commandstest.Deliver(t, a, t0))
 	posts, _ := p.Snapshot()
 	for _, s := range posts[len(posts)-2:] {
-		require.Empty(t, s.Msg.Rows, "a team thread's board has no Flip button")
+		for _, row := range s.Msg.Rows {
+			for _, c := range row {
+				require.NotEqual(t, "Flip board", c.(ui.Button).Label, "a team thread's board has no Flip button")
+			}
+		}
 		black := s.Channel == team[chess.Black]
 		require.True(t, bytes.Equal(drawn(black), s.Msg.Files[0].Data), "a team's board is drawn from its own side (Black's: %v)", black)
 	}

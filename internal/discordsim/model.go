@@ -167,6 +167,17 @@ func (m *Message) Button(customID string) *discordgo.Button {
 	return nil
 }
 
+// SelectMenus returns the message's select menus, in order.
+func (m *Message) SelectMenus() []*discordgo.SelectMenu {
+	var out []*discordgo.SelectMenu
+	walkComponents(m.Components, func(c discordgo.MessageComponent) {
+		if s := asSelect(c); s != nil {
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
 // SelectMenu returns the select menu with the given custom ID, or nil.
 func (m *Message) SelectMenu(customID string) *discordgo.SelectMenu {
 	var found *discordgo.SelectMenu
