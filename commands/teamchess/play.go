@@ -81,13 +81,15 @@ func (Game) Spec() commands.Spec[*State] {
 			"record":  record,
 			"suggest": suggest,
 			"draw":    draw,
+			// history: the viewer (history.go), as /history.
+			commands.HistoryAction: history,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
 		WhoseTurn:    whoseTurn,
 		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
 		// flip shows Black's side; tagout and resign are the confirmed runs of
 		// /tagout and /resign (see commands.Turn.Ask).
-		Components: map[string]commands.Action[*State]{"flip": flip, "tagout": tagOut, "resign": resign},
+		Components: map[string]commands.Action[*State]{"flip": flip, "tagout": tagOut, "resign": resign, commands.HistoryAction: history},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,

@@ -294,8 +294,11 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 		}
 	}
 	var rows []ui.Row
-	if view < 0 && !over {
-		rows = []ui.Row{{commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary)}}
+	switch {
+	case view < 0 && !over:
+		rows = []ui.Row{{commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), commands.HistoryButton(t.Game)}}
+	case view < 0:
+		rows = []ui.Row{{commands.HistoryButton(t.Game)}}
 	}
 	return commands.Message{Content: content, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }

@@ -62,7 +62,9 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 
 	r, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
-	require.Empty(t, r.Rows, "the final board has no controls")
+	require.Len(t, r.Rows, 1, "the final board's only control is History")
+	require.Len(t, r.Rows[0], 1, "the final board's only control is History")
+	require.Equal(t, "g:"+g.ID+":history", buttonOf(t, r.Message, "History"))
 	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "the final board is drawn from White's side")
 }
 
