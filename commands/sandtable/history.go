@@ -159,7 +159,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	var where string
 	switch {
 	case p.start != nil && i == 0:
-		where = fmt.Sprintf("Both deployments revealed; turn %d begins.", turnNo)
+		where = fmt.Sprintf("Both deployments revealed; turn %d begins.", p.first)
 	case latest && s.over():
 		where = fmt.Sprintf("The final position (turn %d).", turnNo)
 	case latest:
@@ -190,8 +190,12 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 		if !who.sees(en) {
 			continue
 		}
+		if en.Kind == engine.EntryDroneOrder && who.all {
+			// Its text speaks to its owner ("Your Drone: ...").
+			en.Text = fmt.Sprintf("%s's Drone: spotter %s on %s, target %s.", en.Side, en.Piece, en.From, en.To)
+		}
 		if en.Secret != engine.NoSide {
-			en.Text = "🔒 " + en.Text // secret while the game ran
+			en.Text = "🔒 " + en.Text // secret while the game runs
 		}
 		seen = append(seen, en)
 	}

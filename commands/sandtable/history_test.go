@@ -1,0 +1,249 @@
+package sandtable
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	"sandtable/commands/ui"
+	engine "sandtable/games/sandtable"
+	"sandtable/storage"
+)
+
+// playedGame stores "sand1" played from a new game through the reveal
+// and up to 40 actions, a Drone now and then, and returns the position at
+// the end of each turn (engine format) and each turn's whole log.
+func playedGame(t *testing.T, store storage.Store) (ends map[int]string, logs map[int][]engine.Entry) {
+	t.Helper()
+	g := putGame(t, store, engine.NewGame(9).Format())
+	_, s := load(t, store)
+	for _, text := range []string{"S preset phalanx", "N preset skirmish", "S confirm", "N confirm"} {
+		act, err := engine.ParseAction(text)
+		require.NoError(t, err)
+		_, err = s.apply(act)
+		require.NoError(t, err)
+	}
+	putState(t, store, g, s)
+	ends, logs = map[int]string{}, map[int][]engine.Entry{}
+	for i := 0; i < 40 && s.pos.Phase() != engine.PhaseFinished; i++ {
+		var act engine.Action
+		for _, l := range s.pos.LegalActions() {
+			act = l
+			if l.Kind == engine.ActDrone || i%7 == 0 {
+				break // a Drone now and then
+			}
+		}
+		turn := s.pos.Turn()
+		entries, err := s.apply(act)
+		require.NoError(t, err, act.String())
+		for _, e := range entries {
+			logs[e.Turn] = append(logs[e.Turn], e)
+		}
+		putState(t, store, g, s)
+		if s.pos.Turn() != turn {
+			ends[turn] = s.pos.Format()
+		}
+	}
+	require.Greater(t, len(ends), 5)
+	return ends, logs
+}
+
+// viewer opens u's history viewer of "sand1" and steps it to frame i,
+// checking the controls at each end.
+func viewer(t *testing.T, a *commands.App, u commands.User, i int) *commands.Response {
+	t.Helper()
+	r, err := a.Handle(click(u, "g:sand1:history"))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral, "the viewer is private")
+	require.False(t, r.Update)
+	if i < 0 {
+		return r
+	}
+	r, err = a.Handle(click(u, fmt.Sprintf("g:sand1:history:n%d", i)))
+	require.NoError(t, err)
+	require.True(t, r.Update, "a control updates its viewer in place")
+	return r
+}
+
+// TestSandHistoryFrames: frame 0 is the reveal, frame k the board at the
+// end of turn k, the last frame the position now; each drawn as the
+// viewer may see it (a spectator: the public view of the position the
+// game had then), with that turn's log.
+func TestSandHistoryFrames(t *testing.T) {
+	a, _, store := newApp(t)
+	ends, logs := playedGame(t, store)
+	_, s := load(t, store)
+
+	last := viewer(t, a, carol, -1)
+	frames := s.pos.Turn() + 1
+	require.Equal(t, fmt.Sprintf("Turn %d", s.pos.Turn()), last.Rows[0][2].(ui.Button).Label, "History opens at the latest frame")
+	requireEnds(t, last, false, true)
+	want, err := drawView(a.Render, s.pos, logs[s.pos.Turn()], engine.NoSide, "board.png")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want.Data, last.Files[0].Data), "the last frame is the position now")
+
+	first, err := a.Handle(click(carol, "g:sand1:history:f"))
+	require.NoError(t, err)
+	requireEnds(t, first, true, false)
+	require.Contains(t, fieldValue(first.Message, "Position"), "Both deployments revealed; turn 1 begins")
+	start, _, err := history(viewOf(t, store), "sand1", s)
+	require.NoError(t, err)
+	want, err = drawView(a.Render, start, nil, engine.NoSide, "board.png")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want.Data, first.Files[0].Data), "frame 0 is the board of the reveal")
+
+	for turn := 1; turn < frames-1; turn++ {
+		r := viewer(t, a, carol, turn)
+		requireEnds(t, r, false, false)
+		pos, err := engine.ParsePosition(ends[turn])
+		require.NoError(t, err)
+		want, err := drawView(a.Render, pos, logs[turn], engine.NoSide, "board.png")
+		require.NoError(t, err)
+		require.True(t, bytes.Equal(want.Data, r.Files[0].Data), "frame %d is the board at the end of turn %d", turn, turn)
+		require.Contains(t, fieldValue(r.Message, "Position"), fmt.Sprintf("The end of turn %d.", turn))
+		require.Contains(t, fieldValue(r.Message, "Turns"), fmt.Sprintf("**%d · ", turn), "the turn list marks the shown turn")
+		require.Contains(t, r.Cards[0].Description, fmt.Sprintf("**Turn %d: ", turn), "frame %d tells its turn's log", turn)
+		for _, e := range engine.FilterLog(logs[turn], engine.NoSide) {
+			if e.Kind == engine.EntryAction {
+				require.Contains(t, fieldValue(r.Message, "Turns"), e.Notation, "frame %d lists its turn's actions", turn)
+			}
+		}
+	}
+	_, err = a.Handle(click(carol, "g:sand1:history:x1"))
+	require.Contains(t, userMsg(t, err), "does not belong to this game's history viewer")
+	r, err := a.Handle(click(carol, "g:sand1:history:n999"))
+	require.NoError(t, err)
+	requireEnds(t, r, false, true) // a frame past the end is the last
+}
+
+// TestSandHistorySecrets: while the game runs, a Drone order in an earlier
+// turn is seen by its owner alone: the spectator and the opponent get the
+// public board and log, without its spotter or target; once the game is
+// over, everyone sees it.
+func TestSandHistorySecrets(t *testing.T) {
+	a, _, store := newApp(t)
+	_, logs := playedGame(t, store)
+	_, s := load(t, store)
+	turn, order := 0, engine.Entry{}
+	for tn := 1; tn < s.pos.Turn() && turn == 0; tn++ {
+		for _, e := range logs[tn] {
+			if e.Kind == engine.EntryDroneOrder {
+				turn, order = tn, e
+				break
+			}
+		}
+	}
+	require.NotZero(t, turn, "a Drone was ordered in an earlier turn")
+	owner, opp := s.player(order.Side), s.player(order.Side.Opp())
+	start, log, err := history(viewOf(t, store), "sand1", s)
+	require.NoError(t, err)
+	pos, err := engine.Replay(start, log, turn)
+	require.NoError(t, err)
+	secret := order.Text
+	target := "target " + order.To.String()
+
+	text := func(r *commands.Response) string {
+		var b strings.Builder
+		b.WriteString(r.Content)
+		for _, c := range r.Cards {
+			b.WriteString(c.Description + c.Footer)
+			for _, f := range c.Fields {
+				b.WriteString(f.Name + f.Value)
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		who    commands.User
+		viewer engine.Side
+	}{{carol, engine.NoSide}, {opp, order.Side.Opp()}} {
+		r := viewer(t, a, c.who, turn)
+		require.NotContains(t, text(r), secret, "%s does not see the order", c.who.Name)
+		require.NotContains(t, text(r), target)
+		want, err := drawView(a.Render, pos, logs[turn], c.viewer, "board.png")
+		require.NoError(t, err)
+		require.True(t, bytes.Equal(want.Data, r.Files[0].Data), "%s gets the board of their own view", c.who.Name)
+	}
+	mine := viewer(t, a, owner, turn)
+	require.Contains(t, text(mine), "🔒 "+secret, "the owner sees their own order, marked secret")
+	want, err := drawView(a.Render, pos, logs[turn], order.Side, "board.png")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want.Data, mine.Files[0].Data), "the owner's own view")
+
+	// The game ends: everything is shown to everyone.
+	_, err = commandsResign(t, a, s.player(s.pos.ToMove()))
+	require.NoError(t, err)
+	over := viewer(t, a, carol, turn)
+	require.Contains(t, text(over), target, "once over, a spectator sees the Drone order")
+	require.Contains(t, text(over), fmt.Sprintf("🔒 %s's Drone: spotter", order.Side))
+	require.Contains(t, over.Cards[0].Footer, "everything is shown")
+	public, err := drawView(a.Render, pos, logs[turn], engine.NoSide, "board.png")
+	require.NoError(t, err)
+	hasPending := false
+	for _, d := range pos.Drones() {
+		hasPending = hasPending || !d.Cancelled
+	}
+	require.True(t, hasPending, "the order is pending at the end of its turn")
+	require.False(t, bytes.Equal(public.Data, over.Files[0].Data), "once over, the board draws the Drones pending at that turn's end")
+	r := viewer(t, a, carol, -1)
+	require.Contains(t, fieldValue(r.Message, "Result"), "resign")
+}
+
+// commandsResign resigns for u through the confirmation.
+func commandsResign(t *testing.T, a *commands.App, u commands.User) (*commands.Response, error) {
+	t.Helper()
+	return commandstest.Confirm(t, a, cmd(u, "resign", "", nil))
+}
+
+// TestSandHistoryInDeployment: nothing of a deployment is shown, while
+// it runs or after a game that ended in it.
+func TestSandHistoryInDeployment(t *testing.T) {
+	a, _, store := newApp(t)
+	putGame(t, store, engine.NewGame(9).Format())
+	r := viewer(t, a, alice, -1)
+	require.Contains(t, r.Content, "its history begins when both deployments are revealed")
+	require.Empty(t, r.Files)
+	r, err := a.Handle(cmd(carol, "history", "", nil))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	require.Contains(t, r.Content, "its history begins")
+}
+
+// requireEnds checks the viewer's controls: ⏮ ◀ disabled at the first
+// frame, ▶ ⏭ at the last, the counter always, and every custom ID
+// distinct (Discord refuses a message with two equal ones).
+func requireEnds(t *testing.T, r *commands.Response, atFirst, atLast bool) {
+	t.Helper()
+	require.Len(t, r.Rows, 1)
+	row := r.Rows[0]
+	require.Len(t, row, 5)
+	seen := map[string]bool{}
+	for i, c := range row {
+		b := c.(ui.Button)
+		require.False(t, seen[b.Route], "custom IDs differ")
+		seen[b.Route] = true
+		switch i {
+		case 0, 1:
+			require.Equal(t, atFirst, b.Disabled, "%s at the first frame", b.Emoji)
+		case 2:
+			require.True(t, b.Disabled, "the counter is no button")
+		default:
+			require.Equal(t, atLast, b.Disabled, "%s at the last frame", b.Emoji)
+		}
+	}
+}
+
+// fieldValue is the value of the field named name of m's first card.
+func fieldValue(m commands.Message, name string) string {
+	for _, f := range m.Cards[0].Fields {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
+}
