@@ -2,9 +2,15 @@ package sandtable
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -73,7 +79,8 @@ func viewer(t *testing.T, a *commands.App, u commands.User, i int) *commands.Res
 // TestSandHistoryFrames: frame 0 is the reveal, frame k the board at the
 // end of turn k, the last frame the position now; each drawn as the
 // viewer may see it (a spectator: the public view of the position the
-// game had then), with that turn's log.
+// game had then), with that turn's log. With -short, the first two turns
+// and the last are checked.
 func TestSandHistoryFrames(t *testing.T) {
 	a, _, store := newApp(t)
 	ends, logs := playedGame(t, store)
@@ -98,7 +105,12 @@ func TestSandHistoryFrames(t *testing.T) {
 	require.True(t, bytes.Equal(want.Data, first.Files[0].Data), "frame 0 is the board of the reveal")
 
 	for turn := 1; turn < frames-1; turn++ {
-		r := viewer(t, a, carol, turn)
+		if testing.Short() && turn > 2 && turn < frames-2 {
+			continue // every turn without -short
+		}
+		r, err := a.Handle(click(carol, fmt.Sprintf("g:sand1:history:n%d", turn)))
+		require.NoError(t, err)
+		require.True(t, r.Update, "a control updates its viewer in place")
 		requireEnds(t, r, false, false)
 		pos, err := engine.ParsePosition(ends[turn])
 		require.NoError(t, err)
@@ -246,4 +258,98 @@ func fieldValue(m commands.Message, name string) string {
 		}
 	}
 	return ""
+}
+
+// TestSandHistoryOfFixtureGames: the games stored before the game core
+// (storage/testdata/fixture-v1) have no start position (ruling D13): the
+// viewer steps through their log by turn, draws the board of the last
+// frame only and says why; the running game's pending Drone order stays
+// its owner's; the game in Deployment shows nothing.
+func TestSandHistoryOfFixtureGames(t *testing.T) {
+	dir := filepath.Join("..", "..", "storage", "testdata", "fixture-v1")
+	db, err := os.ReadFile(filepath.Join(dir, "bot.db"))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "bot.db")
+	require.NoError(t, os.WriteFile(path, db, 0o600))
+	store, err := storage.Open(path, time.Second)
+	require.NoError(t, err)
+	defer store.Close()
+	a := commands.New(store, commandstest.NewPlatform(), commands.Settings{BoardSize: 256, MoveTime: time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	Register(a)
+	var meta struct {
+		Games map[string]string `json:"games"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &meta))
+	open := func(u commands.User, id, arg string) *commands.Response {
+		t.Helper()
+		r, err := a.Handle(commandstest.Click(u, "g:"+id+":history"+arg, "m1"))
+		require.NoError(t, err)
+		return r
+	}
+
+	r := open(carol, meta.Games["sandtable-deployment"], "")
+	require.Contains(t, r.Content, "its history begins when both deployments are revealed")
+	require.Empty(t, r.Files)
+
+	for _, name := range []string{"sandtable-running", "sandtable-resigned"} {
+		id := meta.Games[name]
+		g := commandstest.Game(t, store, id)
+		require.Zero(t, g.StateVersion, name)
+		s, err := Game{}.Decode(g.StateVersion, g.State)
+		require.NoError(t, err)
+		require.Empty(t, s.Start, "%s was stored before starts were kept", name)
+		last := open(carol, id, "")
+		require.NotEmpty(t, last.Files, "%s: the last frame has its board", name)
+		require.Contains(t, last.Cards[0].Description, fmt.Sprintf("**Turn %d: ", s.pos.Turn()), name)
+		if s.pos.Turn() == 1 {
+			requireEnds(t, last, true, true) // turn 1 is all there is
+			continue
+		}
+		requireEnds(t, last, false, true)
+		first := open(carol, id, ":f")
+		require.Empty(t, first.Files, "%s: no board of an earlier turn", name)
+		require.Contains(t, fieldValue(first.Message, "No board"), "ruling D13")
+		require.Contains(t, first.Cards[0].Description, "**Turn 1: ", name)
+		require.Contains(t, first.Cards[0].Description, "South played b7-a6.", name)
+	}
+	over := open(carol, meta.Games["sandtable-resigned"], "")
+	require.Contains(t, fieldValue(over.Message, "Result"), "North resigned")
+
+	// The running game: North's pending Drone order is North's alone.
+	id := meta.Games["sandtable-running"]
+	_, s := loadID(t, store, id)
+	var owner engine.Side
+	for _, d := range s.pos.Drones() {
+		owner = d.Side
+	}
+	require.NotEqual(t, engine.NoSide, owner, "the fixture's running game has a pending Drone")
+	mine := open(s.player(owner), id, "")
+	spect := open(carol, id, "")
+	theirs := open(s.player(owner.Opp()), id, "")
+	require.False(t, bytes.Equal(mine.Files[0].Data, spect.Files[0].Data))
+	want, err := drawView(a.Render, s.pos, append(append([]engine.Entry{}, s.Prev...), s.Cur...), engine.NoSide, "board.png")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want.Data, spect.Files[0].Data), "a spectator gets the public view")
+	want, err = drawView(a.Render, s.pos, append(append([]engine.Entry{}, s.Prev...), s.Cur...), owner.Opp(), "board.png")
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want.Data, theirs.Files[0].Data), "the opponent gets their own view")
+	for k := 0; k < 6; k++ {
+		for _, u := range []commands.User{carol, s.player(owner.Opp())} {
+			r := open(u, id, fmt.Sprintf(":n%d", k))
+			require.NotContains(t, r.Cards[0].Description, "Your Drone", "frame %d for %s", k, u.Name)
+			require.NotContains(t, r.Cards[0].Description, "🔒")
+		}
+	}
+}
+
+// loadID reads the stored game id and decodes its state.
+func loadID(t testing.TB, store storage.Store, id string) (*storage.Game, *State) {
+	t.Helper()
+	g := commandstest.Game(t, store, id)
+	s, err := Game{}.Decode(g.StateVersion, g.State)
+	require.NoError(t, err)
+	return g, s
 }
