@@ -119,7 +119,7 @@ func historyView(t *turn) (*response, error) {
 		}
 		text := "The game is in Deployment: its history begins when both deployments are revealed."
 		if s.over() {
-			text = "This game ended during Deployment: it has no history, and no deployment is revealed (ruling D21)."
+			text = "This game ended during Deployment: it has no history, and no deployment is revealed (ruling D19)."
 		}
 		return commands.HistoryAnswer(commands.Message{Content: text}, update), nil
 	}
