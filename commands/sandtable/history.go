@@ -19,7 +19,7 @@ import (
 // the board at the end of turn t0+k-1 (t0: the reveal's turn), the last
 // frame the game's position now. Every board is rebuilt from the stored
 // start and turn log (engine.Replay, ruling D13). Who sees what (ruling
-// D21): while the game runs, a spectator sees the public view of every
+// D19): while the game runs, a spectator sees the public view of every
 // turn, a player their own view (the public view with their own Drone
 // orders and secret log lines); once it is over, everyone sees everything,
 // both sides' Drone orders included. A game stored before starts were
