@@ -159,7 +159,6 @@ func ChessMoveLines(sans []string, whiteFirst bool, number, cur int) (lines []st
 		text := EscapeText(san, 0)
 		if i+1 == cur {
 			text = "**" + text + "**"
-			curLine = len(lines)
 		}
 		switch {
 		case idx%2 == 0:
@@ -169,6 +168,9 @@ func ChessMoveLines(sans []string, whiteFirst bool, number, cur int) (lines []st
 			fmt.Fprintf(&b, "%d… %s", n, text)
 		default:
 			b.WriteString(" " + text)
+		}
+		if i+1 == cur {
+			curLine = len(lines) // the line being written
 		}
 		idx++
 	}
