@@ -158,8 +158,10 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	}
 	var where string
 	switch {
+	case p.start != nil && i == 0 && p.first == 1:
+		where = "Both deployments revealed; turn 1 begins."
 	case p.start != nil && i == 0:
-		where = fmt.Sprintf("Both deployments revealed; turn %d begins.", p.first)
+		where = fmt.Sprintf("The position this history starts from (set up by an operator); turn %d begins.", p.first)
 	case latest && s.over():
 		where = fmt.Sprintf("The final position (turn %d).", turnNo)
 	case latest:
@@ -202,7 +204,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	lines := logLines(seen, s.describe)
 	if len(lines) == 0 {
 		lines = []string{"Nothing happened in this turn yet."}
-		if p.start != nil && i == 0 {
+		if p.start != nil && i == 0 && p.first == 1 {
 			lines = []string{"Each player deployed in secret; both deployments were revealed together and a coin chose who moves first."}
 		}
 	}
@@ -224,7 +226,10 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	}
 	counter := fmt.Sprintf("Turn %d", turnNo)
 	if p.start != nil && i == 0 {
-		counter = "Reveal"
+		counter = "Start"
+		if p.first == 1 {
+			counter = "Reveal"
+		}
 	}
 	return commands.Message{
 		Cards: []*ui.Card{e},

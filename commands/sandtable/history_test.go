@@ -158,6 +158,13 @@ func TestSandHistorySecrets(t *testing.T) {
 	require.NoError(t, err)
 	secret := order.Text
 	target := "target " + order.To.String()
+	var orderNotation string // the Drone action, as its owner wrote it
+	for _, e := range logs[turn] {
+		if e.Kind == engine.EntryAction && e.Secret == order.Side {
+			orderNotation = e.Notation
+		}
+	}
+	require.NotEmpty(t, orderNotation)
 
 	text := func(r *commands.Response) string {
 		var b strings.Builder
@@ -177,12 +184,14 @@ func TestSandHistorySecrets(t *testing.T) {
 		r := viewer(t, a, c.who, turn)
 		require.NotContains(t, text(r), secret, "%s does not see the order", c.who.Name)
 		require.NotContains(t, text(r), target)
+		require.NotContains(t, text(r), orderNotation, "%s does not see the Drone action in the turn list", c.who.Name)
 		want, err := drawView(a.Render, pos, logs[turn], c.viewer, "board.png")
 		require.NoError(t, err)
 		require.True(t, bytes.Equal(want.Data, r.Files[0].Data), "%s gets the board of their own view", c.who.Name)
 	}
 	mine := viewer(t, a, owner, turn)
 	require.Contains(t, text(mine), "🔒 "+secret, "the owner sees their own order, marked secret")
+	require.Contains(t, fieldValue(mine.Message, "Turns"), orderNotation)
 	want, err := drawView(a.Render, pos, logs[turn], order.Side, "board.png")
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want.Data, mine.Files[0].Data), "the owner's own view")

@@ -191,3 +191,24 @@ func requireControls(t *testing.T, r *commands.Response, atFirst, atLast bool) {
 		}
 	}
 }
+
+// TestSurvivalHistoryViewerStaysUseful: a viewer opened before more moves
+// were played steps on: ⏭ goes to the position at the time of the click,
+// ▶ past the old end reaches the new moves.
+func TestSurvivalHistoryViewerStaysUseful(t *testing.T) {
+	a, _, store := newApp(t)
+	putGame(t, store, kingsShuffle, "a1a2")
+	r, err := a.Handle(cmd(carol, "history", "", nil))
+	require.NoError(t, err)
+	requireControls(t, r, false, true)
+	latest, forward := r.Rows[0][4].(ui.Button).Route, r.Rows[0][3].(ui.Button).Route
+	_, err = a.Handle(cmd(bob, "move", "", map[string]string{"move": "Kg8"}))
+	require.NoError(t, err)
+	r, err = a.Handle(click(carol, latest))
+	require.NoError(t, err)
+	require.Contains(t, fieldOf(r.Message, "Position"), "After 1... Kg8 (ply 2 of 2)")
+	r, err = a.Handle(click(carol, forward)) // built at ply 1 of 1: n1
+	require.NoError(t, err)
+	require.Contains(t, fieldOf(r.Message, "Position"), "(ply 1 of 2)")
+	requireControls(t, r, false, false)
+}
