@@ -12,9 +12,14 @@ import (
 // TestHistoryViewerThroughDiscord: through the fake Discord, the board's
 // History button opens a viewer only the clicker sees; its ◀ updates that
 // same message in place (still ephemeral, nothing new in the thread); the
-// slash command /history opens one too; and nobody else ever sees them.
+// slash command /history opens one too; and nobody else ever sees them;
+// whether the bot answers at once or defers.
 func TestHistoryViewerThroughDiscord(t *testing.T) {
-	h := newHarness(t)
+	t.Run("at once", func(t *testing.T) { historyViewerThroughDiscord(t, newHarness(t)) })
+	t.Run("deferred", func(t *testing.T) { historyViewerThroughDiscord(t, newDeferringHarness(t)) })
+}
+
+func historyViewerThroughDiscord(t *testing.T, h *harness) {
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	thread := h.survivalGame(alice, bob)
 	h.move(alice, thread, "a7a8k")
@@ -22,8 +27,7 @@ func TestHistoryViewerThroughDiscord(t *testing.T) {
 	public := len(h.srv.VisibleMessages(bob, thread.ID))
 
 	in := h.click(carol, board, buttonID(t, board, "History"))
-	viewer, err := in.WaitMessage(wait, nil)
-	require.NoError(t, err)
+	viewer := h.answerOf(in, board.Version) // a follow-up, after a deferral
 	require.Contains(t, mustBeEphemeral(t, viewer, carol), "(ply 2 of 2)")
 	require.NotNil(t, viewer.Attachment("board.png"))
 	require.Len(t, viewer.Buttons(), 5)
@@ -35,7 +39,7 @@ func TestHistoryViewerThroughDiscord(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, back)
-	_, err = h.srv.Click(carol, viewer, back)
+	_, err := h.srv.Click(carol, viewer, back)
 	require.NoError(t, err)
 	var now *discordsim.Message
 	require.NoError(t, h.srv.WaitFor(wait, func() bool {
