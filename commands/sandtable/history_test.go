@@ -24,7 +24,7 @@ import (
 // playedGame stores "sand1" played from a new game through the reveal
 // and up to 40 actions, a Drone now and then, and returns the position at
 // the end of each turn (engine format) and each turn's whole log.
-func playedGame(t *testing.T, store storage.Store) (ends map[int]string, logs map[int][]engine.Entry) {
+func playedGame(t testing.TB, store storage.Store) (ends map[int]string, logs map[int][]engine.Entry) {
 	t.Helper()
 	g := putGame(t, store, engine.NewGame(9).Format())
 	_, s := load(t, store)
@@ -361,4 +361,21 @@ func loadID(t testing.TB, store storage.Store, id string) (*storage.Game, *State
 	s, err := Game{}.Decode(g.StateVersion, g.State)
 	require.NoError(t, err)
 	return g, s
+}
+
+// BenchmarkSandHistoryFrame: one click of a spectator's viewer on a turn
+// in the middle of a game (the archive read, the replay from the reveal,
+// the board image).
+func BenchmarkSandHistoryFrame(b *testing.B) {
+	a, _, store := newApp(b)
+	playedGame(b, store)
+	_, s := load(b, store)
+	turns := s.pos.Turn()
+	req := click(carol, fmt.Sprintf("g:sand1:history:n%d", turns/2))
+	for b.Loop() {
+		if _, err := a.Handle(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(turns), "turns")
 }

@@ -212,3 +212,26 @@ func TestSurvivalHistoryViewerStaysUseful(t *testing.T) {
 	require.Contains(t, fieldOf(r.Message, "Position"), "(ply 1 of 2)")
 	requireControls(t, r, false, false)
 }
+
+// BenchmarkSurvivalHistoryFrame: one click of a viewer in the middle of a
+// long game (replays and the board image; the game is a deterministic
+// playout of up to 200 plies from the Tartan Grid start).
+func BenchmarkSurvivalHistoryFrame(b *testing.B) {
+	g := chess.NewGame(chess.Survival)
+	var moves []string
+	for i := 0; i < 200 && !g.Status().Over(); i++ {
+		legal := g.Position().LegalMoveTexts()
+		m := legal[(i*7)%len(legal)]
+		require.NoError(b, g.Play(m.Move))
+		moves = append(moves, m.UCI)
+	}
+	a, _, store := newApp(b)
+	putGame(b, store, g.StartFEN(), moves...)
+	req := click(carol, fmt.Sprintf("g:game1:history:n%d", len(moves)/2))
+	for b.Loop() {
+		if _, err := a.Handle(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(moves)), "plies")
+}
