@@ -65,8 +65,8 @@ func HistoryFrame(req *Request, n int) (frame int, update bool, err error) {
 }
 
 // HistoryControls is the row of a viewer showing frame i of n: ⏮ ◀, a
-// disabled counter ("label i/n-1" style text given by counter), ▶ ⏭; the
-// controls that would not move are disabled.
+// disabled button labelled counter (where the viewer is, e.g. "Ply 3/40"),
+// ▶ ⏭; the controls that would not move are disabled.
 func HistoryControls(g *storage.Game, i, n int, counter string) ui.Row {
 	last := max(n-1, 0)
 	b := func(arg, emoji string, disabled bool) ui.Button {
@@ -96,23 +96,23 @@ func HistoryAnswer(m Message, update bool) *Response {
 }
 
 // HistoryWindow joins lines, the line cur among them, keeping as many
-// lines around cur as fit in max characters; "…" stands for the lines
+// lines around cur as fit in limit characters; "…" stands for the lines
 // left out at either end.
-func HistoryWindow(lines []string, cur, max int) string {
+func HistoryWindow(lines []string, cur, limit int) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	cur = min(maxInt(cur, 0), len(lines)-1)
+	cur = min(max(cur, 0), len(lines)-1)
 	lo, hi := cur, cur+1
 	size := utf8.RuneCountInString(lines[cur])
 	for {
 		grew := false
-		if hi < len(lines) && size+1+utf8.RuneCountInString(lines[hi])+4 <= max {
+		if hi < len(lines) && size+1+utf8.RuneCountInString(lines[hi])+4 <= limit {
 			size += 1 + utf8.RuneCountInString(lines[hi])
 			hi++
 			grew = true
 		}
-		if lo > 0 && size+1+utf8.RuneCountInString(lines[lo-1])+4 <= max {
+		if lo > 0 && size+1+utf8.RuneCountInString(lines[lo-1])+4 <= limit {
 			lo--
 			size += 1 + utf8.RuneCountInString(lines[lo])
 			grew = true
@@ -128,14 +128,7 @@ func HistoryWindow(lines []string, cur, max int) string {
 	if hi < len(lines) {
 		out += "\n…"
 	}
-	return Clip(out, max)
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
+	return Clip(out, limit)
 }
 
 // ChessMoveLines writes a chess move list (SANs from the start, the first

@@ -105,7 +105,8 @@ type audience struct {
 
 func (a audience) sees(e engine.Entry) bool { return a.all || e.VisibleTo(a.side) }
 
-// history answers the History button, the viewer's ⏮ ◀ ▶ ⏭ and /history.
+// historyView answers the History button, the viewer's ⏮ ◀ ▶ ⏭ and
+// /history: privately, frame i as the clicker may see it (D19).
 func historyView(t *turn) (*response, error) {
 	s := t.State
 	who := audience{all: s.over()}
@@ -167,7 +168,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	case latest:
 		where = fmt.Sprintf("Turn %d so far: the game's position now.", turnNo)
 	default:
-		where = fmt.Sprintf("The end of turn %d.", turnNo)
+		where = fmt.Sprintf("The end of turn %d (the board as turn %d begins, its Drones resolved).", turnNo, turnNo+1)
 	}
 	e := &ui.Card{
 		Title: Title + " · history",

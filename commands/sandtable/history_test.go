@@ -117,7 +117,7 @@ func TestSandHistoryFrames(t *testing.T) {
 		want, err := drawView(a.Render, pos, logs[turn], engine.NoSide, "board.png")
 		require.NoError(t, err)
 		require.True(t, bytes.Equal(want.Data, r.Files[0].Data), "frame %d is the board at the end of turn %d", turn, turn)
-		require.Contains(t, fieldValue(r.Message, "Position"), fmt.Sprintf("The end of turn %d.", turn))
+		require.Contains(t, fieldValue(r.Message, "Position"), fmt.Sprintf("The end of turn %d (the board as turn %d begins", turn, turn+1))
 		require.Contains(t, fieldValue(r.Message, "Turns"), fmt.Sprintf("**%d · ", turn), "the turn list marks the shown turn")
 		require.Contains(t, r.Cards[0].Description, fmt.Sprintf("**Turn %d: ", turn), "frame %d tells its turn's log", turn)
 		for _, e := range engine.FilterLog(logs[turn], engine.NoSide) {
