@@ -28,7 +28,7 @@ import (
 // followed the move; the last tells the result.
 func TestTeamChessHistoryReplaysSacrificesAndPasses(t *testing.T) {
 	a, _, store := newApp(t)
-	g, pub, _ := startGame(t, a, store, "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob, dan})
+	g, pub, team := startGame(t, a, store, "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob, dan})
 	board := func(flipped bool) []byte {
 		st := load(t, store, g.ID)
 		pos := st.game.Position()
@@ -94,6 +94,10 @@ func TestTeamChessHistoryReplaysSacrificesAndPasses(t *testing.T) {
 	r, err := a.Handle(in(erin, pub, "history", "", nil))
 	require.NoError(t, err)
 	require.True(t, r.Ephemeral, "/history answers privately")
+	r, err = a.Handle(in(dan, team[chess.Black], "history", "", nil))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral, "/history in a team thread")
+	require.True(t, bytes.Equal(black[6], r.Files[0].Data), "from the team's side")
 }
 
 // TestTeamChessHistoryOfFixtureGames: the games stored before the game
