@@ -34,7 +34,10 @@
 // game's lock with a fresh record; Sweep runs Timeout when a deadline has
 // passed; /games asks Summary. Pieces games share: Subcommands, Draw (an
 // agreed draw), OpenChallenge, Lobby/PutLobby/CloseLobby, OpenThread and
-// Create (a game not started from a challenge), SendPrivately.
+// Create (a game not started from a challenge), SendPrivately, and the
+// history viewer's controls (history.go: HistoryButton, HistoryFrame,
+// HistoryControls, HistoryAnswer; the viewer is a private message its
+// controls update in place, stateless: each control carries its frame).
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything

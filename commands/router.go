@@ -86,10 +86,10 @@ func Subcommands(name string, subs map[string]Handler) Handler {
 }
 
 // AnswersPrivately reports whether req's answer is private: /games (the
-// caller's own games) or what some kind declares private (see
+// caller's own games), /history (a viewer for the caller) or what some kind declares private (see
 // Kind.Private), so that a deferred answer must be ephemeral.
 func (a *App) AnswersPrivately(req *Request) bool {
-	if req.Type == CommandRequest && req.Command == "games" {
+	if req.Type == CommandRequest && (req.Command == "games" || req.Command == HistoryAction) {
 		return true
 	}
 	for _, k := range a.kinds {

@@ -51,6 +51,7 @@ func sharedDefinitions() []*ui.Command {
 			},
 		},
 		{Name: "board", Description: "Show this game's board again", DMPermission: &dmPermission},
+		{Name: "history", Description: "Step through this game's earlier positions and its moves (only you see it)", DMPermission: &dmPermission},
 		{Name: "games", Description: "List your active games with links"},
 	}
 }

@@ -151,7 +151,7 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			row = append(row, commands.GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
 		row = append(row, commands.GameButton(g, "private", "My private view", ui.Secondary),
-			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary))
+			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary), commands.HistoryButton(g))
 		comps = []ui.Row{row}
 	} else {
 		e.Color = commands.ColorOver
@@ -163,7 +163,7 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 		files = append(files, &ui.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Data: []byte(rec)})
 	}
 	if s.over() {
-		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary)}}
+		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), commands.HistoryButton(g)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }

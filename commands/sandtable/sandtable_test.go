@@ -296,7 +296,7 @@ func TestSandBoardMessageFields(t *testing.T) {
 			labels = append(labels, c.(ui.Button).Label)
 		}
 	}
-	require.Equal(t, []string{"My private view", "Flip board"}, labels, "no Drone button outside PostTurn")
+	require.Equal(t, []string{"My private view", "Flip board", "History"}, labels, "no Drone button outside PostTurn")
 }
 
 // TestSandPublicBoardFromSouthAndFlip: the public board is drawn from

@@ -78,6 +78,8 @@ func (Game) Spec() commands.Spec[*State] {
 			"resign": resign,
 			"draw":   func(t *turn) (*response, error) { return drawAction(t, t.Req.Sub) },
 			"board":  board,
+			// the viewer (history.go), as /history
+			commands.HistoryAction: historyView,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": moveAutocomplete, "step": stepAutocomplete},
 		WhoseTurn:    whoseTurn,
@@ -104,6 +106,8 @@ func (Game) Spec() commands.Spec[*State] {
 			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
 			"rematch":       rematch,
 			"draw-decline":  drawButton,
+			// the History button and the viewer's controls (history.go)
+			commands.HistoryAction: historyView,
 		},
 		Modals: map[string]commands.Action[*State]{
 			"dep-layout":  deployLayout,

@@ -47,10 +47,10 @@ func (Game) Spec() commands.Spec[*State] {
 			}},
 		}},
 		TopLevel:     map[string]commands.Handler{"survival": commands.Subcommands("survival", map[string]commands.Handler{"challenge": challenge})},
-		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board},
+		Thread:       map[string]commands.Action[*State]{"move": move, "resign": resign, "draw": draw, "board": board, commands.HistoryAction: history},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete},
 		WhoseTurn:    whoseTurn,
-		Components:   map[string]commands.Action[*State]{"flip": flip, "pick": pick, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton},
+		Components:   map[string]commands.Action[*State]{"flip": flip, "pick": pick, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton, commands.HistoryAction: history},
 		Start:        start,
 	}
 }

@@ -81,14 +81,17 @@ func (Game) Spec() commands.Spec[*State] {
 			"record":  record,
 			"suggest": suggest,
 			"draw":    draw,
+			// history: the viewer (history.go), as /history.
+			commands.HistoryAction: history,
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
 		WhoseTurn:    whoseTurn,
 		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
 		// flip shows Black's side; pick is the move picker (picker.go);
 		// tagout and resign are the confirmed runs of /tagout and /resign
-		// (see commands.Turn.Ask); rematch is the final board's (ruling D20).
-		Components: map[string]commands.Action[*State]{"flip": flip, "pick": pick, "tagout": tagOut, "resign": resign, "rematch": rematch},
+		// (see commands.Turn.Ask); rematch is the final board's (ruling D20);
+		// history opens the viewer (history.go).
+		Components: map[string]commands.Action[*State]{"flip": flip, "pick": pick, "tagout": tagOut, "resign": resign, "rematch": rematch, commands.HistoryAction: history},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
 			"join-black": lobbyJoin,

@@ -67,9 +67,10 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 
 	r, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
-	require.Len(t, r.Rows, 1, "the final board offers only a rematch")
-	require.Len(t, r.Rows[0], 1, "the final board offers only a rematch")
+	require.Len(t, r.Rows, 1, "the final board offers a rematch and History")
+	require.Len(t, r.Rows[0], 2, "the final board offers a rematch and History")
 	buttonOf(t, r.Message, "Rematch")
+	require.Equal(t, "g:"+g.ID+":history", buttonOf(t, r.Message, "History"))
 	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "the final board is drawn from White's side")
 }
 
