@@ -15,7 +15,7 @@ const MaxDepth = 64
 
 // maxQuiescence caps the forced-capture chains the quiescence search
 // follows (plies below the main search's horizon).
-const maxQuiescence = 12
+const maxQuiescence = 8
 
 // Limits bound one search. Depth and Nodes are the budgets that make a
 // search reproducible; Time only caps it.
@@ -154,9 +154,7 @@ func (s *Searcher) Search(pos chess.Position, history []uint64, lim Limits) Resu
 		res.Score = scores[best]
 		res.Nodes = s.nodes
 		res.Time = time.Since(s.start)
-		res.PV = s.pv(pos, root[best], depth)
-		// Candidates for the seeded choice: the moves with an exact score
-		// within Margin of the best.
+		res.PV = s.pv(pos, root[best])
 		if s.OnInfo != nil {
 			s.OnInfo(res.Info)
 		}
@@ -172,6 +170,8 @@ func (s *Searcher) Search(pos chess.Position, history []uint64, lim Limits) Resu
 		}
 	}
 	if res.Depth > 0 {
+		// The seeded choice among the moves with an exact score within
+		// Margin of the best.
 		var cands []int
 		for i := range root {
 			if exact[i] && scores[i] >= res.Score-lim.Margin {
@@ -179,7 +179,8 @@ func (s *Searcher) Search(pos chess.Position, history []uint64, lim Limits) Resu
 			}
 		}
 		if len(cands) > 1 {
-			res.Move = root[cands[rng.intn(len(cands))]]
+			i := cands[rng.intn(len(cands))]
+			res.Move, res.Score, res.PV = root[i], scores[i], s.pv(pos, root[i])
 		}
 	}
 	res.Nodes = s.nodes
@@ -473,7 +474,7 @@ func (s *Searcher) quiesce(p *chess.Position, alpha, beta, ply, qdepth int) int 
 
 // pv returns the principal variation: first, then the table's moves as
 // long as they are legal (no repetition).
-func (s *Searcher) pv(pos chess.Position, first chess.Move, depth int) []chess.Move {
+func (s *Searcher) pv(pos chess.Position, first chess.Move) []chess.Move {
 	pv := []chess.Move{first}
 	p := pos.PlayUnchecked(first)
 	seen := map[uint64]bool{pos.Hash(): true}
