@@ -85,5 +85,37 @@ func evalSurvival(p *chess.Position) int {
 		}
 	}
 	us := p.Turn()
-	return score[us] - score[us.Other()]
+	v := score[us] - score[us.Other()]
+	// Endgame knowledge: a side that can never eliminate the other can
+	// at best draw.
+	if cannotEliminate(p, us) {
+		v = min(v, 0)
+	}
+	if cannotEliminate(p, us.Other()) {
+		v = max(v, 0)
+	}
+	return v
+}
+
+// lightSquares are the light squares (h1 and a8 are light).
+const lightSquares chess.Bitboard = 0x55aa55aa55aa55aa
+
+// cannotEliminate reports whether c can never capture every opposing
+// piece: c has only bishops, all on squares of one colour, and the
+// opponent has a bishop on the other colour, which no piece of c can
+// ever attack (a bishop keeps its square colour, and c will never have
+// another kind of piece: only pawns promote).
+func cannotEliminate(p *chess.Position, c chess.Color) bool {
+	own := p.Occupied(c)
+	if own == 0 || own != p.Pieces(c, chess.Bishop) {
+		return false
+	}
+	theirs := p.Pieces(c.Other(), chess.Bishop)
+	switch {
+	case own&^lightSquares == 0: // all ours on light squares
+		return theirs&^lightSquares != 0
+	case own&lightSquares == 0: // all ours on dark squares
+		return theirs&lightSquares != 0
+	}
+	return false
 }

@@ -287,3 +287,24 @@ func TestLevelByName(t *testing.T) {
 		}
 	}
 }
+
+// TestSurvivalBishopsOfOneColourCannotWin: White's bishops all stand on
+// light squares and Black has, beside a knight, a dark-squared bishop
+// that no White piece can ever reach, so however much material White
+// has, White cannot eliminate Black (Black still can): the evaluation
+// says at best a draw, where counting material alone would say White is
+// winning; with Black's bishop on a light square instead, White is
+// clearly better.
+func TestSurvivalBishopsOfOneColourCannotWin(t *testing.T) {
+	stuck := mustFEN(t, chess.Survival, "7n/8/8/8/8/3B1B2/4B3/b7 w - - 0 1") // a1 is dark; d3 f3 e2 are light
+	if v := evalSurvival(&stuck); v > 0 {
+		t.Fatalf("evaluation %d for bishops that can never capture the last piece", v)
+	}
+	if !cannotEliminate(&stuck, chess.White) || cannotEliminate(&stuck, chess.Black) {
+		t.Fatal("cannotEliminate: wrong side")
+	}
+	open := mustFEN(t, chess.Survival, "7n/8/8/8/8/3B1B2/4B3/1b6 w - - 0 1") // b1 is light
+	if v := evalSurvival(&open); v < 300 {
+		t.Fatalf("evaluation %d, want White clearly better", v)
+	}
+}
