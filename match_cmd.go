@@ -34,7 +34,9 @@ rule are taken as claimed at once (a draw), and a game still going after
 illegal move, answers nothing within the move time plus 10 seconds, or
 whose process dies, loses that game.
 
-One line per game, then, as the last line:
+One line per game, then for each searching level its mean depth and nodes
+per move and how many of its searches the time cap stopped, then, as the
+last line:
   A: W wins, D draws, L losses of N; score P% ± CI%
 where P is A's mean score (win 1, draw 1/2, loss 0) and CI the half-width
 of its 95% confidence interval by the normal approximation: 1.96 times the
@@ -144,6 +146,14 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "game %d: A %s, %s, %s after %d plies; opening %s\n",
 			i+1, aSide, res.result, res.reason, res.plies, openingText(opening))
 	}
+	for _, pl := range []struct {
+		name string
+		p    matchPlayer
+	}{{"A", a}, {"B", b}} {
+		if st := pl.p.stats(); st != "" {
+			fmt.Fprintf(stdout, "%s (%s): %s\n", pl.name, quoteArg(map[string]string{"A": *specA, "B": *specB}[pl.name]), st)
+		}
+	}
 	p, ci := meanCI(scores)
 	fmt.Fprintf(stdout, "A: %d wins, %d draws, %d losses of %d; score %.1f%% ± %.1f%%\n",
 		wins, draws, losses, len(scores), 100*p, 100*ci)
@@ -215,6 +225,8 @@ type matchPlayer interface {
 	newGame() error
 	// move returns the move for the game's current position.
 	move(g *chess.Game, hist []uint64, movetime time.Duration) (chess.Move, error)
+	// stats summarises the player's searches ("" when it does not search).
+	stats() string
 	close()
 }
 
@@ -231,12 +243,34 @@ func newMatchPlayer(spec string, v chess.Variant, seed uint64) (matchPlayer, err
 }
 
 // enginePlayer is a player of games/engine, in process.
-type enginePlayer struct{ p engine.Player }
+type enginePlayer struct {
+	p                     engine.Player
+	moves, depths, capped int
+	nodes                 uint64
+}
 
 func (e *enginePlayer) newGame() error { return nil }
 func (e *enginePlayer) close()         {}
 func (e *enginePlayer) move(g *chess.Game, hist []uint64, movetime time.Duration) (chess.Move, error) {
-	return e.p.Choose(*g.Position(), hist, movetime).Move, nil
+	r := e.p.Choose(*g.Position(), hist, movetime)
+	e.moves++
+	e.depths += r.Depth
+	e.nodes += r.Nodes
+	if r.Time >= movetime {
+		e.capped++
+	}
+	return r.Move, nil
+}
+
+// stats: the searching levels' mean depth and nodes per move, and how
+// many searches the time cap cut short (the only ones a seed does not
+// reproduce).
+func (e *enginePlayer) stats() string {
+	if _, ok := e.p.(*engine.SearchPlayer); !ok || e.moves == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d moves, mean depth %.1f, mean %d nodes per move, %d stopped by the time cap",
+		e.moves, float64(e.depths)/float64(e.moves), e.nodes/uint64(e.moves), e.capped)
 }
 
 // uciPlayer is an external engine process speaking UCI.
@@ -356,6 +390,8 @@ func (u *uciPlayer) move(g *chess.Game, _ []uint64, movetime time.Duration) (che
 	}
 	return m, nil
 }
+
+func (u *uciPlayer) stats() string { return "" }
 
 func (u *uciPlayer) close() {
 	u.send("quit")
