@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"sandtable/games/chess"
 )
@@ -306,5 +307,36 @@ func TestSurvivalBishopsOfOneColourCannotWin(t *testing.T) {
 	open := mustFEN(t, chess.Survival, "7n/8/8/8/8/3B1B2/4B3/1b6 w - - 0 1") // b1 is light
 	if v := evalSurvival(&open); v < 300 {
 		t.Fatalf("evaluation %d, want White clearly better", v)
+	}
+}
+
+// TestTimeCapAndStop: the time cap ends a search that has no other
+// budget, and so does Stop from another goroutine; both still return a
+// legal move.
+func TestTimeCapAndStop(t *testing.T) {
+	p := chess.StartPosition(chess.Chess)
+	start := time.Now()
+	r := NewSearcher(16).Search(p, nil, Limits{Time: 30 * time.Millisecond})
+	if el := time.Since(start); el > 20*time.Second || r.Depth >= MaxDepth || !p.IsLegal(r.Move) {
+		t.Fatalf("capped search: %v, depth %d, move %s", el, r.Depth, r.Move)
+	}
+	s := NewSearcher(16)
+	iterations := make(chan int, MaxDepth)
+	s.OnInfo = func(i Info) { iterations <- i.Depth }
+	done := make(chan Result)
+	go func() { done <- s.Search(p, nil, Limits{}) }()
+	select {
+	case <-iterations: // the search is under way
+	case <-time.After(60 * time.Second):
+		t.Fatal("no iteration within 60 s")
+	}
+	s.Stop()
+	select {
+	case r := <-done:
+		if !p.IsLegal(r.Move) {
+			t.Fatalf("stopped search chose %s", r.Move)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("Stop did not end the search within 60 s")
 	}
 }
