@@ -15,13 +15,17 @@ import (
 	"sandtable/games/engine"
 )
 
-const matchUsage = `usage: sandtable match -game survival|chess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES] [-maxplies N]
+const matchUsage = `usage: sandtable match -game survival|chess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
+                       [-maxplies N] [-a-setup CMDS] [-b-setup CMDS]
 
 Plays N games between two players and scores A (issue 16 item 4). A SPEC is
 a level (beginner, casual, intermediate, advanced, strongest), random,
 greedy, or uci:COMMAND, an external engine speaking UCI started with
 COMMAND (split at spaces; for example "uci:sandtable uci"); it is told
-UCI_Variant survival for Survival Chess, then "position startpos moves ..."
+UCI_Variant survival for Survival Chess (or, with -a-setup or -b-setup,
+the given commands instead, for example for Fairy-Stockfish:
+-b-setup "setoption name VariantPath value variants.ini;setoption name
+UCI_Variant value survival-tartan"), then "position startpos moves ..."
 and "go movetime MS" for each move.
 
 Games come in pairs: both games of a pair start from the same random
@@ -63,6 +67,8 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the openings and the players' choices")
 	openings := fs.Int("openings", 4, "plies of each pair's random opening (0 to 40)")
 	maxPlies := fs.Int("maxplies", 400, "plies after which a game is adjudicated a draw (10 to 100000)")
+	setupA := fs.String("a-setup", "", "for a uci: player A, the UCI commands (separated by ';') that set it up instead of setoption name UCI_Variant")
+	setupB := fs.String("b-setup", "", "the same for player B")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "sandtable match: "+format+"\n", a...)
 		fmt.Fprintln(stderr, "run 'sandtable match -h' for usage")
@@ -102,12 +108,12 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("-maxplies %d is out of range (10 to 100000)", *maxPlies)
 	}
 	m := &match{variant: v, movetime: time.Duration(*movetime) * time.Millisecond, maxPlies: *maxPlies, out: stdout}
-	a, err := newMatchPlayer(*specA, v, *seed)
+	a, err := newMatchPlayer(*specA, *setupA, v, *seed)
 	if err != nil {
 		return fail("-a: %v", err)
 	}
 	defer a.close()
-	b, err := newMatchPlayer(*specB, v, *seed+1)
+	b, err := newMatchPlayer(*specB, *setupB, v, *seed+1)
 	if err != nil {
 		return fail("-b: %v", err)
 	}
@@ -230,10 +236,14 @@ type matchPlayer interface {
 	close()
 }
 
-// newMatchPlayer makes the player a SPEC names.
-func newMatchPlayer(spec string, v chess.Variant, seed uint64) (matchPlayer, error) {
+// newMatchPlayer makes the player a SPEC names; setup is the UCI set-up
+// of a uci: player.
+func newMatchPlayer(spec, setup string, v chess.Variant, seed uint64) (matchPlayer, error) {
 	if cmd, ok := strings.CutPrefix(spec, "uci:"); ok {
-		return startUCIPlayer(cmd, v)
+		return startUCIPlayer(cmd, setup, v)
+	}
+	if setup != "" {
+		return nil, fmt.Errorf("a set-up is only for uci: players")
 	}
 	p, err := engine.NewPlayer(spec, seed)
 	if err != nil {
@@ -285,7 +295,7 @@ type uciPlayer struct {
 // the move time it was given.
 const uciReplyWait = 10 * time.Second
 
-func startUCIPlayer(command string, v chess.Variant) (*uciPlayer, error) {
+func startUCIPlayer(command, setup string, v chess.Variant) (*uciPlayer, error) {
 	f := strings.Fields(command)
 	if len(f) == 0 {
 		return nil, fmt.Errorf("uci: needs a command (uci:COMMAND)")
@@ -316,7 +326,14 @@ func startUCIPlayer(command string, v chess.Variant) (*uciPlayer, error) {
 		u.close()
 		return nil, fmt.Errorf("%s: %w", quoteArg(command), err)
 	}
-	if v != chess.Chess {
+	switch {
+	case setup != "":
+		for _, l := range strings.Split(setup, ";") {
+			if l = strings.TrimSpace(l); l != "" {
+				u.send(l)
+			}
+		}
+	case v != chess.Chess:
 		u.send("setoption name UCI_Variant value " + v.String())
 	}
 	if err := u.newGame(); err != nil {

@@ -126,7 +126,8 @@ func TestMatchUCIEngine(t *testing.T) {
 	}
 }
 
-// TestMatchForfeits: an engine that answers every go with an illegal
+// TestMatchForfeits: an engine (which gets the -a-setup commands instead
+// of the UCI_Variant option) that answers every go with an illegal
 // move loses every game by forfeit; one that never starts is refused.
 func TestMatchForfeits(t *testing.T) {
 	dir := t.TempDir()
@@ -135,14 +136,19 @@ func TestMatchForfeits(t *testing.T) {
 while read line; do
   case "$line" in
     uci) echo "id name bad"; echo uciok ;;
+    "setoption name Custom value 1") echo "info string custom set-up" > "$0.log" ;;
     isready) echo readyok ;;
     go*) echo "bestmove a1a2" ;;
     quit) exit 0 ;;
   esac
 done
 `), 0o755))
-	code, lines, errOut := runMatch(t, "-game", "chess", "-a", "uci:"+script, "-b", "greedy", "-games", "2", "-openings", "0")
+	code, lines, errOut := runMatch(t, "-game", "chess", "-a", "uci:"+script, "-b", "greedy", "-games", "2", "-openings", "0",
+		"-a-setup", "setoption name Custom value 1; ")
 	require.Equal(t, 0, code, errOut)
+	log, err := os.ReadFile(script + ".log")
+	require.NoError(t, err, "the engine received the set-up")
+	require.Equal(t, "info string custom set-up\n", string(log))
 	results := checkMatch(t, lines, 2)
 	require.Equal(t, []string{
 		"0-1 White forfeits: bestmove a1a2: the rook on a1 cannot move to a2",
@@ -166,6 +172,7 @@ func TestMatchArguments(t *testing.T) {
 		{[]string{"-a", "random", "-b", "greedy", "-games", "0"}, "-games 0 is out of range"},
 		{[]string{"-a", "random", "-b", "greedy", "-openings", "41"}, "-openings 41 is out of range"},
 		{[]string{"-a", "random", "-b", "greedy", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-a", "random", "-b", "greedy", "-b-setup", "setoption name X value 1"}, "-b: a set-up is only for uci: players"},
 	} {
 		code, _, errOut := runMatch(t, c.args...)
 		require.Equal(t, 2, code, c.args)
