@@ -97,7 +97,7 @@ func (s *uciSession) command(f []string) bool {
 	}
 	switch f[0] {
 	case "uci":
-		s.send("id name SandTable %s", "engine")
+		s.send("id name SandTable engine")
 		s.send("id author the SandTable Bot project")
 		vs := make([]string, len(uciVariants))
 		for i, v := range uciVariants {
