@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 )
 
 const matchUsage = `usage: sandtable match -game survival|chess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
-                       [-maxplies N] [-a-setup CMDS] [-b-setup CMDS]
+                       [-maxplies N] [-a-setup CMDS] [-b-setup CMDS] [-pgn FILE]
 
 Plays N games between two players and scores A (issue 16 item 4). A SPEC is
 a level (beginner, casual, intermediate, advanced, strongest), random,
@@ -69,6 +71,7 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 	maxPlies := fs.Int("maxplies", 400, "plies after which a game is adjudicated a draw (10 to 100000)")
 	setupA := fs.String("a-setup", "", "for a uci: player A, the UCI commands (separated by ';') that set it up instead of setoption name UCI_Variant")
 	setupB := fs.String("b-setup", "", "the same for player B")
+	pgnPath := fs.String("pgn", "", "write every game to this file in PGN")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "sandtable match: "+format+"\n", a...)
 		fmt.Fprintln(stderr, "run 'sandtable match -h' for usage")
@@ -118,6 +121,15 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("-b: %v", err)
 	}
 	defer b.close()
+	var pgn *os.File
+	if *pgnPath != "" {
+		f, err := os.Create(*pgnPath)
+		if err != nil {
+			return fail("-pgn: %v", err)
+		}
+		defer f.Close()
+		pgn = f
+	}
 	fmt.Fprintf(stdout, "match: %s, A = %s, B = %s, %d games, movetime %d ms, seed %d, openings of %d plies\n",
 		v, quoteArg(*specA), quoteArg(*specB), *games, *movetime, *seed, *openings)
 	var scores []float64
@@ -145,6 +157,17 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 			losses++
 		}
 		scores = append(scores, sa)
+		if pgn != nil {
+			ws, bs := *specA, *specB
+			if !aWhite {
+				ws, bs = bs, ws
+			}
+			tags := []chess.Tag{{Name: "Event", Value: "sandtable match"}, {Name: "Round", Value: strconv.Itoa(i + 1)},
+				{Name: "White", Value: ws}, {Name: "Black", Value: bs}, {Name: "Termination", Value: res.reason}}
+			if _, err := io.WriteString(pgn, res.game.PGN(tags, res.result)+"\n"); err != nil {
+				return fail("-pgn: %v", err)
+			}
+		}
 		aSide := "white"
 		if !aWhite {
 			aSide = "black"
@@ -437,6 +460,7 @@ type gameResult struct {
 	result string       // "1-0", "0-1", "1/2-1/2"
 	reason string
 	plies  int
+	game   *chess.Game
 }
 
 // play plays one game from the opening.
@@ -452,10 +476,10 @@ func (m *match) play(white, black matchPlayer, opening []chess.Move) gameResult 
 		if c == chess.Black {
 			r = "0-1"
 		}
-		return gameResult{winner: &c, result: r, reason: reason, plies: g.Ply()}
+		return gameResult{winner: &c, result: r, reason: reason, plies: g.Ply(), game: g}
 	}
 	draw := func(reason string) gameResult {
-		return gameResult{result: "1/2-1/2", reason: reason, plies: g.Ply()}
+		return gameResult{result: "1/2-1/2", reason: reason, plies: g.Ply(), game: g}
 	}
 	for _, p := range []matchPlayer{white, black} {
 		if err := p.newGame(); err != nil {
