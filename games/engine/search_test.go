@@ -24,15 +24,6 @@ func hashOf(t *testing.T, v chess.Variant, fen string) uint64 {
 	return p.Hash()
 }
 
-func mustMove(t *testing.T, p chess.Position, uci string) chess.Move {
-	t.Helper()
-	m, err := p.ParseUCI(uci)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestSurvivalEliminationInOne: capturing the last piece wins at once.
 func TestSurvivalEliminationInOne(t *testing.T) {
 	p := mustFEN(t, chess.Survival, "8/8/8/3p4/8/8/8/3Q3K w - - 0 1")
