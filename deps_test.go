@@ -70,7 +70,7 @@ func TestFrameworkImportsNoGame(t *testing.T) {
 		return strings.Fields(string(out))
 	}
 	for _, pkg := range []string{"sandtable/commands", "sandtable/commands/ui", "sandtable/commands/commandstest",
-		"sandtable/games/chess", "sandtable/games/teamchess", "sandtable/games/sandtable", "sandtable/storage", "sandtable/render"} {
+		"sandtable/games/chess", "sandtable/games/teamchess", "sandtable/games/sandtable", "sandtable/games/engine", "sandtable/storage", "sandtable/render"} {
 		for _, d := range deps(pkg) {
 			if slices.Contains(gamePackages, d) {
 				t.Errorf("%s depends on the game flow %s", pkg, d)

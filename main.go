@@ -12,8 +12,11 @@
 //	sandtable migrate -from bbolt:PATH[,PATH...] -to etcd:URL[,URL...] [-prefix P]
 //	sandtable migrate -from etcd:URL[,URL...] -to bbolt:PATH [-prefix P]
 //	                                    copy the bot's data between stores (stop the bots first)
+//	sandtable uci                       the Survival and chess engine over UCI (standard input/output)
+//	sandtable match -game G -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
+//	                                    play engines against each other and score them
 //
-// perft, render and apply never read the configuration or open the database,
+// perft, render, apply, uci and match never read the configuration or open the database,
 // so they can run beside a running bot.
 package main
 
@@ -36,6 +39,8 @@ var subcommands = map[string]subcommand{
 	"render":  renderMain,
 	"apply":   applyMain,
 	"migrate": migrateMain,
+	"uci":     uciMain,
+	"match":   matchMain,
 }
 
 func main() {

@@ -186,3 +186,13 @@ func attacksOf(r Role, c Color, sq Square, occ Bitboard) Bitboard {
 	}
 	return 0
 }
+
+// AttacksFrom returns the squares a piece pc on sq attacks when the board's
+// occupied squares are occ (a pawn's diagonal captures; sliders stop at the
+// first occupied square, which they attack). Empty for NoPiece.
+func AttacksFrom(pc Piece, sq Square, occ Bitboard) Bitboard {
+	if sq >= NoSquare {
+		return 0
+	}
+	return attacksOf(pc.Role(), pc.Color(), sq, occ)
+}

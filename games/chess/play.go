@@ -159,3 +159,13 @@ func (p *Position) pseudoMoves(dst []Move) []Move {
 	}
 	return dst
 }
+
+// PlayUnchecked returns the position after m without checking that m is
+// legal: the fast path for search engines (games/engine), which play only
+// moves AppendLegalMoves generated for p. A move that is not legal in p
+// leaves the returned position invalid; p itself is unchanged either way.
+func (p *Position) PlayUnchecked(m Move) Position {
+	q := *p
+	q.play(m)
+	return q
+}

@@ -236,3 +236,6 @@ func (p *Position) castlingUpdate(mask CastlingRights) {
 
 // pieceCount returns the number of pieces of colour c.
 func (p *Position) pieceCount(c Color) int { return p.byColor[c].Count() }
+
+// AllOccupied returns the squares holding a piece of either colour.
+func (p *Position) AllOccupied() Bitboard { return p.occupied() }

@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"sandtable/games/chess"
+)
+
+// Player chooses moves for one side. Implementations are deterministic:
+// the same position, history and seed give the same move, unless the
+// time cap cuts a search short.
+type Player interface {
+	// Name is the player's specification ("strongest", "greedy").
+	Name() string
+	// Choose returns the move to play in pos (one of its legal moves),
+	// given the hashes of the game's earlier positions (oldest first) and
+	// a time cap (0: none). It returns chess.NullMove only when pos has no
+	// legal move.
+	Choose(pos chess.Position, history []uint64, timeCap time.Duration) Result
+}
+
+// Level is a named strength: the search's budgets and how far from the
+// best move its seeded choice may stray.
+type Level struct {
+	Name string
+	// Depth and Nodes are the search budgets (see Limits).
+	Depth int
+	Nodes uint64
+	// Margin is Limits.Margin: the centipawns a chosen move may lose
+	// against the best one found.
+	Margin int
+	// TableBits sizes the transposition table (2^TableBits entries).
+	TableBits int
+}
+
+// Levels are the named levels, weakest first.
+var Levels = []Level{
+	{Name: "beginner", Depth: 1, Nodes: 2_000, Margin: 150, TableBits: 12},
+	{Name: "casual", Depth: 2, Nodes: 10_000, Margin: 60, TableBits: 14},
+	{Name: "intermediate", Depth: 4, Nodes: 50_000, Margin: 25, TableBits: 16},
+	{Name: "advanced", Depth: 8, Nodes: 200_000, Margin: 8, TableBits: 18},
+	{Name: "strongest", Depth: MaxDepth, Nodes: 1_000_000, Margin: 0, TableBits: 20},
+}
+
+// LevelNames returns the level names, weakest first.
+func LevelNames() []string {
+	out := make([]string, len(Levels))
+	for i, l := range Levels {
+		out[i] = l.Name
+	}
+	return out
+}
+
+// LevelByName returns the named level (case-insensitive).
+func LevelByName(name string) (Level, error) {
+	for _, l := range Levels {
+		if strings.EqualFold(name, l.Name) {
+			return l, nil
+		}
+	}
+	return Level{}, fmt.Errorf("unknown level %q (expected %s)", name, strings.Join(LevelNames(), ", "))
+}
+
+// Limits returns the level's search limits with seed and a time cap.
+func (l Level) Limits(seed uint64, timeCap time.Duration) Limits {
+	return Limits{Depth: l.Depth, Nodes: l.Nodes, Margin: l.Margin, Seed: seed, Time: timeCap}
+}
+
+// NewPlayer returns the player a specification names: a level name,
+// "random" or "greedy", with its seed.
+func NewPlayer(spec string, seed uint64) (Player, error) {
+	switch strings.ToLower(spec) {
+	case "random":
+		return &Random{Seed: seed}, nil
+	case "greedy":
+		return &Greedy{Seed: seed}, nil
+	}
+	l, err := LevelByName(spec)
+	if err != nil {
+		return nil, fmt.Errorf("unknown player %q (expected random, greedy or a level: %s)", spec, strings.Join(LevelNames(), ", "))
+	}
+	return &SearchPlayer{Level: l, Seed: seed}, nil
+}
+
+// SearchPlayer plays a Level with a Searcher.
+type SearchPlayer struct {
+	Level Level
+	Seed  uint64
+	s     *Searcher
+}
+
+// Name returns the level's name.
+func (p *SearchPlayer) Name() string { return p.Level.Name }
+
+// Choose searches pos within the level's budgets.
+func (p *SearchPlayer) Choose(pos chess.Position, history []uint64, timeCap time.Duration) Result {
+	if p.s == nil {
+		p.s = NewSearcher(p.Level.TableBits)
+	}
+	return p.s.Search(pos, history, p.Level.Limits(p.Seed, timeCap))
+}
+
+// Random plays a uniformly random legal move (seeded by Seed and the
+// position).
+type Random struct{ Seed uint64 }
+
+// Name returns "random".
+func (*Random) Name() string { return "random" }
+
+// Choose picks a legal move at random.
+func (r *Random) Choose(pos chess.Position, _ []uint64, _ time.Duration) Result {
+	moves := pos.LegalMoves()
+	if len(moves) == 0 || pos.Status().Over() {
+		return Result{}
+	}
+	return Result{Move: moves[newRNG(r.Seed^pos.Hash()).intn(len(moves))]}
+}
+
+// Greedy plays the move that wins the most material at once (the value
+// of the piece captured plus what a promotion adds, by the variant's
+// values), choosing at random (seeded) among equal ones. It looks no
+// further than its own move.
+type Greedy struct{ Seed uint64 }
+
+// Name returns "greedy".
+func (*Greedy) Name() string { return "greedy" }
+
+// Choose picks the move with the largest immediate material gain.
+func (g *Greedy) Choose(pos chess.Position, _ []uint64, _ time.Duration) Result {
+	moves := pos.LegalMoves()
+	if len(moves) == 0 || pos.Status().Over() {
+		return Result{}
+	}
+	values := &chessValue
+	if pos.Variant() == chess.Survival {
+		values = &survivalValue
+	}
+	best := -Infinity
+	var ties []chess.Move
+	for _, m := range moves {
+		gain := 0
+		if m.Kind() == chess.EnPassant {
+			gain = values[chess.Pawn]
+		} else if pos.IsCapture(m) {
+			gain = values[pos.PieceAt(m.To()).Role()]
+		}
+		if m.IsPromotion() {
+			gain += values[m.Promoted()] - values[chess.Pawn]
+		}
+		switch {
+		case gain > best:
+			best, ties = gain, append(ties[:0], m)
+		case gain == best:
+			ties = append(ties, m)
+		}
+	}
+	return Result{Move: ties[newRNG(g.Seed^pos.Hash()).intn(len(ties))], Info: Info{Score: best}}
+}

@@ -1,0 +1,517 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"sandtable/games/chess"
+)
+
+// MaxPly is the deepest ply a search reaches, quiescence included.
+const MaxPly = 100
+
+// MaxDepth is the deepest iteration of iterative deepening.
+const MaxDepth = 64
+
+// maxQuiescence caps the forced-capture chains the quiescence search
+// follows (plies below the main search's horizon).
+const maxQuiescence = 8
+
+// Limits bound one search. Depth and Nodes are the budgets that make a
+// search reproducible; Time only caps it.
+type Limits struct {
+	// Depth is the deepest iteration (plies); 0 means MaxDepth.
+	Depth int
+	// Nodes stops the search once this many nodes were visited; 0 means
+	// no limit. The move is the last completed iteration's.
+	Nodes uint64
+	// Time caps the search's wall-clock time; 0 means no cap.
+	Time time.Duration
+	// Margin, in centipawns: the move is chosen at random (from Seed)
+	// among the root moves scoring within Margin of the best. 0 chooses
+	// among equal best moves only.
+	Margin int
+	// Seed drives that choice; with the position's hash it makes the
+	// choice reproducible.
+	Seed uint64
+}
+
+// Info reports one completed iteration (or the final result).
+type Info struct {
+	Depth int
+	// Score is from the side to move's point of view, in centipawns; a
+	// score above MateBound (below -MateBound) is a forced win (loss).
+	Score int
+	Nodes uint64
+	Time  time.Duration
+	PV    []chess.Move
+}
+
+// MateIn returns the moves (not plies) to the forced win (positive) or
+// loss (negative) the score announces, and false for an ordinary score.
+func (i Info) MateIn() (int, bool) {
+	switch {
+	case i.Score > MateBound:
+		return (Mate - i.Score + 1) / 2, true
+	case i.Score < -MateBound:
+		return -(Mate + i.Score + 1) / 2, true
+	}
+	return 0, false
+}
+
+// Result is a search's answer.
+type Result struct {
+	// Move is the chosen move, chess.NullMove only when the position has
+	// no legal move (or is over).
+	Move chess.Move
+	Info
+}
+
+// Searcher searches positions of games/chess. It is not safe for
+// concurrent use except for Stop, which any goroutine may call.
+type Searcher struct {
+	tt      *table
+	killers [MaxPly][2]chess.Move
+	history [2][64][64]int32
+
+	// OnInfo, when set, is called after each completed iteration.
+	OnInfo func(Info)
+
+	stopFlag atomic.Bool
+	limits   Limits
+	start    time.Time
+	nodes    uint64
+	aborted  bool
+
+	// keys holds the hashes of the game's positions before the root
+	// (history) followed by those of the search path; keys[rootIndex+ply]
+	// is the position at ply.
+	keys      []uint64
+	rootIndex int
+
+	moves  [MaxPly][256]chess.Move
+	scores [MaxPly][256]int
+}
+
+// NewSearcher returns a searcher with a transposition table of 2^bits
+// entries of 16 bytes (bits from 10 to 26).
+func NewSearcher(bits int) *Searcher {
+	bits = min(max(bits, 10), 26)
+	return &Searcher{tt: newTable(bits)}
+}
+
+// Stop asks a running search to finish as soon as possible; the search
+// returns the best move of its last completed iteration. The request
+// lasts until the next Search starts.
+func (s *Searcher) Stop() { s.stopFlag.Store(true) }
+
+// Nodes returns the number of nodes the current or last search visited.
+func (s *Searcher) Nodes() uint64 { return s.nodes }
+
+// Search searches pos within lim and returns the move to play. history
+// holds the Zobrist hashes (chess.Position.Hash) of the game's earlier
+// positions, oldest first, for repetition draws; it may be nil.
+func (s *Searcher) Search(pos chess.Position, history []uint64, lim Limits) Result {
+	s.start = time.Now()
+	s.limits = lim
+	s.nodes = 0
+	s.aborted = false
+	s.stopFlag.Store(false)
+	s.tt.clear()
+	s.killers = [MaxPly][2]chess.Move{}
+	s.history = [2][64][64]int32{}
+	s.keys = append(s.keys[:0], history...)
+	s.rootIndex = len(s.keys)
+	s.keys = append(s.keys, pos.Hash())
+
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > MaxDepth {
+		maxDepth = MaxDepth
+	}
+	if pos.Status().Over() {
+		return Result{Info: Info{Time: time.Since(s.start)}}
+	}
+	root := pos.AppendLegalMoves(make([]chess.Move, 0, 64))
+	if len(root) == 0 {
+		return Result{Info: Info{Time: time.Since(s.start)}}
+	}
+	rng := newRNG(lim.Seed ^ pos.Hash())
+	// The root moves in generation order, ordered once by the usual
+	// scores; each iteration then puts the previous best first.
+	scores := make([]int, len(root))
+	s.scoreMoves(&pos, root, scores, chess.NullMove, 0)
+	sortMoves(root, scores)
+
+	res := Result{Move: root[0]}
+	exact := make([]bool, len(root))
+	for depth := 1; depth <= maxDepth; depth++ {
+		best, done := s.searchRoot(&pos, root, scores, exact, depth, lim.Margin)
+		if !done {
+			break
+		}
+		res.Move = root[best]
+		res.Depth = depth
+		res.Score = scores[best]
+		res.Nodes = s.nodes
+		res.Time = time.Since(s.start)
+		res.PV = s.pv(pos, root[best])
+		if s.OnInfo != nil {
+			s.OnInfo(res.Info)
+		}
+		// Put the best move first for the next iteration, keeping the
+		// others' relative order (stable, so reproducible).
+		mv, sc, ex := root[best], scores[best], exact[best]
+		copy(root[1:best+1], root[:best])
+		copy(scores[1:best+1], scores[:best])
+		copy(exact[1:best+1], exact[:best])
+		root[0], scores[0], exact[0] = mv, sc, ex
+		if len(root) == 1 || res.Score > MateBound || res.Score < -MateBound {
+			break // forced, or the result is known
+		}
+	}
+	if res.Depth > 0 {
+		// The seeded choice among the moves with an exact score within
+		// Margin of the best.
+		var cands []int
+		for i := range root {
+			if exact[i] && scores[i] >= res.Score-lim.Margin {
+				cands = append(cands, i)
+			}
+		}
+		if len(cands) > 1 {
+			i := cands[rng.intn(len(cands))]
+			res.Move, res.Score, res.PV = root[i], scores[i], s.pv(pos, root[i])
+		}
+	}
+	res.Nodes = s.nodes
+	res.Time = time.Since(s.start)
+	return res
+}
+
+// searchRoot runs one iteration over the root moves, in order. It
+// returns the index of the best move and whether the iteration completed.
+// Moves scoring within margin of the best so far are searched with an
+// open window so that their scores are exact (exact[i]); the others only
+// get an upper bound.
+func (s *Searcher) searchRoot(pos *chess.Position, root []chess.Move, scores []int, exact []bool, depth, margin int) (int, bool) {
+	best := -1
+	bestScore := -Infinity
+	newScores := make([]int, len(root))
+	newExact := make([]bool, len(root))
+	for i, m := range root {
+		child := pos.PlayUnchecked(m)
+		s.keys = append(s.keys[:s.rootIndex+1], child.Hash())
+		var score int
+		if best < 0 {
+			score = -s.negamax(&child, depth-1, -Infinity, Infinity, 1)
+			newExact[i] = true
+		} else {
+			lower := bestScore - margin - 1
+			score = -s.negamax(&child, depth-1, -lower-1, -lower, 1)
+			if score > lower && !s.aborted {
+				score = -s.negamax(&child, depth-1, -Infinity, -lower, 1)
+				newExact[i] = true
+			}
+		}
+		if s.aborted {
+			return 0, false
+		}
+		newScores[i] = score
+		if score > bestScore {
+			bestScore, best = score, i
+		}
+	}
+	copy(scores, newScores)
+	copy(exact, newExact)
+	return best, true
+}
+
+// checkLimits sets s.aborted when a budget is spent or Stop was called.
+func (s *Searcher) checkLimits() bool {
+	if s.aborted {
+		return true
+	}
+	if s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes {
+		s.aborted = true
+	} else if s.nodes&1023 == 0 {
+		if s.stopFlag.Load() || (s.limits.Time > 0 && time.Since(s.start) >= s.limits.Time) {
+			s.aborted = true
+		}
+	}
+	return s.aborted
+}
+
+// repeated reports whether the position at ply repeats an earlier one
+// since the last capture or pawn move (a draw in the search).
+func (s *Searcher) repeated(p *chess.Position, ply int) bool {
+	i := s.rootIndex + ply
+	key := s.keys[i]
+	for j, n := i-2, 0; j >= 0 && n+2 <= p.HalfmoveClock(); j, n = j-2, n+2 {
+		if s.keys[j] == key {
+			return true
+		}
+	}
+	return false
+}
+
+// terminal returns the score of a position whose game is over by the
+// board alone (elimination, dead position, the 50-move rule, a
+// repetition), and ok false otherwise. Positions without a legal move
+// are found by the caller, which generates the moves anyway.
+func (s *Searcher) terminal(p *chess.Position, ply int) (int, bool) {
+	if p.Occupied(p.Turn()) == 0 {
+		return -Mate + ply, true // Survival: eliminated
+	}
+	if p.HalfmoveClock() >= 100 || s.repeated(p, ply) {
+		return 0, true
+	}
+	if p.IsDeadSurvival() || (p.Variant() == chess.Chess && p.InsufficientMaterial()) {
+		return 0, true
+	}
+	return 0, false
+}
+
+// noMoves scores a position without a legal move: checkmate loses,
+// stalemate draws.
+func noMoves(p *chess.Position, ply int) int {
+	if p.InCheck() {
+		return -Mate + ply
+	}
+	return 0
+}
+
+func (s *Searcher) negamax(p *chess.Position, depth, alpha, beta, ply int) int {
+	s.nodes++
+	if s.checkLimits() {
+		return 0
+	}
+	if score, ok := s.terminal(p, ply); ok {
+		return score
+	}
+	if ply >= MaxPly-maxQuiescence-2 {
+		return evaluate(p)
+	}
+	inCheck := p.InCheck()
+	if inCheck {
+		depth++
+	}
+	if depth <= 0 {
+		return s.quiesce(p, alpha, beta, ply, 0)
+	}
+	pvNode := beta-alpha > 1
+	key := p.Hash()
+	ttMove := chess.NullMove
+	if e, ok := s.tt.probe(key); ok {
+		ttMove = e.move
+		if !pvNode && int(e.depth) >= depth {
+			sc := scoreFromTT(int(e.score), ply)
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && sc >= beta,
+				e.bound == boundUpper && sc <= alpha:
+				return sc
+			}
+		}
+	}
+	moves := p.AppendLegalMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return noMoves(p, ply)
+	}
+	if len(moves) == 1 && ply < 2*MaxDepth/3 {
+		depth++ // a forced move (a lone forced capture) costs no depth
+	}
+	scores := s.scores[ply][:len(moves)]
+	s.scoreMoves(p, moves, scores, ttMove, ply)
+
+	origAlpha := alpha
+	best := -Infinity
+	bestMove := chess.NullMove
+	us := p.Turn()
+	for i := range moves {
+		pickNext(moves, scores, i)
+		m := moves[i]
+		quiet := !p.IsCapture(m) && !m.IsPromotion()
+		child := p.PlayUnchecked(m)
+		s.keys = append(s.keys[:s.rootIndex+ply+1], child.Hash())
+		var score int
+		if i == 0 {
+			score = -s.negamax(&child, depth-1, -beta, -alpha, ply+1)
+		} else {
+			r := 0
+			if quiet && depth >= 3 && i >= 3 && !inCheck && scores[i] < orderKiller2 {
+				r = 1
+				if depth >= 6 && i >= 8 {
+					r = 2
+				}
+			}
+			score = -s.negamax(&child, depth-1-r, -alpha-1, -alpha, ply+1)
+			if score > alpha && r > 0 {
+				score = -s.negamax(&child, depth-1, -alpha-1, -alpha, ply+1)
+			}
+			if score > alpha && score < beta {
+				score = -s.negamax(&child, depth-1, -beta, -alpha, ply+1)
+			}
+		}
+		if s.aborted {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				if alpha >= beta {
+					if quiet {
+						if s.killers[ply][0] != m {
+							s.killers[ply][1] = s.killers[ply][0]
+							s.killers[ply][0] = m
+						}
+						h := &s.history[us][m.From()][m.To()]
+						*h = min(*h+int32(depth*depth), orderKiller2/2)
+					}
+					break
+				}
+			}
+		}
+	}
+	b := boundExact
+	switch {
+	case best >= beta:
+		b = boundLower
+	case best <= origAlpha:
+		b = boundUpper
+	}
+	s.tt.store(key, bestMove, best, depth, ply, b)
+	return best
+}
+
+// quiesce searches captures only, until the position is quiet. In
+// Survival Chess a side with a capture must capture, so there is no
+// "stand pat" then: every capture is searched (the forced-capture chain),
+// until qdepth reaches maxQuiescence. In chess the side to move may stand
+// pat on the static evaluation unless in check.
+func (s *Searcher) quiesce(p *chess.Position, alpha, beta, ply, qdepth int) int {
+	s.nodes++
+	if s.checkLimits() {
+		return 0
+	}
+	if score, ok := s.terminal(p, ply); ok {
+		return score
+	}
+	if ply >= MaxPly-1 || qdepth >= maxQuiescence {
+		return evaluate(p)
+	}
+	key := p.Hash()
+	ttMove := chess.NullMove
+	if e, ok := s.tt.probe(key); ok {
+		ttMove = e.move
+		sc := scoreFromTT(int(e.score), ply)
+		switch {
+		case e.bound == boundExact,
+			e.bound == boundLower && sc >= beta,
+			e.bound == boundUpper && sc <= alpha:
+			return sc
+		}
+	}
+	moves := p.AppendLegalMoves(s.moves[ply][:0])
+	if len(moves) == 0 {
+		return noMoves(p, ply)
+	}
+	survival := p.Variant() == chess.Survival
+	inCheck := p.InCheck()
+	forced := inCheck || (survival && p.IsCapture(moves[0]))
+	best := -Infinity
+	if !forced {
+		best = evaluate(p)
+		if best >= beta {
+			return best
+		}
+		alpha = max(alpha, best)
+		// Keep the captures and promotions only.
+		n := 0
+		for _, m := range moves {
+			if p.IsCapture(m) || (m.IsPromotion() && (m.Promoted() == chess.Queen || survival)) {
+				moves[n] = m
+				n++
+			}
+		}
+		moves = moves[:n]
+	}
+	origAlpha := alpha
+	scores := s.scores[ply][:len(moves)]
+	s.scoreMoves(p, moves, scores, ttMove, MaxPly)
+	bestMove := chess.NullMove
+	for i := range moves {
+		pickNext(moves, scores, i)
+		m := moves[i]
+		child := p.PlayUnchecked(m)
+		s.keys = append(s.keys[:s.rootIndex+ply+1], child.Hash())
+		score := -s.quiesce(&child, -beta, -alpha, ply+1, qdepth+1)
+		if s.aborted {
+			return 0
+		}
+		if score > best {
+			best, bestMove = score, m
+			if score > alpha {
+				alpha = score
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	if forced || bestMove != chess.NullMove {
+		b := boundExact
+		switch {
+		case best >= beta:
+			b = boundLower
+		case best <= origAlpha:
+			b = boundUpper
+		}
+		s.tt.store(key, bestMove, best, 0, ply, b)
+	}
+	return best
+}
+
+// pv returns the principal variation: first, then the table's moves as
+// long as they are legal (no repetition).
+func (s *Searcher) pv(pos chess.Position, first chess.Move) []chess.Move {
+	pv := []chess.Move{first}
+	p := pos.PlayUnchecked(first)
+	seen := map[uint64]bool{pos.Hash(): true}
+	for len(pv) < MaxPly && !seen[p.Hash()] {
+		seen[p.Hash()] = true
+		e, ok := s.tt.probe(p.Hash())
+		if !ok || e.move == chess.NullMove || !p.IsLegal(e.move) {
+			break
+		}
+		pv = append(pv, e.move)
+		p = p.PlayUnchecked(e.move)
+	}
+	return pv
+}
+
+// sortMoves orders moves by descending score, stably.
+func sortMoves(moves []chess.Move, scores []int) {
+	for i := 1; i < len(moves); i++ {
+		for j := i; j > 0 && scores[j] > scores[j-1]; j-- {
+			moves[j], moves[j-1] = moves[j-1], moves[j]
+			scores[j], scores[j-1] = scores[j-1], scores[j]
+		}
+	}
+}
+
+// rng is splitmix64: tiny, and the same sequence on every platform.
+type rng struct{ s uint64 }
+
+func newRNG(seed uint64) *rng { return &rng{s: seed} }
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// intn returns a number in [0, n).
+func (r *rng) intn(n int) int { return int(r.next() % uint64(n)) }
