@@ -99,10 +99,18 @@ type State struct {
 	// DMClosed records that a direct message to the side was refused
 	// because its direct messages are closed.
 	DMClosed [3]bool `json:"dm_closed"`
-	// Panels are the direct messages holding each side's deployment
-	// panels (the latest maxPanels), closed when the game ends during
-	// Deployment.
+	// Panels are the direct messages holding each side's live deployment
+	// panel (one; games stored before one panel per player was kept may
+	// hold up to maxPanels), edited into a pointer when a newer panel is
+	// given and closed when the game ends during Deployment.
 	Panels [3][]string `json:"panels,omitempty"`
+	// PanelSeq counts the deployment panels given to each side (the live
+	// one's number, in its footer); PanelKey is the live panel's key,
+	// which every control of that panel carries: a control of an older
+	// panel changes nothing (ruling D19). Both are zero in games stored
+	// before, whose panels carry no key.
+	PanelSeq [3]int    `json:"panel_seq"`
+	PanelKey [3]string `json:"panel_key"`
 	// Done is each side's latest click on a stamped control that took
 	// effect, so that a repeat of it is told "Already done" (repeat.go).
 	Done [3]Done `json:"done"`
