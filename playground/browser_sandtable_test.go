@@ -53,8 +53,8 @@ func TestBrowserSandTableDeploymentThroughDMs(t *testing.T) {
 
 	// bob (North) deploys in his DMs: a preset from the menu, then Confirm.
 	b.openDM()
-	b.waitJS(`document.querySelector('#messages .select[data-custom-id$=":dep-preset"]')`, "bob's secret deployment panel")
-	b.do(chromedp.Click(chromedp.CSS(`#messages .select[data-custom-id$=":dep-preset"] .select-box`)))
+	b.waitJS(`document.querySelector('#messages .select[data-custom-id*=":dep-preset"]')`, "bob's secret deployment panel")
+	b.do(chromedp.Click(chromedp.CSS(`#messages .select[data-custom-id*=":dep-preset"] .select-box`)))
 	b.waitJS(`document.querySelector('.select-option[data-value="phalanx"]')`, "the preset list")
 	b.shot("sandtable-presets")
 	b.do(chromedp.Click(chromedp.CSS(`.select-option[data-value="phalanx"]`)))

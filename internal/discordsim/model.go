@@ -178,6 +178,17 @@ func (m *Message) SelectMenu(customID string) *discordgo.SelectMenu {
 	return found
 }
 
+// SelectMenus returns the message's select menus, in order.
+func (m *Message) SelectMenus() []*discordgo.SelectMenu {
+	var out []*discordgo.SelectMenu
+	walkComponents(m.Components, func(c discordgo.MessageComponent) {
+		if s := asSelect(c); s != nil {
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
 // Text returns everything a reader sees as text: the content, then each embed's title,
 // description, field names and values, and footer, one per line. Handy for assertions.
 func (m *Message) Text() string {
