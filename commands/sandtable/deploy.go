@@ -229,14 +229,17 @@ func movedAnswer(t *turn, side engine.Side) (*response, error) {
 			Cards:   []*ui.Card{}, Rows: []ui.Row{},
 		}}, nil
 	}
-	return &response{Update: true, Message: movedMessage(t.Game, s, side)}, nil
+	m := movedMessage(t.Game)
+	m.Content += " Nothing changed."
+	return &response{Update: true, Message: m}, nil
 }
 
-// movedMessage is what an older panel in side's direct messages becomes
-// when a newer one is given: a pointer to it, without image or controls.
-func movedMessage(g *storage.Game, s *State, side engine.Side) commands.Message {
+// movedMessage is what an older panel in a player's direct messages
+// becomes when a newer one is given: a pointer to it, without image or
+// controls.
+func movedMessage(g *storage.Game) commands.Message {
 	return commands.Message{
-		Content: fmt.Sprintf("⤵️ This deployment panel moved: your panel for game %s in <#%s> is now the newest one, below in our direct messages. Nothing here changes anything.", g.ID, g.ThreadID),
+		Content: fmt.Sprintf("⤵️ This deployment panel moved: your live panel for game %s (<#%s>) is the newest one, further down in our direct messages.", g.ID, g.ThreadID),
 		Cards:   []*ui.Card{}, Rows: []ui.Row{},
 	}
 }
@@ -245,7 +248,7 @@ func movedMessage(g *storage.Game, s *State, side engine.Side) commands.Message 
 // pointers to the live panel.
 func movePanels(t *turn, s *State, side engine.Side, ids []string) {
 	for _, id := range ids {
-		m := movedMessage(t.Game, s, side)
+		m := movedMessage(t.Game)
 		t.Effect(commands.Effect{Op: commands.OpEditDM, User: s.player(side).ID, Message: id, Body: &m})
 	}
 }
