@@ -16,8 +16,13 @@
 //     and every post, edit or direct message it makes is an effect saved
 //     with it, so a Discord failure or a crash delays an announcement (the
 //     reveal, a board, a closed panel) and never loses it. Only a private
-//     answer to the interaction itself (a panel, a Drone order, a private
-//     view) is sent at once, since the answer depends on it.
+//     answer to the interaction itself (a Drone order, a private view, a
+//     panel while its player's DMs were known closed) is sent at once,
+//     since the answer depends on it.
+//   - Each player has one live deployment panel (ruling D19): giving it
+//     again sends it anew and turns the older ones into pointers; every
+//     control carries the live panel's key, and a refusal is shown in the
+//     panel, where the next success replaces it.
 //   - The whole state (the full position with drafts and Drone orders,
 //     private step drafts, pending Drone confirmations) is in the stored
 //     game, so a restart loses nothing.
