@@ -131,7 +131,9 @@ func TestAFileOptionUploadsTheFile(t *testing.T) {
 	}
 	layout := base64.StdEncoding.EncodeToString([]byte(southFlyer))
 	tp.command(alice, dm, "sandtable deploy", opt("file", file("south.txt", layout)))
-	m := tp.lastWith(alice, dm, "Layout loaded: 68 pieces")
+	tp.lastWith(alice, dm, "I sent your deployment panel to you by direct message")
+	m := tp.lastWith(alice, dm, "Your secret deployment")
+	require.Contains(t, m.text(), "Layout loaded: 68 pieces", "the panel, given anew, shows the file")
 	require.Contains(t, m.text(), "Valid")
 
 	for _, c := range []struct {
