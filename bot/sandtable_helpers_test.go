@@ -341,7 +341,7 @@ func (g *sandGame) deploy(u *discordsim.User, channelID string, opts ...discords
 	old := g.dmPanel(u)
 	ack = g.h.reply(u, channelID, "sandtable deploy", opts...)
 	mustBeEphemeral(g.h.t, ack, u)
-	require.Contains(g.h.t, ack.Text(), "by direct message", "refused: %s", ack.Text())
+	require.Contains(g.h.t, ack.Text(), "I sent your deployment panel", "refused: %s", ack.Text())
 	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool { panel = g.dmPanel(u); return panel.ID != old.ID }), "no new panel")
 	return ack, panel
 }

@@ -278,6 +278,9 @@ func reopen(t *turn, s *State, side engine.Side, note, ack string) (*response, e
 		ack += " "
 	}
 	sent := ack + "I sent your deployment panel to you by direct message: it is the newest message there, and any older panel now points to it."
+	if t.Req.GuildID == "" { // typed in the direct messages
+		sent = ack + "I sent your deployment panel anew, here in our direct messages: it is the newest panel, and any older one now points to it."
+	}
 	old := s.Panels[side]
 	if s.DMClosed[side] {
 		resp, dmID, err := t.SendPrivately(panel, sent)
