@@ -131,7 +131,7 @@ func TestAFileOptionUploadsTheFile(t *testing.T) {
 	}
 	layout := base64.StdEncoding.EncodeToString([]byte(southFlyer))
 	tp.command(alice, dm, "sandtable deploy", opt("file", file("south.txt", layout)))
-	tp.lastWith(alice, dm, "I sent your deployment panel to you by direct message")
+	tp.lastWith(alice, dm, "I sent your deployment panel anew, here in our direct messages")
 	m := tp.lastWith(alice, dm, "Your secret deployment")
 	require.Contains(t, m.text(), "Layout loaded: 68 pieces", "the panel, given anew, shows the file")
 	require.Contains(t, m.text(), "Valid")
