@@ -183,9 +183,11 @@ func TestSandTableDMsClosed(t *testing.T) {
 	scan.check()
 
 	// Alice's panel still comes by DM; her thread button sends a new one there.
+	first := g.dmPanel(alice)
 	_, ack := g.press(alice, g.status, "Deploy (private)")
 	require.Contains(t, mustBeEphemeral(t, ack, alice), "by direct message")
-	sp := g.dmPanel(alice)
+	var sp *discordsim.Message
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { sp = g.dmPanel(alice); return sp.ID != first.ID }), "the panel given anew")
 	sel, err = h.srv.Select(alice, sp, presetID(sp), "phalanx")
 	require.NoError(t, err)
 	sp = h.answerOf(sel, sp.Version)
