@@ -109,9 +109,9 @@ func button(t testing.TB, m *discordsim.Message, label string) string {
 // selectID is the custom ID of m's preset menu.
 func selectID(t testing.TB, m *discordsim.Message) string {
 	t.Helper()
-	for _, b := range m.Buttons() {
-		if strings.HasSuffix(b.CustomID, ":dep-random") {
-			return strings.TrimSuffix(b.CustomID, "random") + "preset"
+	for _, s := range m.SelectMenus() {
+		if strings.Contains(s.CustomID, ":dep-preset") {
+			return s.CustomID
 		}
 	}
 	t.Fatalf("no preset menu in %q", m.Text())

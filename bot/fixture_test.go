@@ -89,7 +89,7 @@ func TestWriteFixture(t *testing.T) {
 	// pending Drone order, one finished by resignation.
 	g := h.sandStart(alice, bob)
 	p := g.dmPanel(alice)
-	sel, err := srv.Select(alice, p, "g:"+g.id+":dep-preset", "phalanx")
+	sel, err := srv.Select(alice, p, presetID(p), "phalanx")
 	require.NoError(t, err)
 	p = h.answerOf(sel, p.Version)
 	g.press(alice, p, "Confirm")
@@ -289,7 +289,7 @@ func TestFixtureDatabase(t *testing.T) {
 	t.Run("SandTable deployment completes", func(t *testing.T) {
 		g := &sandGame{h: h, south: alice, north: bob, thread: thread("sandtable-deployment"), id: meta.Games["sandtable-deployment"]}
 		p := g.dmPanel(bob)
-		sel, err := srv.Select(bob, p, "g:"+g.id+":dep-preset", "fortress")
+		sel, err := srv.Select(bob, p, presetID(p), "fortress")
 		require.NoError(t, err)
 		p = h.answerOf(sel, p.Version)
 		g.press(bob, p, "Confirm")

@@ -179,7 +179,7 @@ func TestMultiProcessSandTable(t *testing.T) {
 	// North's Confirm reveals both deployments; the reveal's first post
 	// fails, and the shard-0 bot dies before retrying it.
 	np := g.dmPanel(bob)
-	sel, err := m.srv.Select(bob, np, "g:"+g.id+":dep-preset", "phalanx")
+	sel, err := m.srv.Select(bob, np, presetID(np), "phalanx")
 	require.NoError(t, err)
 	np = h0.answerOf(sel, np.Version)
 	require.Contains(t, np.Text(), "Preset **phalanx** loaded")

@@ -29,6 +29,12 @@ func (p *platform) Send(ctx context.Context, channelID string, m commands.Messag
 }
 
 func (p *platform) Edit(ctx context.Context, channelID, messageID string, m commands.Message) error {
+	return p.edit(ctx, channelID, messageID, m, false)
+}
+
+// edit is Edit; dropFiles replaces the message's attachments even when m
+// has no files (EditDM), instead of keeping them.
+func (p *platform) edit(ctx context.Context, channelID, messageID string, m commands.Message, dropFiles bool) error {
 	out := outgoing(m)
 	content := out.Content
 	embeds := out.Embeds
@@ -41,7 +47,7 @@ func (p *platform) Edit(ctx context.Context, channelID, messageID string, m comm
 	}
 	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &content, Embeds: &embeds,
 		Components: &comps, Files: out.Files, AllowedMentions: mentions()}
-	if len(out.Files) > 0 {
+	if len(out.Files) > 0 || dropFiles {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
 	_, err := p.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
@@ -117,7 +123,7 @@ func (p *platform) EditDM(ctx context.Context, userID, messageID string, m comma
 	if err != nil {
 		return p.fail(err)
 	}
-	return p.Edit(ctx, chID, messageID, m)
+	return p.edit(ctx, chID, messageID, m, true)
 }
 
 // dmChannel returns the ID of the DM channel with userID, opening it once.

@@ -24,7 +24,7 @@ func (g *sandGame) sandDeployBoth(south, north string) {
 			u = g.north
 		}
 		p := g.dmPanel(u)
-		sel, err := g.h.srv.Select(u, p, "g:"+g.id+":dep-preset", c.preset)
+		sel, err := g.h.srv.Select(u, p, presetID(p), c.preset)
 		require.NoError(g.h.t, err)
 		p = g.h.answerOf(sel, p.Version)
 		g.press(u, p, "Confirm")

@@ -44,33 +44,54 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 		{"N place Ta15", "you deploy as South"},
 		{"jump a1", "unknown change `jump`"},
 	} {
+		// A refusal is shown in the panel itself, as it is, unchanged.
 		g.openModal(alice, sp, "Edit pieces")
 		ans := g.submit(alice, map[string]string{"edits": c.edits})
-		require.Contains(t, mustBeEphemeral(t, ans, alice), c.want)
-		require.Contains(t, ans.Text(), "Nothing changed")
+		require.Equal(t, sp.ID, ans.ID, "the refusal is shown in the panel")
+		require.Contains(t, ans.Content, "⚠️ ")
+		require.Contains(t, ans.Content, c.want)
+		require.Contains(t, ans.Content, "Nothing changed")
+		require.Contains(t, ans.Text(), "Placed 4 of 68", "the panel shows the deployment as it is")
+		require.NotNil(t, ans.Attachment("deployment.png"))
+		sp = ans
 	}
 	require.Equal(t, sandtable.NoKind, draft(sandtable.South).At(sq("f5")), "a refused batch changes nothing")
 
 	// A pasted layout that cannot be read.
 	g.openModal(alice, sp, "Paste layout")
 	ans := g.submit(alice, map[string]string{"layout": "9 IIIIII\n"})
-	require.Contains(t, mustBeEphemeral(t, ans, alice), "Your layout cannot be read: rank 9 has 6 cells, want 20 (files a–t)")
+	require.Equal(t, sp.ID, ans.ID)
+	require.Contains(t, ans.Content, "Your layout cannot be read: rank 9 has 6 cells, want 20 (files a–t)")
 	g.openModal(alice, sp, "Paste layout")
 	ans = g.submit(alice, map[string]string{"layout": "12 IIIIIIIIIIIIIIIIIIII\n"})
-	require.Contains(t, ans.Text(), "outside the deployment zone")
+	require.Contains(t, ans.Content, "outside the deployment zone")
 	scan.check()
 
-	// The layout as text, to copy.
-	_, txt := g.press(alice, sp, "Layout as text")
+	// The layout as text, to copy, in the panel: the next success replaces
+	// the refusal.
+	_, txt := g.press(alice, ans, "Layout as text")
+	require.Equal(t, sp.ID, txt.ID)
+	require.NotContains(t, txt.Content, "⚠️", "the refusal is gone")
 	require.Contains(t, txt.Text(), " 3 ...T................")
 	require.Contains(t, txt.Text(), " 2 ....P...............")
+	require.Equal(t, 1, g.panelCount(alice))
 
-	// A layout file uploaded with /sandtable deploy in the DMs.
+	// A layout file uploaded with /sandtable deploy in the DMs: the panel
+	// comes anew, as the newest message; the old one points to it.
 	dm := h.srv.DM(alice)
-	up := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "flyer.txt", Data: []byte(southFlyer)}))
+	up, sp2 := g.deploy(alice, dm.ID, discordsim.Opt("file", discordsim.File{Name: "flyer.txt", Data: []byte(southFlyer)}))
 	require.Contains(t, up.Text(), "Layout loaded: 68 pieces")
-	require.Contains(t, up.Text(), "**Valid** ✅")
+	require.Contains(t, sp2.Text(), "Layout loaded: 68 pieces")
+	require.Contains(t, sp2.Text(), "**Valid** ✅")
+	require.Contains(t, sp2.Text(), "panel 2")
 	require.Equal(t, sandtable.Airplane, draft(sandtable.South).At(sq("o6")))
+	h.drained()
+	old := h.srv.Message(sp.ID)
+	require.Contains(t, old.Content, "This deployment panel moved")
+	require.Empty(t, old.Components, "the older panel has no controls")
+	require.Empty(t, old.Attachments, "nor its image")
+	require.Equal(t, 1, g.panelCount(alice))
+	sp = sp2
 	scan.check()
 	big := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("file", discordsim.File{Name: "big.txt", Data: []byte(strings.Repeat("#", 20000))}))
 	require.Contains(t, mustBeEphemeral(t, big, alice), "big.txt is too large for a layout")
@@ -80,11 +101,13 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	two := h.reply(alice, dm.ID, "sandtable deploy", discordsim.Opt("preset", "fortress"), discordsim.Opt("random", true))
 	require.Contains(t, two.Text(), "Give one of file, preset, random or edit")
 
-	// A preset by command in the thread: the answer is private.
-	pre := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", "skirmish"))
-	require.Contains(t, mustBeEphemeral(t, pre, alice), "Preset **skirmish** loaded")
-	ed := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("edit", "remove a9; place I a9"))
-	require.Contains(t, mustBeEphemeral(t, ed, alice), "2 changes applied")
+	// A preset by command in the thread: the answer is private and short.
+	pre, _ := g.deploy(alice, g.thread.ID, discordsim.Opt("preset", "skirmish"))
+	require.Contains(t, pre.Text(), "Preset **skirmish** loaded")
+	require.Empty(t, pre.Attachments, "a short answer: the panel is in the DMs")
+	ed, sp := g.deploy(alice, g.thread.ID, discordsim.Opt("edit", "remove a9; place I a9"))
+	require.Contains(t, ed.Text(), "2 changes applied")
+	require.Contains(t, sp.Text(), "2 changes applied")
 	scan.check()
 
 	// North: Random, then Confirm; South confirms, withdraws, confirms.
@@ -94,14 +117,9 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	require.Contains(t, np.Text(), "**Valid** ✅")
 	require.NoError(t, draft(sandtable.North).Validate())
 	scan.check()
-	// pre no longer shows South's draft once a random one replaced it: its
-	// Confirm only brings it up to date; then it confirms what it shows.
-	rnd := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("random", true))
-	require.Contains(t, mustBeEphemeral(t, rnd, alice), "A random valid deployment")
-	_, sp = g.press(alice, pre, "Confirm")
-	require.Contains(t, sp.Text(), "Nothing changed: this panel showed an older version of your deployment")
-	require.False(t, g.pos().Confirmed(sandtable.South))
-	require.Equal(t, pre.ID, sp.ID, "the old panel itself is brought up to date")
+	rnd, sp := g.deploy(alice, g.thread.ID, discordsim.Opt("random", true))
+	require.Contains(t, rnd.Text(), "A random valid deployment")
+	require.Equal(t, 1, g.panelCount(alice), "one live panel")
 	_, sp = g.press(alice, sp, "Confirm")
 	require.Contains(t, sp.Text(), "Confirmed")
 	scan.check()
@@ -122,10 +140,12 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	p := g.pos()
 	require.Equal(t, 1, p.Turn())
 	require.Len(t, p.Pieces(), 2*sandtable.RequiredTotal)
-	// The old panels are closed for changes.
-	in, r := g.press(bob, np, "Unconfirm")
-	_ = in
-	require.Contains(t, mustBeEphemeral(t, r, bob), "Deployment is over")
+	// Bob's panel, which waited for Alice, is closed: the game is on.
+	h.drained()
+	closed := h.srv.Message(np.ID)
+	require.Contains(t, closed.Content, "Deployment is over")
+	require.Empty(t, closed.Components)
+	require.Empty(t, closed.Attachments)
 }
 
 // TestSandTableDMsClosed: a player whose direct messages are closed is told
@@ -153,7 +173,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 	require.NotNil(t, panel.Attachment("deployment.png"))
 	requirePNG(t, panel.Attachment("deployment.png").Data, "the first private fallback carries the real image")
 	dump(t, "dmclosed-panel", panel)
-	sel, err := h.srv.Select(bob, panel, "g:"+g.id+":dep-preset", "phalanx")
+	sel, err := h.srv.Select(bob, panel, presetID(panel), "phalanx")
 	require.NoError(t, err)
 	panel = h.answerOf(sel, panel.Version)
 	require.True(t, panel.Ephemeral())
@@ -163,10 +183,12 @@ func TestSandTableDMsClosed(t *testing.T) {
 	scan.check()
 
 	// Alice's panel still comes by DM; her thread button sends a new one there.
+	first := g.dmPanel(alice)
 	_, ack := g.press(alice, g.status, "Deploy (private)")
 	require.Contains(t, mustBeEphemeral(t, ack, alice), "by direct message")
-	sp := g.dmPanel(alice)
-	sel, err = h.srv.Select(alice, sp, "g:"+g.id+":dep-preset", "phalanx")
+	var sp *discordsim.Message
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { sp = g.dmPanel(alice); return sp.ID != first.ID }), "the panel given anew")
+	sel, err = h.srv.Select(alice, sp, presetID(sp), "phalanx")
 	require.NoError(t, err)
 	sp = h.answerOf(sel, sp.Version)
 	g.press(alice, sp, "Confirm")
@@ -206,7 +228,7 @@ func TestSandTableRestartDuringDeployment(t *testing.T) {
 	alice, bob := srv.User("alice"), srv.User("bob")
 	g := h.sandStart(alice, bob)
 	sp := g.dmPanel(alice)
-	sel, err := srv.Select(alice, sp, "g:"+g.id+":dep-preset", "fortress")
+	sel, err := srv.Select(alice, sp, presetID(sp), "fortress")
 	require.NoError(t, err)
 	sp = h.answerOf(sel, sp.Version)
 	g.press(alice, sp, "Confirm")
@@ -221,10 +243,12 @@ func TestSandTableRestartDuringDeployment(t *testing.T) {
 	scan := newLeakScan(g)
 	scan.next = len(srv.Calls())
 	_, r := g.press(bob, np, "Confirm")
-	require.Contains(t, mustBeEphemeral(t, r, bob), "You cannot confirm yet: the deployment is not valid: 0 of 2 Bases placed; 2 of 4 Tanks placed")
+	require.Equal(t, np.ID, r.ID, "the refusal is shown in the panel")
+	require.Contains(t, r.Content, "You cannot confirm yet: the deployment is not valid: 0 of 2 Bases placed; 2 of 4 Tanks placed")
+	np = r
 	require.Equal(t, sandtable.Tank, g.pos().Draft(sandtable.North).At(mustSquare(t, "d13")), "the draft survived the restart")
 	require.True(t, g.pos().Confirmed(sandtable.South), "the confirmation survived the restart")
-	sel, err = srv.Select(bob, np, "g:"+g.id+":dep-preset", "skirmish")
+	sel, err = srv.Select(bob, np, presetID(np), "skirmish")
 	require.NoError(t, err)
 	np = h.answerOf(sel, np.Version)
 	scan.check()

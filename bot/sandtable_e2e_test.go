@@ -43,10 +43,10 @@ func TestSandTableFullGame(t *testing.T) {
 	// South: an invalid deployment is refused with the engine's reasons.
 	sp := g.dmPanel(alice)
 	require.Contains(t, sp.Text(), "Placed 0 of 68")
-	in, refusal := g.press(alice, sp, "Confirm")
-	_ = in
-	text := mustBeEphemeral(t, refusal, alice)
-	require.Contains(t, text, "You cannot confirm yet: the deployment is not valid: 0 of 2 Bases placed")
+	_, refusal := g.press(alice, sp, "Confirm")
+	require.Equal(t, sp.ID, refusal.ID, "the refusal is shown in the panel")
+	text := refusal.Content
+	require.Contains(t, text, "⚠️ You cannot confirm yet: the deployment is not valid: 0 of 2 Bases placed")
 	require.Contains(t, text, "0 of 15 Anti-Air placed")
 	scan.check()
 
@@ -72,7 +72,7 @@ func TestSandTableFullGame(t *testing.T) {
 
 	// North: a preset from the menu, then Confirm: both are revealed.
 	np := g.dmPanel(bob)
-	sel, err := h.srv.Select(bob, np, "g:"+g.id+":dep-preset", "phalanx")
+	sel, err := h.srv.Select(bob, np, presetID(np), "phalanx")
 	require.NoError(t, err)
 	np = h.answerOf(sel, np.Version)
 	require.Contains(t, np.Text(), "Preset **phalanx** loaded")

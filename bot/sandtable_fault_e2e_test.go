@@ -21,7 +21,7 @@ func TestSandRevealFailsThenArrives(t *testing.T) {
 	g := h.sandStart(alice, bob)
 	for _, u := range []*discordsim.User{alice, bob} {
 		p := g.dmPanel(u)
-		sel, err := h.srv.Select(u, p, "g:"+g.id+":dep-preset", "phalanx")
+		sel, err := h.srv.Select(u, p, presetID(p), "phalanx")
 		require.NoError(t, err)
 		p = h.answerOf(sel, p.Version)
 		if u == bob {

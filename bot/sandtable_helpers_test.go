@@ -310,3 +310,50 @@ func (g *sandGame) lastDM(u *discordsim.User, text string) *discordsim.Message {
 	}), "no DM to %s with %q", u.Name, text)
 	return found
 }
+
+// presetID is the custom ID of the preset menu of the deployment panel m
+// ("" when m has none).
+func presetID(m *discordsim.Message) string {
+	for _, s := range m.SelectMenus() {
+		if strings.Contains(s.CustomID, ":dep-preset") {
+			return s.CustomID
+		}
+	}
+	return ""
+}
+
+// choosePreset picks preset in the preset menu of u's deployment panel m
+// and returns the panel as the answer left it.
+func (g *sandGame) choosePreset(u *discordsim.User, m *discordsim.Message, preset string) *discordsim.Message {
+	g.h.t.Helper()
+	id := presetID(m)
+	require.NotEmpty(g.h.t, id, "no preset menu on %q", m.Text())
+	sel, err := g.h.srv.Select(u, m, id, preset)
+	require.NoError(g.h.t, err)
+	return g.h.answerOf(sel, m.Version)
+}
+
+// deploy runs /sandtable deploy as u in channelID with opts (a change, or
+// none), which gives u's panel anew by direct message: it returns the
+// short private answer and the new panel.
+func (g *sandGame) deploy(u *discordsim.User, channelID string, opts ...discordsim.Option) (ack, panel *discordsim.Message) {
+	g.h.t.Helper()
+	old := g.dmPanel(u)
+	ack = g.h.reply(u, channelID, "sandtable deploy", opts...)
+	mustBeEphemeral(g.h.t, ack, u)
+	require.Contains(g.h.t, ack.Text(), "I sent your deployment panel", "refused: %s", ack.Text())
+	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool { panel = g.dmPanel(u); return panel.ID != old.ID }), "no new panel")
+	return ack, panel
+}
+
+// panelCount counts the deployment panels of this game in u's direct
+// messages that still have controls (the live ones).
+func (g *sandGame) panelCount(u *discordsim.User) int {
+	n := 0
+	for _, m := range g.h.srv.VisibleMessages(u, g.h.srv.DM(u).ID) {
+		if strings.Contains(m.Text(), "Your secret deployment") && strings.Contains(m.Text(), "Game "+g.id) && len(m.Components) > 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -202,7 +202,7 @@ func TestSandTableAutocompleteFirstTurn(t *testing.T) {
 	g := h.sandStart(alice, bob)
 	scan := newLeakScan(g)
 	for u, preset := range map[*discordsim.User]string{alice: "fortress", bob: "skirmish"} {
-		panel := h.reply(u, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", preset))
+		_, panel := g.deploy(u, g.thread.ID, discordsim.Opt("preset", preset))
 		_, panel = g.press(u, panel, "Confirm")
 		require.Contains(t, panel.Text(), "onfirmed")
 	}

@@ -122,7 +122,7 @@ func TestSandTableTripleClicks(t *testing.T) {
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
 	scan := newLeakScan(g)
-	panel := h.reply(alice, g.thread.ID, "sandtable deploy", discordsim.Opt("preset", "phalanx"))
+	_, panel := g.deploy(alice, g.thread.ID, discordsim.Opt("preset", "phalanx"))
 	ins := g.tripleClick(alice, panel, "Confirm")
 	var already int
 	for _, in := range ins {

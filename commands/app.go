@@ -42,9 +42,10 @@ type Platform interface {
 	ArchiveThread(ctx context.Context, threadID string) error
 	// DM sends a direct message to a user and returns its ID.
 	DM(ctx context.Context, userID string, m Message) (string, error)
-	// EditDM replaces the content, embeds and components of the direct
-	// message messageID (an ID DM returned) the bot sent to userID, as
-	// Edit does.
+	// EditDM replaces the direct message messageID (an ID DM returned)
+	// the bot sent to userID with m, as Edit does, and its attachments
+	// too: an edited direct message keeps no file that m does not carry
+	// (a panel or an order turned into a short text drops its image).
 	EditDM(ctx context.Context, userID, messageID string, m Message) error
 	// StartThreadFrom starts the public thread of the message messageID in
 	// channelID, named name, and returns its ID, which is the message's ID.

@@ -131,7 +131,17 @@ func TestAFileOptionUploadsTheFile(t *testing.T) {
 	}
 	layout := base64.StdEncoding.EncodeToString([]byte(southFlyer))
 	tp.command(alice, dm, "sandtable deploy", opt("file", file("south.txt", layout)))
-	m := tp.lastWith(alice, dm, "Layout loaded: 68 pieces")
+	tp.lastWith(alice, dm, "I sent your deployment panel anew, here in our direct messages")
+	// The panel given anew (it may come after the answer) shows the file.
+	var m messageView
+	tp.waitView(alice, dm, "the panel given anew", func(v view) bool {
+		for _, x := range v.Messages {
+			if strings.Contains(x.text(), "Your secret deployment") && strings.Contains(x.text(), "Layout loaded: 68 pieces") {
+				m = x
+			}
+		}
+		return m.ID != ""
+	})
 	require.Contains(t, m.text(), "Valid")
 
 	for _, c := range []struct {

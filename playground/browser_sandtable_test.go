@@ -53,8 +53,8 @@ func TestBrowserSandTableDeploymentThroughDMs(t *testing.T) {
 
 	// bob (North) deploys in his DMs: a preset from the menu, then Confirm.
 	b.openDM()
-	b.waitJS(`document.querySelector('#messages .select[data-custom-id$=":dep-preset"]')`, "bob's secret deployment panel")
-	b.do(chromedp.Click(chromedp.CSS(`#messages .select[data-custom-id$=":dep-preset"] .select-box`)))
+	b.waitJS(`document.querySelector('#messages .select[data-custom-id*=":dep-preset"]')`, "bob's secret deployment panel")
+	b.do(chromedp.Click(chromedp.CSS(`#messages .select[data-custom-id*=":dep-preset"] .select-box`)))
 	b.waitJS(`document.querySelector('.select-option[data-value="phalanx"]')`, "the preset list")
 	b.shot("sandtable-presets")
 	b.do(chromedp.Click(chromedp.CSS(`.select-option[data-value="phalanx"]`)))
@@ -87,6 +87,10 @@ func TestBrowserSandTableDeploymentThroughDMs(t *testing.T) {
 	b.shot("sandtable-upload")
 	b.send()
 	b.waitJS(loaded+` > `+strconv.Itoa(before), "the uploaded layout loaded")
+	// One live panel: the older one points to the panel given anew.
+	b.waitJS(`document.querySelector("#messages").innerText.includes("This deployment panel moved")`, "the older panel pointing to the new one")
+	js[bool](b, `(() => { [...document.querySelectorAll("#messages .message")].filter(x => x.innerText.includes("This deployment panel moved")).pop().scrollIntoView({block: "start"}); return true })()`)
+	b.shot("sandtable-panel-moved")
 	b.clickButton("Confirm")
 
 	// Both confirmed: the public board appears in the game thread, for everyone.

@@ -93,13 +93,14 @@ func deployPanel(t *turn, s *State, side engine.Side, note string) (commands.Mes
 		Description: b.String(),
 		Color:       sideColor(side),
 		Image:       "deployment.png",
-		Footer:      fmt.Sprintf("Game %s · %s at the bottom · private", g.ID, side),
+		Footer:      fmt.Sprintf("Game %s · %s at the bottom · private%s", g.ID, side, panelNumber(s, side)),
 	}
 	var rows []ui.Row
+	stamped, plain := panelArg(s, side, true), panelArg(s, side, false)
 	if pos.Confirmed(side) {
 		rows = []ui.Row{{
-			commands.GameArgButton(g, "dep-unconfirm", panelStamp(pos, side), "Unconfirm", ui.Danger),
-			commands.GameButton(g, "dep-text", "Layout as text", ui.Secondary),
+			commands.GameArgButton(g, "dep-unconfirm", stamped, "Unconfirm", ui.Danger),
+			commands.GameArgButton(g, "dep-text", plain, "Layout as text", ui.Secondary),
 		}}
 	} else {
 		var opts []ui.SelectOption
@@ -108,28 +109,36 @@ func deployPanel(t *turn, s *State, side engine.Side, note string) (commands.Mes
 		}
 		rows = []ui.Row{
 			{ui.Select{
-				Route: commands.CustomID{Scope: "g", ID: g.ID, Action: "dep-preset"}.String(), Placeholder: "Choose a preset…", Options: opts,
+				Route: commands.CustomID{Scope: "g", ID: g.ID, Action: "dep-preset", Arg: plain}.String(), Placeholder: "Choose a preset…", Options: opts,
 			}},
 			{
-				commands.GameButton(g, "dep-random", "Random", ui.Secondary),
-				commands.GameButton(g, "dep-paste", "Paste layout", ui.Secondary),
-				commands.GameArgButton(g, "dep-edit", panelStamp(pos, side), "Edit pieces", ui.Secondary),
-				commands.GameButton(g, "dep-clear", "Clear", ui.Danger),
+				commands.GameArgButton(g, "dep-random", plain, "Random", ui.Secondary),
+				commands.GameArgButton(g, "dep-paste", plain, "Paste layout", ui.Secondary),
+				commands.GameArgButton(g, "dep-edit", stamped, "Edit pieces", ui.Secondary),
+				commands.GameArgButton(g, "dep-clear", plain, "Clear", ui.Danger),
 			},
 			{
-				commands.GameArgButton(g, "dep-confirm", panelStamp(pos, side), "Confirm", ui.Success),
-				commands.GameButton(g, "dep-text", "Layout as text", ui.Secondary),
+				commands.GameArgButton(g, "dep-confirm", stamped, "Confirm", ui.Success),
+				commands.GameArgButton(g, "dep-text", plain, "Layout as text", ui.Secondary),
 			},
 		}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: []*ui.File{file}, Rows: rows}, nil
 }
 
-// panelStamp identifies side's deployment as a panel shows it: the draft's
-// layout and whether it is confirmed. The panel's controls whose effect
-// depends on what the panel shows (Confirm, Unconfirm, Edit pieces and its
-// form) carry it; the others replace the whole draft and show the result.
-func panelStamp(pos *engine.Position, side engine.Side) string {
+// panelNumber is " · panel N" for the footer of side's live panel (""
+// in games stored before panels were numbered). It also tells two panels
+// apart when the outbox looks for one it may have sent already.
+func panelNumber(s *State, side engine.Side) string {
+	if s.PanelSeq[side] == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · panel %d", s.PanelSeq[side])
+}
+
+// deployStamp identifies side's deployment as a panel shows it: the
+// draft's layout and whether it is confirmed.
+func deployStamp(pos *engine.Position, side engine.Side) string {
 	d := pos.View(side).Draft(side)
 	if d == nil {
 		return commands.Stamp("none")
@@ -137,14 +146,160 @@ func panelStamp(pos *engine.Position, side engine.Side) string {
 	return commands.Stamp(d.Layout(), strconv.FormatBool(pos.Confirmed(side)))
 }
 
-// panelStale answers a control of a panel that no longer shows side's
-// deployment as it is (nil when it does): the panel brought up to date,
-// with nothing changed.
+// panelArg is the arg of a control of side's live panel: the panel's key
+// after a ".", and, when stamped, the deployment's stamp before it. The
+// controls whose effect depends on what the panel shows (Confirm,
+// Unconfirm, Edit pieces and its form) are stamped; the others replace the
+// whole draft, or only read it. Without a key (a game stored before panels
+// had keys) the arg is the stamp alone, as it was then.
+func panelArg(s *State, side engine.Side, stamped bool) string {
+	arg := ""
+	if stamped {
+		arg = deployStamp(s.pos, side)
+	}
+	if k := s.PanelKey[side]; k != "" {
+		arg += "." + k
+	}
+	return arg
+}
+
+// panelKeyOf is the panel key a control's arg carries ("" for none).
+func panelKeyOf(arg string) string {
+	_, key, _ := strings.Cut(arg, ".")
+	return key
+}
+
+// newPanelKey is the key of a side's panel number seq: the number and a
+// random part, so that a panel sent by a run that was never saved (a
+// crash between a direct message and the commit) carries a key no panel
+// will have.
+func newPanelKey(seq int) string {
+	return fmt.Sprintf("%d-%04x", seq, uint16(randomUint64()))
+}
+
+// panelStale answers a control of the live panel that no longer shows
+// side's deployment as it is (nil when it does): the panel brought up to
+// date, with nothing changed. (Clicked before Discord showed the previous
+// click's answer.)
 func panelStale(t *turn, side engine.Side) (*response, error) {
-	if id, _ := commands.ParseCustomID(t.Req.CustomID); id.Arg == panelStamp(t.State.pos, side) {
+	if id, _ := commands.ParseCustomID(t.Req.CustomID); id.Arg == panelArg(t.State, side, true) {
 		return nil, nil
 	}
-	return deployAnswer(t, t.State, side, "Nothing changed: this panel showed an older version of your deployment (it was changed since, in another panel or with /sandtable deploy). Here it is now.", true)
+	return deployAnswer(t, t.State, side, "Nothing changed: this panel showed an older version of your deployment (it changed since). Here it is now.", true)
+}
+
+// panelControl wraps the action of a control of a deployment panel (a
+// button, the preset menu, a form submitted from the panel), ruling D20.
+// A control of a panel that is no longer its player's live one changes
+// nothing: its message becomes a pointer to the live panel (or, once
+// Deployment is over, the closed panel). A refusal is shown in the panel
+// itself, which shows the deployment as it is, unchanged: the next
+// success, which updates the same message, replaces it, so no error is
+// left below the panel as the newest message.
+func panelControl(act commands.Action[*State]) commands.Action[*State] {
+	return func(t *turn) (*response, error) {
+		side, ok := t.State.sideOf(t.Req.User.ID)
+		if !ok {
+			return act(t)
+		}
+		id, _ := commands.ParseCustomID(t.Req.CustomID)
+		if panelKeyOf(id.Arg) != t.State.PanelKey[side] {
+			return movedAnswer(t, side)
+		}
+		resp, err := act(t)
+		var ue *commands.UserError
+		if _, saved := t.Saved(); err == nil || saved || !errors.As(err, &ue) {
+			return resp, err
+		}
+		return deployAnswer(t, t.State, side, "⚠️ "+ue.Msg, true)
+	}
+}
+
+// movedAnswer answers a control of a panel that is no longer side's live
+// one: its message becomes a pointer to the live panel, with nothing
+// changed; once Deployment is over, the closed panel.
+func movedAnswer(t *turn, side engine.Side) (*response, error) {
+	s := t.State
+	if s.over() || s.pos.Phase() != engine.PhaseDeployment {
+		return deployAnswer(t, s, side, "", true)
+	}
+	if t.Req.GuildID != "" { // an ephemeral panel in the thread (DMs closed)
+		return &response{Update: true, Message: commands.Message{
+			Content: fmt.Sprintf("This deployment panel was replaced by a newer one: use the newest panel I showed you, or press **Deploy (private)** in <#%s> to see it again. Nothing changed.", t.Game.ThreadID),
+			Cards:   []*ui.Card{}, Rows: []ui.Row{},
+		}}, nil
+	}
+	m := movedMessage(t.Game)
+	m.Content += " Nothing changed."
+	return &response{Update: true, Message: m}, nil
+}
+
+// movedMessage is what an older panel in a player's direct messages
+// becomes when a newer one is given: a pointer to it, without image or
+// controls.
+func movedMessage(g *storage.Game) commands.Message {
+	return commands.Message{
+		Content: fmt.Sprintf("⤵️ This deployment panel moved: your live panel for game %s (<#%s>) is the newest one, further down in our direct messages.", g.ID, g.ThreadID),
+		Cards:   []*ui.Card{}, Rows: []ui.Row{},
+	}
+}
+
+// movePanels edits side's panels ids in their direct messages into
+// pointers to the live panel.
+func movePanels(t *turn, s *State, side engine.Side, ids []string) {
+	for _, id := range ids {
+		m := movedMessage(t.Game)
+		t.Effect(commands.Effect{Op: commands.OpEditDM, User: s.player(side).ID, Message: id, Body: &m})
+	}
+}
+
+// panelResult names the delivery of side's panel with key (Spec.Delivered).
+func panelResult(side engine.Side, key string) string {
+	return resultPanel + ":" + side.String() + ":" + key
+}
+
+// reopen gives side their deployment panel anew (ruling D20), showing s
+// with note; the caller has changed s or not, and reopen saves it. The
+// panel gets a new key, so that every older panel's controls change
+// nothing. It goes by direct message, as an effect saved with the state
+// (a retry never sends it twice), and every older panel in the direct
+// messages becomes a pointer to it; the answer, where the user is, says
+// so briefly (after ack, what changed, when set). When side's direct
+// messages are known to be closed, the panel is tried by direct message at
+// once and shown in the answer, ephemerally, when they still are.
+func reopen(t *turn, s *State, side engine.Side, note, ack string) (*response, error) {
+	s.PanelSeq[side]++
+	s.PanelKey[side] = newPanelKey(s.PanelSeq[side])
+	panel, err := deployPanel(t, s, side, note)
+	if err != nil {
+		return nil, err
+	}
+	if ack != "" {
+		ack += " "
+	}
+	sent := ack + "I sent your deployment panel to you by direct message: it is the newest message there, and any older panel now points to it."
+	if t.Req.GuildID == "" { // typed in the direct messages
+		sent = ack + "I sent your deployment panel anew, here in our direct messages: it is the newest panel, and any older one now points to it."
+	}
+	old := s.Panels[side]
+	if s.DMClosed[side] {
+		resp, dmID, err := t.SendPrivately(panel, sent)
+		if err != nil {
+			return nil, err
+		}
+		if dmID != "" { // open again
+			s.DMClosed[side] = false
+			s.Panels[side] = []string{dmID}
+			movePanels(t, s, side, old)
+		}
+		save(t, s)
+		return resp, nil
+	}
+	s.Panels[side] = nil
+	t.Effect(commands.Effect{Op: commands.OpDM, User: s.player(side).ID, Body: &panel, Result: panelResult(side, s.PanelKey[side])})
+	movePanels(t, s, side, old)
+	save(t, s)
+	return commands.Private("%s", sent), nil
 }
 
 var presetBlurb = map[string]string{
@@ -186,25 +341,15 @@ func drafter(t *turn) (engine.Side, error) {
 	return side, nil
 }
 
-// deployOpen: the thread's "Deploy (private)" button sends the clicker's
-// panel by direct message, or shows it ephemerally when the clicker's
-// direct messages are closed.
+// deployOpen: the thread's "Deploy (private)" button gives the clicker
+// their panel anew (reopen): by direct message, or ephemerally when the
+// clicker's direct messages are closed.
 func deployOpen(t *turn) (*response, error) {
 	side, err := deployer(t)
 	if err != nil {
 		return nil, err
 	}
-	panel, err := deployPanel(t, t.State, side, "")
-	if err != nil {
-		return nil, err
-	}
-	resp, dmID, err := t.SendPrivately(panel, "I sent your deployment panel to you by direct message. Only you can see it there.")
-	if err == nil && dmID != "" {
-		s := t.State.clone()
-		s.addPanel(side, dmID)
-		save(t, s)
-	}
-	return resp, err
+	return reopen(t, t.State.clone(), side, "", "")
 }
 
 // deployButton handles the panel's preset menu and its Random, Clear,
@@ -249,8 +394,9 @@ func deployButton(t *turn) (*response, error) {
 
 // deployApply applies deployment actions to s (all or nothing), saves,
 // makes the public announcements (a confirmation, the reveal) and answers
-// with the updated panel: in place when update, else as a new private
-// message.
+// with the updated panel: in place when update (a control of the panel),
+// else (a command) by giving the panel anew (reopen), where note is also
+// the short answer.
 func deployApply(t *turn, s *State, side engine.Side, acts []deployEdit, note string, update bool) (*response, error) {
 	for _, e := range acts {
 		if _, err := s.apply(e.act); err != nil {
@@ -267,6 +413,9 @@ func deployApply(t *turn, s *State, side engine.Side, acts []deployEdit, note st
 			return nil, ruleError(what, err)
 		}
 	}
+	if !update { // a command's change: no confirmation comes this way
+		return reopen(t, s, side, note, note)
+	}
 	save(t, s)
 	last := acts[len(acts)-1].act.Kind
 	switch {
@@ -274,7 +423,7 @@ func deployApply(t *turn, s *State, side engine.Side, acts []deployEdit, note st
 		if err := revealed(t, s, side); err != nil {
 			return nil, err
 		}
-		return deployAnswer(t, s, side, fmt.Sprintf("Your deployment is confirmed, and so is %s's: both are revealed and the game is on in <#%s>.", s.player(side.Opp()).Mention(), t.Game.ThreadID), update)
+		return deployAnswer(t, s, side, fmt.Sprintf("Your deployment is confirmed, and so is %s's: both are revealed and the game is on in <#%s>.", s.player(side.Opp()).Mention(), t.Game.ThreadID), true)
 	case last == engine.ActDeployConfirm:
 		note = fmt.Sprintf("Confirmed. Your deployment stays secret until %s confirms too.", s.player(side.Opp()).Mention())
 		t.Post(commands.Message{Content: fmt.Sprintf("%s has confirmed their deployment.", s.describe(side))})
@@ -283,9 +432,11 @@ func deployApply(t *turn, s *State, side engine.Side, acts []deployEdit, note st
 		t.Post(commands.Message{Content: fmt.Sprintf("%s withdrew their confirmation and is deploying again.", s.describe(side))})
 		statusEdit(t, s)
 	}
-	return deployAnswer(t, s, side, note, update)
+	return deployAnswer(t, s, side, note, true)
 }
 
+// deployAnswer answers with side's panel showing s with note: in place
+// when update, else as a new private message.
 func deployAnswer(t *turn, s *State, side engine.Side, note string, update bool) (*response, error) {
 	panel, err := deployPanel(t, s, side, note)
 	if err != nil {
@@ -307,6 +458,7 @@ func revealed(t *turn, s *State, last engine.Side) error {
 	}
 	t.Post(msg)
 	statusEdit(t, s)
+	closePanels(t, s, last.Opp())
 	other := s.player(last.Opp())
 	t.Effect(commands.Effect{Op: commands.OpDM, User: other.ID, Body: &commands.Message{
 		Content: fmt.Sprintf("Both deployments are revealed in <#%s>; the coin chose %s to move first.", t.Game.ThreadID, s.pos.First())}})
@@ -320,7 +472,7 @@ func deployPaste(t *turn) (*response, error) {
 		return nil, err
 	}
 	return &response{Modal: &commands.Modal{
-		CustomID: commands.CustomID{Scope: "g", ID: t.Game.ID, Action: "dep-layout"}.String(),
+		CustomID: commands.CustomID{Scope: "g", ID: t.Game.ID, Action: "dep-layout", Arg: panelArg(t.State, side, false)}.String(),
 		Title:    fmt.Sprintf("Your layout (%s)", side),
 		Inputs: []commands.ModalInput{{CustomID: "layout", Label: "Rank, then 20 cells: . B T P I M A",
 			Paragraph: true, Required: true, MaxLength: 4000, Value: t.State.pos.View(side).Draft(side).Layout()}},
@@ -345,8 +497,12 @@ func deployLayoutText(t *turn, text string, update bool) (*response, error) {
 	if err := s.pos.SetDraft(side, d); err != nil {
 		return nil, ruleError("Your layout", err)
 	}
+	note := fmt.Sprintf("Layout loaded: %d pieces.", d.Len())
+	if !update {
+		return reopen(t, s, side, note, note)
+	}
 	save(t, s)
-	return deployAnswer(t, s, side, fmt.Sprintf("Layout loaded: %d pieces.", d.Len()), update)
+	return deployAnswer(t, s, side, note, true)
 }
 
 // deployEditForm opens the piece-by-piece form, whose edits apply to the
@@ -363,7 +519,7 @@ func deployEditForm(t *turn) (*response, error) {
 		return nil, err
 	}
 	return &response{Modal: &commands.Modal{
-		CustomID: commands.CustomID{Scope: "g", ID: t.Game.ID, Action: "dep-edits", Arg: panelStamp(t.State.pos, side)}.String(),
+		CustomID: commands.CustomID{Scope: "g", ID: t.Game.ID, Action: "dep-edits", Arg: panelArg(t.State, side, true)}.String(),
 		Title:    "Edit pieces",
 		Inputs: []commands.ModalInput{{CustomID: "edits", Label: "Changes, one per line", Paragraph: true, Required: true, MaxLength: 2000,
 			Placeholder: "place T c3\nplace I a5 b5 c5\nmove c3-d3\nremove d3"}},
@@ -420,13 +576,15 @@ func editLabel(line int, text string) string {
 	return fmt.Sprintf("Line %d (%s)", line, commands.QuoteInput(text))
 }
 
-// deployText answers with the draft in the layout format, to copy.
+// deployText shows the draft in the layout format, to copy, in the panel
+// itself (so that nothing piles up below it).
 func deployText(t *turn) (*response, error) {
 	side, err := deployer(t)
 	if err != nil {
 		return nil, err
 	}
-	return commands.Private("Your current layout (%s). Copy it, change it and paste it back with **Paste layout**, or save it as a file for `/sandtable deploy file:`.\n```\n%s```", side, t.State.pos.View(side).Draft(side).Layout()), nil
+	note := fmt.Sprintf("Your current layout (%s). Copy it, change it and paste it back with **Paste layout**, or save it as a file for `/sandtable deploy file:`.\n```\n%s```", side, t.State.pos.View(side).Draft(side).Layout())
+	return deployAnswer(t, t.State, side, note, true)
 }
 
 // deployCommand is /sandtable deploy: in the game thread or in direct
@@ -478,7 +636,7 @@ func deployCommand(a *commands.App, req *commands.Request) (*response, error) {
 			}
 			return deployApply(t, t.State.clone(), side, acts, fmt.Sprintf("%s applied.", commands.Plural(len(acts), "change", "changes")), false)
 		}
-		return deployAnswer(t, t.State, side, "", false)
+		return reopen(t, t.State.clone(), side, "", "")
 	})
 }
 

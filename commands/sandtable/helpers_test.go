@@ -1,6 +1,7 @@
 package sandtable
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -119,4 +120,27 @@ func sandGame(t testing.TB, store storage.Store) (*storage.Game, *State, *engine
 	t.Helper()
 	g, s := load(t, store)
 	return g, s, s.pos
+}
+
+// newestPanel delivers the outbox and returns u's newest deployment panel
+// in their direct messages (failing when there is none).
+func newestPanel(t testing.TB, a *commands.App, p *commandstest.Platform, u commands.User) commands.Message {
+	t.Helper()
+	commandstest.Deliver(t, a, a.Now())
+	dms := p.DMs[u.ID]
+	for i := len(dms) - 1; i >= 0; i-- {
+		if len(dms[i].Cards) > 0 && strings.HasPrefix(dms[i].Cards[0].Title, "Your secret deployment") {
+			return dms[i]
+		}
+	}
+	t.Fatalf("no deployment panel in %s's direct messages", u.Name)
+	return commands.Message{}
+}
+
+// dmClick is u's click on the component customID of a message in their
+// direct messages (no guild).
+func dmClick(u commands.User, customID string, values ...string) *commands.Request {
+	r := click(u, customID, values...)
+	r.GuildID, r.ChannelID = "", "dm:"+u.ID
+	return r
 }

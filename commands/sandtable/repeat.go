@@ -75,7 +75,7 @@ func (s *State) shownNow(side engine.Side, fam string) string {
 	switch fam {
 	case "dep":
 		if s.pos.Phase() == engine.PhaseDeployment {
-			return panelStamp(s.pos, side)
+			return panelArg(s, side, true)
 		}
 	case "step":
 		if s.pos.Phase() == engine.PhaseMain && len(s.Steps[side]) > 0 {

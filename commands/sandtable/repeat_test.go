@@ -26,12 +26,12 @@ func requireAlready(t *testing.T, r *commands.Response, err error, want string) 
 }
 
 func TestRepeatedDeploymentClicks(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	putGame(t, store, engine.NewGame(5).Format())
 	deploy := func(u commands.User) commands.Message {
-		r, err := a.Handle(cmd(u, "sandtable", "deploy", map[string]string{"preset": "phalanx"}))
+		_, err := a.Handle(cmd(u, "sandtable", "deploy", map[string]string{"preset": "phalanx"}))
 		require.NoError(t, err)
-		return r.Message
+		return newestPanel(t, a, p, u)
 	}
 	panel := deploy(alice)
 	confirm := buttonOf(t, panel, "Confirm")

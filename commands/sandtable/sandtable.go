@@ -16,8 +16,13 @@
 //     and every post, edit or direct message it makes is an effect saved
 //     with it, so a Discord failure or a crash delays an announcement (the
 //     reveal, a board, a closed panel) and never loses it. Only a private
-//     answer to the interaction itself (a panel, a Drone order, a private
-//     view) is sent at once, since the answer depends on it.
+//     answer to the interaction itself (a Drone order, a private view, a
+//     panel while its player's DMs were known closed) is sent at once,
+//     since the answer depends on it.
+//   - Each player has one live deployment panel (ruling D20): giving it
+//     again sends it anew and turns the older ones into pointers; every
+//     control carries the live panel's key, and a refusal is shown in the
+//     panel, where the next success replaces it.
 //   - The whole state (the full position with drafts and Drone orders,
 //     private step drafts, pending Drone confirmations) is in the stored
 //     game, so a restart loses nothing.
@@ -99,10 +104,18 @@ type State struct {
 	// DMClosed records that a direct message to the side was refused
 	// because its direct messages are closed.
 	DMClosed [3]bool `json:"dm_closed"`
-	// Panels are the direct messages holding each side's deployment
-	// panels (the latest maxPanels), closed when the game ends during
-	// Deployment.
+	// Panels are the direct messages holding each side's live deployment
+	// panel (one; games stored before one panel per player was kept may
+	// hold up to maxPanels), edited into a pointer when a newer panel is
+	// given and closed when the game ends during Deployment.
 	Panels [3][]string `json:"panels,omitempty"`
+	// PanelSeq counts the deployment panels given to each side (the live
+	// one's number, in its footer); PanelKey is the live panel's key,
+	// which every control of that panel carries: a control of an older
+	// panel changes nothing (ruling D20). Both are zero in games stored
+	// before, whose panels carry no key.
+	PanelSeq [3]int    `json:"panel_seq"`
+	PanelKey [3]string `json:"panel_key"`
 	// Done is each side's latest click on a stamped control that took
 	// effect, so that a repeat of it is told "Already done" (repeat.go).
 	Done [3]Done `json:"done"`

@@ -86,14 +86,14 @@ func (Game) Spec() commands.Spec[*State] {
 		MayComplete:  mayComplete,
 		Components: map[string]commands.Action[*State]{
 			"dep-open":      deployOpen,
-			"dep-preset":    deployButton,
-			"dep-random":    deployButton,
-			"dep-clear":     deployButton,
-			"dep-confirm":   once(deployButton),
-			"dep-unconfirm": once(deployButton),
-			"dep-paste":     deployPaste,
-			"dep-edit":      once(deployEditForm),
-			"dep-text":      deployText,
+			"dep-preset":    panelControl(deployButton),
+			"dep-random":    panelControl(deployButton),
+			"dep-clear":     panelControl(deployButton),
+			"dep-confirm":   once(panelControl(deployButton)),
+			"dep-unconfirm": once(panelControl(deployButton)),
+			"dep-paste":     panelControl(deployPaste),
+			"dep-edit":      once(panelControl(deployEditForm)),
+			"dep-text":      panelControl(deployText),
 			"drone":         droneButton,
 			"drone-confirm": once(droneConfirm),
 			"drone-cancel":  once(droneCancel),
@@ -110,8 +110,8 @@ func (Game) Spec() commands.Spec[*State] {
 			commands.HistoryAction: historyView,
 		},
 		Modals: map[string]commands.Action[*State]{
-			"dep-layout":  deployLayout,
-			"dep-edits":   once(deployEdits),
+			"dep-layout":  panelControl(deployLayout),
+			"dep-edits":   once(panelControl(deployEdits)),
 			"drone-order": droneOrder,
 		},
 		Start:     start,
@@ -178,6 +178,9 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 	if ch.Options["side"] == "north" { // a rematch with sides swapped (ruling D18)
 		s.South, s.North = ch.Opponent, ch.Challenger
 	}
+	for _, side := range sides {
+		s.PanelSeq[side], s.PanelKey[side] = 1, newPanelKey(1)
+	}
 	save(t, s)
 	status := statusMessage(t, s, fmt.Sprintf("%s (South) vs %s (North): deploy your pieces in secret.", s.South.Mention(), s.North.Mention()))
 	t.Effect(commands.Effect{Op: commands.OpPost, Channel: commands.ChannelOfGame, Body: &status, Result: resultStatus})
@@ -186,14 +189,16 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		t.Effect(commands.Effect{Op: commands.OpDM, User: s.player(side).ID, Body: &panel, Result: resultPanel + ":" + side.String()})
+		t.Effect(commands.Effect{Op: commands.OpDM, User: s.player(side).ID, Body: &panel, Result: panelResult(side, s.PanelKey[side])})
 	}
 	return fmt.Sprintf("SandTable · %s vs %s", s.South.Name, s.North.Name), nil
 }
 
 // delivered records what an effect yielded: the status message's ID, a
-// deployment panel's direct message (to edit when the game ends), or
-// a panel refused because its player's DMs are closed, which the thread
+// deployment panel's direct message (the live panel, to point to a newer
+// one or to close when the game ends; a panel that is no longer live when
+// it arrives is edited at once into a pointer to the live one, or closed),
+// or a panel refused because its player's DMs are closed, which the thread
 // is told (that is no secret; ruling D3).
 func delivered(t *turn, result, id string) error {
 	what, arg, _ := strings.Cut(result, ":")
@@ -202,14 +207,23 @@ func delivered(t *turn, result, id string) error {
 	case resultStatus:
 		s.StatusMsg = id
 	case resultPanel:
-		side, err := engine.ParseSide(arg)
+		sideText, key, _ := strings.Cut(arg, ":") // no key: delivered by a run from before panels had keys
+		side, err := engine.ParseSide(sideText)
 		if err != nil {
 			return err
 		}
-		if id == commands.DMClosed {
+		switch {
+		case id == commands.DMClosed:
 			s.DMClosed[side] = true
 			t.Post(commands.Message{Content: fmt.Sprintf("%s, I cannot send you direct messages (they are closed to me), so your deployment runs here, in private: press **Deploy (private)** on the message above. Only you will see it.", s.player(side).Mention())})
-		} else {
+		case s.over() || s.pos.Phase() != engine.PhaseDeployment:
+			if m, err := deployPanel(t, s, side, ""); err == nil {
+				t.Effect(commands.Effect{Op: commands.OpEditDM, User: s.player(side).ID, Message: id, Body: &m})
+			}
+		case key != s.PanelKey[side]:
+			movePanels(t, s, side, []string{id})
+		default:
+			s.DMClosed[side] = false
 			s.addPanel(side, id)
 		}
 	default:
@@ -249,14 +263,21 @@ func statusEdit(t *turn, s *State) {
 func closeDeployment(t *turn, s *State) {
 	statusEdit(t, s)
 	for _, side := range sides {
-		m, err := deployPanel(t, s, side, "")
-		if err != nil {
-			continue // a closed panel has no image: never an error
-		}
-		for _, id := range s.Panels[side] {
-			m := m
-			t.Effect(commands.Effect{Op: commands.OpEditDM, User: s.player(side).ID, Message: id, Body: &m})
-		}
+		closePanels(t, s, side)
+	}
+}
+
+// closePanels, once Deployment is over (the reveal, or the game's end),
+// edits side's panels in their direct messages into the closed panel: no
+// image, no controls, and what happened.
+func closePanels(t *turn, s *State, side engine.Side) {
+	m, err := deployPanel(t, s, side, "")
+	if err != nil {
+		return // a closed panel has no image: never an error
+	}
+	for _, id := range s.Panels[side] {
+		m := m
+		t.Effect(commands.Effect{Op: commands.OpEditDM, User: s.player(side).ID, Message: id, Body: &m})
 	}
 }
 
