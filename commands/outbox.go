@@ -38,6 +38,8 @@ const (
 	OpAddMember    Op = "add_member"    // add User to the thread Channel
 	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
 	OpArchive      Op = "archive"       // archive and lock the thread Channel (idempotent)
+	OpBoard        Op = "board"         // post Body in Channel as the game's live board there; the board it replaces becomes its compact form (see Turn.Board)
+	OpCompact      Op = "compact"       // make the replaced board Message of Channel its compact form Body (queued by an OpBoard's delivery)
 )
 
 // ChannelOfGame as an effect's Channel is the game's public thread, read
@@ -73,6 +75,9 @@ type Effect struct {
 	// is to the game: ResultThread, or a name the game's Delivered hook
 	// knows. "" when nobody needs it.
 	Result string `json:"result,omitempty"`
+	// Compact is, for a board (OpBoard), what its message becomes once a
+	// newer board of its channel replaces it: text only.
+	Compact *ui.Message `json:"compact,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`
@@ -581,13 +586,22 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.Log.Error("dropping an effect Discord refuses", "effect", p.ID, "op", e.Op, "game", e.Game, "attempts", p.Attempts+1, "err", err)
 		id = ""
 	}
-	if id != "" && e.Result != "" && e.Game != "" && !gameLocked {
+	board := id != "" && e.Op == OpBoard && e.Game != ""
+	if id != "" && (e.Result != "" || board) && e.Game != "" && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
 	err = a.update(func(tx storage.Tx) error {
 		if err := tx.Outbox().Done(p.ID); err != nil {
 			return err
+		}
+		if board {
+			// In the transaction that marks the post done: each board
+			// replaces the live one exactly once, whatever retries or
+			// crashes came before.
+			if err := a.replaceBoard(tx, p.Stream, &e, id); err != nil {
+				return err
+			}
 		}
 		if id == "" || e.Result == "" || e.Game == "" {
 			return nil
@@ -643,7 +657,7 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		body = *e.Body
 	}
 	switch e.Op {
-	case OpPost:
+	case OpPost, OpBoard:
 		if maybeDone || e.Reconcile {
 			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
 				return id, err
@@ -674,6 +688,18 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 			return "", nil
 		}
 		return id, err
+	case OpCompact:
+		err := a.Platform.Edit(ctx, ch, e.Message, body)
+		var pe *PlatformError
+		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
+			// Posted anew, the line would land below the newer board:
+			// wait until Discord allows the edit again.
+			return "", fmt.Errorf("compacting board %s: Discord allows no edit of it now (%d), trying later", e.Message, codeTooManyEdits)
+		}
+		if errors.As(err, &pe) && pe.HTTPStatus == 404 {
+			return "", nil // deleted meanwhile: nothing left to compact
+		}
+		return "", err
 	case OpEditDM:
 		err := a.Platform.EditDM(ctx, e.User, e.Message, body)
 		var pe *PlatformError

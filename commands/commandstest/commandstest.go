@@ -33,6 +33,7 @@ var (
 type Sent struct {
 	Channel string
 	Msg     commands.Message
+	ID      string // the message's ID, as Send returned it
 }
 
 // Edited is one Edit or EditDM (Channel "dm:<user ID>").
@@ -89,8 +90,9 @@ func (p *Platform) Send(ctx context.Context, channelID string, m commands.Messag
 	if err := p.fail("send", channelID); err != nil {
 		return "", err
 	}
-	p.Posts = append(p.Posts, Sent{channelID, m})
-	return p.id(), nil
+	id := p.id()
+	p.Posts = append(p.Posts, Sent{Channel: channelID, Msg: m, ID: id})
+	return id, nil
 }
 
 func (p *Platform) Edit(ctx context.Context, channelID, messageID string, m commands.Message) error {
@@ -160,8 +162,8 @@ func (p *Platform) FindThreads(ctx context.Context, guildID, parentID, name stri
 	return out, nil
 }
 
-// Recent lists what was posted in channelID, newest first (IDs are not
-// kept: a fake ID).
+// Recent lists what was posted in channelID, newest first, with the IDs
+// Send returned.
 func (p *Platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -171,7 +173,7 @@ func (p *Platform) Recent(ctx context.Context, channelID string, limit int) ([]c
 		if s.Channel != channelID {
 			continue
 		}
-		po := commands.Posted{ID: fmt.Sprint("posted-", i), Content: s.Msg.Content}
+		po := commands.Posted{ID: s.ID, Content: s.Msg.Content}
 		for _, c := range s.Msg.Cards {
 			po.Cards = append(po.Cards, ui.Card{Title: c.Title, Description: c.Description, Footer: c.Footer})
 		}
