@@ -50,12 +50,39 @@ func (h *harness) survivalGame(alice, bob *discordsim.User, opts ...discordsim.O
 	return thread
 }
 
-// move plays a move and returns the public answer.
+// move plays a move and returns the board it posted: the mover is answered
+// privately ("You played ..."), the thread gets the new live board.
 func (h *harness) move(u *discordsim.User, thread *discordsim.Channel, mv string) *discordsim.Message {
 	h.t.Helper()
 	m := h.reply(u, thread.ID, "move", discordsim.Opt("move", mv))
-	require.False(h.t, m.Ephemeral(), "move %s by %s refused: %s", mv, u.Name, m.Text())
-	return m
+	require.True(h.t, strings.HasPrefix(m.Text(), "You played"), "move %s by %s refused: %s", mv, u.Name, m.Text())
+	mustBeEphemeral(h.t, m, u)
+	return h.liveBoard(thread)
+}
+
+// liveBoard waits until everything due is delivered and returns the newest
+// message of channel carrying a board image.
+func (h *harness) liveBoard(channel *discordsim.Channel) *discordsim.Message {
+	h.t.Helper()
+	h.drained()
+	msgs := h.srv.Messages(channel.ID)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !msgs[i].Ephemeral() && hasImage(msgs[i]) {
+			return msgs[i]
+		}
+	}
+	h.t.Fatalf("no board in channel %s", channel.Name)
+	return nil
+}
+
+// hasImage reports whether m carries an image (a board).
+func hasImage(m *discordsim.Message) bool {
+	for _, a := range m.Attachments {
+		if strings.HasSuffix(a.Filename, ".png") {
+			return true
+		}
+	}
+	return false
 }
 
 // eliminationGame is a legal Survival game from the Tartan Grid start that

@@ -54,7 +54,7 @@ func LiveBoard(g *storage.Game, channelID string) string {
 // replaceBoard makes the message id, just posted by the board effect e of
 // stream, its game's live board in e's channel, in tx, and queues the
 // compaction of the board it replaces there (at most once: the post is
-// marked done in the same transaction). A game that no longer exists
+// marked done in the same transaction), in the stream compactions(stream). A game that no longer exists
 // needs nothing.
 func (a *App) replaceBoard(tx storage.Tx, stream string, e *Effect, id string) error {
 	rec, err := tx.Games().Get(e.Game)
@@ -99,5 +99,10 @@ func (a *App) replaceBoard(tx storage.Tx, stream string, e *Effect, id string) e
 	if body.Content == "" {
 		body.Content = "(an earlier board)"
 	}
-	return a.enqueue(tx, stream, rec, []Effect{{Op: OpCompact, Channel: e.Channel, Message: old.Message, Body: &body}})
+	return a.enqueue(tx, compactions(stream), rec, []Effect{{Op: OpCompact, Channel: e.Channel, Message: old.Message, Body: &body}})
 }
+
+// compactions is the outbox stream of the compactions of stream's boards:
+// a stream of their own, so that a compaction never waits behind what
+// the game queued for later (the closing of a finished game's thread).
+func compactions(stream string) string { return stream + "-boards" }

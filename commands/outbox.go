@@ -233,7 +233,7 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		if err := a.view(func(tx storage.Tx) error {
 			ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
 			for i := range ps {
-				if ps[i].Stream == stream {
+				if ps[i].Stream == stream || ps[i].Stream == compactions(stream) {
 					head = &ps[i]
 					break
 				}
