@@ -32,14 +32,17 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 		require.NoError(t, err)
 		return f.Data
 	}
-	resp, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
+	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
 	require.NoError(t, err)
 	require.Equal(t, chess.Black, load(t, store, g.ID).game.Turn())
-	require.True(t, bytes.Equal(drawn(false), resp.Files[0].Data), "the public board with Black to act is drawn from White's side")
-	flipID := buttonOf(t, resp.Message, "Flip board")
-	require.Equal(t, 2, commandstest.Deliver(t, a, t0))
+	board := boardIn(t, a, p, pub)
+	require.True(t, bytes.Equal(drawn(false), board.Files[0].Data), "the public board with Black to act is drawn from White's side")
+	flipID := buttonOf(t, board, "Flip board")
 	posts, _ := p.Snapshot()
-	for _, s := range posts[len(posts)-2:] {
+	for _, s := range posts[len(posts)-3:] {
+		if s.Channel == pub {
+			continue
+		}
 		require.Empty(t, s.Msg.Rows, "a team thread's board has no Flip button")
 		black := s.Channel == team[chess.Black]
 		require.True(t, bytes.Equal(drawn(black), s.Msg.Files[0].Data), "a team's board is drawn from its own side (Black's: %v)", black)
@@ -60,8 +63,9 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 	require.True(t, bytes.Equal(drawn(true), f.Files[0].Data), "Flip shows the board now")
 	require.Len(t, load(t, store, g.ID).game.State().Actions, 2, "Flip changes nothing")
 
-	r, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
+	_, err = commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
+	r := boardIn(t, a, p, pub)
 	require.Empty(t, r.Rows, "the final board has no controls")
 	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "the final board is drawn from White's side")
 }
