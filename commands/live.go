@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +39,41 @@ import (
 func (t *Turn[S]) Board(channelID string, m, compact Message) {
 	c := Message{Content: compact.Content}
 	t.Effect(Effect{Op: OpBoard, Channel: channelID, Body: &m, Compact: &c})
+}
+
+// UpdateBoard asks for the live board of channelID to become m, edited in
+// place (a change that needs nobody's attention: a SandTable player's
+// placement within their own turn), its compact form now compact. With no
+// live board there yet, or when Discord allows no more edits of it
+// (30046) or it was deleted, m is posted as a new board instead (see
+// Board). A live board is so edited a few times at most, by its own
+// turn's actions, and then once more when it is compacted.
+func (t *Turn[S]) UpdateBoard(channelID string, m, compact Message) {
+	c := Message{Content: compact.Content}
+	t.Effect(Effect{Op: OpBoard, Channel: channelID, Body: &m, Compact: &c, InPlace: true})
+}
+
+// editBoard edits rec's live board of channel (as the game names it; ch is
+// its ID) into body and returns its ID; "" when there is none to edit or
+// Discord refuses the edit for good (then the board is posted anew).
+func (a *App) editBoard(ctx context.Context, rec *storage.Game, channel, ch string, body Message) (string, error) {
+	if rec == nil {
+		return "", nil
+	}
+	live := LiveBoard(rec, channel)
+	if live == "" {
+		return "", nil
+	}
+	err := a.Platform.Edit(ctx, ch, live, body)
+	var pe *PlatformError
+	if errors.As(err, &pe) && (pe.Code == codeTooManyEdits || pe.HTTPStatus == 404) {
+		a.Log.Info("the live board cannot be edited: posting it anew", "game", rec.ID, "message", live, "err", err)
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return live, nil
 }
 
 // LiveBoard is the message ID of game g's live board in channelID (as the
@@ -80,15 +116,12 @@ func (a *App) replaceBoard(tx storage.Tx, stream string, e *Effect, id string) e
 		}
 		boards = append(boards, rec.Boards[i])
 	}
-	if old != nil && old.Message == id {
-		return nil // the same message (reconciled): nothing replaced
-	}
 	rec.Boards = append(boards, storage.LiveBoard{Channel: e.Channel, Message: id, Compact: compact})
 	if err := tx.Games().Put(rec, a.Now()); err != nil {
 		return err
 	}
-	if old == nil || old.Message == "" {
-		return nil
+	if old == nil || old.Message == "" || old.Message == id {
+		return nil // the first board, or the live one edited in place
 	}
 	body := Message{}
 	if len(old.Compact) > 0 {

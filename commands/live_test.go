@@ -31,6 +31,10 @@ func (lbGame) Spec() commands.Spec[*lbState] {
 		Thread: map[string]commands.Action[*lbState]{"move": func(t *commands.Turn[*lbState]) (*commands.Response, error) {
 			s := &lbState{Moves: t.State.Moves + 1}
 			t.Save(s)
+			if t.Req.Str("where") == "in place" {
+				t.UpdateBoard(commands.ChannelOfGame, lbBoard(s.Moves, "thread"), commands.Message{Content: fmt.Sprintf("%d. updated", s.Moves)})
+				return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "moved"}}, nil
+			}
 			t.Board(commands.ChannelOfGame, lbBoard(s.Moves, "thread"), commands.Message{Content: fmt.Sprintf("%d. moved", s.Moves)})
 			if t.Req.Str("where") == "both" {
 				t.Board("team", lbBoard(s.Moves, "team"), commands.Message{Content: fmt.Sprintf("team %d", s.Moves)})
@@ -263,4 +267,46 @@ func (l *losingPlatform) Send(ctx context.Context, channelID string, m commands.
 		return "", &commands.PlatformError{HTTPStatus: 502, Err: errors.New("502 Bad Gateway")}
 	}
 	return id, err
+}
+
+// TestUpdateBoardEditsInPlace: an update edits the live board (image and
+// all) and sets its compact form; the next board compacts it into that.
+// When Discord allows no more edits of it (30046), the update is posted
+// as a new board, which replaces it.
+func TestUpdateBoardEditsInPlace(t *testing.T) {
+	a, p, store, id := newLiveBoardGame(t)
+	lbMove(t, a, "")
+	lbMove(t, a, "in place")
+	commandstest.Deliver(t, a, commandstest.T0)
+	posts, edits := p.Snapshot()
+	require.Len(t, posts, 2, "the update posts nothing")
+	require.Len(t, edits, 2)
+	require.Equal(t, posts[0].ID, edits[0].ID, "the start board compacted")
+	require.Equal(t, posts[1].ID, edits[1].ID, "the live board edited")
+	require.Equal(t, "Board 2 (thread). <@2>, your move.", edits[1].Msg.Content)
+	require.Len(t, edits[1].Msg.Files, 1, "an update keeps the image")
+	lbMove(t, a, "")
+	commandstest.Deliver(t, a, commandstest.T0)
+	posts, edits = p.Snapshot()
+	require.Len(t, posts, 3)
+	require.Equal(t, posts[1].ID, edits[2].ID)
+	require.Equal(t, "2. updated", edits[2].Msg.Content, "compacted into the updated line")
+
+	p.Fail = func(op, ch string) error {
+		if op == "edit" {
+			return &commands.PlatformError{HTTPStatus: 400, Code: 30046, Err: errors.New("400: too many edits")}
+		}
+		return nil
+	}
+	lbMove(t, a, "in place")
+	commandstest.Deliver(t, a, commandstest.T0)
+	p.Fail = nil
+	commandstest.Deliver(t, a, commandstest.T0.Add(time.Hour))
+	posts, edits = p.Snapshot()
+	require.Len(t, posts, 4, "posted anew")
+	require.Equal(t, "Board 4 (thread). <@2>, your move.", posts[3].Msg.Content)
+	require.Len(t, edits, 4)
+	require.Equal(t, posts[2].ID, edits[3].ID, "the board it replaced is compacted (once Discord allows)")
+	g := commandstest.Game(t, store, id)
+	require.Equal(t, posts[3].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }

@@ -78,6 +78,9 @@ type Effect struct {
 	// Compact is, for a board (OpBoard), what its message becomes once a
 	// newer board of its channel replaces it: text only.
 	Compact *ui.Message `json:"compact,omitempty"`
+	// InPlace makes a board (OpBoard) edit the live board of its channel
+	// instead of replacing it (see Turn.UpdateBoard).
+	InPlace bool `json:"in_place,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`
@@ -638,8 +641,8 @@ func permanent(err error) bool {
 // or a direct message is then looked for among the recent ones first.
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, error) {
 	ch := e.Channel
-	if ch == ChannelOfGame {
-		var rec *storage.Game
+	var rec *storage.Game
+	if ch == ChannelOfGame || (e.Op == OpBoard && e.InPlace) {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)
@@ -647,6 +650,8 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		}); err != nil {
 			return "", err
 		}
+	}
+	if ch == ChannelOfGame {
 		if rec.ThreadID == "" {
 			return "", errWaiting
 		}
@@ -658,6 +663,11 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 	}
 	switch e.Op {
 	case OpPost, OpBoard:
+		if e.Op == OpBoard && e.InPlace {
+			if id, err := a.editBoard(ctx, rec, e.Channel, ch, body); err != nil || id != "" {
+				return id, err
+			}
+		}
 		if maybeDone || e.Reconcile {
 			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
 				return id, err
