@@ -53,6 +53,16 @@ func (t *Turn[S]) UpdateBoard(channelID string, m, compact Message) {
 	t.Effect(Effect{Op: OpBoard, Channel: channelID, Body: &m, Compact: &c, InPlace: true})
 }
 
+// BoardLine sets what the live board of channelID becomes once replaced
+// (its compact form), without touching the message: for an action whose
+// news is the next board (Board) but which also completes what the
+// replaced board stood for (the last action of a SandTable turn). With no
+// live board there, it does nothing.
+func (t *Turn[S]) BoardLine(channelID string, compact Message) {
+	c := Message{Content: compact.Content}
+	t.Effect(Effect{Op: OpBoard, Channel: channelID, Compact: &c, InPlace: true})
+}
+
 // editBoard edits rec's live board of channel (as the game names it; ch is
 // its ID) into body and returns its ID; "" when there is none to edit or
 // Discord refuses the edit for good (then the board is posted anew).

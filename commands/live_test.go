@@ -31,6 +31,9 @@ func (lbGame) Spec() commands.Spec[*lbState] {
 		Thread: map[string]commands.Action[*lbState]{"move": func(t *commands.Turn[*lbState]) (*commands.Response, error) {
 			s := &lbState{Moves: t.State.Moves + 1}
 			t.Save(s)
+			if t.Req.Str("where") == "line" {
+				t.BoardLine(commands.ChannelOfGame, commands.Message{Content: fmt.Sprintf("%d. finished the turn", s.Moves-1)})
+			}
 			if t.Req.Str("where") == "in place" {
 				t.UpdateBoard(commands.ChannelOfGame, lbBoard(s.Moves, "thread"), commands.Message{Content: fmt.Sprintf("%d. updated", s.Moves)})
 				return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "moved"}}, nil
@@ -309,4 +312,19 @@ func TestUpdateBoardEditsInPlace(t *testing.T) {
 	require.Equal(t, posts[2].ID, edits[3].ID, "the board it replaced is compacted (once Discord allows)")
 	g := commandstest.Game(t, store, id)
 	require.Equal(t, posts[3].ID, commands.LiveBoard(g, commands.ChannelOfGame))
+}
+
+// TestBoardLineSetsTheCompactForm: BoardLine changes what the live board
+// becomes, without editing it; the next board compacts it into that.
+func TestBoardLineSetsTheCompactForm(t *testing.T) {
+	a, p, _, _ := newLiveBoardGame(t)
+	lbMove(t, a, "")
+	commandstest.Deliver(t, a, commandstest.T0)
+	lbMove(t, a, "line")
+	commandstest.Deliver(t, a, commandstest.T0)
+	posts, edits := p.Snapshot()
+	require.Len(t, posts, 3)
+	require.Len(t, edits, 2, "the line itself edits nothing")
+	require.Equal(t, posts[1].ID, edits[1].ID)
+	require.Equal(t, "1. finished the turn", edits[1].Msg.Content)
 }

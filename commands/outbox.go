@@ -663,6 +663,9 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 	}
 	switch e.Op {
 	case OpPost, OpBoard:
+		if e.Op == OpBoard && e.InPlace && e.Body == nil {
+			return LiveBoard(rec, e.Channel), nil // its compact form only (Turn.BoardLine)
+		}
 		if e.Op == OpBoard && e.InPlace {
 			if id, err := a.editBoard(ctx, rec, e.Channel, ch, body); err != nil || id != "" {
 				return id, err
