@@ -305,7 +305,7 @@ func revealed(t *turn, s *State, last engine.Side) error {
 	if err != nil {
 		return fmt.Errorf("drawing the revealed board: %w", err)
 	}
-	t.Post(msg)
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: turnLine(s, s.Cur)})
 	statusEdit(t, s)
 	other := s.player(last.Opp())
 	t.Effect(commands.Effect{Op: commands.OpDM, User: other.ID, Body: &commands.Message{
