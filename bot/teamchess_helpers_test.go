@@ -243,9 +243,16 @@ func (tb *tcTable) refresh() {
 }
 
 // do runs a command in channel and returns the answer, which must be
-// public (in that channel).
+// public (in that channel); for a game action (move, tag-out,
+// resignation, siege), whose user is answered privately, the live board it
+// posted in channel.
 func (tb *tcTable) do(u *discordsim.User, channel *discordsim.Channel, command string, opts ...discordsim.Option) *discordsim.Message {
 	tb.t.Helper()
+	action := command == "move" || command == "tagout" || command == "resign" || strings.HasPrefix(command, "siege")
+	before := 0
+	if action {
+		before = tb.storedActions()
+	}
 	m := tb.h.tcReply(u, channel.ID, command, opts...)
 	if command == "tagout" || command == "resign" {
 		// Both ask first, privately: confirm.
@@ -253,6 +260,11 @@ func (tb *tcTable) do(u *discordsim.User, channel *discordsim.Channel, command s
 		in, err := tb.h.srv.Click(u, m, buttonID(tb.t, m, "Confirm"))
 		require.NoError(tb.t, err)
 		m = tb.h.tcAnswer(in, nil)
+	}
+	if action {
+		require.Greater(tb.t, tb.storedActions(), before, "/%s by %s refused: %s", command, u.Name, m.Text())
+		mustBeEphemeral(tb.t, m, u)
+		return tb.h.liveBoard(channel)
 	}
 	require.False(tb.t, m.Ephemeral(), "/%s by %s refused: %s", command, u.Name, m.Text())
 	return m
