@@ -101,3 +101,14 @@ func TestSurvivalThreadKeepsOneLiveBoard(t *testing.T) {
 	require.LessOrEqual(t, c.messages, 48)
 	require.Equal(t, 1, c.images)
 }
+
+// public is ms without the ephemeral messages.
+func public(ms []*discordsim.Message) []*discordsim.Message {
+	var out []*discordsim.Message
+	for _, m := range ms {
+		if !m.Ephemeral() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
