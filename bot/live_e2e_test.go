@@ -112,3 +112,14 @@ func public(ms []*discordsim.Message) []*discordsim.Message {
 	}
 	return out
 }
+
+// lastPublic is the newest message of channelID that everyone sees, or nil.
+func (h *harness) lastPublic(channelID string) *discordsim.Message {
+	ms := h.srv.Messages(channelID)
+	for i := len(ms) - 1; i >= 0; i-- {
+		if !ms[i].Ephemeral() {
+			return ms[i]
+		}
+	}
+	return nil
+}

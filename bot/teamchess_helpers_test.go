@@ -284,10 +284,10 @@ func (tb *tcTable) refused(u *discordsim.User, channel *discordsim.Channel, comm
 	return mustBeEphemeral(tb.t, m, u)
 }
 
-// last returns the newest message of a channel.
+// last returns the newest public message of a channel.
 func (tb *tcTable) last(channel *discordsim.Channel) *discordsim.Message {
 	tb.t.Helper()
-	m := tb.h.srv.LastMessage(channel.ID)
+	m := tb.h.lastPublic(channel.ID)
 	require.NotNil(tb.t, m)
 	return m
 }

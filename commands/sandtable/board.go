@@ -81,6 +81,13 @@ func show(t *turn, s *State, before mark, note string) error {
 // showed, on one line.
 func turnLine(s *State, entries []engine.Entry) string {
 	line := strings.Join(logLines(engine.FilterLog(entries, engine.NoSide), s.describe), " ")
+	for _, e := range entries {
+		if e.Kind == engine.EntryTurn && e.Turn == 1 {
+			// The first turn's line keeps what its board announced.
+			line = fmt.Sprintf("Both deployments were revealed. 🪙 The coin is flipped: **%s** moves first. %s", s.pos.First(), line)
+			break
+		}
+	}
 	if line == "" {
 		line = fmt.Sprintf("**SandTable Chess** · turn %d", s.pos.Turn())
 	}
