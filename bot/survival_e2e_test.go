@@ -233,7 +233,7 @@ func TestSurvivalRefusals(t *testing.T) {
 	t.Run("nothing changed", func(t *testing.T) {
 		board := h.reply(carol, thread.ID, "board")
 		require.True(t, board.Ephemeral(), "/board answers privately")
-	require.Contains(t, board.Text(), "1... e1=K")
+		require.Contains(t, board.Text(), "1... e1=K")
 		require.Contains(t, board.Text(), "3 captures available: Qxg6, Qxf7, Qxh7")
 	})
 	t.Run("move outside a game thread", func(t *testing.T) {
