@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/games/sandtable"
 	"sandtable/internal/discordsim"
 )
 
@@ -122,4 +123,83 @@ func (h *harness) lastPublic(channelID string) *discordsim.Message {
 		}
 	}
 	return nil
+}
+
+// TestTeamChessThreadsKeepOneLiveBoard: in Team Chess, the public thread
+// and each team thread keep one live board each (a team's drawn from its
+// side): every move's board replaces the one before in every thread.
+func TestTeamChessThreadsKeepOneLiveBoard(t *testing.T) {
+	h := newHarness(t)
+	tb := h.tcStart("", users(h, "alice", "carol"), users(h, "bob", "dan"))
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	moves := []string{"e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "d3", "d6", "O-O", "Nf6"}
+	for i, mv := range moves {
+		u := alice
+		if i%2 == 1 {
+			u = bob
+		}
+		board := tb.move(u, mv)
+		require.Contains(t, board.Text(), "played **"+mv+"**")
+	}
+	tb.do(bob, tb.pub, "resign")
+	names := []string{"public thread", "White's thread", "Black's thread"}
+	for i, th := range []*discordsim.Channel{tb.pub, tb.team[tcWhite], tb.team[tcBlack]} {
+		c := h.countBotMessages(th.ID)
+		t.Logf("Team Chess, %d moves then a resignation, %s: %d bot messages, %d with an image, %d private answers", len(moves), names[i], c.messages, c.images, c.private)
+		require.Equal(t, 1, c.images, "%s: one live board", names[i])
+		require.LessOrEqual(t, c.messages, len(moves)+2, "%s: the first board, one per move, the final one", names[i])
+		require.Contains(t, c.compact[1], "played **e4**", "%s: earlier boards read as the record", names[i])
+		for _, m := range h.srv.Messages(th.ID) {
+			require.LessOrEqual(t, m.Version, 2, "%s: a board is edited once at most", names[i])
+		}
+	}
+}
+
+// TestSandTableThreadKeepsOneLiveBoard: in SandTable, a turn's actions
+// (the Main action, then the Mines of its PostTurn) update the turn's
+// board in place; the next turn's board replaces it, and it becomes the
+// turn's line.
+func TestSandTableThreadKeepsOneLiveBoard(t *testing.T) {
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	g, _ := h.sandSetup(alice, bob, `sandtable-position 1
+phase main
+to-move south
+piece SB1 a1
+piece SB2 e1
+piece SI1 c3
+piece SI2 g3
+piece NB1 t20
+piece NB2 p20
+piece NI1 t19
+piece NI2 n18
+`)
+	before := h.countBotMessages(g.thread.ID)
+	any := func(sandtable.Square) bool { return true }
+	turns := [][2]string{{"south", "c3-c4"}, {"north", "t19-t18"}, {"south", "c4-c5"}, {"north", "t18-t17"}}
+	for _, tu := range turns {
+		u := alice
+		if tu[0] == "north" {
+			u = bob
+		}
+		g.move(u, tu[1])
+		for g.pos().Phase() == sandtable.PhasePostTurn {
+			g.mine(any)
+		}
+	}
+	c := h.countBotMessages(g.thread.ID)
+	t.Logf("SandTable, %d turns (a Main action and two Mines each): %d bot messages in the thread (%d before them: the deployment status and the set-up board), %d with an image, %d private answers",
+		len(turns), c.messages, before.messages, c.images, c.private)
+	require.Equal(t, 1, c.images, "one live board")
+	require.Equal(t, before.messages+len(turns), c.messages, "one message per turn")
+	var lines []string
+	for _, l := range c.compact {
+		if strings.Contains(l, " played ") {
+			lines = append(lines, l)
+		}
+	}
+	require.Len(t, lines, len(turns), "each turn's board became its line: %q", c.compact)
+	require.Contains(t, lines[0], "c3-c4")
+	require.Contains(t, lines[0], "Mine", "the turn's line includes its placements")
+	require.Contains(t, g.board().Text(), alice.Mention()+", your turn", "the live board pings the player to move")
 }
