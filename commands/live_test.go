@@ -1,10 +1,12 @@
 package commands_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"testing"
 	"time"
@@ -327,4 +329,35 @@ func TestBoardLineSetsTheCompactForm(t *testing.T) {
 	require.Len(t, edits, 2, "the line itself edits nothing")
 	require.Equal(t, posts[1].ID, edits[1].ID)
 	require.Equal(t, "1. finished the turn", edits[1].Msg.Content)
+}
+
+// TestBoardsSafeToRunAgain: on a store that runs every transaction twice
+// (the first run thrown away, as an optimistic backend may), each board
+// still compacts the one before it once.
+func TestBoardsSafeToRunAgain(t *testing.T) {
+	p := commandstest.NewPlatform()
+	mem := storage.NewMemory()
+	a := commands.New(rerunStore{mem}, p, commands.Settings{BoardSize: 320, MoveTime: time.Hour, ChallengeTTL: time.Hour, LobbyTTL: time.Hour},
+		slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
+	a.Now = fixed(commandstest.T0)
+	a.DeliverInline = false
+	commands.Register[*lbState](a, lbGame{})
+	rec := &storage.Game{ID: commands.NewID(), Kind: "lb", GuildID: "g", ChannelID: "general", ThreadID: "th1",
+		Players: []string{commandstest.Alice.ID}, Active: true}
+	require.NoError(t, commands.Create(a, &commands.Request{Now: commandstest.T0}, rec, func(tt *commands.Turn[*lbState]) error {
+		tt.Save(&lbState{})
+		tt.Board(commands.ChannelOfGame, lbBoard(0, "thread"), commands.Message{Content: "Game start"})
+		return nil
+	}))
+	for range 3 {
+		lbMove(t, a, "")
+		commandstest.Deliver(t, a, commandstest.T0)
+	}
+	posts, edits := p.Snapshot()
+	require.Len(t, posts, 4)
+	require.Len(t, edits, 3)
+	for i, e := range edits {
+		require.Equal(t, posts[i].ID, e.ID)
+	}
+	require.Equal(t, posts[3].ID, commands.LiveBoard(commandstest.Game(t, mem, rec.ID), commands.ChannelOfGame))
 }
