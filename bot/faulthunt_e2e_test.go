@@ -660,7 +660,7 @@ func TestDeferredMoveAnswerEditFails(t *testing.T) {
 	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(thread.ID, "played **g8=Q**")) > 0 }))
 	h.clock.Advance(time.Minute)
 	h.swept()
-	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "posted once")
+	require.Len(t, public(h.messagesWith(thread.ID, "played **g8=Q**")), 1, "posted once")
 	h.move(bob, thread, "e2e1k")
 }
 
