@@ -125,7 +125,8 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 	offer := r.answer(bob, th.ID, "draw offer")
 	require.Contains(t, offer.Text(), "offers a draw")
 	r.restart()
-	m := r.press(alice, r.answer(alice, th.ID, "draw accept"), "Confirm", nil)
+	answered := func(m *discordsim.Message) bool { return !strings.Contains(m.Text(), "Confirm within") } // the answer replaces the prompt
+	m := r.press(alice, r.answer(alice, th.ID, "draw accept"), "Confirm", answered)
 	require.Contains(t, m.Text(), "You accepted the draw offer", "the offer survived the kill")
 	r.waitWith(th.ID, "Draw by agreement")
 	require.Len(t, r.with(th.ID, "offers a draw"), 1)
@@ -134,7 +135,7 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 
 	th2 := r.survivalGame(alice, bob)
 	r.answer(alice, th2.ID, "move", discordsim.Opt("move", "g7g8q"))
-	res := r.press(bob, r.answer(bob, th2.ID, "resign"), "Confirm", nil)
+	res := r.press(bob, r.answer(bob, th2.ID, "resign"), "Confirm", answered)
 	require.Contains(t, res.Text(), "wins by resignation")
 	r.restart()
 	m = r.answer(bob, th2.ID, "move", discordsim.Opt("move", "e2e1q"))

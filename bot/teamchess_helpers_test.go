@@ -75,7 +75,12 @@ func (h *harness) tcAnswer(in *discordsim.Interaction, component *discordsim.Mes
 			return false
 		})
 	default:
-		out, err = in.WaitMessage(wait, nil)
+		var newer func(*discordsim.Message) bool
+		if component != nil {
+			// An update of the clicked message: its new version.
+			newer = func(m *discordsim.Message) bool { return m.ID != component.ID || m.Version > component.Version }
+		}
+		out, err = in.WaitMessage(wait, newer)
 	}
 	require.NoError(h.t, err, "no answer to %s%s", in.Command, in.CustomID)
 	h.drained() // the boards in the game's other threads, the members
@@ -259,7 +264,7 @@ func (tb *tcTable) do(u *discordsim.User, channel *discordsim.Channel, command s
 		require.Contains(tb.t, mustBeEphemeral(tb.t, m, u), "Confirm within", "/%s by %s refused", command, u.Name)
 		in, err := tb.h.srv.Click(u, m, buttonID(tb.t, m, "Confirm"))
 		require.NoError(tb.t, err)
-		m = tb.h.tcAnswer(in, nil)
+		m = tb.h.tcAnswer(in, m) // the answer replaces the prompt
 	}
 	if action {
 		require.Greater(tb.t, tb.storedActions(), before, "/%s by %s refused: %s", command, u.Name, m.Text())

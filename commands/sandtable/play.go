@@ -480,11 +480,10 @@ func droneConfirm(t *turn) (*response, error) {
 			order = e
 		}
 	}
+	// The announcement is a message of its own (ruling D19), then the
+	// board: updated, or the next turn's.
 	declared := fmt.Sprintf("%s declared a Drone (%d pending).", t.Req.User.Mention(), n)
-	if after := markOf(s.pos); !s.over() && after.turn == before.turn && after.side == before.side {
-		// The announcement is its own message; the board is updated.
-		t.Post(commands.Message{Content: declared + " " + s.nextPrompt(side)})
-	}
+	t.Post(commands.Message{Content: declared})
 	if err := show(t, s, before, declared+" "+s.nextPrompt(side)); err != nil {
 		return nil, err
 	}
