@@ -201,7 +201,11 @@ func move(t *turn) (*response, error) {
 	} else {
 		note += fmt.Sprintf(" %s, your move.", s.player(s.turn()).Mention())
 	}
-	return commit(t, s, note, moveLine(s, t.Req.User), fmt.Sprintf("You played **%s**.", san))
+	answer := fmt.Sprintf("You played **%s**.", san)
+	if s.over() {
+		answer += " " + s.resultLine()
+	}
+	return commit(t, s, note, moveLine(s, t.Req.User), answer)
 }
 
 // whoseTurn is the one autocomplete choice of whoever may not move now

@@ -19,7 +19,7 @@ func TestSurvivalDeadPositionEndsAtOnce(t *testing.T) {
 	id := putGame(t, store, "8/8/8/8/8/8/1b6/B7 w - - 0 1")
 	resp, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Bxb2"}))
 	require.NoError(t, err)
-	require.Equal(t, "You played **Bxb2**.", resp.Content)
+	require.Equal(t, "You played **Bxb2**. "+alice.Mention()+" (White) wins by elimination of the last piece.", resp.Content, "the mover learns the end too")
 	require.True(t, resp.Ephemeral)
 	require.Contains(t, liveBoard(t, a, p).Content, "wins by elimination of the last piece")
 	g, _ := load(t, store, id)
