@@ -177,7 +177,7 @@ func benchProcesses(b *testing.B, members, procs int, line []string) {
 					}
 					m, err := in.WaitMessage(wait, nil)
 					took := time.Since(sent)
-					if err != nil || m.Ephemeral() {
+					if err != nil || !isPlayed(m) {
 						b.Errorf("move %s in game %d of player %d: %v %v", mv, gi, pl, err, m)
 						return
 					}

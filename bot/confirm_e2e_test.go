@@ -31,12 +31,13 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	require.Empty(t, h.messagesWith(thread.ID, "resigned"))
 
 	prompt = h.reply(bob, thread.ID, "resign")
-	m := h.confirm(bob, prompt)
-	require.False(t, m.Ephemeral())
-	require.Contains(t, m.Text(), alice.Mention()+" (White) wins by resignation")
+	done := h.confirm(bob, prompt)
+	require.Contains(t, mustBeEphemeral(t, done, bob), "You resigned", "the resigner is answered privately")
+	m := h.liveBoard(thread)
+	require.Contains(t, m.Text(), alice.Mention()+" (White) wins by resignation", "the final board says it")
 	again := h.confirm(bob, prompt)
 	require.Contains(t, mustBeEphemeral(t, again, bob), "already over")
-	require.Len(t, h.messagesWith(thread.ID, "wins by resignation"), 1, "resigned once")
+	require.Len(t, public(h.messagesWith(thread.ID, "wins by resignation")), 1, "resigned once")
 
 	// Rematch, from the final board: a challenge in the text channel,
 	// colours swapped, which bob accepts.

@@ -94,6 +94,11 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 	require.NotNil(t, first.Attachment("board.png"), "the move's answer shows the board")
 	second := h.move(bob, thread, "e2e1k")
 	require.Contains(t, second.Text(), "e1=K")
+	for _, u := range []*discordsim.User{alice, bob} {
+		b := h.reply(u, thread.ID, "board")
+		mustBeEphemeral(t, b, u)
+		require.NotNil(t, b.Attachment("board.png"), "/board answers with the board, privately")
+	}
 	for _, m := range h.srv.VisibleMessages(alice, thread.ID) {
 		t.Logf("%s: %s", m.Author.Name, strings.ReplaceAll(m.Text(), "\n", " / "))
 	}
@@ -111,15 +116,15 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 			}
 		}
 	}
-	require.GreaterOrEqual(t, answers, 5, "the challenge, its Accept, autocomplete and two moves")
-	require.GreaterOrEqual(t, multipart, 2, "both moves' answers carried their board as a file")
+	require.GreaterOrEqual(t, answers, 7, "the challenge, its Accept, autocomplete, two moves and two /board")
+	require.GreaterOrEqual(t, multipart, 2, "both /board answers carried their board as a file")
 
 	addr := h.bot.HTTPAddr()
 	resp, err := http.Get("http://" + addr + "/readyz")
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, "ready without a gateway: the endpoint serves")
-	require.Equal(t, 3.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="command"}`), "the challenge and two moves")
+	require.Equal(t, 5.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="command"}`), "the challenge, two moves and two /board")
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="component"}`), "the Accept")
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_interactions_total{outcome="ok",type="autocomplete"}`))
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_games_active{kind="survival"}`))

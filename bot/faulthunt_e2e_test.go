@@ -351,8 +351,8 @@ func TestAnswerCopiesAfterRestartNotShownTwice(t *testing.T) {
 	h = h.restart(t, db)
 	h.clock.Advance(time.Minute)
 	h.swept()
-	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1)
-	require.Len(t, h.messagesWith(thread.ID, "played **e1=K**"), 1)
+	require.Len(t, public(h.messagesWith(thread.ID, "g8=Q")), 1, "the first move's board once (compacted)")
+	require.Len(t, public(h.messagesWith(thread.ID, "played **e1=K**")), 1)
 	require.Len(t, h.messagesWith(h.gen.ID, "Survival Chess"), 1, "the challenge once")
 }
 
@@ -376,7 +376,7 @@ func TestAnswerCopyInBusyThreadAfterRestart(t *testing.T) {
 	h.swept()
 	// Fails: two messages "played **g8=Q**": the copy's reconciliation
 	// (alreadyPosted) reads only the channel's last 25 messages.
-	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "the move's board is shown once")
+	require.Len(t, public(h.messagesWith(thread.ID, "played **g8=Q**")), 1, "the move's board is shown once")
 }
 
 // TestDeclineAnswerFails: a 500 on the answer to Decline: the challenge is
@@ -556,17 +556,18 @@ func TestDoubleMoveAtOnce(t *testing.T) {
 	thread := h.survivalGame(alice, bob)
 	m1 := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
 	m2 := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
-	var public int
+	played := 0
 	for _, in := range []*discordsim.Interaction{m1, m2} {
 		m, err := in.WaitMessage(wait, nil)
 		require.NoError(t, err)
-		if !m.Ephemeral() {
-			public++
+		if strings.HasPrefix(m.Text(), "You played") {
+			played++
 		}
 	}
-	require.Equal(t, 1, public, "one move applied")
+	require.Equal(t, 1, played, "one move applied")
 	board := h.reply(bob, thread.ID, "board")
 	require.Equal(t, 1, strings.Count(board.Text(), "g8=Q"), board.Text())
+	require.Len(t, public(h.messagesWith(thread.ID, "played **g8=Q**")), 1, "one board for it")
 }
 
 // TestSandPanelCloseEditFailsThenRetried: a 500 on the first edit after
@@ -659,7 +660,7 @@ func TestDeferredMoveAnswerEditFails(t *testing.T) {
 	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(thread.ID, "played **g8=Q**")) > 0 }))
 	h.clock.Advance(time.Minute)
 	h.swept()
-	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "posted once")
+	require.Len(t, public(h.messagesWith(thread.ID, "played **g8=Q**")), 1, "posted once")
 	h.move(bob, thread, "e2e1k")
 }
 

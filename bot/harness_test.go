@@ -268,7 +268,9 @@ func (h *harness) confirm(u *discordsim.User, prompt *discordsim.Message) *disco
 	mustBeEphemeral(h.t, prompt, u)
 	in, err := h.srv.Click(u, prompt, buttonID(h.t, prompt, "Confirm"))
 	require.NoError(h.t, err)
-	m, err := in.WaitMessage(wait, nil)
+	// The answer may replace the prompt (Update): wait for it, not for
+	// the prompt itself.
+	m, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return !strings.Contains(m.Text(), "Confirm within") })
 	require.NoError(h.t, err, "no answer to Confirm")
 	return m
 }

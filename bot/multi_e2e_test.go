@@ -250,7 +250,7 @@ func TestMultiProcessSandTable(t *testing.T) {
 	require.Len(t, h1.messagesWith(g.thread.ID, "has confirmed their deployment"), 1, "North's Confirm revealed both: one notice, South's")
 	require.Len(t, reveal(), 1)
 	require.NotEmpty(t, h1.messagesWith(g.thread.ID, "declared a Drone"))
-	require.Len(t, h1.messagesWith(g.thread.ID, "wins: North has no Base left"), 1)
+	require.Len(t, public(h1.messagesWith(g.thread.ID, "wins: North has no Base left")), 1)
 	m.postedOnce(g.thread.ID)
 	m.postedOnce(m.srv.DM(alice).ID)
 	m.postedOnce(m.srv.DM(bob).ID)

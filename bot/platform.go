@@ -47,7 +47,9 @@ func (p *platform) edit(ctx context.Context, channelID, messageID string, m comm
 	}
 	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &content, Embeds: &embeds,
 		Components: &comps, Files: out.Files, AllowedMentions: mentions()}
-	if len(out.Files) > 0 || dropFiles {
+	if len(out.Files) > 0 || dropFiles || showsNoFile(m) {
+		// New files replace the old ones; a body that shows no file (a
+		// board compacted into a line of text) keeps none.
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
 	_, err := p.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
@@ -263,4 +265,18 @@ func (p *platform) fail(err error) error {
 		p.ops.restError(err)
 	}
 	return err
+}
+
+// showsNoFile reports whether m neither attaches nor shows a file: no
+// files, and no card image or thumbnail (which name an attachment).
+func showsNoFile(m commands.Message) bool {
+	if len(m.Files) > 0 {
+		return false
+	}
+	for _, c := range m.Cards {
+		if c.Image != "" || c.Thumbnail != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -152,7 +152,7 @@ func TestSandTableFullGame(t *testing.T) {
 				scan.check()
 			}
 			board := h.reply(carol, g.thread.ID, "board")
-			require.False(t, board.Ephemeral())
+			require.True(t, board.Ephemeral(), "/board answers privately")
 			scan.check()
 		}
 	}

@@ -215,13 +215,14 @@ func (g *sandGame) droneBoard() *discordsim.Message {
 	return last
 }
 
-// move plays text as u with /move and returns the public answer.
+// move plays text as u with /move and returns the live board it posted
+// or updated (the player is answered privately).
 func (g *sandGame) move(u *discordsim.User, text string) *discordsim.Message {
 	g.h.t.Helper()
 	m := g.h.reply(u, g.thread.ID, "move", optMove(text))
-	require.False(g.h.t, m.Ephemeral(), "/move %s by %s refused: %s", text, u.Name, m.Text())
-	require.NotNil(g.h.t, m.Attachment("board.png"))
-	return m
+	require.True(g.h.t, strings.HasPrefix(m.Text(), "You played"), "/move %s by %s refused: %s", text, u.Name, m.Text())
+	mustBeEphemeral(g.h.t, m, u)
+	return g.board()
 }
 
 // refused runs /move text as u and returns the private refusal.

@@ -50,12 +50,39 @@ func (h *harness) survivalGame(alice, bob *discordsim.User, opts ...discordsim.O
 	return thread
 }
 
-// move plays a move and returns the public answer.
+// move plays a move and returns the board it posted: the mover is answered
+// privately ("You played ..."), the thread gets the new live board.
 func (h *harness) move(u *discordsim.User, thread *discordsim.Channel, mv string) *discordsim.Message {
 	h.t.Helper()
 	m := h.reply(u, thread.ID, "move", discordsim.Opt("move", mv))
-	require.False(h.t, m.Ephemeral(), "move %s by %s refused: %s", mv, u.Name, m.Text())
-	return m
+	require.True(h.t, strings.HasPrefix(m.Text(), "You played"), "move %s by %s refused: %s", mv, u.Name, m.Text())
+	mustBeEphemeral(h.t, m, u)
+	return h.liveBoard(thread)
+}
+
+// liveBoard waits until everything due is delivered and returns the newest
+// message of channel carrying a board image.
+func (h *harness) liveBoard(channel *discordsim.Channel) *discordsim.Message {
+	h.t.Helper()
+	h.drained()
+	msgs := h.srv.Messages(channel.ID)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !msgs[i].Ephemeral() && hasImage(msgs[i]) {
+			return msgs[i]
+		}
+	}
+	h.t.Fatalf("no board in channel %s", channel.Name)
+	return nil
+}
+
+// hasImage reports whether m carries an image (a board).
+func hasImage(m *discordsim.Message) bool {
+	for _, a := range m.Attachments {
+		if strings.HasSuffix(a.Filename, ".png") {
+			return true
+		}
+	}
+	return false
 }
 
 // eliminationGame is a legal Survival game from the Tartan Grid start that
@@ -205,7 +232,7 @@ func TestSurvivalRefusals(t *testing.T) {
 	})
 	t.Run("nothing changed", func(t *testing.T) {
 		board := h.reply(carol, thread.ID, "board")
-		require.False(t, board.Ephemeral())
+		require.True(t, board.Ephemeral(), "/board answers privately")
 		require.Contains(t, board.Text(), "1... e1=K")
 		require.Contains(t, board.Text(), "3 captures available: Qxg6, Qxf7, Qxh7")
 	})
@@ -254,7 +281,8 @@ func TestSurvivalResignDrawAndTimeout(t *testing.T) {
 
 	t.Run("resign", func(t *testing.T) {
 		thread := h.survivalGame(alice, bob)
-		m := h.replyConfirmed(bob, thread.ID, "resign")
+		require.Contains(t, mustBeEphemeral(t, h.replyConfirmed(bob, thread.ID, "resign"), bob), "You resigned")
+		m := h.liveBoard(thread)
 		require.Contains(t, m.Text(), bob.Mention()+" resigned")
 		require.Contains(t, m.Text(), alice.Mention()+" (White) wins by resignation")
 		require.NotNil(t, m.Attachment("survival-"+gameIDFrom(t, m)+".pgn"))
@@ -276,7 +304,8 @@ func TestSurvivalResignDrawAndTimeout(t *testing.T) {
 		in = h.click(bob, offer, buttonID(t, offer, "Accept draw"))
 		prompt, err := in.WaitMessage(wait, nil)
 		require.NoError(t, err)
-		done := h.confirm(bob, prompt)
+		require.Contains(t, mustBeEphemeral(t, h.confirm(bob, prompt), bob), "You accepted the draw offer")
+		done := h.liveBoard(thread)
 		require.Contains(t, done.Text(), "Draw by agreement")
 		require.Contains(t, done.Text(), "1/2-1/2")
 	})
@@ -382,13 +411,14 @@ func TestDeferredAnswers(t *testing.T) {
 
 	in := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, respType(t, in))
-	m, err := in.WaitMessage(wait, nil)
+	played, err := in.WaitMessage(wait, nil)
 	require.NoError(t, err)
-	require.False(t, m.Ephemeral())
+	require.Contains(t, mustBeEphemeral(t, played, alice), "You played **g8=Q**", "a move is deferred privately")
+	m := h.liveBoard(thread)
 	require.NotNil(t, m.Attachment("board.png"))
 	require.Contains(t, m.Text(), "1. g8=Q")
 
-	in = h.slash(carol, thread.ID, "move", discordsim.Opt("move", "a2a1q"))
+	in = h.slash(carol, thread.ID, "draw offer")
 	f, err := in.WaitFollowup(wait, nil)
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, f, carol), "You are not playing")

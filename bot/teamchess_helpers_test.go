@@ -75,7 +75,12 @@ func (h *harness) tcAnswer(in *discordsim.Interaction, component *discordsim.Mes
 			return false
 		})
 	default:
-		out, err = in.WaitMessage(wait, nil)
+		var newer func(*discordsim.Message) bool
+		if component != nil {
+			// An update of the clicked message: its new version.
+			newer = func(m *discordsim.Message) bool { return m.ID != component.ID || m.Version > component.Version }
+		}
+		out, err = in.WaitMessage(wait, newer)
 	}
 	require.NoError(h.t, err, "no answer to %s%s", in.Command, in.CustomID)
 	h.drained() // the boards in the game's other threads, the members
@@ -243,16 +248,28 @@ func (tb *tcTable) refresh() {
 }
 
 // do runs a command in channel and returns the answer, which must be
-// public (in that channel).
+// public (in that channel); for a game action (move, tag-out,
+// resignation, siege), whose user is answered privately, the live board it
+// posted in channel.
 func (tb *tcTable) do(u *discordsim.User, channel *discordsim.Channel, command string, opts ...discordsim.Option) *discordsim.Message {
 	tb.t.Helper()
+	action := command == "move" || command == "tagout" || command == "resign" || strings.HasPrefix(command, "siege")
+	before := 0
+	if action {
+		before = tb.storedActions()
+	}
 	m := tb.h.tcReply(u, channel.ID, command, opts...)
 	if command == "tagout" || command == "resign" {
 		// Both ask first, privately: confirm.
 		require.Contains(tb.t, mustBeEphemeral(tb.t, m, u), "Confirm within", "/%s by %s refused", command, u.Name)
 		in, err := tb.h.srv.Click(u, m, buttonID(tb.t, m, "Confirm"))
 		require.NoError(tb.t, err)
-		m = tb.h.tcAnswer(in, nil)
+		m = tb.h.tcAnswer(in, m) // the answer replaces the prompt
+	}
+	if action {
+		require.Greater(tb.t, tb.storedActions(), before, "/%s by %s refused: %s", command, u.Name, m.Text())
+		mustBeEphemeral(tb.t, m, u)
+		return tb.h.liveBoard(channel)
 	}
 	require.False(tb.t, m.Ephemeral(), "/%s by %s refused: %s", command, u.Name, m.Text())
 	return m
@@ -272,10 +289,10 @@ func (tb *tcTable) refused(u *discordsim.User, channel *discordsim.Channel, comm
 	return mustBeEphemeral(tb.t, m, u)
 }
 
-// last returns the newest message of a channel.
+// last returns the newest public message of a channel.
 func (tb *tcTable) last(channel *discordsim.Channel) *discordsim.Message {
 	tb.t.Helper()
-	m := tb.h.srv.LastMessage(channel.ID)
+	m := tb.h.lastPublic(channel.ID)
 	require.NotNil(tb.t, m)
 	return m
 }

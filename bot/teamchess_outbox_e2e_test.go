@@ -65,23 +65,26 @@ func TestTeamChessFirstBoardFailsThenArrives(t *testing.T) {
 	require.Contains(t, m.Text(), "played **e4**")
 }
 
-// TestTeamChessLostTeamBoardIsRetried: a 500 on the board a move sends to
-// a team thread delays it: the outbox posts it once when it retries (it
-// used to be logged and lost).
+// TestTeamChessLostTeamBoardIsRetried: a 500 on the first board a move
+// sends (the public thread's; the answer, the interaction's callback, is
+// private) delays the move's boards: the outbox posts each once when it
+// retries (it used to be logged and lost), and each replaces its thread's
+// live board.
 func TestTeamChessLostTeamBoardIsRetried(t *testing.T) {
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))
-	// The answer is the interaction's callback; the first channel post is
-	// the board in White's team thread.
 	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
-	m := tb.move(alice, "e4")
-	require.Contains(t, m.Text(), "played **e4**")
-	require.Empty(t, h.messagesWith(tb.team[tcWhite].ID, "played **e4**"), "the post failed")
+	m := tb.h.tcReply(alice, tb.pub.ID, "move", discordsim.Opt("move", "e4"))
+	require.Contains(t, mustBeEphemeral(t, m, alice), "played **e4**")
+	require.Empty(t, public(h.messagesWith(tb.pub.ID, "played **e4**")), "the post failed")
 	h.clock.Advance(2 * time.Second)
 	h.swept()
-	require.Len(t, h.messagesWith(tb.team[tcWhite].ID, "played **e4**"), 1, "posted once, after the retry")
-	require.Len(t, h.messagesWith(tb.team[tcBlack].ID, "played **e4**"), 1)
-	require.Len(t, h.messagesWith(tb.pub.ID, "played **e4**"), 1)
+	for _, th := range []*discordsim.Channel{tb.pub, tb.team[tcWhite], tb.team[tcBlack]} {
+		require.Len(t, public(h.messagesWith(th.ID, "played **e4**")), 1, "posted once, after the retry")
+		c := h.countBotMessages(th.ID)
+		require.Equal(t, 2, c.messages, "the first board and the move's")
+		require.Equal(t, 1, c.images, "one live board")
+	}
 	tb.move(bob, "e5")
 }

@@ -52,6 +52,16 @@
 // done" and leaves its message as the first click left it
 // (commands/sandtable's repeat.go, drawRepeat).
 //
+// # One live board per thread
+//
+// A game posts each new board with Turn.Board, never with Post: every
+// board posted in a channel compacts the one before it there, once, into
+// the line of text the earlier board named (live.go). The swap is recorded
+// in the transaction that marks the board's post done, so retries, lost
+// answers and crashes never compact the wrong message or leave two live
+// boards. Turn.UpdateBoard edits the live board in place (SandTable's
+// moves within one turn); Turn.BoardLine sets its compact form only.
+//
 // # Invariants
 //
 //   - Every change of a game is one storage transaction (kindOf.run, Create,

@@ -39,6 +39,8 @@ const (
 	OpAddMember    Op = "add_member"    // add User to the thread Channel
 	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
 	OpArchive      Op = "archive"       // archive and lock the thread Channel (idempotent)
+	OpBoard        Op = "board"         // post Body in Channel as the game's live board there; the board it replaces becomes its compact form (see Turn.Board)
+	OpCompact      Op = "compact"       // make the replaced board Message of Channel its compact form Body (queued by an OpBoard's delivery)
 )
 
 // ChannelOfGame as an effect's Channel is the game's public thread, read
@@ -82,6 +84,12 @@ type Effect struct {
 	// when delivered, from the game as stored then (closingSummary), so it
 	// links to the final message learnt meanwhile.
 	Closing bool `json:"closing,omitempty"`
+	// Compact is, for a board (OpBoard), what its message becomes once a
+	// newer board of its channel replaces it: text only.
+	Compact *ui.Message `json:"compact,omitempty"`
+	// InPlace makes a board (OpBoard) edit the live board of its channel
+	// instead of replacing it (see Turn.UpdateBoard).
+	InPlace bool `json:"in_place,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`
@@ -237,7 +245,7 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		if err := a.view(func(tx storage.Tx) error {
 			ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
 			for i := range ps {
-				if ps[i].Stream == stream {
+				if ps[i].Stream == stream || ps[i].Stream == compactions(stream) {
 					head = &ps[i]
 					break
 				}
@@ -590,14 +598,23 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.Log.Error("dropping an effect Discord refuses", "effect", p.ID, "op", e.Op, "game", e.Game, "attempts", p.Attempts+1, "err", err)
 		id = ""
 	}
+	board := id != "" && e.Op == OpBoard && e.Game != ""
 	yields := id != "" && (e.Result != "" || e.Final) && e.Game != ""
-	if yields && !gameLocked {
+	if (yields || board) && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
 	err = a.update(func(tx storage.Tx) error {
 		if err := tx.Outbox().Done(p.ID); err != nil {
 			return err
+		}
+		if board {
+			// In the transaction that marks the post done: each board
+			// replaces the live one exactly once, whatever retries or
+			// crashes came before.
+			if err := a.replaceBoard(tx, p.Stream, &e, id); err != nil {
+				return err
+			}
 		}
 		if !yields {
 			return nil
@@ -635,7 +652,7 @@ func permanent(err error) bool {
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	if ch == ChannelOfGame || (e.Closing && e.Game != "") {
+	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)
@@ -658,7 +675,15 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		body = closingSummary(rec, e.Channel)
 	}
 	switch e.Op {
-	case OpPost:
+	case OpPost, OpBoard:
+		if e.Op == OpBoard && e.InPlace && e.Body == nil {
+			return LiveBoard(rec, e.Channel), nil // its compact form only (Turn.BoardLine)
+		}
+		if e.Op == OpBoard && e.InPlace {
+			if id, err := a.editBoard(ctx, rec, e.Channel, ch, body); err != nil || id != "" {
+				return id, err
+			}
+		}
 		if maybeDone || e.Reconcile {
 			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
 				return id, err
@@ -689,6 +714,18 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 			return "", nil
 		}
 		return id, err
+	case OpCompact:
+		err := a.Platform.Edit(ctx, ch, e.Message, body)
+		var pe *PlatformError
+		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
+			// Posted anew, the line would land below the newer board:
+			// wait until Discord allows the edit again.
+			return "", fmt.Errorf("compacting board %s: Discord allows no edit of it now (%d), trying later", e.Message, codeTooManyEdits)
+		}
+		if errors.As(err, &pe) && pe.HTTPStatus == 404 {
+			return "", nil // deleted meanwhile: nothing left to compact
+		}
+		return "", err
 	case OpEditDM:
 		err := a.Platform.EditDM(ctx, e.User, e.Message, body)
 		var pe *PlatformError

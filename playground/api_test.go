@@ -118,16 +118,28 @@ func testSurvivalGameThroughTheAPI(t *testing.T, tp *testPlayground) {
 	require.Contains(t, values, "g7g8q")
 	require.Contains(t, values, "g7g8k", "promotion to a king is a legal choice in Survival")
 
-	// A move, answered publicly with the new board; the answer says who used which command.
+	// A move: the thread gets the new board (the live one), the first board becomes a line
+	// of text, and the mover is answered privately; the answer says who used which command.
 	tp.command(alice, thread, "move", opt("move", "g7g8q"))
-	v = tp.waitView(bob, thread, "the first move", func(v view) bool { return len(v.Messages) >= 2 })
+	v = tp.waitView(bob, thread, "the first move", func(v view) bool {
+		return len(v.Messages) >= 2 && len(v.Messages[0].Attachments) == 0
+	})
 	last := v.Messages[len(v.Messages)-1]
 	require.False(t, last.Ephemeral)
 	require.Contains(t, last.text(), "1. g8=Q")
-	require.NotNil(t, last.Interaction)
-	require.Equal(t, "alice", last.Interaction.User.Name)
-	require.Equal(t, "move", last.Interaction.Command)
 	require.NotEqual(t, img.ID, last.Attachments[0].ID, "a new board image")
+	require.Contains(t, v.Messages[0].text(), "Survival Chess: Tartan Grid", "the first board, compacted")
+	require.Empty(t, v.Messages[0].Embeds)
+	var answer *messageView
+	for _, m := range tp.view(alice, thread).Messages {
+		if m.Ephemeral && strings.Contains(m.text(), "You played **g8=Q**") {
+			answer = &m
+		}
+	}
+	require.NotNil(t, answer, "the mover's private answer")
+	require.NotNil(t, answer.Interaction)
+	require.Equal(t, "alice", answer.Interaction.User.Name)
+	require.Equal(t, "move", answer.Interaction.Command)
 
 	// A move out of turn: an ephemeral refusal that only alice sees, with its own image URL
 	// closed to others.

@@ -18,10 +18,17 @@ func TestCommandWaitsForADeferredAnswer(t *testing.T) {
 	thread := tp.survivalThread()
 	out := tp.command(alice, thread, "move", opt("move", "g7g8q"))
 	require.EqualValues(t, 5, out["response_type"], "the bot deferred the answer")
-	v := tp.view(bob, thread)
-	last := v.Messages[len(v.Messages)-1]
-	require.False(t, last.Loading, "the deferred answer is filled in")
-	require.Contains(t, last.text(), "1. g8=Q")
+	var answer *messageView
+	for _, m := range tp.view(alice, thread).Messages {
+		if m.Interaction != nil && m.Interaction.Command == "move" {
+			answer = &m
+		}
+	}
+	require.NotNil(t, answer, "the answer, private to alice")
+	require.False(t, answer.Loading, "the deferred answer is filled in")
+	require.Contains(t, answer.text(), "You played **g8=Q**")
+	board := tp.view(bob, thread)
+	require.Contains(t, board.Messages[len(board.Messages)-1].text(), "1. g8=Q", "the board, posted before the answer")
 }
 
 // TestAnActionSaysWhenTheBotIsLate: an action waits Options.AnswerWait for the bot's first

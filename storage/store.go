@@ -165,6 +165,20 @@ type Game struct {
 	// final board), once the framework learns its ID: the thread's closing
 	// summary links to it. "" while on, and when it is not known.
 	FinalMessage string `json:"final_message,omitempty"`
+	// Boards are the game's live boards, one per channel that has one
+	// (see commands.Turn.Board): the message showing the board now, and
+	// what it becomes once a newer board replaces it. Written when a board
+	// is posted.
+	Boards []LiveBoard `json:"boards,omitempty"`
+}
+
+// LiveBoard is the message that shows a game's board now in one channel,
+// and its compact form (a JSON ui.Message, opaque here) that the message
+// is edited into, once, when the next board of that channel is posted.
+type LiveBoard struct {
+	Channel string          `json:"channel"`
+	Message string          `json:"message"`
+	Compact json.RawMessage `json:"compact,omitempty"`
 }
 
 // Outcome is how a game ended, typed: who won, who lost, and how.

@@ -162,7 +162,8 @@ func (p *Platform) FindThreads(ctx context.Context, guildID, parentID, name stri
 	return out, nil
 }
 
-// Recent lists what was posted in channelID, newest first.
+// Recent lists what was posted in channelID, newest first, with the IDs
+// Send returned.
 func (p *Platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

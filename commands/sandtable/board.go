@@ -45,6 +45,55 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	return boardMessage(t, s, note)
 }
 
+// show puts s's public view in the thread after an action that started at
+// before (see Turn.Board): an action that passes the turn, or ends the
+// game, posts the new board (its note pings whoever must act now), and
+// the board it replaces becomes the line of its turn; an action after
+// which the same player goes on (the Main action, a Mine or Anti-Air
+// placement with uses left) updates the live board in place. During
+// Deployment the message is the status message's copy: posted.
+func show(t *turn, s *State, before mark, note string) error {
+	msg, err := message(t, s, note)
+	if err != nil {
+		return err
+	}
+	if len(msg.Files) == 0 {
+		t.Post(msg)
+		return nil
+	}
+	after := markOf(s.pos)
+	if !s.over() && after.turn == before.turn && after.side == before.side {
+		t.UpdateBoard(commands.ChannelOfGame, msg, commands.Message{Content: turnLine(s, s.Cur)})
+		return nil
+	}
+	done := s.Cur
+	if after.turn != before.turn {
+		done = s.Prev
+	}
+	if before.turn > 0 {
+		t.BoardLine(commands.ChannelOfGame, commands.Message{Content: turnLine(s, done)})
+	}
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: turnLine(s, s.Cur)})
+	return nil
+}
+
+// turnLine is a board's compact form: the public log of the turn it
+// showed, on one line.
+func turnLine(s *State, entries []engine.Entry) string {
+	line := strings.Join(logLines(engine.FilterLog(entries, engine.NoSide), s.describe), " ")
+	for _, e := range entries {
+		if e.Kind == engine.EntryTurn && e.Turn == 1 {
+			// The first turn's line keeps what its board announced.
+			line = fmt.Sprintf("Both deployments were revealed. 🪙 The coin is flipped: **%s** moves first. %s", s.pos.First(), line)
+			break
+		}
+	}
+	if line == "" {
+		line = fmt.Sprintf("**SandTable Chess** · turn %d", s.pos.Turn())
+	}
+	return commands.ClipLines([]string{line}, 1500)
+}
+
 // statusMessage is the public Deployment message: who has confirmed, the
 // time left, and the button that opens a private deployment panel.
 func statusMessage(t *turn, s *State, note string) commands.Message {

@@ -456,7 +456,7 @@ func revealed(t *turn, s *State, last engine.Side) error {
 	if err != nil {
 		return fmt.Errorf("drawing the revealed board: %w", err)
 	}
-	t.Post(msg)
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: turnLine(s, s.Cur)})
 	statusEdit(t, s)
 	closePanels(t, s, last.Opp())
 	other := s.player(last.Opp())

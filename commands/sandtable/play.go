@@ -39,16 +39,17 @@ func move(t *turn) (*response, error) {
 		return nil, err
 	}
 	s := t.State.clone()
+	before := markOf(s.pos)
 	if _, err := s.apply(act); err != nil {
 		return nil, ruleError(commands.QuoteInput(text), err)
 	}
 	save(t, s)
-	msg, err := message(t, s, s.playedNote(t, side, act))
-	if err != nil {
+	if err := show(t, s, before, s.playedNote(t, side, act)); err != nil {
 		return nil, err
 	}
 	notices(t, s)
-	return &response{Message: msg}, nil
+	return &response{Ephemeral: true, Message: commands.Message{
+		Content: strings.TrimSpace(fmt.Sprintf("You played **%s**. %s", act.String(), s.nextPrompt(side)))}}, nil
 }
 
 // moveAction reads /move's text: one Main action or a Mine or Anti-Air
@@ -246,15 +247,14 @@ func stepCommit(t *turn) (*response, error) {
 	act := engine.Action{Kind: engine.ActInfantry, Steps: s.draftSteps(side)}
 	n := s.pos.Turn()
 	s.markDone(t.Req, side, fmt.Sprintf("you committed this draft: **%s** was played in turn %d", act.String(), n))
+	before := markOf(s.pos)
 	if _, err := s.apply(act); err != nil {
 		return nil, ruleError("Your draft", err)
 	}
 	save(t, s)
-	pub, err := message(t, s, s.playedNote(t, side, act))
-	if err != nil {
+	if err := show(t, s, before, s.playedNote(t, side, act)); err != nil {
 		return nil, err
 	}
-	t.Post(pub)
 	notices(t, s)
 	return &response{Update: true, Message: commands.Message{
 		Content: fmt.Sprintf("**Committed** ✅: you played **%s** as your Main action of turn %d. The board is in <#%s>.", act.String(), n, t.Game.ThreadID),
@@ -464,6 +464,7 @@ func droneConfirm(t *turn) (*response, error) {
 	}
 	s.Drone[side], s.DroneMsg[side] = "", ""
 	s.markDone(t.Req, side, "you confirmed this Drone order: it strikes at the start of your next turn, unless its spotter is destroyed first")
+	before := markOf(s.pos)
 	entries, err := s.apply(act)
 	if err != nil {
 		return nil, ruleError("This Drone order", err)
@@ -479,11 +480,13 @@ func droneConfirm(t *turn) (*response, error) {
 			order = e
 		}
 	}
-	pub, err := boardMessage(t, s, fmt.Sprintf("%s declared a Drone (%d pending). %s", t.Req.User.Mention(), n, s.nextPrompt(side)))
-	if err != nil {
+	// The announcement is a message of its own (ruling D21), then the
+	// board: updated, or the next turn's.
+	declared := fmt.Sprintf("%s declared a Drone (%d pending).", t.Req.User.Mention(), n)
+	t.Post(commands.Message{Content: declared})
+	if err := show(t, s, before, declared+" "+s.nextPrompt(side)); err != nil {
 		return nil, err
 	}
-	t.Post(pub)
 	notices(t, s)
 	file, err := viewFile(t, s.pos, nil, side, "drone.png")
 	if err != nil {

@@ -18,9 +18,9 @@ import (
 func TestRematchSwapsSides(t *testing.T) {
 	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
-	end, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
 	require.NoError(t, err)
-	button := commandstest.ButtonOf(t, end.Message, "Rematch")
+	button := commandstest.ButtonOf(t, lastPost(t, a, p), "Rematch")
 	_, err = a.Handle(click(carol, button))
 	require.Contains(t, userMsg(t, err), "Only")
 

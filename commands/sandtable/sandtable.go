@@ -277,12 +277,7 @@ func (Game) Timeout(t *turn) error {
 	if pos.Phase() == engine.PhaseDeployment {
 		closeDeployment(t, s)
 	}
-	msg, err := message(t, s, note+" "+s.resultLine())
-	if err != nil {
-		return err
-	}
-	t.Post(msg)
-	return nil
+	return show(t, s, markOf(t.State.pos), note+" "+s.resultLine())
 }
 
 // Summary is the game's line in /games for userID.
@@ -363,7 +358,11 @@ func LoadPosition(a *commands.App, gameID, text string) error {
 		if err != nil {
 			return nil, err
 		}
-		t.Post(msg)
+		if len(msg.Files) == 0 {
+			t.Post(msg)
+		} else {
+			t.Board(commands.ChannelOfGame, msg, commands.Message{Content: "The position was set up by an operator."})
+		}
 		return nil, nil
 	})
 	return err

@@ -116,7 +116,8 @@ func TestSandPrivateAnswers(t *testing.T) {
 		{&commands.Request{Type: commands.CommandRequest, Command: "sandtable", Sub: "challenge"}, false},
 		{&commands.Request{Type: commands.CommandRequest, Command: "step"}, true},
 		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "Dd4-f6"}}}, true},
-		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "d4-d5"}}}, false},
+		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "d4-d5"}}}, true},
+		{&commands.Request{Type: commands.CommandRequest, Command: "draw", Sub: "offer"}, false},
 		{&commands.Request{Type: commands.CommandRequest, Command: "move", Options: map[string]commands.Option{"move": {String: "(a note) Dd4-f6"}}}, true},
 		{&commands.Request{Type: commands.ModalRequest, CustomID: "g:abcdef:drone-order"}, true},
 		{&commands.Request{Type: commands.ModalRequest, CustomID: "g:abcdef:dep-layout"}, true},
@@ -192,7 +193,7 @@ func TestSandTimeoutRulings(t *testing.T) {
 }
 
 func TestSandMoveRefusalsAndDedupe(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	move := func(u commands.User, text string) (*commands.Response, error) {
 		return a.Handle(cmd(u, "move", "", map[string]string{"move": text}))
@@ -219,7 +220,9 @@ func TestSandMoveRefusalsAndDedupe(t *testing.T) {
 	req := cmd(alice, "move", "", map[string]string{"move": "e4-e5"})
 	resp, err := a.Handle(req)
 	require.NoError(t, err)
-	require.Contains(t, resp.Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
+	require.True(t, resp.Ephemeral)
+	require.Equal(t, "You played **e4-e5**. PostTurn: 1 hazard use left.", resp.Content)
+	require.Contains(t, lastPost(t, a, p).Content, alice.Mention()+" played **e4-e5**. PostTurn: 1 hazard use left.")
 	again := cmd(alice, "move", "", map[string]string{"move": "Mf5"})
 	again.InteractionID = req.InteractionID
 	_, err = a.Handle(again)
@@ -383,23 +386,24 @@ func TestSandCommitClosesTheDraft(t *testing.T) {
 // TestSandFinishedFootersAdvertiseNoMoves: once the game is over, the
 // board and the deployment status no longer point to /move or /resign.
 func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	r, err := a.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
+	require.True(t, r.Ephemeral, "/board answers privately")
 	require.Contains(t, r.Cards[0].Footer, "/move", "a game on shows how to play")
-	r, err = commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
+	_, err = commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", r.Cards[0].Footer)
+	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", lastPost(t, a, p).Cards[0].Footer)
 
-	b, _, store := newApp(t)
+	b, pb, store := newApp(t)
 	putGame(t, store, engine.NewGame(9).Format())
 	r, err = b.Handle(cmd(carol, "board", "", nil))
 	require.NoError(t, err)
 	require.Contains(t, r.Cards[0].Footer, "/resign", "a deployment on shows how to give up")
-	r, err = commandstest.Confirm(t, b, cmd(alice, "resign", "", nil))
+	_, err = commandstest.Confirm(t, b, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, "Game sand1 · /sandtable rules", r.Cards[0].Footer)
+	require.Equal(t, "Game sand1 · /sandtable rules", lastPost(t, b, pb).Cards[0].Footer)
 }
 
 // TestSandStateFormat0: a state stored before the engine's JSON tags (log
@@ -536,4 +540,49 @@ func TestGamesNeedATextChannel(t *testing.T) {
 	require.Contains(t, userMsg(t, open("th9", ui.PublicThread)), "Use this in a server text channel, not in a thread")
 	require.Contains(t, userMsg(t, open("voice", ui.OtherChannel)), "this kind of channel cannot hold the game's threads")
 	require.NoError(t, open("general", ui.TextChannel))
+}
+
+// TestSandOneLiveBoardPerTurn: the Main action updates the live board in
+// place (the same player goes on); the placement that ends the turn posts
+// the next board, pinging the next player, and the turn's board becomes
+// the line of its turn. The mover is answered privately.
+func TestSandOneLiveBoardPerTurn(t *testing.T) {
+	a, p, store := newApp(t)
+	putGame(t, store, mainPos)
+	r, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	// A first board, as the game's live one.
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "e4-e5"}))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0)
+	first, _ := p.Snapshot()
+	require.Len(t, first, 1, "no live board yet: posted")
+	r, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf5"}))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	commandstest.Deliver(t, a, t0)
+	posts, edits := p.Snapshot()
+	require.Len(t, posts, 2, "the turn passed: a new board")
+	require.Contains(t, posts[1].Msg.Content, bob.Mention()+", your turn")
+	require.Len(t, posts[1].Msg.Files, 1)
+	require.Len(t, edits, 1)
+	require.Equal(t, posts[0].ID, edits[0].ID)
+	require.Empty(t, edits[0].Msg.Files)
+	require.Empty(t, edits[0].Msg.Rows)
+	require.Contains(t, edits[0].Msg.Content, "e4-e5", "the turn's line says what was played")
+	require.Contains(t, edits[0].Msg.Content, "f5", "the placement that ended the turn included")
+
+	// Bob's Main action updates his turn's board in place.
+	_, err = a.Handle(cmd(bob, "move", "", map[string]string{"move": "t19-t18"}))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0)
+	posts, edits = p.Snapshot()
+	require.Len(t, posts, 2, "the same player goes on: no new message")
+	require.Len(t, edits, 2)
+	require.Equal(t, posts[1].ID, edits[1].ID)
+	require.Len(t, edits[1].Msg.Files, 1, "the live board keeps its image")
+	require.Contains(t, edits[1].Msg.Content, "t19-t18")
+	g, _ := load(t, store)
+	require.Equal(t, posts[1].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }

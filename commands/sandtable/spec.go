@@ -130,8 +130,12 @@ func private(req *commands.Request) bool {
 			return req.Sub == "deploy" || req.Sub == "rules"
 		case "step":
 			return true
-		case "move":
-			return isDroneText(req.Str("move"))
+		case "move", "resign", "board":
+			// A move's news is the board it shows in the thread; a Drone
+			// order is secret.
+			return true
+		case "draw":
+			return req.Sub == "accept"
 		}
 	case commands.ModalRequest:
 		id, err := commands.ParseCustomID(req.CustomID)
@@ -281,12 +285,14 @@ func closePanels(t *turn, s *State, side engine.Side) {
 	}
 }
 
+// board shows the public board to its asker, privately: the thread's
+// live board stays the one at the bottom.
 func board(t *turn) (*response, error) {
 	msg, err := message(t, t.State, "")
 	if err != nil {
 		return nil, err
 	}
-	return &response{Message: msg}, nil
+	return &response{Ephemeral: true, Message: msg}, nil
 }
 
 func resign(t *turn) (*response, error) {
@@ -301,23 +307,24 @@ func resign(t *turn) (*response, error) {
 }
 
 // end ends the game with act (a resignation, an agreed draw): it saves it
-// and answers with the public board, whose note is what happened followed
-// by the result, and closes the deployment status and panels when the
-// game ended in Deployment. label names act in a refusal.
+// and posts the final board, whose note is what happened followed by the
+// result, closes the deployment status and panels when the game ended in
+// Deployment, and answers its user privately. label names act in a
+// refusal.
 func end(t *turn, s *State, act engine.Action, label, what string) (*response, error) {
 	wasDeploying := s.pos.Phase() == engine.PhaseDeployment
+	before := markOf(s.pos)
 	if _, err := s.apply(act); err != nil {
 		return nil, ruleError(label, err)
 	}
 	save(t, s)
-	msg, err := message(t, s, what+" "+s.resultLine())
-	if err != nil {
+	if err := show(t, s, before, what+" "+s.resultLine()); err != nil {
 		return nil, err
 	}
 	if wasDeploying {
 		closeDeployment(t, s)
 	}
-	return &response{Message: msg}, nil
+	return &response{Ephemeral: true, Update: t.Confirmed(), Message: commands.Message{Content: what + " " + s.resultLine()}}, nil
 }
 
 func drawButton(t *turn) (*response, error) {

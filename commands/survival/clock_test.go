@@ -131,7 +131,7 @@ func TestClock(t *testing.T) {
 // the state without a move (a draw offer, declining it) keeps the
 // deadline; the end of the game stops it.
 func TestClockRestartsOnlyWithTheMove(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle) // deadline t0+1h, an hour per move
 	at := func(d time.Duration, u commands.User, command, sub string, opts map[string]string) *commands.Response {
 		t.Helper()
@@ -152,9 +152,9 @@ func TestClockRestartsOnlyWithTheMove(t *testing.T) {
 	at(20*time.Minute, bob, "draw", "decline", nil)
 	require.Equal(t, t0.Add(time.Hour), deadline(), "nor is declining it")
 
-	resp := at(30*time.Minute, alice, "move", "", map[string]string{"move": "Ka2"})
+	at(30*time.Minute, alice, "move", "", map[string]string{"move": "Ka2"})
 	require.Equal(t, t0.Add(90*time.Minute), deadline(), "Black's move has its own hour")
-	require.Contains(t, fieldOf(resp.Message, "To move"), "<t:"+unix(t0.Add(90*time.Minute))+":R>", "the board shows the new deadline")
+	require.Contains(t, fieldOf(liveBoard(t, a, p), "To move"), "<t:"+unix(t0.Add(90*time.Minute))+":R>", "the board shows the new deadline")
 
 	at(40*time.Minute, bob, "draw", "offer", nil)
 	require.Equal(t, t0.Add(90*time.Minute), deadline())

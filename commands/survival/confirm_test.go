@@ -23,7 +23,7 @@ func clickAt(u commands.User, customID string, d time.Duration) *commands.Reques
 // nothing; Cancel drops it; only the asked player's Confirm within a minute,
 // with the game as it was when asked, resigns, once.
 func TestResignAsksFirst(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	version := func() int64 { return commandstest.Game(t, store, id).Version }
 	before := version()
@@ -71,8 +71,10 @@ func TestResignAsksFirst(t *testing.T) {
 	confirm = buttonOf(t, prompt.Message, "Confirm")
 	r, err = a.Handle(clickAt(bob, confirm, commands.ConfirmTTL-time.Second))
 	require.NoError(t, err)
-	require.False(t, r.Ephemeral, "the resignation is public")
-	require.Contains(t, r.Content, "wins by resignation")
+	require.True(t, r.Ephemeral, "the resigner is answered privately")
+	require.True(t, r.Update, "in place of the prompt")
+	require.Contains(t, r.Content, "You resigned")
+	require.Contains(t, liveBoard(t, a, p).Content, "wins by resignation", "the final board announces it")
 	g, st = load(t, store, id)
 	require.False(t, g.Active)
 	require.Equal(t, "1-0", st.Result)
@@ -147,12 +149,13 @@ func TestEndArchivesTheThread(t *testing.T) {
 	commandstest.Deliver(t, a, t0.Add(commands.ArchiveDelay))
 	require.True(t, p.Archived["th1"])
 	posts, _ := p.Snapshot()
-	require.Len(t, posts, 1)
-	require.Equal(t, "th1", posts[0].Channel)
-	require.Contains(t, posts[0].Msg.Content, alice.Mention()+" wins by resignation")
+	require.Len(t, posts, 2, "the final board, then the summary")
+	require.Equal(t, "th1", posts[1].Channel)
+	require.Contains(t, posts[0].Msg.Content, alice.Mention()+" (White) wins by resignation")
+	require.Contains(t, posts[1].Msg.Content, alice.Mention()+" wins by resignation")
 	commandstest.Deliver(t, a, t0.Add(2*commands.ArchiveDelay))
 	posts, _ = p.Snapshot()
-	require.Len(t, posts, 1, "once")
+	require.Len(t, posts, 2, "once")
 }
 
 // TestRematch: the final board's Rematch button opens, in the game's text
@@ -161,9 +164,9 @@ func TestEndArchivesTheThread(t *testing.T) {
 func TestRematch(t *testing.T) {
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
-	end, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
 	require.NoError(t, err)
-	button := buttonOf(t, end.Message, "Rematch")
+	button := buttonOf(t, liveBoard(t, a, p), "Rematch")
 	_, err = a.Handle(clickAt(carol, button, time.Second))
 	require.Contains(t, userMsg(t, err), "Only")
 

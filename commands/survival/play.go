@@ -52,6 +52,7 @@ func (Game) Spec() commands.Spec[*State] {
 		WhoseTurn:    whoseTurn,
 		Components:   map[string]commands.Action[*State]{"flip": flip, "pick": pick, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton, commands.HistoryAction: history},
 		Start:        start,
+		Private:      private,
 	}
 }
 
@@ -103,7 +104,7 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t.Post(msg)
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: fmt.Sprintf("**%s**: %s (White) vs %s (Black).", Title, white.Mention(), black.Mention())})
 	return fmt.Sprintf("Survival · %s vs %s", white.Name, black.Name), nil
 }
 
@@ -124,14 +125,43 @@ func player(t *turn, needTurn bool) (chess.Color, error) {
 	return c, nil
 }
 
-// commit saves s and answers with the public board carrying note.
-func commit(t *turn, s *State, note string) (*response, error) {
+// commit saves s, posts its board carrying note as the thread's live board
+// (compacted later into compact, a line of the move list), and answers
+// the user privately with answer: the board is what everyone reads.
+func commit(t *turn, s *State, note, compact, answer string) (*response, error) {
 	t.Save(s)
 	msg, err := message(t, s, note)
 	if err != nil {
 		return nil, err
 	}
-	return &response{Message: msg}, nil
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: compact})
+	return privately(t, answer), nil
+}
+
+// privately is the private answer text to t's request; it replaces the
+// confirmation prompt a Confirm button was on.
+func privately(t *turn, text string) *response {
+	return &response{Ephemeral: true, Update: t.Confirmed(), Message: commands.Message{Content: text}}
+}
+
+// private reports which answers are private (deferred ephemerally): those
+// of the commands whose news is a new board.
+func private(req *commands.Request) bool {
+	if req.Type != commands.CommandRequest {
+		return false
+	}
+	switch req.Command {
+	case "move", "resign", "board":
+		return true
+	case "draw":
+		return req.Sub == "accept" || req.Sub == "claim"
+	}
+	return false
+}
+
+// moveLine is a board's compact form: the move it shows and who played it.
+func moveLine(s *State, mover commands.User) string {
+	return fmt.Sprintf("%s — %s", s.LastMove, mover.Mention())
 }
 
 // played records the move m (san) just played from the position before.
@@ -175,7 +205,11 @@ func playMove(t *turn, text string) (*response, error) {
 	} else {
 		note += fmt.Sprintf(" %s, your move.", s.player(s.turn()).Mention())
 	}
-	return commit(t, s, note)
+	answer := fmt.Sprintf("You played **%s**.", san)
+	if s.over() {
+		answer += " " + s.resultLine()
+	}
+	return commit(t, s, note, moveLine(s, t.Req.User), answer)
 }
 
 // whoseTurn is the one autocomplete choice of whoever may not move now
@@ -220,15 +254,18 @@ func resign(t *turn) (*response, error) {
 		return nil, err
 	}
 	s.ended()
-	return commit(t, s, fmt.Sprintf("%s resigned. %s", t.Req.User.Mention(), s.resultLine()))
+	return commit(t, s, fmt.Sprintf("%s resigned. %s", t.Req.User.Mention(), s.resultLine()),
+		fmt.Sprintf("%s resigned. %s", t.Req.User.Mention(), s.resultLine()), "You resigned. "+s.resultLine())
 }
 
+// board shows the board to its asker, privately: the thread's live board
+// stays the one at the bottom of the thread.
 func board(t *turn) (*response, error) {
 	msg, err := message(t, t.State, "")
 	if err != nil {
 		return nil, err
 	}
-	return &response{Message: msg}, nil
+	return &response{Ephemeral: true, Message: msg}, nil
 }
 
 // flip shows the clicker, privately, the board of the message whose button
@@ -295,7 +332,8 @@ func drawAction(t *turn, action string) (*response, error) {
 			return nil, err
 		}
 		s.ended()
-		return commit(t, s, fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", t.Req.User.Mention()))
+		note := fmt.Sprintf("%s accepted the draw offer. Draw by agreement.", t.Req.User.Mention())
+		return commit(t, s, note, note, "You accepted the draw offer: the game is drawn.")
 	case "claim":
 		return claim(t, s, c)
 	}
@@ -339,7 +377,8 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 		}
 	}
 	s.ended()
-	return commit(t, s, fmt.Sprintf("%s claimed a draw by %s%s.", t.Req.User.Mention(), s.End.Reason, withMove))
+	note := fmt.Sprintf("%s claimed a draw by %s%s.", t.Req.User.Mention(), s.End.Reason, withMove)
+	return commit(t, s, note, note, fmt.Sprintf("You claimed a draw by %s%s.", s.End.Reason, withMove))
 }
 
 // rematch opens, from a finished game's Rematch button, a challenge from

@@ -13,13 +13,15 @@ import (
 )
 
 func TestSurvivalDeadPositionEndsAtOnce(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	// The bishops face each other on the long diagonal: the capture is
 	// forced and eliminates Black.
 	id := putGame(t, store, "8/8/8/8/8/8/1b6/B7 w - - 0 1")
 	resp, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Bxb2"}))
 	require.NoError(t, err)
-	require.Contains(t, resp.Content, "wins by elimination of the last piece")
+	require.Equal(t, "You played **Bxb2**. "+alice.Mention()+" (White) wins by elimination of the last piece.", resp.Content, "the mover learns the end too")
+	require.True(t, resp.Ephemeral)
+	require.Contains(t, liveBoard(t, a, p).Content, "wins by elimination of the last piece")
 	g, _ := load(t, store, id)
 	require.False(t, g.Active)
 	require.Equal(t, &storage.Outcome{Winners: []string{alice.ID}, Losers: []string{bob.ID}, Side: "white", Method: storage.Elimination}, g.Outcome)
@@ -28,11 +30,11 @@ func TestSurvivalDeadPositionEndsAtOnce(t *testing.T) {
 	// After e5 every White piece is on a dark square, every Black one on a
 	// light square and the pawns block each other: no capture can ever
 	// happen again, so the game is drawn at once.
-	a2, _, store2 := newApp(t)
+	a2, p2, store2 := newApp(t)
 	id = putGame(t, store2, "8/8/4p3/8/4P3/8/2b5/B7 w - - 0 1")
 	resp, err = a2.Handle(cmd(alice, "move", "", map[string]string{"move": "e5"}))
 	require.NoError(t, err)
-	require.Contains(t, resp.Content, "Draw by dead position")
+	require.Contains(t, liveBoard(t, a2, p2).Content, "Draw by dead position")
 	g, _ = load(t, store2, id)
 	require.False(t, g.Active)
 	require.Equal(t, &storage.Outcome{Method: storage.DeadPosition}, g.Outcome)
@@ -192,4 +194,40 @@ func TestAutocompleteOnlyForTheMover(t *testing.T) {
 	require.NotEmpty(t, ac(bob))
 	require.NotEqual(t, commands.WaitingValue, ac(bob)[0].Value, "bob is to move now")
 	require.Equal(t, "Waiting for bob (Black) to move", ac(alice)[0].Name)
+}
+
+// TestSurvivalOneLiveBoard: each move posts the new board (pinging the
+// player to move) and compacts the one before into its line of the move
+// list, once; the mover is answered privately; /board answers privately.
+func TestSurvivalOneLiveBoard(t *testing.T) {
+	a, p, store := newApp(t)
+	id := putGame(t, store, kingsShuffle)
+	for i, m := range []string{"Ka2", "Kg8", "Ka1"} {
+		u := []commands.User{alice, bob}[i%2]
+		r, err := a.Handle(cmd(u, "move", "", map[string]string{"move": m}))
+		require.NoError(t, err)
+		require.True(t, r.Ephemeral, "the mover's answer is private")
+		require.Equal(t, "You played **"+m+"**.", r.Content)
+		commandstest.Deliver(t, a, t0)
+	}
+	r, err := a.Handle(cmd(carol, "board", "", nil))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	commandstest.Deliver(t, a, t0)
+	posts, edits := p.Snapshot()
+	require.Len(t, posts, 3, "one board per move, nothing else")
+	require.Equal(t, alice.Mention()+" played **Ka2**. "+bob.Mention()+", your move.", posts[0].Msg.Content)
+	require.Len(t, posts[2].Msg.Files, 1)
+	require.Len(t, edits, 2)
+	require.Equal(t, posts[0].ID, edits[0].ID)
+	require.Equal(t, "1. Ka2 — "+alice.Mention(), edits[0].Msg.Content)
+	require.Equal(t, posts[1].ID, edits[1].ID)
+	require.Equal(t, "1... Kg8 — "+bob.Mention(), edits[1].Msg.Content)
+	for _, e := range edits {
+		require.Empty(t, e.Msg.Files)
+		require.Empty(t, e.Msg.Cards)
+		require.Empty(t, e.Msg.Rows)
+	}
+	g, _ := load(t, store, id)
+	require.Equal(t, posts[2].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }

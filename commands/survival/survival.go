@@ -273,11 +273,12 @@ func (Game) Timeout(t *commands.Turn[*State]) error {
 		// The first move never came: aborted, not scored (ruling 28).
 		s.Result, s.End, s.Offer = "*", &End{Method: storage.Aborted, Reason: "no first move"}, ""
 		t.Save(s)
-		msg, err := message(t, s, fmt.Sprintf("%s never made the first move. %s", s.describe(s.turn()), s.resultLine()))
+		note := fmt.Sprintf("%s never made the first move. %s", s.describe(s.turn()), s.resultLine())
+		msg, err := message(t, s, note)
 		if err != nil {
 			return err
 		}
-		t.Post(msg)
+		t.Board(commands.ChannelOfGame, msg, commands.Message{Content: note})
 		return nil
 	}
 	loser := s.turn()
@@ -286,11 +287,12 @@ func (Game) Timeout(t *commands.Turn[*State]) error {
 	}
 	s.ended()
 	t.Save(s)
-	msg, err := message(t, s, fmt.Sprintf("%s ran out of time. %s", s.describe(loser), s.resultLine()))
+	note := fmt.Sprintf("%s ran out of time. %s", s.describe(loser), s.resultLine())
+	msg, err := message(t, s, note)
 	if err != nil {
 		return err
 	}
-	t.Post(msg)
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: note})
 	return nil
 }
 

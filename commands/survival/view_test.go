@@ -26,15 +26,16 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 		{"draw, Black to move", []string{"Ka2"}, nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a, _, store := newApp(t)
+			a, p, store := newApp(t)
 			id := putGame(t, store, kingsShuffle)
 			for i, m := range c.moves {
 				u := alice
 				if i%2 == 1 {
 					u = bob
 				}
-				r, err := a.Handle(cmd(u, "move", "", map[string]string{"move": m}))
+				_, err := a.Handle(cmd(u, "move", "", map[string]string{"move": m}))
 				require.NoError(t, err)
+				r := liveBoard(t, a, p)
 				_, st := load(t, store, id)
 				game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
 				require.NoError(t, err)
@@ -50,8 +51,9 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 				require.NoError(t, err)
 				end = cmd(alice, "draw", "accept", nil)
 			}
-			r, err := commandstest.Confirm(t, a, end)
+			_, err := commandstest.Confirm(t, a, end)
 			require.NoError(t, err)
+			r := liveBoard(t, a, p)
 			g, st := load(t, store, id)
 			require.False(t, g.Active)
 			game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
@@ -71,12 +73,14 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 // TestStaleSurvivalFlip: Flip board shows the position of the board it is
 // on, not the game's position now, always from Black's side.
 func TestStaleSurvivalFlip(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	putGame(t, store, kingsShuffle)
 	b0, err := a.Handle(cmd(alice, "board", "", nil))
 	require.NoError(t, err)
-	b1, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))
+	require.True(t, b0.Ephemeral, "/board answers privately")
+	_, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka2"}))
 	require.NoError(t, err)
+	b1 := &commands.Response{Message: liveBoard(t, a, p)}
 	f0, err := a.Handle(click(carol, buttonOf(t, b0.Message, "Flip board")))
 	require.NoError(t, err)
 	require.True(t, f0.Ephemeral)

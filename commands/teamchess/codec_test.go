@@ -117,7 +117,7 @@ func TestResumedGameKnowsEarlierSacrifices(t *testing.T) {
 // resumed at every move hold every move from the first, not only those
 // since the last save.
 func TestResumedGameRecordsTheWholeGame(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	moves := []struct {
 		u    commands.User
@@ -133,9 +133,9 @@ func TestResumedGameRecordsTheWholeGame(t *testing.T) {
 	require.Equal(t, len(moves), strings.Count(rec, "\n"), rec)
 	require.Contains(t, rec, "1. White (alice): e4")
 
-	resp, err = a.Handle(in(alice, pub, "move", "", map[string]string{"move": "Qxf7#"}))
+	_, err = a.Handle(in(alice, pub, "move", "", map[string]string{"move": "Qxf7#"}))
 	require.NoError(t, err)
-	pgn := text(t, resp.Message)
+	pgn := text(t, boardIn(t, a, p, pub))
 	require.Contains(t, pgn, "White wins by honourable checkmate")
 	require.Contains(t, pgn, "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#")
 }

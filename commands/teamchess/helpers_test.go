@@ -130,3 +130,19 @@ func requireAlready(t *testing.T, r *commands.Response, err error, want string) 
 	require.False(t, r.Update, "a repeat leaves the message as it is")
 	require.Equal(t, want, r.Content)
 }
+
+// boardIn delivers what is due and returns the newest board posted in
+// channel (an action's news is its live board in every thread; the user
+// who acted is answered privately).
+func boardIn(t *testing.T, a *commands.App, p *commandstest.Platform, channel string) commands.Message {
+	t.Helper()
+	commandstest.Deliver(t, a, t0)
+	posts, _ := p.Snapshot()
+	for i := len(posts) - 1; i >= 0; i-- {
+		if posts[i].Channel == channel && len(posts[i].Msg.Files) > 0 {
+			return posts[i].Msg
+		}
+	}
+	t.Fatalf("no board posted in %s", channel)
+	return commands.Message{}
+}

@@ -29,36 +29,37 @@ func statsByID(t *testing.T, a *commands.App) map[string]tc.PlayerStats {
 // dishonourable mate (rule 2.1's upgrade, rule 5); the mate is scored and
 // recorded as a dishonourable checkmate (ruling 6).
 func TestTeamChessHonourAnnounced(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob, dan})
 	play := func(u commands.User, move string) string {
 		t.Helper()
 		resp, err := a.Handle(in(u, pub, "move", "", map[string]string{"move": move}))
 		require.NoError(t, err)
-		return text(t, resp.Message)
+		require.True(t, resp.Ephemeral)
+		return text(t, boardIn(t, a, p, pub))
 	}
 	require.Contains(t, play(alice, "a8=PoliticalAgent"), "White has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).")
 	play(dan, "Kh7")
 	require.NotContains(t, play(alice, "Kf8"), "8th-rank sacrifice")
 	play(dan, "Kh8")
 	require.Contains(t, play(alice, "Qg6"), "a checkmate wins, as a dishonourable checkmate since White has made an 8th-rank sacrifice (rule 5)")
-	resp, err := a.Handle(in(alice, pub, "siege", "continue", nil))
+	_, err := a.Handle(in(alice, pub, "siege", "continue", nil))
 	require.NoError(t, err)
-	require.Contains(t, text(t, resp.Message), "declines the Siege Win and makes one more move: a checkmate wins, as a dishonourable checkmate")
+	require.Contains(t, text(t, boardIn(t, a, p, pub)), "declines the Siege Win and makes one more move: a checkmate wins, as a dishonourable checkmate")
 	got := play(alice, "Qh6#")
 	require.Contains(t, got, "White wins by dishonourable checkmate")
 	require.Contains(t, got, `[WinCategory "dishonourable_checkmate"]`)
 	require.Equal(t, map[string]int{"dishonourable_checkmate": 1}, statsByID(t, a)[alice.ID].WinsBy)
 
-	resp, err = a.Handle(in(alice, pub, "teamchess", "rules", nil))
+	resp, err := a.Handle(in(alice, pub, "teamchess", "rules", nil))
 	require.NoError(t, err)
 	require.Contains(t, text(t, resp.Message), "honourable only if the mating team made no 8th-rank sacrifice in the whole game")
 
 	// Without a sacrifice the siege prompt promises the honourable upgrade.
 	_, pub, _ = startGame(t, a, store, "7k/5K2/8/6Q1/8/8/8/8 w - - 0 1", []commands.User{alice}, []commands.User{bob})
-	resp, err = a.Handle(in(alice, pub, "move", "", map[string]string{"move": "Qg6"}))
+	_, err = a.Handle(in(alice, pub, "move", "", map[string]string{"move": "Qg6"}))
 	require.NoError(t, err)
-	require.Contains(t, text(t, resp.Message), "a checkmate upgrades the win to an honourable checkmate")
+	require.Contains(t, text(t, boardIn(t, a, p, pub)), "a checkmate upgrades the win to an honourable checkmate")
 }
 
 // TestTeamChessOldFinishedGameKeepsItsCategory: a game finished and stored

@@ -613,7 +613,7 @@ func postStart(t *turn, s *State) error {
 	if err != nil {
 		return err
 	}
-	t.PostIn(t.Game.ThreadID, msg)
+	t.Board(t.Game.ThreadID, msg, commands.Message{Content: intro})
 	for _, side := range sides {
 		act, _ := g.Active(side)
 		var advisers []string
@@ -634,7 +634,7 @@ func postStart(t *turn, s *State) error {
 		if err != nil {
 			return err
 		}
-		t.PostIn(s.TeamThreads[side], msg)
+		t.Board(s.TeamThreads[side], msg, commands.Message{Content: text})
 	}
 	return nil
 }

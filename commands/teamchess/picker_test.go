@@ -32,8 +32,8 @@ func startGameID(t *testing.T, a *commands.App, store storage.Store, id, fen str
 	return g, g.ThreadID, load(t, store, g.ID).TeamThreads
 }
 
-// boardIn is the board /board shows u in channel.
-func boardIn(t *testing.T, a *commands.App, u commands.User, channel string) commands.Message {
+// boardAsked is the board /board shows u in channel.
+func boardAsked(t *testing.T, a *commands.App, u commands.User, channel string) commands.Message {
 	t.Helper()
 	resp, err := a.Handle(in(u, channel, "board", "", nil))
 	require.NoError(t, err)
@@ -147,7 +147,7 @@ func TestTeamChessPickerOffersExactlyTheLegalMoves(t *testing.T) {
 func TestTeamChessPickerSacrifice(t *testing.T) {
 	a, _, store := newApp(t)
 	g, _, team := startGame(t, a, store, "r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob})
-	board := boardIn(t, a, alice, team[chess.White])
+	board := boardAsked(t, a, alice, team[chess.White])
 	resp, err := pickIn(a, alice, team[chess.White], buttonOf(t, board, "Pick a move"))
 	require.NoError(t, err)
 	require.True(t, resp.Ephemeral)
@@ -195,7 +195,7 @@ func TestTeamChessPickerSacrifice(t *testing.T) {
 func TestTeamChessPickerForcedReply(t *testing.T) {
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
-	resp, err := pickIn(a, alice, pub, buttonOf(t, boardIn(t, a, alice, pub), "Pick a move"))
+	resp, err := pickIn(a, alice, pub, buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move"))
 	require.NoError(t, err)
 	for _, v := range []string{"b7", "b7b8", "b7b8s"} {
 		resp, err = pickIn(a, alice, pub, menu(t, resp.Message).Route, v)
@@ -212,10 +212,10 @@ func TestTeamChessPickerForcedReply(t *testing.T) {
 	require.Contains(t, resp.Content, "Black's next move is forced: **Nf6**")
 
 	// Alice's turn is over: her board's button refuses her now.
-	_, err = pickIn(a, alice, pub, buttonOf(t, boardIn(t, a, alice, pub), "Pick a move"))
+	_, err = pickIn(a, alice, pub, buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move"))
 	require.Contains(t, commandstest.UserMsg(t, err), "It is Black's turn")
 
-	resp, err = pickIn(a, bob, pub, buttonOf(t, boardIn(t, a, bob, pub), "Pick a move"))
+	resp, err = pickIn(a, bob, pub, buttonOf(t, boardAsked(t, a, bob, pub), "Pick a move"))
 	require.NoError(t, err)
 	require.Contains(t, resp.Message.Content, "A Saboteur forced your move (rule 3.3): **Nf6** is the only move.")
 	require.Equal(t, []string{"Nf6"}, labels(t, resp.Message))
@@ -234,7 +234,7 @@ func TestTeamChessPickerForcedReply(t *testing.T) {
 func TestTeamChessPickerRefusals(t *testing.T) {
 	a, _, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
-	open := buttonOf(t, boardIn(t, a, alice, pub), "Pick a move")
+	open := buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move")
 	_, err := pickIn(a, carol, pub, open)
 	require.Contains(t, commandstest.UserMsg(t, err), "Only the active commander may move")
 	_, err = pickIn(a, bob, pub, open)
@@ -262,7 +262,7 @@ func TestTeamChessPickerRefusals(t *testing.T) {
 	require.Contains(t, commandstest.UserMsg(t, err), "Only the active commander may move")
 	_, err = pickIn(a, carol, pub, open)
 	require.Contains(t, commandstest.UserMsg(t, err), "This board is out of date")
-	_, err = pickIn(a, carol, pub, buttonOf(t, boardIn(t, a, carol, pub), "Pick a move"))
+	_, err = pickIn(a, carol, pub, buttonOf(t, boardAsked(t, a, carol, pub), "Pick a move"))
 	require.NoError(t, err, "the new board's button opens carol's picker")
 	st := load(t, store, g.ID)
 	for _, act := range st.game.State().Actions {
@@ -278,7 +278,7 @@ func TestTeamChessPickerPlaysLikeMove(t *testing.T) {
 	const fen = "r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1"
 	a, pa, storeA := newApp(t)
 	_, pubA, _ := startGameID(t, a, storeA, id, fen, []commands.User{alice, carol}, []commands.User{bob})
-	resp, err := pickIn(a, alice, pubA, buttonOf(t, boardIn(t, a, alice, pubA), "Pick a move"))
+	resp, err := pickIn(a, alice, pubA, buttonOf(t, boardAsked(t, a, alice, pubA), "Pick a move"))
 	require.NoError(t, err)
 	for _, v := range []string{"b7", "b7b8", "b7b8p"} {
 		resp, err = pickIn(a, alice, pubA, menu(t, resp.Message).Route, v)
@@ -313,7 +313,7 @@ func TestTeamChessPickerPlaysLikeMove(t *testing.T) {
 func TestTeamChessPickerPagesAndSiege(t *testing.T) {
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
-	resp, err := pickIn(a, alice, pub, buttonOf(t, boardIn(t, a, alice, pub), "Pick a move"))
+	resp, err := pickIn(a, alice, pub, buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move"))
 	require.NoError(t, err)
 	resp, err = pickIn(a, alice, pub, menu(t, resp.Message).Route, "d4")
 	require.NoError(t, err)
@@ -341,11 +341,11 @@ func TestTeamChessPickerPagesAndSiege(t *testing.T) {
 	// A siege: Black (king a8) has no move after Qb6 (ruling 4).
 	a2, _, store2 := newApp(t)
 	g2, pub2, _ := startGame(t, a2, store2, "k7/8/8/8/8/8/8/1Q2K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
-	old, err := pickIn(a2, alice, pub2, buttonOf(t, boardIn(t, a2, alice, pub2), "Pick a move"))
+	old, err := pickIn(a2, alice, pub2, buttonOf(t, boardAsked(t, a2, alice, pub2), "Pick a move"))
 	require.NoError(t, err)
 	_, err = a2.Handle(in(alice, pub2, "move", "", map[string]string{"move": "Qb6"}))
 	require.NoError(t, err)
-	board := boardIn(t, a2, alice, pub2)
+	board := boardAsked(t, a2, alice, pub2)
 	for _, row := range board.Rows {
 		for _, c := range row {
 			if b, ok := c.(ui.Button); ok {

@@ -111,13 +111,15 @@ func (Game) Spec() commands.Spec[*State] {
 
 // private: a suggestion goes to the team thread only, so its command (and
 // the move in it) must not show in the channel it is typed in; the record
-// and the rules are long answers for the asker.
+// and the rules are long answers for the asker; an action's news is the
+// live board it posts in every thread, so its user is answered privately,
+// as is /board.
 func private(req *commands.Request) bool {
 	if req.Type != commands.CommandRequest {
 		return false
 	}
 	switch req.Command {
-	case "suggest", "record":
+	case "suggest", "record", "move", "tagout", "resign", "siege", "board":
 		return true
 	case "teamchess":
 		return req.Sub == "rules"
@@ -165,8 +167,9 @@ func commander(t *turn, what string) error {
 }
 
 // apply runs one engine action on a copy of the state, saves it and
-// announces it: the answer goes to the channel the request came from (the
-// public thread or a team thread), the same board to the other two.
+// announces it: the new live board in the public thread and each team
+// thread; the user who acted is answered privately with what happened (in
+// place of the confirmation prompt a Confirm button was on).
 func apply(t *turn, action func(g *tc.Game) ([]tc.Event, error)) (*response, error) {
 	s := t.State.clone()
 	c := changeOf(s.game)
@@ -175,11 +178,11 @@ func apply(t *turn, action func(g *tc.Game) ([]tc.Event, error)) (*response, err
 	if err != nil {
 		return nil, refusal(err, "")
 	}
-	msg, err := transition(t, s, c, t.Req.ChannelID)
+	msg, err := transition(t, s, c)
 	if err != nil {
 		return nil, err
 	}
-	return &response{Message: msg}, nil
+	return &response{Ephemeral: true, Update: t.Confirmed(), Message: msg}, nil
 }
 
 func move(t *turn) (*response, error) { return playMove(t, t.Req.Str("move")) }
@@ -265,7 +268,8 @@ func draw(t *turn) (*response, error) {
 	return nil, commands.Errorf("Team Chess has no draws: a side without a legal move is besieged (rule 2.1), and stagnation with fatigue tag-outs replaces repetition and the 50-move rule (rule 4). To give up, the active commander uses /resign.")
 }
 
-// board shows the board again: the team's view in a team thread.
+// board shows the board again to its asker, privately (the thread's live
+// board stays the one at the bottom): the team's view in a team thread.
 func board(t *turn) (*response, error) {
 	s := t.State
 	view := -1
@@ -278,7 +282,7 @@ func board(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &response{Message: msg}, nil
+	return &response{Ephemeral: true, Message: msg}, nil
 }
 
 // record answers privately with the game record (rule 7.2): the latest

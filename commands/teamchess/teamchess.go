@@ -241,7 +241,7 @@ func (Game) Timeout(t *turn) error {
 		return err
 	}
 	c.events = events
-	_, err = transition(t, s, c, "")
+	_, err = transition(t, s, c)
 	return err
 }
 
@@ -315,10 +315,11 @@ func changeOf(g *tc.Game) *change {
 
 // transition saves s, the state after a transition of t, and announces it:
 // the team threads' membership brought in line (rule 1.4), the players'
-// records at the end (in the same transaction), and the board in every
-// thread of the game except answerIn, whose message it returns (answerIn
-// "": posted everywhere).
-func transition(t *turn, s *State, c *change, answerIn string) (commands.Message, error) {
+// records at the end (in the same transaction), and the new live board in
+// every thread of the game (Turn.Board: each thread's board before it
+// becomes a line of its record). It returns the private answer to the
+// user who acted: what happened.
+func transition(t *turn, s *State, c *change) (commands.Message, error) {
 	t.Save(s)
 	var notes [2][]string
 	if s.game.Phase() != tc.Finished {
@@ -348,8 +349,6 @@ func transition(t *turn, s *State, c *change, answerIn string) (commands.Message
 		t.Also(func(tx storage.Tx) error { return tally(tx, guild, sum) })
 	}
 	note := noteOf(s, c)
-	var answer commands.Message
-	answered := false
 	// Views: -1 the public thread, 0 White's thread, 1 Black's thread.
 	for view := -1; view <= 1; view++ {
 		channel, content := t.Game.ThreadID, note.public
@@ -366,18 +365,13 @@ func transition(t *turn, s *State, c *change, answerIn string) (commands.Message
 		if err != nil {
 			return commands.Message{}, err
 		}
-		if channel == answerIn && !answered {
-			answer, answered = msg, true
-			continue
+		compact := note.events
+		if compact == "" {
+			compact = content
 		}
-		t.PostIn(channel, msg)
+		t.Board(channel, msg, commands.Message{Content: compact})
 	}
-	if !answered && answerIn != "" {
-		// The router only finds the game from its threads: answer with the
-		// public view.
-		return message(t, s, -1, note.public)
-	}
-	return answer, nil
+	return commands.Message{Content: note.team}, nil
 }
 
 func contains(list []string, s string) bool {
@@ -446,7 +440,7 @@ func abort(t *turn, s *State) error {
 		if err != nil {
 			return err
 		}
-		t.PostIn(channel, msg)
+		t.Board(channel, msg, commands.Message{Content: note})
 	}
 	return nil
 }

@@ -37,21 +37,30 @@ func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
 	before, _ := p.Snapshot()
 	resp, err := a.Handle(in(alice, team[chess.White], "move", "", map[string]string{"move": "e4"}))
 	require.NoError(t, err)
-	require.False(t, resp.Ephemeral)
-	require.Contains(t, resp.Cards[0].Title, "White team thread")
-	// The same board goes to the two other threads, once delivered.
+	require.True(t, resp.Ephemeral, "the commander is answered privately")
+	require.Contains(t, resp.Content, "**alice** (White) played **e4**")
+	// The new board goes to every thread, once delivered: each thread's
+	// own live board, the one before it compacted.
 	posts, _ := p.Snapshot()
 	require.Len(t, posts, len(before), "effects wait for the outbox")
-	require.Equal(t, 2, commandstest.Deliver(t, a, t0))
-	posts, _ = p.Snapshot()
+	require.Equal(t, 6, commandstest.Deliver(t, a, t0), "three boards, three compactions")
+	posts, edits := p.Snapshot()
 	var to []string
-	for _, s := range posts[len(posts)-2:] {
+	for _, s := range posts[len(posts)-3:] {
 		to = append(to, s.Channel)
 		require.Contains(t, s.Msg.Content, "**alice** (White) played **e4**")
+		require.Len(t, s.Msg.Files, 1)
 	}
-	require.ElementsMatch(t, []string{pub, team[chess.Black]}, to)
+	require.ElementsMatch(t, []string{pub, team[chess.White], team[chess.Black]}, to)
+	require.Contains(t, boardIn(t, a, p, team[chess.White]).Cards[0].Title, "White team thread")
+	require.Len(t, edits, 3)
+	for i, e := range edits {
+		require.Equal(t, posts[i].ID, e.ID, "each start board compacted")
+		require.Empty(t, e.Msg.Files)
+	}
 	resp, err = a.Handle(in(bob, team[chess.Black], "board", "", nil))
 	require.NoError(t, err)
+	require.True(t, resp.Ephemeral, "/board answers privately")
 	require.Contains(t, resp.Cards[0].Title, "Black team thread")
 	_, err = a.Handle(in(bob, "elsewhere", "board", "", nil))
 	require.Contains(t, commandstest.UserMsg(t, err), "There is no game in this channel")
@@ -244,7 +253,8 @@ func TestTeamChessPrivateAnswers(t *testing.T) {
 		{&commands.Request{Type: commands.CommandRequest, Command: "record"}, true},
 		{&commands.Request{Type: commands.CommandRequest, Command: "teamchess", Sub: "rules"}, true},
 		{&commands.Request{Type: commands.CommandRequest, Command: "teamchess", Sub: "new"}, false},
-		{&commands.Request{Type: commands.CommandRequest, Command: "move"}, false},
+		{&commands.Request{Type: commands.CommandRequest, Command: "move"}, true},
+		{&commands.Request{Type: commands.CommandRequest, Command: "lobby"}, false},
 		{&commands.Request{Type: commands.AutocompleteRequest, Command: "suggest"}, false},
 	} {
 		require.Equal(t, c.want, private(c.req), "%+v", c.req)

@@ -22,6 +22,9 @@ import (
 // so nobody is pinged twice).
 type noteText struct {
 	public, team string
+	// events is what happened, without who acts next: a board's compact
+	// form, its line in the thread's record once the next board is posted.
+	events string
 }
 
 // noteOf describes the transition's events in words.
@@ -42,7 +45,7 @@ func noteOf(s *State, c *change) noteText {
 		}
 		return text + "\n" + next
 	}
-	return noteText{public: join(body, s.nextLine(true)), team: join(body, s.nextLine(false))}
+	return noteText{public: join(body, s.nextLine(true)), team: join(body, s.nextLine(false)), events: body}
 }
 
 func bold(m tc.Member) string { return "**" + label(m) + "**" }

@@ -33,14 +33,17 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 		require.NoError(t, err)
 		return f.Data
 	}
-	resp, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
+	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
 	require.NoError(t, err)
 	require.Equal(t, chess.Black, load(t, store, g.ID).game.Turn())
-	require.True(t, bytes.Equal(drawn(false), resp.Files[0].Data), "the public board with Black to act is drawn from White's side")
-	flipID := buttonOf(t, resp.Message, "Flip board")
-	require.Equal(t, 2, commandstest.Deliver(t, a, t0))
+	board := boardIn(t, a, p, pub)
+	require.True(t, bytes.Equal(drawn(false), board.Files[0].Data), "the public board with Black to act is drawn from White's side")
+	flipID := buttonOf(t, board, "Flip board")
 	posts, _ := p.Snapshot()
-	for _, s := range posts[len(posts)-2:] {
+	for _, s := range posts[len(posts)-3:] {
+		if s.Channel == pub {
+			continue
+		}
 		for _, row := range s.Msg.Rows {
 			for _, c := range row {
 				require.NotEqual(t, "Flip board", c.(ui.Button).Label, "a team thread's board has no Flip button")
@@ -65,12 +68,13 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 	require.True(t, bytes.Equal(drawn(true), f.Files[0].Data), "Flip shows the board now")
 	require.Len(t, load(t, store, g.ID).game.State().Actions, 2, "Flip changes nothing")
 
-	r, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
+	_, err = commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
+	r := boardIn(t, a, p, pub)
 	require.Len(t, r.Rows, 1, "the final board offers a rematch and History")
 	require.Len(t, r.Rows[0], 2, "the final board offers a rematch and History")
-	buttonOf(t, r.Message, "Rematch")
-	require.Equal(t, "g:"+g.ID+":history", buttonOf(t, r.Message, "History"))
+	buttonOf(t, r, "Rematch")
+	require.Equal(t, "g:"+g.ID+":history", buttonOf(t, r, "History"))
 	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "the final board is drawn from White's side")
 }
 
