@@ -309,6 +309,13 @@ func Register[S any](a *App, g Game[S]) {
 			return k.g.Summary(rec, st, userID)
 		},
 	}
+	legacy.clockOf = func(a *App, rec *storage.Game) (Clock, error) {
+		st, err := k.decode(rec)
+		if err != nil {
+			return Clock{}, err
+		}
+		return k.g.Clock(st), nil
+	}
 	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired
@@ -495,12 +502,14 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	}
 	rec.State, rec.StateVersion = json.RawMessage(raw), k.g.Version()
 	if o, over := k.g.Outcome(t.next); over {
-		rec.Active, rec.Deadline = false, time.Time{}
+		rec.Active, rec.Deadline, rec.Remind = false, time.Time{}, time.Time{}
 		oc := o
 		rec.Outcome = &oc
 		return nil
 	}
-	rec.Deadline = nextDeadline(prev, k.g.Clock(t.next), rec.Deadline, t.Now)
+	c, before := k.g.Clock(t.next), rec.Deadline
+	rec.Deadline = nextDeadline(prev, c, before, t.Now)
+	rec.Remind = nextRemind(t.app.Settings.RemindAt, prev, c, before, rec.Deadline, rec.Remind)
 	return nil
 }
 
@@ -511,7 +520,7 @@ func nextDeadline(prev *Clock, next Clock, deadline, now time.Time) time.Time {
 	switch {
 	case next.Rule == NoClock || next.Rule == "" || next.Period <= 0:
 		return time.Time{}
-	case prev == nil || prev.Key != next.Key || prev.Rule != next.Rule || deadline.IsZero():
+	case restarts(prev, next, deadline):
 		return now.Add(next.Period)
 	}
 	return deadline
