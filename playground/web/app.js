@@ -159,7 +159,7 @@
   function inline(text) {
     // Returns DOM nodes for one line or span of text.
     const out = [];
-    const re = /(`+)([\s\S]*?)\1|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|\*([^*\s][^*]*?)\*|_([^_\s][^_]*?)_|~~([\s\S]+?)~~|\|\|([\s\S]+?)\|\||<@!?(\d+)>|<#(\d+)>|<@&(\d+)>|<t:(-?\d+)(?::([tTdDfFR]))?>|<\/([\w -]+):\d+>|(https?:\/\/[^\s<]+[^\s<.,:;"')\]])/g;
+    const re = /(`+)([\s\S]*?)\1|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|\*([^*\s][^*]*?)\*|_([^_\s][^_]*?)_|~~([\s\S]+?)~~|\|\|([\s\S]+?)\|\||<@!?(\d+)>|<#(\d+)>|<@&(\d+)>|<t:(-?\d+)(?::([tTdDfFR]))?>|<\/([\w -]+):\d+>|(https?:\/\/[^\s<]+[^\s<.,:;"')\]])|\[([^\[\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g;
     let last = 0, m;
     while ((m = re.exec(text))) {
       if (m.index > last) out.push(document.createTextNode(text.slice(last, m.index)));
@@ -187,10 +187,27 @@
         const sec = parseInt(m[12], 10);
         out.push(el("span", { class: "ts-pill", title: new Date(sec * 1000).toLocaleString() }, discordTime(sec, m[13] || "f")));
       } else if (m[14]) out.push(el("span", { class: "mention" }, "/" + m[14]));
-      else if (m[15]) out.push(el("a", { href: m[15], target: "_blank", rel: "noopener noreferrer" }, m[15]));
+      else if (m[15]) out.push(link(m[15], null));
+      else if (m[16] !== undefined) out.push(link(m[17], m[16]));
     }
     if (last < text.length) out.push(document.createTextNode(text.slice(last)));
     return out;
+  }
+
+  // link is a URL in text, or a masked link [label](url) (label set). A
+  // link to a channel of this server (https://discord.com/channels/<guild>/<channel>)
+  // opens it here, as Discord's client does: a bare one shows as the
+  // channel's pill, a masked one as its label.
+  function link(url, label) {
+    const ch = /^https:\/\/discord\.com\/channels\/[^/\s]+\/(\d+)\/?$/.exec(url);
+    const c = ch ? channelByID(ch[1]) : null;
+    if (c) {
+      const open = (ev) => { ev.preventDefault(); openChannel(c.id); };
+      if (label !== null) return el("a", { href: url, title: "Open " + c.name, onclick: open }, inline(label));
+      return el("span", { class: "mention channel-mention", dataset: { channel: c.id }, title: "Open " + c.name, onclick: open },
+        c.kind.endsWith("thread") ? channelIcon(c.kind, 14) : null, (c.kind.endsWith("thread") ? "" : "#") + c.name);
+    }
+    return el("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, label !== null ? inline(label) : url);
   }
 
   function markdown(text) {
