@@ -39,7 +39,8 @@ func TestReminderThroughDiscord(t *testing.T) {
 
 	games := mustBeEphemeral(t, h.reply(bob, h.gen.ID, "games"), bob)
 	require.Contains(t, games, "**[Survival Chess: Tartan Grid]("+link+")** in <#"+thread.ID+">")
-	require.Contains(t, games, "· waiting on **you**")
+	require.Contains(t, games, "**your move**")
+	require.NotContains(t, games, "waiting on", "the summary says it is bob's move")
 	require.Contains(t, mustBeEphemeral(t, h.reply(alice, h.gen.ID, "games"), alice), "· waiting on "+bob.Mention())
 
 	h2 := h.restart(t, db)

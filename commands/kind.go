@@ -43,7 +43,9 @@ type Game[S any] interface {
 	// effects.
 	Timeout(t *Turn[S]) error
 	// Summary is one line about the game for userID's /games, e.g.
-	// "vs @bob, **your move**".
+	// "vs @bob, **your move**": it says when userID must act; the
+	// framework adds whom else the game waits on (Clock's Actors) and a
+	// link to its thread.
 	Summary(g *storage.Game, s S, userID string) string
 }
 

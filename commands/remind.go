@@ -169,16 +169,22 @@ func andList(items []string) string {
 }
 
 // waitingOn says whom the game whose clock is c waits on, for userID's
-// /games: "**you**", "<@bob>" (a list of games is an ephemeral answer:
-// its mentions show names and ping nobody), or "" when nobody must act.
+// /games: "<@bob>" (a list of games is an ephemeral answer: its mentions
+// show names and ping nobody), "**you** and <@bob>", or "" when nobody
+// must act or only userID must: the game's Summary then says it is their
+// move, and saying it twice reads as noise.
 func waitingOn(c Clock, userID string) string {
 	var who []string
+	mine := false
 	for _, id := range c.Actors {
 		if id == userID {
-			who = append([]string{"**you**"}, who...)
+			mine = true
 		} else {
 			who = append(who, "<@"+id+">")
 		}
+	}
+	if mine && len(who) > 0 {
+		who = append([]string{"**you**"}, who...)
 	}
 	return andList(who)
 }

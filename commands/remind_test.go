@@ -187,8 +187,8 @@ func TestReminderNeverAfterTheTimeout(t *testing.T) {
 }
 
 // TestGamesSaysWhoseTurnWithALink: /games names whom each game waits on
-// (the caller as "you", others by a mention, which an ephemeral answer
-// does not ping) and links the thread.
+// (by a mention, which an ephemeral answer does not ping; the caller's own
+// turn is the game's summary's to say) and links the thread.
 func TestGamesSaysWhoseTurnWithALink(t *testing.T) {
 	a, _, _ := remindSetup(t, 0.75)
 	list := func(u commands.User) string {
@@ -197,11 +197,12 @@ func TestGamesSaysWhoseTurnWithALink(t *testing.T) {
 		require.True(t, resp.Ephemeral)
 		return resp.Cards[0].Description
 	}
-	require.Equal(t, "• **[Tic-tac-toe](https://discord.com/channels/g/th1)** in <#th1>: your move · waiting on **you**", list(commandstest.Alice))
+	require.Equal(t, "• **[Tic-tac-toe](https://discord.com/channels/g/th1)** in <#th1>: your move", list(commandstest.Alice),
+		"the summary says it is alice's move: not twice")
 	require.Equal(t, "• **[Tic-tac-toe](https://discord.com/channels/g/th1)** in <#th1> · waiting on <@"+commandstest.Alice.ID+">", list(commandstest.Bob))
 	tttPlay(t, a, commandstest.Alice, "5", time.Minute)
 	require.Contains(t, list(commandstest.Alice), "waiting on <@"+commandstest.Bob.ID+">")
-	require.Contains(t, list(commandstest.Bob), "waiting on **you**")
+	require.Equal(t, "• **[Tic-tac-toe](https://discord.com/channels/g/th1)** in <#th1>: your move", list(commandstest.Bob))
 }
 
 // TestGamesListFitsItsCard: a long list stops before the card's 4096

@@ -57,6 +57,10 @@ func TestReminderOfTheDeployment(t *testing.T) {
 	t.Run("both", func(t *testing.T) {
 		a, p, store, id := startReminded(t)
 		require.True(t, commandstest.Game(t, store, id).Remind.Equal(t0.Add(6*time.Hour)))
+		games, err := a.Handle(&commands.Request{Type: commands.CommandRequest, Command: "games", User: alice, Now: t0})
+		require.NoError(t, err)
+		require.Contains(t, games.Cards[0].Description, "**deploy and confirm**, time runs out <t:")
+		require.Contains(t, games.Cards[0].Description, "· waiting on **you** and "+bob.Mention())
 		require.NoError(t, a.Sweep(t0.Add(6*time.Hour-time.Minute)))
 		commandstest.Deliver(t, a, t0.Add(6*time.Hour))
 		require.Empty(t, remindersIn(p, "m1"))
@@ -84,6 +88,10 @@ func TestReminderOfTheDeployment(t *testing.T) {
 		require.Len(t, got, 1)
 		require.True(t, strings.HasPrefix(got[0], "Reminder: "+bob.Mention()+", 2 hours left on your deployment"), got[0])
 		require.NotContains(t, got[0], alice.ID)
+		games, err := a.Handle(&commands.Request{Type: commands.CommandRequest, Command: "games", User: alice, Now: t0.Add(6 * time.Hour)})
+		require.NoError(t, err)
+		require.Contains(t, games.Cards[0].Description, "deployment confirmed, waiting for your opponent")
+		require.True(t, strings.HasSuffix(games.Cards[0].Description, " · waiting on "+bob.Mention()), games.Cards[0].Description)
 	})
 }
 
