@@ -32,9 +32,11 @@
 // Delivered the results of its effects. The router (router.go) finds the
 // game a thread or a custom ID belongs to and runs the route under the
 // game's lock with a fresh record; Sweep runs Timeout when a deadline has
-// passed; /games asks Summary. Pieces games share: Subcommands, Draw (an
-// agreed draw), OpenChallenge, Lobby/PutLobby/CloseLobby, OpenThread and
-// Create (a game not started from a challenge), SendPrivately.
+// passed, and posts a turn reminder when a share of the clock's period has
+// (remind.go); /games asks Summary and names whom each game waits on.
+// Pieces games share: Subcommands, Draw (an agreed draw), OpenChallenge,
+// Lobby/PutLobby/CloseLobby, OpenThread and Create (a game not started
+// from a challenge), SendPrivately.
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
