@@ -306,8 +306,8 @@ func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
 }
 
 // Sweep runs every timer that is due at now: per-move time limits of games,
-// turn reminders (remind.go) and challenge expiry. The bot calls it periodically; it returns the first
-// error after trying everything.
+// turn reminders (remind.go) and challenge expiry. The bot calls it
+// periodically; it returns the first error after trying everything.
 func (a *App) Sweep(now time.Time) error {
 	var due []string
 	if err := a.view(func(tx storage.Tx) error {
