@@ -195,9 +195,9 @@
   }
 
   // link is a URL in text, or a masked link [label](url) (label set). A
-  // link to a channel of this server (https://discord.com/channels/<guild>/<channel>)
+  // link to a channel of this server (discord.com/channels/<guild>/<channel>)
   // opens it here, as Discord's client does: a bare one shows as the
-  // channel's pill, a masked one as its label.
+  // channel's pill, a masked one as its label. Other links open in a new tab.
   function link(url, label) {
     const ch = /^https:\/\/discord\.com\/channels\/[^/\s]+\/(\d+)\/?$/.exec(url);
     const c = ch ? channelByID(ch[1]) : null;
