@@ -318,6 +318,14 @@ func Register[S any](a *App, g Game[S]) {
 		}
 		return k.g.Clock(st), nil
 	}
+	legacy.gamesLine = func(a *App, rec *storage.Game, userID string) (string, Clock, bool) {
+		st, err := k.decode(rec)
+		if err != nil {
+			a.Log.Error("decoding a game for /games failed", "game", rec.ID, "err", err)
+			return "", Clock{}, false
+		}
+		return k.g.Summary(rec, st, userID), k.g.Clock(st), true
+	}
 	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired

@@ -69,6 +69,9 @@ type Kind struct {
 	// game rec (Game.Clock of its decoded state): whom a reminder and
 	// /games name.
 	clockOf func(a *App, rec *storage.Game) (Clock, error)
+	// gamesLine, for kinds registered with Register, is Summary and the
+	// clock of the game rec, from one decoding of its state (/games).
+	gamesLine func(a *App, rec *storage.Game, userID string) (summary string, c Clock, ok bool)
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown

@@ -90,17 +90,20 @@ func (a *App) listGames(req *Request) (*Response, error) {
 		if g.GuildID != "" {
 			line = fmt.Sprintf("**[%s](%s)** in <#%s>", k.Title, ThreadLink(g.GuildID, g.ThreadID), g.ThreadID)
 		}
-		if k.Summary != nil {
-			if s := k.Summary(a, g, req.User.ID); s != "" {
-				line += ": " + s
-			}
+		var summary, who string
+		switch {
+		case k.gamesLine != nil:
+			var c Clock
+			summary, c, _ = k.gamesLine(a, g, req.User.ID)
+			who = waitingOn(c, req.User.ID)
+		case k.Summary != nil:
+			summary = k.Summary(a, g, req.User.ID)
 		}
-		if k.clockOf != nil {
-			if c, err := k.clockOf(a, g); err == nil {
-				if who := waitingOn(c, req.User.ID); who != "" {
-					line += " · waiting on " + who
-				}
-			}
+		if summary != "" {
+			line += ": " + summary
+		}
+		if who != "" {
+			line += " · waiting on " + who
 		}
 		line = "• " + line
 		// A card's description holds 4096 characters: the lines that fit,
