@@ -59,7 +59,8 @@
 //     all, the same interaction is never applied twice, and what it does on
 //     Discord is delivered at least once, reconciled so that a retry does
 //     not show it twice.
-//   - The clock rule is applied here once (nextDeadline), never by a game.
+//   - The clock rule is applied here once (nextDeadline), with its turn
+//     reminder (nextRemind), never by a game.
 //   - A handler returns a *UserError for anything the user did wrong; its
 //     text is shown to them privately, word for word, and nothing changed.
 //     Any other error is logged and the user gets a generic apology.
