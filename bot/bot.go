@@ -173,6 +173,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		MoveTime:     time.Duration(cfg.Game.MoveTime),
 		ChallengeTTL: time.Duration(cfg.Game.ChallengeTTL),
 		LobbyTTL:     time.Duration(cfg.Game.LobbyTTL),
+		RemindAt:     cfg.Game.RemindAt,
 		DevGuildID:   cfg.Discord.DevGuildID,
 		ClaimTTL:     time.Duration(cfg.Outbox.ClaimTTL),
 	}, log)

@@ -252,6 +252,9 @@ type GameConfig struct {
 	MoveTime     Duration `toml:"move_time"`
 	ChallengeTTL Duration `toml:"challenge_ttl"`
 	LobbyTTL     Duration `toml:"lobby_ttl"`
+	// RemindAt is the share of a move's (turn's, deployment's) time after
+	// which whoever must act is reminded in the game's thread; 0: never.
+	RemindAt float64 `toml:"remind_at"`
 }
 
 // PlaygroundConfig holds the [playground] table: the web page, the local
@@ -378,6 +381,7 @@ func DefaultConfig() Config {
 			MoveTime:     Duration(24 * time.Hour),
 			ChallengeTTL: Duration(time.Hour),
 			LobbyTTL:     Duration(24 * time.Hour),
+			RemindAt:     0.75,
 		},
 		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL)},
 		Playground: PlaygroundConfig{
@@ -459,6 +463,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.challenge_ttl must be at least 1m, got %s", time.Duration(c.Game.ChallengeTTL))
 	case time.Duration(c.Game.LobbyTTL) < time.Minute:
 		return fmt.Errorf("game.lobby_ttl must be at least 1m, got %s", time.Duration(c.Game.LobbyTTL))
+	case !(c.Game.RemindAt >= 0 && c.Game.RemindAt < 1):
+		return fmt.Errorf("game.remind_at must be a share of the move's time from 0 (no reminders) to below 1, e.g. 0.75; got %v", c.Game.RemindAt)
 	case time.Duration(c.Outbox.ClaimTTL) < minClaimTTL || time.Duration(c.Outbox.ClaimTTL) > maxClaimTTL:
 		return fmt.Errorf("outbox.claim_ttl must be between %s and %s (a delivery gets a third of it), got %s", minClaimTTL, maxClaimTTL, time.Duration(c.Outbox.ClaimTTL))
 	}

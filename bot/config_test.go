@@ -57,6 +57,7 @@ board_size = 800
 move_time = "3d"
 challenge_ttl = "30m"
 lobby_ttl = "2d"
+remind_at = 0.5
 [outbox]
 claim_ttl = "5s"
 `)
@@ -68,6 +69,8 @@ claim_ttl = "5s"
 	require.Equal(t, 72*time.Hour, time.Duration(cfg.Game.MoveTime))
 	require.Equal(t, 30*time.Minute, time.Duration(cfg.Game.ChallengeTTL))
 	require.Equal(t, 48*time.Hour, time.Duration(cfg.Game.LobbyTTL))
+	require.Equal(t, 0.5, cfg.Game.RemindAt)
+	require.Equal(t, 0.75, DefaultConfig().Game.RemindAt)
 	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.ClaimTTL))
 	require.Equal(t, time.Minute, time.Duration(DefaultConfig().Outbox.ClaimTTL))
 }
@@ -105,6 +108,10 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[discord]\ngateway = false\nshard_ids = [0, 1]\nshard_count = 2\npublic_key = \"" + strings.Repeat("ab", 32) + "\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.gateway = false opens none"},
 		{"[storage]\nendpoints = [\"http://127.0.0.1:2379\"]\n", "storage.backend is \"bbolt\""},
 		{"[game]\nlobby_ttl = \"30s\"\n", "game.lobby_ttl must be at least 1m"},
+		{"[game]\nremind_at = 1.0\n", "game.remind_at must be a share of the move's time from 0 (no reminders) to below 1, e.g. 0.75; got 1"},
+		{"[game]\nremind_at = -0.25\n", "game.remind_at must be"},
+		{"[game]\nremind_at = nan\n", "game.remind_at must be"},
+		{"[game]\nremind_at = \"75%\"\n", "remind_at"},
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
 		{"[outbox]\nclaim_ttl = \"2s\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
 		{"[outbox]\nclaim_ttl = \"2h\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},

@@ -69,7 +69,7 @@ func newOps(b *Bot) *ops {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_due",
 			Help: "Effects due now and not delivered yet."}, func() float64 { return float64(b.app.Due(b.opts.Now())) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_timers_due",
-			Help: "Game deadlines due now and not handled yet."}, func() float64 {
+			Help: "Game timers (deadlines, turn reminders) due now and not handled yet."}, func() float64 {
 			var n int
 			_ = b.store.View(context.Background(), func(tx storage.Tx) error {
 				ids, err := tx.Games().Due(b.opts.Now())

@@ -94,6 +94,10 @@ type Settings struct {
 	MoveTime     time.Duration // default per-move time limit
 	ChallengeTTL time.Duration // how long a challenge stays open
 	LobbyTTL     time.Duration // how long a lobby stays open after its last change
+	// RemindAt is the share of a clock's period (a move's, a turn's, a
+	// deployment's time) after which whoever must act is reminded, once,
+	// in the game's thread (remind.go); 0 sends no reminders.
+	RemindAt float64
 	// DevGuildID, when set, is the only guild the commands are registered in.
 	DevGuildID string
 	// ClaimTTL is how long this process's claim on an outbox effect lasts

@@ -32,12 +32,14 @@
 // Delivered the results of its effects. The router (router.go) finds the
 // game a thread or a custom ID belongs to and runs the route under the
 // game's lock with a fresh record; Sweep runs Timeout when a deadline has
-// passed; /games asks Summary. Pieces games share: Subcommands, Draw (an
-// agreed draw), OpenChallenge, Lobby/PutLobby/CloseLobby, OpenThread and
-// Create (a game not started from a challenge), SendPrivately, and the
-// history viewer's controls (history.go: HistoryButton, HistoryFrame,
-// HistoryControls, HistoryAnswer; the viewer is a private message its
-// controls update in place, stateless: each control carries its frame).
+// passed, and posts a turn reminder when a share of the clock's period has
+// (remind.go); /games asks Summary and names whom each game waits on.
+// Pieces games share: Subcommands, Draw (an agreed draw), OpenChallenge,
+// Lobby/PutLobby/CloseLobby, OpenThread and Create (a game not started
+// from a challenge), SendPrivately, and the history viewer's controls
+// (history.go: HistoryButton, HistoryFrame, HistoryControls,
+// HistoryAnswer; the viewer is a private message its controls update in
+// place, stateless: each control carries its frame).
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
@@ -71,7 +73,8 @@
 //     all, the same interaction is never applied twice, and what it does on
 //     Discord is delivered at least once, reconciled so that a retry does
 //     not show it twice.
-//   - The clock rule is applied here once (nextDeadline), never by a game.
+//   - The clock rule is applied here once (nextDeadline), with its turn
+//     reminder (nextRemind), never by a game.
 //   - A handler returns a *UserError for anything the user did wrong; its
 //     text is shown to them privately, word for word, and nothing changed.
 //     Any other error is logged and the user gets a generic apology.

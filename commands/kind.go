@@ -43,7 +43,9 @@ type Game[S any] interface {
 	// effects.
 	Timeout(t *Turn[S]) error
 	// Summary is one line about the game for userID's /games, e.g.
-	// "vs @bob, **your move**".
+	// "vs @bob, **your move**": it says when userID must act; the
+	// framework adds whom else the game waits on (Clock's Actors) and a
+	// link to its thread.
 	Summary(g *storage.Game, s S, userID string) string
 }
 
@@ -317,6 +319,21 @@ func Register[S any](a *App, g Game[S]) {
 			return k.g.Summary(rec, st, userID)
 		},
 	}
+	legacy.clockOf = func(a *App, rec *storage.Game) (Clock, error) {
+		st, err := k.decode(rec)
+		if err != nil {
+			return Clock{}, err
+		}
+		return k.g.Clock(st), nil
+	}
+	legacy.gamesLine = func(a *App, rec *storage.Game, userID string) (string, Clock, bool) {
+		st, err := k.decode(rec)
+		if err != nil {
+			a.Log.Error("decoding a game for /games failed", "game", rec.ID, "err", err)
+			return "", Clock{}, false
+		}
+		return k.g.Summary(rec, st, userID), k.g.Clock(st), true
+	}
 	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired
@@ -530,12 +547,14 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	}
 	rec.State, rec.StateVersion = json.RawMessage(raw), k.g.Version()
 	if o, over := k.g.Outcome(t.next); over {
-		rec.Active, rec.Deadline = false, time.Time{}
+		rec.Active, rec.Deadline, rec.Remind = false, time.Time{}, time.Time{}
 		oc := o
 		rec.Outcome = &oc
 		return nil
 	}
-	rec.Deadline = nextDeadline(prev, k.g.Clock(t.next), rec.Deadline, t.Now)
+	c, before := k.g.Clock(t.next), rec.Deadline
+	rec.Deadline = nextDeadline(prev, c, before, t.Now)
+	rec.Remind = nextRemind(t.app.Settings.RemindAt, prev, c, before, rec.Deadline, rec.Remind)
 	return nil
 }
 
@@ -546,7 +565,7 @@ func nextDeadline(prev *Clock, next Clock, deadline, now time.Time) time.Time {
 	switch {
 	case next.Rule == NoClock || next.Rule == "" || next.Period <= 0:
 		return time.Time{}
-	case prev == nil || prev.Key != next.Key || prev.Rule != next.Rule || deadline.IsZero():
+	case restarts(prev, next, deadline):
 		return now.Add(next.Period)
 	}
 	return deadline

@@ -431,8 +431,8 @@ func TestUpdatesSafeToRunAgain(t *testing.T) {
 	p := commandstest.NewPlatform()
 	mem := storage.NewMemory()
 	store := rerunStore{mem}
-	a := commands.New(store, p, commands.Settings{BoardSize: 320, MoveTime: time.Hour, ChallengeTTL: time.Hour, LobbyTTL: time.Hour},
-		slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
+	a := commands.New(store, p, commands.Settings{BoardSize: 320, MoveTime: time.Hour, ChallengeTTL: time.Hour, LobbyTTL: time.Hour,
+		RemindAt: 0.75}, slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)))
 	a.Now = fixed(commandstest.T0)
 	a.DeliverInline = false
 	commands.Register[*tttState](a, ticTacToe{})
@@ -467,7 +467,8 @@ func TestUpdatesSafeToRunAgain(t *testing.T) {
 	for i, m := range []string{"1", "4", "2", "5"} {
 		move([]commands.User{alice, bob}[i%2], m)
 	}
-	// Alice, to move, runs out of time.
+	// Alice, to move, is reminded, then runs out of time.
+	require.NoError(t, a.Sweep(commandstest.T0.Add(45*time.Minute)))
 	require.NoError(t, a.Sweep(commandstest.T0.Add(3*time.Hour)))
 	commandstest.Deliver(t, a, commandstest.T0.Add(4*time.Hour))
 	require.Equal(t, 0, a.Pending())
@@ -481,6 +482,8 @@ func TestUpdatesSafeToRunAgain(t *testing.T) {
 		require.Equal(t, 1, n, "posted twice: %s", k)
 	}
 	require.Len(t, p.Members["challenge-msg"], 2, "each player added once")
+	require.Equal(t, 1, seen["challenge-msg|"+fmt.Sprintf("Reminder: <@%s>, 15 minutes left on your move in https://discord.com/channels/g/challenge-msg (time runs out <t:%d:R>).",
+		alice.ID, commandstest.T0.Add(time.Hour).Unix())+"|0"], "the reminder, once")
 	expired := 0
 	for _, e := range edits {
 		if e.ID == "old-msg" {

@@ -65,6 +65,13 @@ type Kind struct {
 	// lobbyExpired, for kinds registered with Register, is
 	// Spec.LobbyExpired.
 	lobbyExpired func(a *App, doc []byte) (Message, error)
+	// clockOf, for kinds registered with Register, is the clock of the
+	// game rec (Game.Clock of its decoded state): whom a reminder and
+	// /games name.
+	clockOf func(a *App, rec *storage.Game) (Clock, error)
+	// gamesLine, for kinds registered with Register, is Summary and the
+	// clock of the game rec, from one decoding of its state (/games).
+	gamesLine func(a *App, rec *storage.Game, userID string) (summary string, c Clock, ok bool)
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
@@ -306,9 +313,9 @@ func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
 	return g, err
 }
 
-// Sweep runs every timer that is due at now: per-move time limits of games
-// and challenge expiry. The bot calls it periodically; it returns the first
-// error after trying everything.
+// Sweep runs every timer that is due at now: per-move time limits of games,
+// turn reminders (remind.go) and challenge expiry. The bot calls it
+// periodically; it returns the first error after trying everything.
 func (a *App) Sweep(now time.Time) error {
 	var due []string
 	if err := a.view(func(tx storage.Tx) error {
@@ -322,6 +329,14 @@ func (a *App) Sweep(now time.Time) error {
 	for _, id := range due {
 		if err := a.timeoutGame(id, now); err != nil {
 			a.Log.Error("timeout failed", "game", id, "err", err)
+			if first == nil {
+				first = err
+			}
+		}
+		// After the timeout: a timeout that restarted the clock set the
+		// next run's reminder, not due yet.
+		if err := a.remindGame(id, now); err != nil {
+			a.Log.Error("reminder failed", "game", id, "err", err)
 			if first == nil {
 				first = err
 			}

@@ -68,14 +68,16 @@ func (a *App) gamesOf(userID string) ([]*storage.Game, error) {
 	return games, err
 }
 
-// listGames answers /games: the caller's active games, newest first.
+// listGames answers /games: the caller's active games, newest first, each
+// with a link to its thread and whom it waits on.
 func (a *App) listGames(req *Request) (*Response, error) {
 	games, err := a.gamesOf(req.User.ID)
 	if err != nil {
 		return nil, err
 	}
 	var lines []string
-	for _, g := range games {
+	size := 0
+	for i, g := range games {
 		if !g.Active {
 			continue
 		}
@@ -83,17 +85,36 @@ func (a *App) listGames(req *Request) (*Response, error) {
 		if k == nil {
 			continue
 		}
+		// The title links to the thread from anywhere (a DM too); the
+		// thread's mention shows its name.
 		line := fmt.Sprintf("**%s** in <#%s>", k.Title, g.ThreadID)
-		if k.Summary != nil {
-			if s := k.Summary(a, g, req.User.ID); s != "" {
-				line += ": " + s
-			}
+		if g.GuildID != "" {
+			line = fmt.Sprintf("**[%s](%s)** in <#%s>", k.Title, ThreadLink(g.GuildID, g.ThreadID), g.ThreadID)
 		}
-		lines = append(lines, "• "+line)
-		if len(lines) == 20 {
-			lines = append(lines, "…and more.")
+		var summary, who string
+		switch {
+		case k.gamesLine != nil:
+			var c Clock
+			summary, c, _ = k.gamesLine(a, g, req.User.ID)
+			who = waitingOn(c, req.User.ID)
+		case k.Summary != nil:
+			summary = k.Summary(a, g, req.User.ID)
+		}
+		if summary != "" {
+			line += ": " + summary
+		}
+		if who != "" {
+			line += " · waiting on " + who
+		}
+		line = "• " + line
+		// A card's description holds 4096 characters: the lines that fit,
+		// then how many more there are.
+		if len(lines) == 20 || size+len(line)+1 > maxGamesList {
+			lines = append(lines, fmt.Sprintf("…and %d more.", len(games)-i))
 			break
 		}
+		lines = append(lines, line)
+		size += len(line) + 1
 	}
 	if len(lines) == 0 {
 		return Private("You have no active games. Start one with /survival challenge, /sandtable challenge or /teamchess new."), nil
@@ -104,3 +125,7 @@ func (a *App) listGames(req *Request) (*Response, error) {
 		Color:       ColorChallenge,
 	}}}}, nil
 }
+
+// maxGamesList bounds the game lines of /games, leaving room in the
+// card's 4096 characters for the line saying how many more there are.
+const maxGamesList = 4000

@@ -127,6 +127,62 @@ func TestGamesIndexes(t *testing.T) {
 	})
 }
 
+// TestGamesReminderTimer: a game's reminder (Game.Remind) is a timer of
+// its own beside the deadline: Due lists the game when either is due, once
+// when both are; clearing it (sent) or ending the game takes it out of the
+// index; the clock offset moves it as it moves deadlines.
+func TestGamesReminderTimer(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		remind, deadline := t0.Add(45*time.Minute), t0.Add(time.Hour)
+		g := &Game{ID: "g1", Kind: "survival", Players: []string{"alice"}, Active: true, Deadline: deadline, Remind: remind}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		view(t, s, func(tx Tx) {
+			got, err := tx.Games().Get("g1")
+			require.NoError(t, err)
+			require.True(t, got.Remind.Equal(remind), "read back: %s", got.Remind)
+			due, _ := tx.Games().Due(remind.Add(-time.Nanosecond))
+			require.Empty(t, due)
+			due, _ = tx.Games().Due(remind)
+			require.Equal(t, []string{"g1"}, due, "the reminder is due before the deadline")
+			due, _ = tx.Games().Due(deadline)
+			require.Equal(t, []string{"g1"}, due, "listed once when both are due")
+			next, _ := tx.Games().NextDeadline()
+			require.True(t, next.Equal(remind))
+		})
+		update(t, s, func(tx Tx) error { return tx.Meta().SetClockOffset(10 * time.Minute) })
+		view(t, s, func(tx Tx) {
+			got, _ := tx.Games().Get("g1")
+			require.True(t, got.Remind.Equal(remind.Add(10*time.Minute)), "downtime credited: %s", got.Remind)
+			due, _ := tx.Games().Due(remind.Add(10*time.Minute - time.Nanosecond))
+			require.Empty(t, due)
+			g = got
+		})
+		// Sent: the reminder leaves the index, the deadline stays.
+		g.Remind = time.Time{}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		view(t, s, func(tx Tx) {
+			due, _ := tx.Games().Due(deadline)
+			require.Empty(t, due)
+			due, _ = tx.Games().Due(deadline.Add(10 * time.Minute))
+			require.Equal(t, []string{"g1"}, due)
+			got, _ := tx.Games().Get("g1")
+			require.True(t, got.Remind.IsZero())
+		})
+		// A new reminder, then the end: both timers leave the index.
+		g.Remind = deadline.Add(5 * time.Minute)
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		g.Active = false
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		require.True(t, g.Remind.IsZero())
+		view(t, s, func(tx Tx) {
+			due, _ := tx.Games().Due(deadline.Add(48 * time.Hour))
+			require.Empty(t, due)
+			got, _ := tx.Games().Get("g1")
+			require.True(t, got.Remind.IsZero())
+		})
+	})
+}
+
 func TestGamesFinishedPages(t *testing.T) {
 	eachStore(t, func(t *testing.T, s Store) {
 		update(t, s, func(tx Tx) error {

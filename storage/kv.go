@@ -29,7 +29,7 @@ const (
 	bChannels     = "channel_games" // thread or linked channel ID -> game ID
 	bUserActive   = "user_active"   // user ID "/" game ID -> ""
 	bUserFinished = "user_finished" // user ID "/" inverted end time "/" game ID -> ""
-	bTimers       = "timers"        // deadline (bot's clock, sortable) "/" game ID -> ""
+	bTimers       = "timers"        // deadline or reminder (bot's clock, sortable) "/" game ID -> ""
 	bInteractions = "interactions"  // interaction ID -> unix seconds applied
 	bChallenges   = "challenges"    // ID -> JSON envelope {expires, doc}
 	bLobbies      = "lobbies"       // ID -> JSON envelope {expires, doc}

@@ -295,7 +295,7 @@ func dump(ctx context.Context, s Store) (map[string]map[string][]byte, error) {
 
 // shiftClock moves every time a source stored in its bot's clock by shift
 // (its offset less the merged one), so each keeps its wall time: game
-// deadlines and the timer index, invitation expiries and their index,
+// deadlines and reminders and the timer index, invitation expiries and their index,
 // outbox due times.
 func shiftClock(d map[string]map[string][]byte, shift time.Duration) error {
 	move := func(t time.Time) time.Time {
@@ -309,10 +309,10 @@ func shiftClock(d map[string]map[string][]byte, shift time.Duration) error {
 		if err := json.Unmarshal(raw, &g); err != nil {
 			return fmt.Errorf("game %s: corrupt record: %w", id, err)
 		}
-		if g.Deadline.IsZero() {
+		if g.Deadline.IsZero() && g.Remind.IsZero() {
 			continue
 		}
-		g.Deadline = move(g.Deadline)
+		g.Deadline, g.Remind = move(g.Deadline), move(g.Remind)
 		v, err := json.Marshal(&g)
 		if err != nil {
 			return err

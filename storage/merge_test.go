@@ -20,7 +20,8 @@ func shardFile(t *testing.T, name string, offset time.Duration, beat time.Time) 
 	require.NoError(t, err)
 	defer s.Close()
 	update(t, s, func(tx Tx) error {
-		run := &Game{ID: name + "-run", Kind: "survival", ThreadID: "th-" + name, Players: []string{"alice", name}, Active: true, Deadline: t0.Add(time.Hour)}
+		run := &Game{ID: name + "-run", Kind: "survival", ThreadID: "th-" + name, Players: []string{"alice", name}, Active: true,
+			Deadline: t0.Add(time.Hour), Remind: t0.Add(45 * time.Minute)}
 		require.NoError(t, tx.Games().Put(run, t0))
 		fin := &Game{ID: name + "-fin", Kind: "survival", Players: []string{"alice"}, Active: true}
 		require.NoError(t, tx.Games().Put(fin, t0))
@@ -77,6 +78,7 @@ func TestMergeShardsIntoEtcd(t *testing.T) {
 					want = want.Add(10 * time.Minute) // b credited 10 minutes
 				}
 				require.True(t, g.Deadline.Equal(want), "%s: deadline %s, want %s", n, g.Deadline, want)
+				require.True(t, g.Remind.Equal(want.Add(-15*time.Minute)), "%s: the reminder keeps its wall time: %s", n, g.Remind)
 				var ch map[string]string
 				exp, err := tx.Challenges().Get("ch-"+n, &ch)
 				require.NoError(t, err)
@@ -94,9 +96,12 @@ func TestMergeShardsIntoEtcd(t *testing.T) {
 			fin, err := tx.Games().Finished("alice", time.Time{}, 10)
 			require.NoError(t, err)
 			require.Len(t, fin, 2)
-			due, err := tx.Games().Due(t0.Add(time.Hour))
+			due, err := tx.Games().Due(t0.Add(50 * time.Minute))
 			require.NoError(t, err)
-			require.Equal(t, []string{"a-run"}, due, "b's deadline is 10 minutes later in wall time")
+			require.Equal(t, []string{"a-run"}, due, "b's reminder is 10 minutes later in wall time")
+			due, err = tx.Games().Due(t0.Add(time.Hour + 9*time.Minute))
+			require.NoError(t, err)
+			require.Equal(t, []string{"a-run", "b-run"}, due, "a's deadline and b's reminder, each once")
 			heads, err := tx.Outbox().Heads(t0.Add(40*time.Minute), 10)
 			require.NoError(t, err)
 			require.Len(t, heads, 2)

@@ -124,6 +124,9 @@ func (r games) Get(id string) (*Game, error) {
 	if g.Deadline, err = r.t.toWall(g.Deadline); err != nil {
 		return nil, err
 	}
+	if g.Remind, err = r.t.toWall(g.Remind); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -164,6 +167,7 @@ func (r games) Put(g *Game, now time.Time) error {
 	prev := *g
 	r.t.undo = append(r.t.undo, func() {
 		g.Version, g.Updated, g.Created, g.Ended, g.Deadline = prev.Version, prev.Updated, prev.Created, prev.Ended, prev.Deadline
+		g.Remind = prev.Remind
 	})
 	rec.Version++
 	rec.Updated = now.UTC()
@@ -174,6 +178,9 @@ func (r games) Put(g *Game, now time.Time) error {
 		rec.Ended = now.UTC()
 	}
 	if rec.Deadline, err = r.t.toBot(g.Deadline); err != nil {
+		return err
+	}
+	if rec.Remind, err = r.t.toBot(g.Remind); err != nil {
 		return err
 	}
 	if old != nil {
@@ -192,9 +199,11 @@ func (r games) Put(g *Game, now time.Time) error {
 				}
 			}
 		}
-		if !old.Deadline.IsZero() {
-			if err := k.del(bTimers, timeKey(old.Deadline)+"/"+old.ID); err != nil {
-				return err
+		for _, at := range []time.Time{old.Deadline, old.Remind} {
+			if !at.IsZero() {
+				if err := k.del(bTimers, timeKey(at)+"/"+old.ID); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -214,19 +223,22 @@ func (r games) Put(g *Game, now time.Time) error {
 			return err
 		}
 	}
-	if !rec.Deadline.IsZero() && rec.Active {
-		if err := k.put(bTimers, timeKey(rec.Deadline)+"/"+rec.ID, nil); err != nil {
-			return err
+	if !rec.Active {
+		rec.Deadline, rec.Remind = time.Time{}, time.Time{}
+	}
+	for _, at := range []time.Time{rec.Deadline, rec.Remind} {
+		if !at.IsZero() {
+			if err := k.put(bTimers, timeKey(at)+"/"+rec.ID, nil); err != nil {
+				return err
+			}
 		}
-	} else {
-		rec.Deadline = time.Time{}
 	}
 	if err := putJSON(k, bGames, rec.ID, &rec); err != nil {
 		return err
 	}
 	g.Version, g.Updated, g.Created, g.Ended = rec.Version, rec.Updated, rec.Created, rec.Ended
 	if !rec.Active {
-		g.Deadline = time.Time{}
+		g.Deadline, g.Remind = time.Time{}, time.Time{}
 	}
 	return nil
 }
@@ -284,8 +296,12 @@ func (r games) Due(now time.Time) ([]string, error) {
 		return nil, err
 	}
 	var out []string
+	seen := map[string]bool{} // a game's deadline and reminder may both be due
 	err = r.t.kv.scan(bTimers, "", timeKey(b)+"/\xff", func(k string, _ []byte) error {
-		out = append(out, k[strings.LastIndexByte(k, '/')+1:])
+		if id := k[strings.LastIndexByte(k, '/')+1:]; !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
 		return nil
 	})
 	return out, err

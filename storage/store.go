@@ -149,12 +149,17 @@ type Game struct {
 	// Deadline is when the running clock runs out (wall time); zero: no
 	// clock. The store keeps it in the bot's clock (see Meta.ClockOffset),
 	// so crediting downtime moves every deadline without rewriting a game.
-	Deadline time.Time       `json:"deadline"`
-	Version  int64           `json:"version"` // incremented by every Games.Put
-	Created  time.Time       `json:"created"`
-	Updated  time.Time       `json:"updated"`
-	Ended    time.Time       `json:"ended,omitempty"` // set by Games.Put when Active turns false
-	State    json.RawMessage `json:"state"`
+	Deadline time.Time `json:"deadline"`
+	// Remind is when the reminder of the running clock is due (wall time),
+	// a framework timer like Deadline: kept in the bot's clock, indexed
+	// with the deadlines (Due, NextDeadline), cleared when the game ends.
+	// Zero: no reminder pending (sent, turned off, or no clock).
+	Remind  time.Time       `json:"remind,omitzero"`
+	Version int64           `json:"version"` // incremented by every Games.Put
+	Created time.Time       `json:"created"`
+	Updated time.Time       `json:"updated"`
+	Ended   time.Time       `json:"ended,omitempty"` // set by Games.Put when Active turns false
+	State   json.RawMessage `json:"state"`
 	// StateVersion is the version of the kind's codec that wrote State (0:
 	// written before states carried a version).
 	StateVersion int `json:"state_version,omitempty"`
@@ -245,10 +250,11 @@ type Games interface {
 	// Finished lists at most limit finished games of a user that ended
 	// before before (zero: any), newest first: a page of their history.
 	Finished(userID string, before time.Time, limit int) ([]*Game, error)
-	// Due lists the IDs of active games whose deadline is at or before now,
-	// oldest deadline first.
+	// Due lists the IDs of active games whose deadline or reminder (Game.Remind)
+	// is at or before now, each once, oldest timer first.
 	Due(now time.Time) ([]string, error)
-	// NextDeadline is the earliest running deadline, or the zero time.
+	// NextDeadline is the earliest running deadline or pending reminder, or
+	// the zero time.
 	NextDeadline() (time.Time, error)
 }
 

@@ -262,7 +262,8 @@ func (p *Platform) DM(ctx context.Context, userID string, m commands.Message) (s
 }
 
 // NewApp is an App on an in-memory store and a fake platform, its clock at
-// T0, with the games register adds (e.g. survival.Register).
+// T0, with the games register adds (e.g. survival.Register). Turn reminders
+// are off (Settings.RemindAt 0): a test of them turns them on.
 func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Platform, storage.Store) {
 	t.Helper()
 	p := NewPlatform()

@@ -255,6 +255,22 @@
     return out;
   }
 
+  // link is a URL in text, or a masked link [label](url) (label set). A
+  // link to a channel of this server (discord.com/channels/<guild>/<channel>)
+  // opens it here, as Discord's client does: a bare one shows as the
+  // channel's pill, a masked one as its label. Other links open in a new tab.
+  function link(url, label) {
+    const ch = /^https:\/\/discord\.com\/channels\/[^/\s]+\/(\d+)\/?$/.exec(url);
+    const c = ch ? channelByID(ch[1]) : null;
+    if (c) {
+      const open = (ev) => { ev.preventDefault(); openChannel(c.id); };
+      if (label !== null) return el("a", { href: url, title: "Open " + c.name, onclick: open }, inline(label));
+      return el("span", { class: "mention channel-mention", dataset: { channel: c.id }, title: "Open " + c.name, onclick: open },
+        c.kind.endsWith("thread") ? channelIcon(c.kind, 14) : null, (c.kind.endsWith("thread") ? "" : "#") + c.name);
+    }
+    return el("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, label !== null ? inline(label) : url);
+  }
+
   function markdown(text) {
     const frag = document.createDocumentFragment();
     const parts = text.split(/```(?:[\w+-]*\n)?([\s\S]*?)```/);
