@@ -101,7 +101,7 @@ func (a *App) markFinal(rec *storage.Game, req *Request, resp *Response, effects
 		}
 	}
 	for i, e := range effects {
-		if (e.Op == OpPost || (e.Op == OpEdit && e.Message != "")) && inThread(e.Channel) && e.Body != nil {
+		if (e.Op == OpPost || e.Op == OpBoard || (e.Op == OpEdit && e.Message != "")) && inThread(e.Channel) && e.Body != nil {
 			consider(i, len(e.Body.Files) > 0)
 		}
 	}
@@ -131,8 +131,9 @@ func (a *App) markFinal(rec *storage.Game, req *Request, resp *Response, effects
 		if effects[pick].Op == OpEdit {
 			rec.FinalMessage = effects[pick].Message
 		}
-		// A post's ID, or an edit's new one when Discord refuses the edit
-		// and it is posted anew (30046).
+		// A post's ID (a live board's too, posted or edited in place), or
+		// an edit's new one when Discord refuses the edit and it is posted
+		// anew (30046).
 		effects[pick].Final = true
 	}
 }
