@@ -103,11 +103,12 @@ func TestSurvivalHistoryEveryPly(t *testing.T) {
 // TestSurvivalHistoryOfAFinishedGame: the final message offers History;
 // its last frame carries the result, without capture marks.
 func TestSurvivalHistoryOfAFinishedGame(t *testing.T) {
-	a, _, store := newApp(t)
+	a, p, store := newApp(t)
 	putGame(t, store, kingsShuffle, "a1a2")
-	end, err := commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
+	_, err := commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	r, err := a.Handle(click(carol, buttonOf(t, end.Message, "History")))
+	end := liveBoard(t, a, p) // the final board, posted in the thread
+	r, err := a.Handle(click(carol, buttonOf(t, end, "History")))
 	require.NoError(t, err)
 	require.Contains(t, fieldOf(r.Message, "Result"), "wins by resignation")
 	requireControls(t, r, false, true)

@@ -90,9 +90,9 @@ func TestRematchSwapsSides(t *testing.T) {
 	_, err := a.Handle(clickAt(alice, button, "board", pub, 0))
 	require.Contains(t, commandstest.UserMsg(t, err), "still on")
 
-	end, err := commandstest.Confirm(t, a, in(carol, pub, "resign", "", nil))
+	_, err = commandstest.Confirm(t, a, in(carol, pub, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, button, buttonOf(t, end.Message, "Rematch"), "the final public board offers a rematch")
+	require.Equal(t, button, buttonOf(t, boardIn(t, a, p, pub), "Rematch"), "the final public board offers a rematch")
 	commandstest.Deliver(t, a, t0)
 	before, _ := p.Snapshot()
 
