@@ -163,4 +163,3 @@ func TestReminderOfATurn(t *testing.T) {
 	require.Len(t, got, 2)
 	require.True(t, strings.HasPrefix(got[1], "Reminder: "+other.Mention()+", 15 minutes left on your turn"), got[1])
 }
-
