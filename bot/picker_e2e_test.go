@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -55,17 +56,27 @@ func survivalPicker(t *testing.T, h *harness) {
 	require.Len(t, sel, 1)
 	require.Len(t, sel[0].Options, 5, "e8=Q, e8=R, e8=B, e8=N, e8=K")
 
+	// A second picker, opened before the move, for the stale check below.
+	in, err = h.srv.Click(alice, board, open)
+	old := answer(board, in, err)
+	oldSel := old.SelectMenus()
+	require.Len(t, oldSel, 1)
+
 	in, err = h.srv.Select(alice, step, sel[0].CustomID, "e7e8k")
 	played := answer(step, in, err)
-	require.False(t, played.Ephemeral(), "the move is announced as /move announces it: %s", played.Text())
-	require.Equal(t, thread.ID, played.ChannelID)
-	require.Contains(t, played.Text(), "played **e8=K**")
-	require.NotNil(t, played.Attachment("board.png"))
-	require.NotNil(t, h.srv.Message(step.ID), "the picker stays")
+	// As /move: the mover is answered privately (here in the picker's
+	// place), and the new live board is posted in the thread.
+	require.Contains(t, mustBeEphemeral(t, played, alice), "You played **e8=K**")
+	require.Equal(t, step.ID, played.ID, "the answer replaces the picker in place")
+	live, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
+		return m.ChannelID == thread.ID && !m.Ephemeral() && strings.Contains(m.Text(), "played **e8=K**") && m.Attachment("board.png") != nil
+	})
+	require.NoError(t, err)
+	require.Contains(t, live.Text(), bob.Mention(), "the new board pings bob, to move")
 
 	// The old picker refuses: the game moved on.
-	in, err = h.srv.Select(alice, step, sel[0].CustomID, "e7e8q")
-	stale := answer(step, in, err)
+	in, err = h.srv.Select(alice, old, oldSel[0].CustomID, "e7")
+	stale := answer(old, in, err)
 	require.Contains(t, mustBeEphemeral(t, stale, alice), "The game moved on")
 }
 
@@ -95,10 +106,11 @@ func TestTeamChessPickerThroughDiscord(t *testing.T) {
 		picker = h.tcAnswer(in, picker)
 	}
 	played := picker
-	require.False(t, played.Ephemeral(), played.Text())
+	require.Contains(t, mustBeEphemeral(t, played, alice), "played **b8=PoliticalAgent**", "answered privately, as /move")
 	require.Equal(t, tb.team[tcWhite].ID, played.ChannelID, "answered in the thread the picker was used in")
-	require.Contains(t, played.Text(), "played **b8=PoliticalAgent**")
-	for _, ch := range []*discordsim.Channel{tb.pub, tb.team[tcBlack]} {
-		require.Contains(t, tb.last(ch).Text(), "played **b8=PoliticalAgent**", "the board in %s", ch.Name)
+	for _, ch := range []*discordsim.Channel{tb.pub, tb.team[tcWhite], tb.team[tcBlack]} {
+		require.NoError(t, h.srv.WaitFor(wait, func() bool {
+			return strings.Contains(tb.last(ch).Text(), "played **b8=PoliticalAgent**")
+		}), "the board in %s", ch.Name)
 	}
 }
