@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sync/atomic"
 	"time"
 
 	"sandtable/games/chess"
@@ -60,7 +61,13 @@ type TeamChessPlayer struct {
 	Seed  uint64
 	// kind is "", "random" or "greedy".
 	kind string
+	stop atomic.Bool
 }
+
+// Stop makes a running Choose return soon with its last completed
+// iteration's action (any goroutine may call it). The next Choose clears
+// it.
+func (p *TeamChessPlayer) Stop() { p.stop.Store(true) }
 
 // NewTeamChessPlayer returns the Team Chess player spec names: a level
 // name, "random" (a uniformly random action) or "greedy" (a one-ply
@@ -85,6 +92,7 @@ type tcSearch struct {
 	nodes, limit uint64
 	deadline     time.Time
 	stopped      bool
+	stop         *atomic.Bool
 }
 
 // Choose returns the action for the side to act in g (g is not changed).
@@ -103,7 +111,8 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 	if p.kind == "random" {
 		return TeamChessResult{Action: acts[r.intn(len(acts))]}
 	}
-	s := &tcSearch{limit: p.Level.Nodes / TeamChessNodeDivisor}
+	p.stop.Store(false)
+	s := &tcSearch{limit: p.Level.Nodes / TeamChessNodeDivisor, stop: &p.stop}
 	if timeCap > 0 {
 		s.deadline = time.Now().Add(timeCap)
 	}
@@ -266,6 +275,9 @@ func (s *tcSearch) search(g *teamchess.Game, depth, alpha, beta, ply int) int {
 		return tcTerminal(g, ply)
 	}
 	if s.limit > 0 && s.nodes >= s.limit || !s.deadline.IsZero() && s.nodes&255 == 0 && time.Now().After(s.deadline) {
+		s.stopped = true
+	}
+	if s.nodes&63 == 0 && s.stop.Load() {
 		s.stopped = true
 	}
 	if depth <= 0 || s.stopped || ply >= MaxPly-1 {
