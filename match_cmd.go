@@ -17,7 +17,7 @@ import (
 	"sandtable/games/engine"
 )
 
-const matchUsage = `usage: sandtable match -game survival|chess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
+const matchUsage = `usage: sandtable match -game survival|chess|teamchess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
                        [-maxplies N] [-a-setup CMDS] [-b-setup CMDS] [-pgn FILE]
 
 Plays N games between two players and scores A (issue 16 item 4). A SPEC is
@@ -90,13 +90,16 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("unexpected argument %s", quoteArg(fs.Arg(0)))
 	}
 	var v chess.Variant
+	isTC := false
 	switch strings.ToLower(*game) {
+	case "teamchess":
+		v, isTC = chess.TeamChess, true
 	case "survival":
 		v = chess.Survival
 	case "chess":
 		v = chess.Chess
 	default:
-		return fail("-game %s is not supported (expected survival or chess)", quoteArg(*game))
+		return fail("-game %s is not supported (expected survival, chess or teamchess)", quoteArg(*game))
 	}
 	switch {
 	case *specA == "" || *specB == "":
@@ -109,6 +112,9 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("-openings %d is out of range (0 to 40 plies)", *openings)
 	case *maxPlies < 10 || *maxPlies > 100000:
 		return fail("-maxplies %d is out of range (10 to 100000)", *maxPlies)
+	}
+	if isTC {
+		return matchTeamChess(*specA, *specB, *games, time.Duration(*movetime)*time.Millisecond, *seed, *openings, *maxPlies, stdout, fail)
 	}
 	m := &match{variant: v, movetime: time.Duration(*movetime) * time.Millisecond, maxPlies: *maxPlies, out: stdout}
 	a, err := newMatchPlayer(*specA, *setupA, v, *seed)
