@@ -20,7 +20,10 @@ import (
 const matchUsage = `usage: sandtable match -game survival|chess|teamchess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
                        [-maxplies N] [-a-setup CMDS] [-b-setup CMDS] [-pgn FILE]
 
-Plays N games between two players and scores A (issue 16 item 4). A SPEC is
+Plays N games between two players and scores A (issue 16 item 4). In
+teamchess only in-process players play (a level, random or greedy), one
+commander a side, on the whole Team Chess rules; a mutual loss or the ply
+limit is a draw and a siege decision counts as a ply. A SPEC is
 a level (beginner, casual, intermediate, advanced, strongest), random,
 greedy, or uci:COMMAND, an external engine speaking UCI started with
 COMMAND (split at spaces; for example "uci:sandtable uci"); it is told
@@ -61,7 +64,7 @@ flags:
 func matchMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	game := fs.String("game", "survival", "survival or chess")
+	game := fs.String("game", "survival", "survival, chess or teamchess")
 	specA := fs.String("a", "", "player A (required): a level, random, greedy or uci:COMMAND")
 	specB := fs.String("b", "", "player B (required)")
 	games := fs.Int("games", 2, "number of games (1 to 100000)")
