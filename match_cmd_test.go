@@ -172,7 +172,7 @@ func TestMatchArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-game", "teamchess", "-a", "random", "-b", "greedy"}, "-game \"teamchess\" is not supported"},
+		{[]string{"-game", "bughouse", "-a", "random", "-b", "greedy"}, "-game \"bughouse\" is not supported (expected survival, chess or teamchess)"},
 		{[]string{"-a", "random"}, "-a and -b are required"},
 		{[]string{"-a", "random", "-b", "grandmaster"}, `-b: unknown player "grandmaster"`},
 		{[]string{"-a", "random", "-b", "greedy", "-games", "0"}, "-games 0 is out of range"},
@@ -187,4 +187,20 @@ func TestMatchArguments(t *testing.T) {
 	code, lines, _ := runMatch(t, "-h")
 	require.Equal(t, 0, code)
 	require.Contains(t, strings.Join(lines, "\n"), "A: W wins, D draws, L losses of N; score P% ± CI%")
+}
+
+// TestMatchTeamChess: a level against random in Team Chess: the format,
+// colours, shared openings and tally; reproducible with a seed; uci:
+// players are refused for Team Chess.
+func TestMatchTeamChess(t *testing.T) {
+	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200"}
+	code, lines, errOut := runMatch(t, args...)
+	require.Equal(t, 0, code, errOut)
+	checkMatch(t, lines, 4)
+	require.Contains(t, lines[0], "match: teamchess")
+	_, again, _ := runMatch(t, args...)
+	require.Equal(t, lines, again, "a seeded match is reproducible")
+	code, _, errOut = runMatch(t, "-game", "teamchess", "-a", "uci:foo", "-b", "random")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "only in-process players")
 }

@@ -12,6 +12,7 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/engine"
+	"sandtable/games/teamchess"
 )
 
 const uciUsage = `usage: sandtable uci
@@ -19,12 +20,24 @@ const uciUsage = `usage: sandtable uci
 Speaks the UCI protocol on standard input and output (issue 16 item 3), so
 chess GUIs, match runners and other programs can play the Survival Chess
 and standard chess engine (games/engine). Commands: uci, isready,
-setoption name UCI_Variant value chess|survival, setoption name Level value
+setoption name UCI_Variant value chess|survival|teamchess, setoption name Level value
 beginner|casual|intermediate|advanced|strongest, setoption name Seed value
 N, ucinewgame, position startpos|fen FEN [moves M...], go [depth N]
 [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N]
 [infinite], stop, quit. In survival, "startpos" is the Tartan Grid and a
 promotion to a king is written with "k" (a7a8k).
+
+In teamchess, UCI carries only the board: one commander per side and fresh
+stagnation counters at the given position are assumed. An 8th-rank
+sacrifice is written as the pawn's from and to squares and the role
+letter: g Royal Guard (e7e8g), p Political Agent (e7e8p), a Assassin with
+":" and the removed piece's square (e7d8a:d4), s Saboteur with ":" and the
+opponent's forced reply in this same form (e7e8s:g8f6, e7e8s:d2d1s:g1f3);
+the forced reply is then played as the next move of the list. A besieged
+side's pass is 0000: after it the attacker continued the siege. Asked to
+move for a besieged side, the engine answers bestmove 0000 with an info
+string saying whether the attacker should take the Siege Win or continue.
+With one commander a side, a Political Agent's revolution wins at once.
 
 A level's node and depth budgets apply unless go names its own depth or
 nodes; movetime and the clock only cap the time.
@@ -47,7 +60,7 @@ func uciMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // uciVariants are the values of the UCI_Variant option.
-var uciVariants = []chess.Variant{chess.Chess, chess.Survival}
+var uciVariants = []chess.Variant{chess.Chess, chess.Survival, chess.TeamChess}
 
 // uciSession is one UCI conversation: options, the current position and
 // at most one search running in its own goroutine.
@@ -61,6 +74,8 @@ type uciSession struct {
 	pos     chess.Position
 	history []uint64 // hashes of the positions before pos
 
+	tc       *teamchess.Game         // the Team Chess game at pos (UCI_Variant teamchess)
+	tcPlayer *engine.TeamChessPlayer // its player while a search runs
 	searcher *engine.Searcher
 	tableFor int           // the TableBits searcher was made with
 	done     chan struct{} // closed when the running search has printed bestmove; nil when idle
@@ -168,7 +183,7 @@ func (s *uciSession) setOption(f []string) {
 				return
 			}
 		}
-		s.send("info string unknown UCI_Variant %s (expected chess or survival)", clipUCI(v))
+		s.send("info string unknown UCI_Variant %s (expected chess, survival or teamchess)", clipUCI(v))
 	case "level":
 		l, err := engine.LevelByName(v)
 		if err != nil {
@@ -191,6 +206,10 @@ func (s *uciSession) setOption(f []string) {
 // position handles "startpos|fen FEN [moves ...]". Moves are applied up
 // to the first illegal one, which is reported.
 func (s *uciSession) position(f []string) {
+	if s.variant == chess.TeamChess {
+		s.positionTeamChess(f)
+		return
+	}
 	var pos chess.Position
 	rest := f
 	switch {
@@ -233,6 +252,9 @@ func (s *uciSession) position(f []string) {
 // goSearch starts a search in its own goroutine with the go command's
 // limits.
 func (s *uciSession) goSearch(f []string) {
+	if s.variant == chess.TeamChess && s.tc == nil {
+		s.positionTeamChess([]string{"startpos"})
+	}
 	lim := s.level.Limits(s.seed, 0)
 	var wtime, btime, winc, binc, movestogo, movetime int64 = -1, -1, 0, 0, 0, -1
 	infinite := false
@@ -287,6 +309,10 @@ func (s *uciSession) goSearch(f []string) {
 	case left >= 0:
 		lim.Time = allotTime(left, inc, movestogo)
 	}
+	if s.variant == chess.TeamChess {
+		s.goTeamChess(lim, infinite)
+		return
+	}
 	if s.searcher == nil || s.tableFor != s.level.TableBits {
 		s.searcher = engine.NewSearcher(s.level.TableBits)
 		s.tableFor = s.level.TableBits
@@ -333,10 +359,14 @@ func (s *uciSession) stop() {
 	if s.done == nil {
 		return
 	}
-	s.searcher.Stop()
+	if s.tcPlayer != nil {
+		s.tcPlayer.Stop()
+	} else {
+		s.searcher.Stop()
+	}
 	close(s.release)
 	<-s.done
-	s.done, s.release = nil, nil
+	s.done, s.release, s.tcPlayer = nil, nil, nil
 }
 
 // infoLine writes an iteration's report as a UCI info line.
@@ -358,4 +388,91 @@ func infoLine(in engine.Info) string {
 		}
 	}
 	return b.String()
+}
+
+// positionTeamChess handles "position" in teamchess: it builds a
+// teamchess.Game with one commander a side and applies the moves in the
+// notation of the usage text (0000: the besieged side's pass, after which
+// the attacker continues the siege).
+func (s *uciSession) positionTeamChess(f []string) {
+	fen, rest := "", f
+	switch {
+	case len(f) > 0 && f[0] == "startpos":
+		rest = f[1:]
+	case len(f) > 0 && f[0] == "fen":
+		i := 1
+		for i < len(f) && f[i] != "moves" {
+			i++
+		}
+		fen, rest = strings.Join(f[1:i], " "), f[i:]
+	default:
+		s.send("info string position needs startpos or fen")
+		return
+	}
+	g, err := teamchess.NewGame(teamchess.Setup{FEN: fen,
+		White: []teamchess.Member{{ID: "white"}}, Black: []teamchess.Member{{ID: "black"}}})
+	if err != nil {
+		s.send("info string bad FEN: %v", err)
+		return
+	}
+	if len(rest) > 0 && rest[0] == "moves" {
+		for _, t := range rest[1:] {
+			if t == "0000" && g.Phase() == teamchess.SiegeDecision {
+				_, err = g.SiegeContinue("")
+			} else {
+				_, err = g.Play("", t)
+			}
+			if err != nil {
+				s.send("info string illegal move %s: %s; the moves after it are ignored", clipUCI(t), clipUCI(err.Error()))
+				break
+			}
+		}
+	}
+	s.tc, s.pos = g, g.Position()
+}
+
+// goTeamChess runs a Team Chess search in its own goroutine. Depth and
+// nodes from go override the level's (nodes counts games searched, before
+// the level's division); the time only caps.
+func (s *uciSession) goTeamChess(lim engine.Limits, infinite bool) {
+	p, _ := engine.NewTeamChessPlayer(s.level.Name, s.seed)
+	p.Level.Depth = lim.Depth
+	if lim.Nodes > 0 {
+		p.Level.Nodes = lim.Nodes * engine.TeamChessNodeDivisor
+	} else {
+		p.Level.Nodes = 0
+	}
+	g := s.tc.Clone()
+	done := make(chan struct{})
+	release := make(chan struct{})
+	s.done, s.release, s.tcPlayer = done, release, p
+	go func() {
+		defer close(done)
+		start := time.Now()
+		var best string
+		switch {
+		case g.Phase() == teamchess.Finished:
+			s.send("info string the game is over: %s", g.Result())
+			best = "0000"
+		case g.Phase() == teamchess.SiegeDecision:
+			// The board's side to move is besieged: it passes. Say what the
+			// attacker should choose.
+			r := p.Choose(g, lim.Time)
+			choice := "continue the siege"
+			if r.Action.Kind == teamchess.ActSiegeWin {
+				choice = "take the Siege Win"
+			}
+			s.send("info string %s is besieged and passes; %s should %s", g.Turn().Other(), g.Turn(), choice)
+			best = "0000"
+		default:
+			r := p.Choose(g, lim.Time)
+			el := time.Since(start)
+			s.send("%s", infoLine(engine.Info{Depth: r.Depth, Score: r.Score, Nodes: r.Nodes, Time: el}))
+			best = r.Action.Move
+		}
+		if infinite {
+			<-release
+		}
+		s.send("bestmove %s", best)
+	}()
 }

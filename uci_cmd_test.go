@@ -27,7 +27,7 @@ func TestUCIHandshake(t *testing.T) {
 	require.Equal(t, []string{
 		"id name SandTable engine",
 		"id author the SandTable Bot project",
-		"option name UCI_Variant type combo default chess var chess var survival",
+		"option name UCI_Variant type combo default chess var chess var survival var teamchess",
 		"option name Level type combo default strongest var beginner var casual var intermediate var advanced var strongest",
 		"option name Seed type spin default 0 min 0 max 2147483647",
 		"uciok",
@@ -140,7 +140,7 @@ func TestUCIStopEndsInfinite(t *testing.T) {
 // the clock form of go answers.
 func TestUCIBadInput(t *testing.T) {
 	lines := uciScript(t, strings.Join([]string{
-		"setoption name UCI_Variant value teamchess",
+		"setoption name UCI_Variant value bughouse",
 		"setoption name Level value grandmaster",
 		"setoption name Hash value 64",
 		"xyzzy",
@@ -151,7 +151,7 @@ func TestUCIBadInput(t *testing.T) {
 		"quit",
 	}, "\n"))
 	joined := strings.Join(lines, "\n")
-	require.Contains(t, joined, "info string unknown UCI_Variant teamchess (expected chess or survival)")
+	require.Contains(t, joined, "info string unknown UCI_Variant bughouse (expected chess, survival or teamchess)")
 	require.Contains(t, joined, `info string unknown level "grandmaster"`)
 	require.Contains(t, joined, "info string unknown option Hash")
 	require.Contains(t, joined, "info string unknown command xyzzy")
@@ -182,4 +182,23 @@ func TestUCIArguments(t *testing.T) {
 	out.Reset()
 	require.Equal(t, 0, dispatch([]string{"uci", "-h"}, &out, &errOut))
 	require.Contains(t, out.String(), "usage: sandtable uci")
+}
+
+// TestUCITeamChess: the sacrifice notation is accepted in position moves
+// (a bad one is reported), a besieged side answers 0000 with the siege
+// advice, and after 0000 (the siege continued) the engine mates.
+func TestUCITeamChess(t *testing.T) {
+	set := "setoption name UCI_Variant value teamchess\nsetoption name Level value casual\n"
+	lines := uciScript(t, set+"position fen 7k/5K2/8/6Q1/8/8/8/8 w - - 0 1 moves g5g6\ngo depth 3\nisready\nquit\n")
+	require.Equal(t, "0000", bestmove(t, lines))
+	require.Contains(t, lines, "info string black is besieged and passes; white should continue the siege")
+	lines = uciScript(t, set+"position fen 7k/5K2/8/6Q1/8/8/8/8 w - - 0 1 moves g5g6 0000\ngo depth 1\nquit\n")
+	require.Contains(t, []string{"g6g8", "g6h6", "g6g7", "g6h7"}, bestmove(t, lines))
+	require.Contains(t, strings.Join(lines, "\n"), "score mate 1")
+	// An Assassin removing the Queen, then Black's reply: no error line.
+	lines = uciScript(t, set+"position fen 4k3/1P6/2n5/7q/8/8/8/Q3K3 w - - 0 1 moves b7b8a:h5 c6b8\ngo depth 1\nquit\n")
+	require.NotContains(t, strings.Join(lines, "\n"), "illegal")
+	require.NotEqual(t, "0000", bestmove(t, lines))
+	lines = uciScript(t, set+"position fen 4k3/1P6/2n5/7q/8/8/8/Q3K3 w - - 0 1 moves b7b8a:e8\nquit\n")
+	require.Contains(t, strings.Join(lines, "\n"), "info string illegal move b7b8a:e8")
 }

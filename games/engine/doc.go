@@ -1,7 +1,8 @@
 // Package engine is the computer player of the 8x8 games: an alpha-beta
 // search over games/chess's move generator for Survival Chess: Tartan Grid
 // and standard chess (issue 16, item 1), and the simple players (random,
-// greedy) that measure it. It is pure: it imports only games/chess and the
+// greedy) that measure it, and the Team Chess player. It is pure: it
+// imports only games/ packages (games/chess, games/teamchess) and the
 // standard library, and never Discord, rendering or storage.
 //
 // Layers, one file per concept:
@@ -21,6 +22,10 @@
 //     number of pieces left, a bonus as the opponent nears elimination),
 //     mobility, pawn advancement (promotion races) and the dead positions
 //     of docs/rules/survival.md.
+//   - teamchess.go: TeamChessPlayer, the Team Chess player: an
+//     alpha-beta search over whole games/teamchess Game values (sacrifice
+//     roles and targets, forced replies, the siege decision weighing
+//     honour, stagnation and fatigue), with the same level names.
 //   - player.go: Player, the named levels ("beginner" … "strongest"),
 //     Random and Greedy.
 //

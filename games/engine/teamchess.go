@@ -1,0 +1,318 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"sandtable/games/chess"
+	"sandtable/games/teamchess"
+)
+
+// This file is the Team Chess player (issue 16, item 1): an alpha-beta
+// search over whole teamchess.Game values, so that every rule the game
+// knows is known to the search without a second copy of it: the 8th-rank
+// sacrifices with their roles and targets (teamchess.LegalMoves), a
+// Saboteur's forced reply, the siege decision (Siege Win or continue),
+// the stagnation counters and fatigue tag-outs, the Political Agent's
+// revolution, and the result's category (honour). A node is a Clone of the
+// game with one action applied; that is slower than the chess Searcher's
+// make-move, so a level's node budget is divided by TeamChessNodeDivisor.
+//
+// Scores are in centipawns from White's point of view (a siege decision
+// lets the same side act twice, so sides do not simply alternate).
+//
+// Honour weighing (docs/strength.md): every win scores above
+// Mate-5*MaxPly, so a sure win is always preferred to any material; among sure wins an
+// honourable checkmate scores highest, a dishonourable checkmate
+// tcDishonourPenalty less, and a Siege Win or a fatigue victory
+// tcSiegePenalty less. At a siege decision the player therefore continues
+// only when its search finds a forced checkmate within its horizon, and
+// otherwise takes the Siege Win: it never gives up a certain win for a
+// hoped-for mate.
+
+// TeamChessNodeDivisor divides a Level's node budget for Team Chess.
+const TeamChessNodeDivisor = 20
+
+const (
+	tcDishonourPenalty = 2 * MaxPly
+	tcSiegePenalty     = 4 * MaxPly
+	// tcStagnationPenalty is charged per point of a side's stagnation
+	// counter (four in a round is fatigue, ruling 5).
+	tcStagnationPenalty = 12
+)
+
+// TeamChessResult is a Team Chess search's answer.
+type TeamChessResult struct {
+	// Action is the action to apply for the side to act (By empty): a
+	// move, the Siege Win or continuing the siege. Its Kind is empty only
+	// when the game is over.
+	Action teamchess.Action
+	// Score is from the acting side's point of view; Depth is the last
+	// completed iteration; Nodes counts the games searched.
+	Score int
+	Depth int
+	Nodes uint64
+}
+
+// TeamChessPlayer chooses actions in Team Chess games at a Level ("random"
+// and "greedy" are Level names too here: see NewTeamChessPlayer).
+type TeamChessPlayer struct {
+	Level Level
+	Seed  uint64
+	// kind is "", "random" or "greedy".
+	kind string
+	stop atomic.Bool
+}
+
+// Stop makes a running Choose return soon with its last completed
+// iteration's action (any goroutine may call it). The next Choose clears
+// it.
+func (p *TeamChessPlayer) Stop() { p.stop.Store(true) }
+
+// NewTeamChessPlayer returns the Team Chess player spec names: a level
+// name, "random" (a uniformly random action) or "greedy" (a one-ply
+// search: the action with the best static evaluation).
+func NewTeamChessPlayer(spec string, seed uint64) (*TeamChessPlayer, error) {
+	switch spec {
+	case "random", "greedy":
+		return &TeamChessPlayer{Seed: seed, kind: spec, Level: Level{Name: spec, Depth: 1}}, nil
+	}
+	l, err := LevelByName(spec)
+	if err != nil {
+		return nil, err
+	}
+	return &TeamChessPlayer{Level: l, Seed: seed}, nil
+}
+
+// Name returns the player's specification.
+func (p *TeamChessPlayer) Name() string { return p.Level.Name }
+
+// tcSearch is one search's state.
+type tcSearch struct {
+	nodes, limit uint64
+	deadline     time.Time
+	stopped      bool
+	stop         *atomic.Bool
+}
+
+// Choose returns the action for the side to act in g (g is not changed).
+func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamChessResult {
+	acts := tcActions(g)
+	if len(acts) == 0 {
+		return TeamChessResult{}
+	}
+	pos := g.Position()
+	r := newRNG(p.Seed ^ pos.Hash() ^ uint64(len(acts))*0x9e37)
+	me := pos.Turn()
+	sign := 1
+	if me == chess.Black {
+		sign = -1
+	}
+	if p.kind == "random" {
+		return TeamChessResult{Action: acts[r.intn(len(acts))]}
+	}
+	p.stop.Store(false)
+	s := &tcSearch{limit: p.Level.Nodes / TeamChessNodeDivisor, stop: &p.stop}
+	if timeCap > 0 {
+		s.deadline = time.Now().Add(timeCap)
+	}
+	depth := p.Level.Depth
+	if depth <= 0 || depth > MaxDepth {
+		depth = MaxDepth
+	}
+	margin := p.Level.Margin
+	if p.kind == "greedy" {
+		s.limit = 0
+	}
+	var best TeamChessResult
+	for d := 1; d <= depth; d++ {
+		scores := make([]int, 0, len(acts))
+		top := -Infinity
+		for _, a := range acts {
+			c := g.Clone()
+			if _, err := c.Apply(a); err != nil {
+				panic("engine: a listed Team Chess action was refused: " + err.Error())
+			}
+			alpha := top - margin - 1
+			if top == -Infinity {
+				alpha = -Infinity
+			}
+			var sc int
+			if sign == 1 {
+				sc = s.search(c, d-1, alpha, Infinity, 1)
+			} else {
+				sc = -s.search(c, d-1, -Infinity, -alpha, 1)
+			}
+			scores = append(scores, sc)
+			if sc > top {
+				top = sc
+			}
+			if s.stopped {
+				break
+			}
+		}
+		if s.stopped && d > 1 {
+			break
+		}
+		// Choose among the actions within margin of the best.
+		var pool []int
+		for i, sc := range scores {
+			if sc >= top-margin {
+				pool = append(pool, i)
+			}
+		}
+		pick := pool[r.intn(len(pool))]
+		best = TeamChessResult{Action: acts[pick], Score: top, Depth: d, Nodes: s.nodes}
+		// Search the best action first next time.
+		acts[0], acts[pick] = acts[pick], acts[0]
+		// An honourable checkmate cannot be bettered; any other win might
+		// (a deeper iteration may find a mate instead of a Siege Win).
+		if s.stopped || top > Mate-MaxPly {
+			break
+		}
+	}
+	best.Nodes = s.nodes
+	return best
+}
+
+// tcActions lists the actions the side to act may take (in a stable order,
+// captures and sacrifices first), none when the game is over.
+func tcActions(g *teamchess.Game) []teamchess.Action {
+	side := g.Turn().String()
+	switch g.Phase() {
+	case teamchess.Finished:
+		return nil
+	case teamchess.SiegeDecision:
+		out := []teamchess.Action{{Kind: teamchess.ActSiegeWin, Side: side}}
+		pos := g.Position()
+		if teamchess.HasLegalMove(&pos) {
+			out = append(out, teamchess.Action{Kind: teamchess.ActSiegeContinue, Side: side})
+		}
+		return out
+	}
+	if f, ok := g.Forced(); ok {
+		return []teamchess.Action{{Kind: teamchess.ActMove, Side: side, Move: f.UCI()}}
+	}
+	pos := g.Position()
+	moves := teamchess.LegalMoves(&pos)
+	keys := make([]int, len(moves))
+	for i, m := range moves {
+		keys[i] = tcOrder(&pos, m)
+	}
+	// Insertion sort by key, descending, stable (the lists are short).
+	for i := 1; i < len(moves); i++ {
+		for j := i; j > 0 && keys[j] > keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+			moves[j], moves[j-1] = moves[j-1], moves[j]
+		}
+	}
+	out := make([]teamchess.Action, len(moves))
+	for i, m := range moves {
+		out[i] = teamchess.Action{Kind: teamchess.ActMove, Side: side, Move: m.UCI()}
+	}
+	return out
+}
+
+// tcOrder is a move's ordering key: the value of what it takes (a capture's
+// victim, an Assassin's target), less a tenth of the mover.
+func tcOrder(p *chess.Position, m teamchess.Move) int {
+	k := 0
+	if p.IsCapture(m.Board) {
+		if v := p.PieceAt(m.Board.To()); v != chess.NoPiece {
+			k += chessValue[v.Role()]
+		} else {
+			k += chessValue[chess.Pawn] // en passant
+		}
+	}
+	if t, ok := m.Target(); ok {
+		k += chessValue[p.PieceAt(t).Role()]
+	}
+	if k > 0 {
+		k -= chessValue[p.PieceAt(m.Board.From()).Role()] / 10
+	}
+	return k
+}
+
+// tcTerminal scores a finished game for White, ply plies from the root.
+func tcTerminal(g *teamchess.Game, ply int) int {
+	r := g.Result()
+	if !r.HasWinner() {
+		return 0 // a mutual loss
+	}
+	v := Mate - ply
+	switch r.Category {
+	case teamchess.HonourableCheckmate:
+	case teamchess.DishonourableCheckmate:
+		v -= tcDishonourPenalty
+	default:
+		v -= tcSiegePenalty
+	}
+	if r.Winner == chess.Black {
+		v = -v
+	}
+	return v
+}
+
+// tcEvaluate is the static evaluation of an unfinished game, for White:
+// material and piece squares (the chess evaluation) less the stagnation
+// each side has run up towards fatigue.
+func tcEvaluate(g *teamchess.Game) int {
+	pos := g.Position()
+	v := evalChess(&pos)
+	if pos.Turn() == chess.Black {
+		v = -v
+	}
+	v -= tcStagnationPenalty * g.Stagnation(chess.White) * g.Stagnation(chess.White)
+	v += tcStagnationPenalty * g.Stagnation(chess.Black) * g.Stagnation(chess.Black)
+	return v
+}
+
+// search is a fail-hard minimax alpha-beta with White maximising; it
+// returns a White score.
+func (s *tcSearch) search(g *teamchess.Game, depth, alpha, beta, ply int) int {
+	s.nodes++
+	if g.Phase() == teamchess.Finished {
+		return tcTerminal(g, ply)
+	}
+	if s.limit > 0 && s.nodes >= s.limit || !s.deadline.IsZero() && s.nodes&255 == 0 && time.Now().After(s.deadline) {
+		s.stopped = true
+	}
+	if s.nodes&63 == 0 && s.stop.Load() {
+		s.stopped = true
+	}
+	if depth <= 0 || s.stopped || ply >= MaxPly-1 {
+		return tcEvaluate(g)
+	}
+	acts := tcActions(g)
+	white := g.Turn() == chess.White
+	best := -Infinity
+	if !white {
+		best = Infinity
+	}
+	for _, a := range acts {
+		c := g.Clone()
+		if _, err := c.Apply(a); err != nil {
+			panic("engine: a listed Team Chess action was refused: " + err.Error())
+		}
+		sc := s.search(c, depth-1, alpha, beta, ply+1)
+		if white {
+			if sc > best {
+				best = sc
+			}
+			if sc > alpha {
+				alpha = sc
+			}
+		} else {
+			if sc < best {
+				best = sc
+			}
+			if sc < beta {
+				beta = sc
+			}
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	return best
+}
