@@ -215,6 +215,18 @@
     }, c && c.kind.endsWith("thread") ? channelIcon(c.kind, 14) : null, name, message ? " › message" : null);
   }
 
+  // maskedLink is [text](url): a link to a channel or message of this
+  // server (a discord.com/channels/ address) opens it here, as Discord's
+  // client does; any other link opens in a new tab.
+  function maskedLink(text, url) {
+    const dm = /\/channels\/[^/]+\/(\d+)(?:\/\d+)?\/?$/.exec(url);
+    const c = dm && /^https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\//.test(url) ? channelByID(dm[1]) : null;
+    if (c) {
+      return el("a", { href: url, title: "Open " + c.name, onclick: (e) => { e.preventDefault(); openChannel(c.id); } }, inline(text));
+    }
+    return el("a", { href: url, target: "_blank", rel: "noopener noreferrer", title: url }, inline(text));
+  }
+
   function inline(text) {
     // Returns DOM nodes for one line or span of text.
     const out = [];
@@ -247,7 +259,7 @@
         out.push(el("span", { class: "ts-pill", dataset: { ts: String(sec), style }, title: discordTime(sec, "F") }, discordTime(sec, style)));
       } else if (m[17]) out.push(el("span", { class: "mention" }, "/" + m[17]));
       else if (m[18]) out.push(document.createTextNode(":" + m[18] + ":"));
-      else if (m[19] !== undefined) out.push(el("a", { href: m[20], target: "_blank", rel: "noopener noreferrer", title: m[20] }, inline(m[19])));
+      else if (m[19] !== undefined) out.push(maskedLink(m[19], m[20]));
       else if (m[21]) out.push(channelMention(m[21], m[22]));
       else if (m[23]) out.push(el("a", { href: m[23], target: "_blank", rel: "noopener noreferrer" }, m[23]));
     }
