@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +21,53 @@ func uciScript(t *testing.T, script string) []string {
 	var out bytes.Buffer
 	runUCI(strings.NewReader(script), &out)
 	return strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+}
+
+// uciScriptUntilBest is uciScript for a script with one go that must
+// finish: as a GUI does, its quit is sent only once the bestmove came
+// (quit stops a search, and on a slow machine the search may not have
+// finished an iteration), waiting with a generous deadline.
+func uciScriptUntilBest(t *testing.T, script string) []string {
+	t.Helper()
+	out := &syncBuffer{}
+	r, w := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runUCI(r, out)
+	}()
+	for _, line := range strings.SplitAfter(script, "\n") {
+		if strings.TrimSpace(line) == "quit" {
+			deadline := time.Now().Add(2 * time.Minute)
+			for !strings.Contains(out.String(), "bestmove ") && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond) // polling the engine's output
+			}
+		}
+		if _, err := io.WriteString(w, line); err != nil {
+			break
+		}
+	}
+	w.Close()
+	<-done
+	return strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+}
+
+// syncBuffer is a bytes.Buffer safe for the session's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func TestUCIHandshake(t *testing.T) {
@@ -52,7 +100,7 @@ func bestmove(t *testing.T, lines []string) string {
 // at a level with a seed, answers with info lines for depths 1 and 2 and
 // the move the engine package chooses for the same position and limits.
 func TestUCIGoDepth(t *testing.T) {
-	lines := uciScript(t, "setoption name UCI_Variant value survival\nsetoption name Level value casual\nsetoption name Seed value 9\n"+
+	lines := uciScriptUntilBest(t, "setoption name UCI_Variant value survival\nsetoption name Level value casual\nsetoption name Seed value 9\n"+
 		"position startpos moves a7a8q\ngo depth 2\nisready\nquit\n")
 	var depths []string
 	for _, l := range lines {
