@@ -175,6 +175,10 @@ type Game struct {
 	// what it becomes once a newer board replaces it. Written when a board
 	// is posted.
 	Boards []LiveBoard `json:"boards,omitempty"`
+	// Unrated marks a game that changes no rating: a casual challenge, or a
+	// game with a computer seat. An aborted game is unrated whatever this
+	// says.
+	Unrated bool `json:"unrated,omitempty"`
 }
 
 // LiveBoard is the message that shows a game's board now in one channel,
