@@ -9,3 +9,7 @@ func (b *Bot) Crash(ctx context.Context) error {
 	b.skipHandOver = true
 	return b.Shutdown(ctx)
 }
+
+// WaitIdle returns once no interaction is being handled: a handler that
+// met a failed answer has also queued its repair (AnswerLost) by then.
+func (b *Bot) WaitIdle() { b.inflight.Wait(nil) }

@@ -197,6 +197,9 @@ func (h *harness) serverErrorSeen(pattern string) {
 		}
 		return false
 	}))
+	// The failed call's handler goes on (AnswerLost queues the lost answer):
+	// what a test checks next must not race it.
+	h.bot.WaitIdle()
 }
 
 // TestDrawAcceptClickAnswerFails: a 500 on the answer to the click that
