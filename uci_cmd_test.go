@@ -37,6 +37,11 @@ func uciScriptUntilBest(t *testing.T, script string) []string {
 		runUCI(r, out)
 	}()
 	for _, line := range strings.SplitAfter(script, "\n") {
+		if line == "" {
+			// A pipe write of nothing still waits for a reader, and after
+			// quit there is none.
+			continue
+		}
 		if strings.TrimSpace(line) == "quit" {
 			deadline := time.Now().Add(2 * time.Minute)
 			for !strings.Contains(out.String(), "bestmove ") && time.Now().Before(deadline) {
