@@ -1,6 +1,10 @@
 package bot
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+)
 
 // Crash stops b as Shutdown does, except that its outbox claims are kept,
 // as when the process dies: another process takes its effects over only
@@ -10,6 +14,19 @@ func (b *Bot) Crash(ctx context.Context) error {
 	return b.Shutdown(ctx)
 }
 
-// WaitIdle returns once no interaction is being handled: a handler that
-// met a failed answer has also queued its repair (AnswerLost) by then.
-func (b *Bot) WaitIdle() { b.inflight.Wait(nil) }
+// WaitIdle returns nil once no interaction is being handled (a handler
+// that met a failed answer has also queued its repair, AnswerLost, by then;
+// a deferred answer has been sent), or an error after timeout.
+func (b *Bot) WaitIdle(timeout time.Duration) error {
+	idle := make(chan struct{})
+	go func() {
+		b.inflight.Wait(nil)
+		close(idle)
+	}()
+	select {
+	case <-idle:
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("interactions still in flight after %s", timeout)
+	}
+}

@@ -199,7 +199,7 @@ func (h *harness) serverErrorSeen(pattern string) {
 	}))
 	// The failed call's handler goes on (AnswerLost queues the lost answer):
 	// what a test checks next must not race it.
-	h.bot.WaitIdle()
+	h.idle()
 }
 
 // TestDrawAcceptClickAnswerFails: a 500 on the answer to the click that
@@ -531,6 +531,7 @@ func TestDoubleAcceptAndDoubleStart(t *testing.T) {
 		_, err := in.WaitResponse(wait)
 		require.NoError(t, err)
 	}
+	h.idle()
 	h.drained()
 	require.Len(t, h.srv.Threads(h.gen.ID), 1)
 	require.Equal(t, 1, h.gamesListed(alice, "Survival Chess"))
@@ -547,6 +548,7 @@ func TestDoubleAcceptAndDoubleStart(t *testing.T) {
 		_, err := in.WaitResponse(wait)
 		require.NoError(t, err)
 	}
+	h.idle()
 	h.drained()
 	require.Len(t, h.srv.Threads(h.gen.ID), 4, "the Survival thread and one Team Chess set of three")
 	require.Equal(t, 1, h.gamesListed(carol, "Team Chess"))

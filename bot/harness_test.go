@@ -190,6 +190,14 @@ func (h *harness) drained() {
 	}
 }
 
+// idle waits until the bot handles no interaction: every answer, deferred
+// ones included, has been sent (or its loss handled). Only for tests with no
+// interaction held on purpose.
+func (h *harness) idle() {
+	h.t.Helper()
+	require.NoError(h.t, h.bot.WaitIdle(wait))
+}
+
 // slash runs a slash command and returns the interaction.
 func (h *harness) slash(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Interaction {
 	h.t.Helper()

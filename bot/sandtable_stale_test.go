@@ -111,6 +111,7 @@ func (g *sandGame) tripleClick(u *discordsim.User, m *discordsim.Message, label 
 		_, err := in.WaitResponse(wait)
 		require.NoError(g.h.t, err)
 	}
+	g.h.idle() // a deferred answer comes after the response
 	return ins
 }
 
