@@ -117,6 +117,15 @@ type Spec[S any] struct {
 	// locked with the public thread, after a summary pointing to it (see
 	// closeThread). Nil: the game has only its public thread.
 	OtherThreads func(s S) []string
+
+	// Replay builds the replay of the finished game t.State (t.Req is nil;
+	// t.View reads what the game stores apart): its frames, from the first
+	// position to the last, everything shown (the game is over). Nil
+	// frames: the game has nothing to replay. With Replay set, the
+	// framework posts the replay in the game's thread after its end, and
+	// routes the 🎞 Replay button (ReplayButton) of the game's messages.
+	// Nil: the game has no replays.
+	Replay func(t *Turn[S]) (*Replay, error)
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -334,6 +343,23 @@ func Register[S any](a *App, g Game[S]) {
 		}
 		return k.g.Summary(rec, st, userID), k.g.Clock(st), true
 	}
+	if s.Replay != nil {
+		legacy.replay = func(a *App, rec *storage.Game) (*Replay, error) {
+			st, err := k.decode(rec)
+			if err != nil {
+				return nil, err
+			}
+			if !k.over(st) {
+				return nil, nil // nothing is drawn before the end
+			}
+			return s.Replay(&Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k})
+		}
+		if _, own := legacy.Components[ReplayAction]; !own {
+			legacy.Components[ReplayAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
+				return a.replayAnswer(rec)
+			}
+		}
+	}
 	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired
@@ -478,10 +504,13 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			return nil, err
 		}
 	}
-	var closing []Effect
+	var closing, replay []Effect
 	if wasActive && !rec.Active && rec.ThreadID != "" {
 		a.markFinal(rec, t.Req, resp, t.effects)
 		closing = closeThread(rec, k.otherThreads(t.next))
+		if k.spec.Replay != nil {
+			replay = []Effect{replayFollowUp(rec)}
+		}
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	var saved *storage.Game
@@ -515,6 +544,9 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			if err := a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}); err != nil {
 				return err
 			}
+		}
+		if err := a.enqueueLate(tx, rec.ID, rec, replay, t.Now.Add(ReplayDelay)); err != nil {
+			return err
 		}
 		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
 	})

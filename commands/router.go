@@ -72,6 +72,9 @@ type Kind struct {
 	// gamesLine, for kinds registered with Register, is Summary and the
 	// clock of the game rec, from one decoding of its state (/games).
 	gamesLine func(a *App, rec *storage.Game, userID string) (summary string, c Clock, ok bool)
+	// replay, for kinds registered with Register, is Spec.Replay of the
+	// finished game rec.
+	replay func(a *App, rec *storage.Game) (*Replay, error)
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown

@@ -116,6 +116,7 @@ func (Game) Spec() commands.Spec[*State] {
 		},
 		Start:     start,
 		Delivered: delivered,
+		Replay:    replay,
 		Private:   private,
 	}
 }

@@ -53,6 +53,7 @@ func (Game) Spec() commands.Spec[*State] {
 		Components:   map[string]commands.Action[*State]{"flip": flip, "pick": pick, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton, commands.HistoryAction: history},
 		Start:        start,
 		Private:      private,
+		Replay:       replay,
 	}
 }
 

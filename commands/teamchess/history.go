@@ -7,6 +7,7 @@ import (
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
+	"sandtable/render"
 )
 
 // The history viewer (commands/history.go): frame k is the board after the
@@ -159,5 +160,24 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 		Cards: []*ui.Card{e},
 		Files: []*ui.File{file},
 		Rows:  []ui.Row{commands.HistoryControls(t.Game, i, len(frames), counter)},
+	}, nil
+}
+
+// replay is the game's replay (issue 17): the history viewer's frames, the
+// start position and the board after every move (sacrifices and forced
+// moves included), each move highlighted, from White's side.
+func replay(t *turn) (*commands.Replay, error) {
+	frames, err := t.State.frames()
+	if err != nil {
+		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+	}
+	boards := make([]render.ChessBoard, len(frames))
+	for i := range frames {
+		boards[i] = commands.ChessFrame(&frames[i].pos, frames[i].last, commands.BoardView{})
+	}
+	return &commands.Replay{
+		Name:    "teamchess-" + t.Game.ID + "-replay.gif",
+		Chess:   boards,
+		Caption: commands.Plural(len(boards), "position", "positions") + ", every move from the start",
 	}, nil
 }
