@@ -126,6 +126,13 @@ type Spec[S any] struct {
 	// routes the 🎞 Replay button (ReplayButton) of the game's messages.
 	// Nil: the game has no replays.
 	Replay func(t *Turn[S]) (*Replay, error)
+
+	// Versus says whom userID played in the finished game s, for the game
+	// archive: "vs @bob as White". Nil or "": the other players.
+	Versus func(s S, userID string) string
+	// RecordName names the record the game's final board carries ("PGN",
+	// "SandTable log"), for the archive's link to it.
+	RecordName string
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -358,6 +365,17 @@ func Register[S any](a *App, g Game[S]) {
 			legacy.Components[ReplayAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
 				return a.replayAnswer(rec)
 			}
+		}
+	}
+	legacy.record = s.RecordName
+	if s.Versus != nil {
+		legacy.versus = func(a *App, rec *storage.Game, userID string) string {
+			st, err := k.decode(rec)
+			if err != nil {
+				a.Log.Error("decoding a game for the archive failed", "game", rec.ID, "err", err)
+				return ""
+			}
+			return s.Versus(st, userID)
 		}
 	}
 	confirmRoutes(k, legacy.Components, s.Components)

@@ -54,6 +54,14 @@ func (Game) Spec() commands.Spec[*State] {
 		Start:        start,
 		Private:      private,
 		Replay:       replay,
+		RecordName:   "PGN",
+		Versus: func(s *State, userID string) string {
+			c, ok := s.colorOf(userID)
+			if !ok {
+				return ""
+			}
+			return fmt.Sprintf("vs %s as %s", s.player(c.Other()).Mention(), c.Title())
+		},
 	}
 }
 

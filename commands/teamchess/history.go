@@ -2,6 +2,7 @@ package teamchess
 
 import (
 	"fmt"
+	"strings"
 
 	"sandtable/commands"
 	"sandtable/commands/ui"
@@ -180,4 +181,27 @@ func replay(t *turn) (*commands.Replay, error) {
 		Chess:   boards,
 		Caption: commands.Plural(len(boards), "position", "positions") + ", every move from the start",
 	}, nil
+}
+
+// versus is, for the game archive, userID's team and the other team:
+// "for White with @b vs @c, @d".
+func versus(st *State, userID string) string {
+	side, ok := st.game.SideOf(userID)
+	if !ok {
+		return ""
+	}
+	names := func(c chess.Color, skip string) string {
+		var out []string
+		for _, m := range st.game.Members(c) {
+			if m.ID != skip {
+				out = append(out, "<@"+m.ID+">")
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	line := "for " + side.Title()
+	if mates := names(side, userID); mates != "" {
+		line += " with " + mates
+	}
+	return line + " vs " + names(side.Other(), "")
 }

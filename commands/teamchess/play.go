@@ -107,6 +107,8 @@ func (Game) Spec() commands.Spec[*State] {
 		// at the end (ruling D21).
 		OtherThreads: func(s *State) []string { return s.TeamThreads[:] },
 		Replay:       replay,
+		RecordName:   "PGN",
+		Versus:       versus,
 	}
 }
 
