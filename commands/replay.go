@@ -128,8 +128,8 @@ func (a *App) replayOf(rec *storage.Game) (*ui.File, string, error) {
 		return nil, "", nil
 	}
 	r, err := k.replay(a, rec)
-	if err != nil || r == nil || r.frames() == 0 {
-		return nil, "", err
+	if err != nil || r == nil || r.frames() < 2 {
+		return nil, "", err // one position is no replay (a game aborted before its first move)
 	}
 	f, err := replayFile(a.Render, r, a.Settings.BoardSize, MaxReplayBytes)
 	return f, r.Caption, err
