@@ -2,6 +2,8 @@ package survival
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +51,9 @@ func TestSurvivalReplay(t *testing.T) {
 	require.Equal(t, "th1", posts[0].Channel, "in the game's thread")
 	require.Contains(t, posts[0].Msg.Content, "Replay")
 	require.Contains(t, posts[0].Msg.Content, "4 positions")
+	if dir := os.Getenv("SANDTABLE_DUMP"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "survival-replay.gif"), gifs[0].Data, 0o600))
+	}
 	frames := commandstest.GIFFrames(t, gifs[0].Data)
 	require.Len(t, frames, len(moves)+1, "the start and every ply")
 	for i := 1; i < len(frames); i++ {
