@@ -681,7 +681,10 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 	if e.Replay && rec != nil {
 		f, caption, err := a.replayOf(rec)
 		if err != nil {
-			return "", err
+			// Retrying cannot draw it: the thread's closing, queued
+			// behind it, must not wait for retries.
+			a.Log.Error("drawing a game's replay failed; it is not posted", "game", rec.ID, "err", err)
+			return "", nil
 		}
 		if f == nil {
 			return "", nil // nothing to replay: nothing to post

@@ -109,3 +109,26 @@ func TestSandReplayNoneAfterDeployment(t *testing.T) {
 	_, err := a.Handle(click(carol, "g:sand1:replay"))
 	require.Contains(t, userMsg(t, err), "nothing to replay")
 }
+
+// BenchmarkSandReplay: the 🎞 Replay button of a finished game (playedGame:
+// 40 actions, about 15 turns, Drones now and then): the archived turns
+// read, every turn's board rebuilt from the reveal, drawn at 800 px and
+// encoded.
+func BenchmarkSandReplay(b *testing.B) {
+	a, _, store := newApp(b)
+	playedGame(b, store)
+	_, s := load(b, store)
+	_, err := commandstest.Confirm(b, a, cmd(s.player(s.pos.ToMove()), "resign", "", nil))
+	require.NoError(b, err)
+	req := click(carol, "g:sand1:replay")
+	var size int
+	for b.Loop() {
+		r, err := a.Handle(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(r.Files[0].Data)
+	}
+	b.ReportMetric(float64(size), "bytes")
+	b.ReportMetric(float64(s.pos.Turn()+1), "frames")
+}

@@ -2,6 +2,7 @@ package survival
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/games/chess"
 	"sandtable/storage"
 )
 
@@ -91,4 +93,48 @@ func TestSurvivalReplayFrames(t *testing.T) {
 	require.Zero(t, rp.Chess[1].Squares[0].Kind, "after Kxb2: a1 empty")
 	require.Len(t, rp.Chess[1].LastMove, 2, "the move highlighted")
 	require.False(t, rp.Chess[1].Flipped)
+}
+
+// longGame is a legal Survival game of plies plies from the Tartan Grid
+// start (random moves, the first seed that lasts).
+func longGame(t testing.TB, plies int) []string {
+	t.Helper()
+	for seed := uint64(1); seed < 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		g := chess.NewGame(chess.Survival)
+		var moves []string
+		for len(moves) < plies && !g.Status().Over() {
+			legal := g.Position().LegalMoves()
+			m := legal[rng.IntN(len(legal))]
+			require.NoError(t, g.Play(m))
+			moves = append(moves, m.UCI())
+		}
+		if len(moves) == plies {
+			return moves
+		}
+	}
+	t.Fatalf("no random game of %d plies", plies)
+	return nil
+}
+
+// BenchmarkSurvivalReplay: the 🎞 Replay button of a finished 100-ply game
+// at the bot's board size (640 px: frames of 480 px): the stored game
+// decoded, replayed, every frame drawn and the GIF encoded.
+func BenchmarkSurvivalReplay(b *testing.B) {
+	a, _, store := newApp(b)
+	a.Settings.BoardSize = 640
+	moves := longGame(b, 100)
+	id := putGame(b, store, chess.Survival.StartFEN(), moves...)
+	_, err := commandstest.Confirm(b, a, cmd(alice, "resign", "", nil))
+	require.NoError(b, err)
+	req := click(carol, "g:"+id+":replay")
+	var size int
+	for b.Loop() {
+		r, err := a.Handle(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(r.Files[0].Data)
+	}
+	b.ReportMetric(float64(size), "bytes")
 }
