@@ -120,8 +120,9 @@ type Spec[S any] struct {
 
 	// Replay builds the replay of the finished game t.State (t.Req is nil;
 	// t.View reads what the game stores apart): its frames, from the first
-	// position to the last, everything shown (the game is over). Nil
-	// frames: the game has nothing to replay. With Replay set, the
+	// position to the last, everything shown (the game is over). Nil, or
+	// fewer than two frames: the game has nothing to replay (an aborted
+	// game, a SandTable game ended in Deployment). With Replay set, the
 	// framework posts the replay in the game's thread after its end, and
 	// routes the 🎞 Replay button (ReplayButton) of the game's messages.
 	// Nil: the game has no replays.
@@ -131,7 +132,7 @@ type Spec[S any] struct {
 	// archive: "vs @bob as White". Nil or "": the other players.
 	Versus func(s S, userID string) string
 	// RecordName names the record the game's final board carries ("PGN",
-	// "SandTable log"), for the archive's link to it.
+	// "game log"), for the archive's link to it ("" : "record").
 	RecordName string
 }
 
