@@ -266,7 +266,7 @@ func (a *App) archiveLine(n int, g *storage.Game, userID string) string {
 		links = append(links, fmt.Sprintf("[final board and %s](%s)", record, link))
 	}
 	if k.replay != nil {
-		links = append(links, fmt.Sprintf("🎞 %d below", n))
+		links = append(links, fmt.Sprintf("replay: 🎞 %d below", n))
 	}
 	if len(links) > 0 {
 		head += "\n" + strings.Join(links, " · ")

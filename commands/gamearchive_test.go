@@ -147,6 +147,7 @@ func TestArchivePagesAndFilters(t *testing.T) {
 	r, err := history(alice, "general", nil)
 	require.NoError(t, err)
 	require.True(t, r.Ephemeral, "the archive is private")
+	t.Logf("page 1 of alice's archive:\n%s\n%s", r.Cards[0].Description, r.Cards[0].Footer)
 	lines := archiveLines(t, r.Message)
 	require.Len(t, lines, 5)
 	for i, name := range []string{"other3", "other2", "other1", "ttt8", "ttt7"} {
