@@ -107,9 +107,9 @@ func replay(t *turn) (*commands.Replay, error) {
 		from, to, _ := g.LastMoveSquares()
 		frames = append(frames, commands.ChessFrame(g.Position(), []chess.Square{from, to}, commands.BoardView{}))
 	}
-	return &commands.Replay{
-		Name:    "survival-" + t.Game.ID + "-replay.gif",
-		Chess:   frames,
-		Caption: fmt.Sprintf("%s, every ply from the start (%s)", commands.Plural(len(frames), "position", "positions"), s.Result),
-	}, nil
+	caption := commands.Plural(len(frames), "position", "positions") + ", every ply from the start"
+	if s.Result != "" && s.Result != "*" {
+		caption += " (" + s.Result + ")"
+	}
+	return &commands.Replay{Name: "survival-" + t.Game.ID + "-replay.gif", Chess: frames, Caption: caption}, nil
 }
