@@ -73,12 +73,13 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 }
 
 // requireOnlyRematch asserts that a finished game's message offers nothing
-// but a Rematch and its History (no Flip, no deployment or Drone controls).
+// but a Rematch, its History and its Replay (no Flip, no deployment or
+// Drone controls).
 func requireOnlyRematch(t *testing.T, m *discordsim.Message) {
 	t.Helper()
 	var labels []string
 	for _, b := range m.Buttons() {
 		labels = append(labels, b.Label)
 	}
-	require.Equal(t, []string{"Rematch", "History"}, labels, "a finished game offers only a rematch and its history")
+	require.Equal(t, []string{"Rematch", "History", "Replay"}, labels, "a finished game offers only a rematch, its history and its replay")
 }

@@ -227,7 +227,8 @@ func newID() string {
 }
 
 // CustomID is a component's custom ID: "<scope>:<id>:<action>[:<arg>]".
-// Scope is "c" for challenges and lobbies, "g" for games.
+// Scope is "c" for challenges and lobbies, "g" for games, "a" for the
+// game archive's pages (its ID is a user's).
 type CustomID struct {
 	Scope, ID, Action, Arg string
 }
@@ -255,7 +256,7 @@ func ParseCustomID(s string) (CustomID, error) {
 	if len(parts) == 4 {
 		c.Arg = parts[3]
 	}
-	if c.Scope != "c" && c.Scope != "g" {
+	if c.Scope != "c" && c.Scope != "g" && c.Scope != "a" {
 		return CustomID{}, bad
 	}
 	if !isID(c.ID) || c.Action == "" {

@@ -24,6 +24,17 @@ type BoardView = boardView
 // the squares in last (the last move's; any number, none before the first
 // move) and the king of the side to move when it is in check.
 func ChessBoard(r *render.Renderer, size int, pos *chess.Position, last []chess.Square, v BoardView) (*ui.File, error) {
+	b := ChessFrame(pos, last, v)
+	var buf bytes.Buffer
+	if err := r.ChessPNG(&buf, &b, size); err != nil {
+		return nil, fmt.Errorf("rendering board: %w", err)
+	}
+	return &ui.File{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}, nil
+}
+
+// ChessFrame is the board ChessBoard draws: pos's pieces, the squares of
+// last highlighted, the king in check marked, as v says.
+func ChessFrame(pos *chess.Position, last []chess.Square, v BoardView) render.ChessBoard {
 	var b render.ChessBoard
 	for sq := chess.Square(0); sq < 64; sq++ {
 		p := pos.PieceAt(sq)
@@ -46,11 +57,7 @@ func ChessBoard(r *render.Renderer, size int, pos *chess.Position, last []chess.
 			b.CaptureMarks = append(b.CaptureMarks, render.Square(sq))
 		}
 	}
-	var buf bytes.Buffer
-	if err := r.ChessPNG(&buf, &b, size); err != nil {
-		return nil, fmt.Errorf("rendering board: %w", err)
-	}
-	return &ui.File{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}, nil
+	return b
 }
 
 func renderKind(r chess.Role) render.ChessPieceKind {

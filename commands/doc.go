@@ -39,10 +39,17 @@
 // from a challenge), SendPrivately, and the history viewer's controls
 // (history.go: HistoryButton, HistoryFrame, HistoryControls,
 // HistoryAnswer; the viewer is a private message its controls update in
-// place, stateless: each control carries its frame).
+// place, stateless: each control carries its frame), replays (replay.go:
+// Spec.Replay gives a finished game's frames; the framework encodes the
+// GIF within Discord's upload limit, posts it ReplayDelay after the end
+// through an effect that draws it when delivered, Effect.Replay, and
+// answers ReplayButton privately; nothing is drawn while a game runs) and
+// the game archive (gamearchive.go: /history with an option or outside a
+// game thread lists a user's finished games of the server, paged).
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
-// scope "g" carries a game ID, scope "c" a challenge or lobby ID; anything
+// scope "g" carries a game ID, scope "c" a challenge or lobby ID, scope
+// "a" the user whose game archive a page button shows; anything
 // else is refused before a handler runs. A button whose effect depends on
 // what its message shows carries that thing's identity in arg (a draw
 // offer's or a Drone order's number, a draft's or a panel's stamp, the

@@ -117,6 +117,23 @@ type Spec[S any] struct {
 	// locked with the public thread, after a summary pointing to it (see
 	// closeThread). Nil: the game has only its public thread.
 	OtherThreads func(s S) []string
+
+	// Replay builds the replay of the finished game t.State (t.Req is nil;
+	// t.View reads what the game stores apart): its frames, from the first
+	// position to the last, everything shown (the game is over). Nil, or
+	// fewer than two frames: the game has nothing to replay (an aborted
+	// game, a SandTable game ended in Deployment). With Replay set, the
+	// framework posts the replay in the game's thread after its end, and
+	// routes the 🎞 Replay button (ReplayButton) of the game's messages.
+	// Nil: the game has no replays.
+	Replay func(t *Turn[S]) (*Replay, error)
+
+	// Versus says whom userID played in the finished game s, for the game
+	// archive: "vs @bob as White". Nil or "": the other players.
+	Versus func(s S, userID string) string
+	// RecordName names the record the game's final board carries ("PGN",
+	// "game log"), for the archive's link to it ("" : "record").
+	RecordName string
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -334,6 +351,34 @@ func Register[S any](a *App, g Game[S]) {
 		}
 		return k.g.Summary(rec, st, userID), k.g.Clock(st), true
 	}
+	if s.Replay != nil {
+		legacy.replay = func(a *App, rec *storage.Game) (*Replay, error) {
+			st, err := k.decode(rec)
+			if err != nil {
+				return nil, err
+			}
+			if !k.over(st) {
+				return nil, nil // nothing is drawn before the end
+			}
+			return s.Replay(&Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k})
+		}
+		if _, own := legacy.Components[ReplayAction]; !own {
+			legacy.Components[ReplayAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
+				return a.replayAnswer(rec)
+			}
+		}
+	}
+	legacy.record = s.RecordName
+	if s.Versus != nil {
+		legacy.versus = func(a *App, rec *storage.Game, userID string) string {
+			st, err := k.decode(rec)
+			if err != nil {
+				a.Log.Error("decoding a game for the archive failed", "game", rec.ID, "err", err)
+				return ""
+			}
+			return s.Versus(st, userID)
+		}
+	}
 	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
 	legacy.lobbyExpired = s.LobbyExpired
@@ -478,10 +523,13 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			return nil, err
 		}
 	}
-	var closing []Effect
+	var closing, replay []Effect
 	if wasActive && !rec.Active && rec.ThreadID != "" {
 		a.markFinal(rec, t.Req, resp, t.effects)
 		closing = closeThread(rec, k.otherThreads(t.next))
+		if k.spec.Replay != nil {
+			replay = []Effect{replayFollowUp(rec)}
+		}
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
 	var saved *storage.Game
@@ -515,6 +563,9 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			if err := a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}); err != nil {
 				return err
 			}
+		}
+		if err := a.enqueueLate(tx, rec.ID, rec, replay, t.Now.Add(ReplayDelay)); err != nil {
+			return err
 		}
 		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
 	})

@@ -90,6 +90,10 @@ type Effect struct {
 	// InPlace makes a board (OpBoard) edit the live board of its channel
 	// instead of replacing it (see Turn.UpdateBoard).
 	InPlace bool `json:"in_place,omitempty"`
+	// Replay attaches to a post the replay of its game (an animated GIF),
+	// drawn when the post is delivered from the game as stored then: the
+	// outbox never holds the file. A game without a replay posts nothing.
+	Replay bool `json:"replay,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`
@@ -652,7 +656,7 @@ func permanent(err error) bool {
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) {
+	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)
@@ -673,6 +677,22 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 	}
 	if e.Closing && rec != nil {
 		body = closingSummary(rec, e.Channel)
+	}
+	if e.Replay && rec != nil {
+		f, caption, err := a.replayOf(rec)
+		if err != nil {
+			// Retrying cannot draw it: the thread's closing, queued
+			// behind it, must not wait for retries.
+			a.Log.Error("drawing a game's replay failed; it is not posted", "game", rec.ID, "err", err)
+			return "", nil
+		}
+		if f == nil {
+			return "", nil // nothing to replay: nothing to post
+		}
+		if caption != "" {
+			body.Content += ": " + caption + "."
+		}
+		body.Files = append(append([]*ui.File(nil), body.Files...), f)
 	}
 	switch e.Op {
 	case OpPost, OpBoard:

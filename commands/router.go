@@ -72,6 +72,14 @@ type Kind struct {
 	// gamesLine, for kinds registered with Register, is Summary and the
 	// clock of the game rec, from one decoding of its state (/games).
 	gamesLine func(a *App, rec *storage.Game, userID string) (summary string, c Clock, ok bool)
+	// replay, for kinds registered with Register, is Spec.Replay of the
+	// finished game rec.
+	replay func(a *App, rec *storage.Game) (*Replay, error)
+	// versus and record, for kinds registered with Register, are
+	// Spec.Versus (of the stored game rec) and Spec.RecordName: the
+	// archive's words.
+	versus func(a *App, rec *storage.Game, userID string) string
+	record string
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
@@ -129,6 +137,15 @@ func (a *App) Definitions() []*ui.Command {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	kinds := make([]*Kind, 0, len(names))
+	for _, n := range names {
+		kinds = append(kinds, a.kinds[n])
+	}
+	for _, d := range defs {
+		if d.Name == HistoryAction {
+			d.Options = historyOptions(kinds)
+		}
+	}
 	for _, n := range names {
 		for _, d := range a.kinds[n].Definitions {
 			if !seen[d.Name] {
@@ -167,6 +184,13 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 	switch req.Command {
 	case "games":
 		return a.listGames(req)
+	case HistoryAction:
+		if archive, err := a.wantsArchive(req); err != nil || archive {
+			if err != nil || req.Type == AutocompleteRequest {
+				return &Response{}, err
+			}
+			return a.archiveCommand(req)
+		}
 	}
 	// Everything else is a thread command: find the game the thread belongs to.
 	g, err := a.gameInChannel(req.ChannelID)
@@ -201,6 +225,9 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 	id, err := ParseCustomID(req.CustomID)
 	if err != nil {
 		return nil, &UserError{Msg: err.Error()}
+	}
+	if id.Scope == "a" {
+		return a.archiveClick(req, id)
 	}
 	if id.Scope == "c" {
 		unlock := a.lock(id.ID)

@@ -4,8 +4,12 @@
 package commandstest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/draw"
+	"image/gif"
 	"io"
 	"log/slog"
 	"sync"
@@ -365,4 +369,36 @@ func Confirm(t testing.TB, a *commands.App, req *commands.Request) (*commands.Re
 	click := Click(req.User, ButtonOf(t, resp.Message, "Confirm"), "")
 	click.ChannelID, click.Now = req.ChannelID, req.Now
 	return a.Handle(click)
+}
+
+// GIFs are the animated GIF files posted so far (replays), oldest first,
+// with the posts carrying them.
+func (p *Platform) GIFs() (files []*ui.File, posts []Sent) {
+	all, _ := p.Snapshot()
+	for _, s := range all {
+		for _, f := range s.Msg.Files {
+			if f.ContentType == "image/gif" {
+				files, posts = append(files, f), append(posts, s)
+			}
+		}
+	}
+	return files, posts
+}
+
+// GIFFrames decodes data as a GIF and returns what a viewer sees at each
+// of its frames: each frame drawn over the one before (a frame may hold
+// only the part that changed).
+func GIFFrames(t testing.TB, data []byte) []*image.RGBA {
+	t.Helper()
+	g, err := gif.DecodeAll(bytes.NewReader(data))
+	require.NoError(t, err, "a valid GIF")
+	canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
+	var out []*image.RGBA
+	for _, fr := range g.Image {
+		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
+		c := image.NewRGBA(canvas.Bounds())
+		copy(c.Pix, canvas.Pix)
+		out = append(out, c)
+	}
+	return out
 }

@@ -212,7 +212,7 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 		files = append(files, &ui.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Data: []byte(rec)})
 	}
 	if s.over() {
-		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), commands.HistoryButton(g)}}
+		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), commands.HistoryButton(g), commands.ReplayButton(g)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }

@@ -288,20 +288,77 @@ func historyBoard(r *render.Renderer, pos *engine.Position, log []engine.Entry, 
 	if !who.all {
 		return drawView(r, pos, log, who.side, "board.png")
 	}
-	b, v, err := sandboard.Board(pos, log, engine.NoSide)
+	b, v, err := revealedBoard(pos, log)
 	if err != nil {
 		return nil, err
-	}
-	for _, side := range sides {
-		own, err := sandboard.FromView(pos.View(side))
-		if err != nil {
-			return nil, err
-		}
-		b.Drones = append(b.Drones, own.Drones...) // a view shows its own Drones only
 	}
 	var buf bytes.Buffer
 	if err := r.SandTablePNG(&buf, &b, v, imageSize); err != nil {
 		return nil, fmt.Errorf("rendering the SandTable board: %w", err)
 	}
 	return &ui.File{Name: "board.png", ContentType: "image/png", Data: buf.Bytes()}, nil
+}
+
+// revealedBoard is pos with everything shown (a finished game): the public
+// view, the moves of log marked, and both sides' Drone orders, each taken
+// from its owner's view.
+func revealedBoard(pos *engine.Position, log []engine.Entry) (render.SandTableBoard, render.View, error) {
+	b, v, err := sandboard.Board(pos, log, engine.NoSide)
+	if err != nil {
+		return b, v, err
+	}
+	for _, side := range sides {
+		own, err := sandboard.FromView(pos.View(side))
+		if err != nil {
+			return b, v, err
+		}
+		b.Drones = append(b.Drones, own.Drones...) // a view shows its own Drones only
+	}
+	return b, v, nil
+}
+
+// replay is the finished game's replay (issue 17), the history viewer's
+// frames with everything shown (ruling D19 once over): the board right
+// after the reveal, showing both deployments, then the board at the end of
+// every turn with its moves marked and the Drone orders given in it, then
+// the final position. None for a game that ended in Deployment (nothing is
+// revealed) or stored before its start was kept (ruling D13: no earlier
+// board can be rebuilt).
+func replay(t *turn) (*commands.Replay, error) {
+	s := t.State
+	if s.pos.Phase() == engine.PhaseDeployment || s.pos.Turn() == 0 {
+		return nil, nil
+	}
+	p, err := loadPast(t.View, t.Game.ID, s)
+	if err != nil {
+		return nil, err
+	}
+	if p.start == nil {
+		return nil, nil
+	}
+	frames := make([]render.SandTableBoard, 0, p.frames)
+	for i := 0; i < p.frames; i++ {
+		turnNo := p.turnOf(i)
+		var entries []engine.Entry
+		if i > 0 {
+			entries = p.byTurn[turnNo]
+		}
+		pos := s.pos
+		if i < p.frames-1 {
+			if pos, err = engine.Replay(p.start, p.logUpTo(turnNo), turnNo); err != nil {
+				return nil, fmt.Errorf("game %s: replaying to turn %d: %w", t.Game.ID, turnNo, err)
+			}
+		}
+		b, _, err := revealedBoard(pos, entries)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: replay frame %d: %w", t.Game.ID, i, err)
+		}
+		frames = append(frames, b)
+	}
+	return &commands.Replay{
+		Name:      "sandtable-" + t.Game.ID + "-replay.gif",
+		SandTable: frames,
+		Caption: fmt.Sprintf("both deployments as revealed, then the end of each of %s, Drone orders shown in the turn they were given",
+			commands.Plural(p.frames-1, "turn", "turns")),
+	}, nil
 }

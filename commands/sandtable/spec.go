@@ -116,7 +116,17 @@ func (Game) Spec() commands.Spec[*State] {
 		},
 		Start:     start,
 		Delivered: delivered,
-		Private:   private,
+		Replay:    replay,
+		// The final board carries the public game log (gameRecord).
+		RecordName: "game log",
+		Versus: func(s *State, userID string) string {
+			side, ok := s.sideOf(userID)
+			if !ok {
+				return ""
+			}
+			return fmt.Sprintf("vs %s as %s", s.player(side.Opp()).Mention(), side)
+		},
+		Private: private,
 	}
 }
 

@@ -32,8 +32,9 @@ func TestSweepTimesOutOnlyDueGames(t *testing.T) {
 	// A second sweep does nothing more.
 	require.NoError(t, a.Sweep(t0.Add(2*time.Hour)))
 	commandstest.Deliver(t, a, t0.Add(2*time.Hour))
-	require.Len(t, p.Posts, 2, "nothing more but the thread's closing summary")
-	require.Contains(t, p.Posts[1].Msg.Content, "Game over")
+	require.Len(t, p.Posts, 3, "nothing more but the replay and the thread's closing summary")
+	require.Contains(t, p.Posts[1].Msg.Content, "Replay")
+	require.Contains(t, p.Posts[2].Msg.Content, "Game over")
 }
 
 // TestDowntimeIsCredited: a game whose clock ran out while the bot was down

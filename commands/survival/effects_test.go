@@ -47,7 +47,7 @@ func TestTimeLossAnnouncedDespiteErrors(t *testing.T) {
 	require.False(t, g.Active, "the result is stored")
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
 	require.Empty(t, p.Posts)
-	require.Equal(t, 3, a.Pending(), "the announcement, then the thread's closing (summary, archive), due later")
+	require.Equal(t, 4, a.Pending(), "the announcement, then the replay and the thread's closing (summary, archive), due later")
 	next := a.NextDelivery()
 	require.True(t, next.After(t0.Add(time.Hour)), "a retry is due later: %s", next)
 	commandstest.Deliver(t, a, next)
@@ -55,8 +55,9 @@ func TestTimeLossAnnouncedDespiteErrors(t *testing.T) {
 	require.Contains(t, p.Posts[0].Msg.Content, "ran out of time")
 	require.NotNil(t, fileOf(p.Posts[0].Msg, ".pgn"))
 	commandstest.Deliver(t, a, next.Add(time.Hour))
-	require.Len(t, p.Posts, 2, "the announcement once, then the closing summary")
-	require.Contains(t, p.Posts[1].Msg.Content, "Game over")
+	require.Len(t, p.Posts, 3, "the announcement once, then the replay and the closing summary")
+	require.Contains(t, p.Posts[1].Msg.Content, "Replay")
+	require.Contains(t, p.Posts[2].Msg.Content, "Game over")
 	require.True(t, p.Archived["th1"], "the thread is archived and locked")
 }
 
@@ -89,9 +90,9 @@ func TestLostAnswerNotPostedTwice(t *testing.T) {
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
 	require.Len(t, p.Posts, 1, "Discord has it")
-	require.Equal(t, 3, a.Pending(), "the bot does not know (and the thread's closing is due later)")
+	require.Equal(t, 4, a.Pending(), "the bot does not know (and the replay and the thread's closing are due later)")
 	commandstest.Deliver(t, a, a.NextDelivery())
-	require.Equal(t, 2, a.Pending(), "the thread's closing is due later")
+	require.Equal(t, 3, a.Pending(), "the replay and the thread's closing are due later")
 	require.Len(t, p.Posts, 1, "the retry recognised the post")
 }
 

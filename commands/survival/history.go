@@ -6,6 +6,7 @@ import (
 	"sandtable/commands"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
+	"sandtable/render"
 )
 
 // The history viewer (commands/history.go): frame k is the position after
@@ -87,4 +88,28 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 		Files: []*ui.File{file},
 		Rows:  []ui.Row{commands.HistoryControls(t.Game, frame, n, counter)},
 	}, nil
+}
+
+// replay is the game's replay (issue 17): every position from the start to
+// the last, the move that made each highlighted, from White's side (the
+// board posts' side, ruling 21), rebuilt like the history viewer's frames.
+func replay(t *turn) (*commands.Replay, error) {
+	s := t.State
+	g, err := chess.NewGameFromFEN(chess.Survival, s.StartFEN)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+	}
+	frames := []render.ChessBoard{commands.ChessFrame(g.Position(), nil, commands.BoardView{})}
+	for i, mv := range s.Moves {
+		if _, _, err := g.PlayText(mv); err != nil {
+			return nil, fmt.Errorf("game %s: replay: move %d (%q): %w", t.Game.ID, i+1, mv, err)
+		}
+		from, to, _ := g.LastMoveSquares()
+		frames = append(frames, commands.ChessFrame(g.Position(), []chess.Square{from, to}, commands.BoardView{}))
+	}
+	caption := commands.Plural(len(frames), "position", "positions") + ", every ply from the start"
+	if s.Result != "" && s.Result != "*" {
+		caption += " (" + s.Result + ")"
+	}
+	return &commands.Replay{Name: "survival-" + t.Game.ID + "-replay.gif", Chess: frames, Caption: caption}, nil
 }

@@ -103,7 +103,20 @@ func TestOutcome(t *testing.T) {
 			require.NoError(t, a.Sweep(t0.Add(48*time.Hour)))
 			commandstest.Deliver(t, a, t0.Add(48*time.Hour))
 			posts, _ := p.Snapshot()
-			require.LessOrEqual(t, len(posts), 2, "at most the time-out's announcement and the closing summary")
+			gifs := 0
+			for _, ps := range posts {
+				for _, f := range ps.Msg.Files {
+					if f.ContentType == "image/gif" {
+						gifs++
+					}
+				}
+			}
+			if len(st.Moves) == 0 {
+				require.Zero(t, gifs, "a game without a move (one position) has no replay")
+			} else {
+				require.Equal(t, 1, gifs, "the end is followed by its replay, once")
+			}
+			require.LessOrEqual(t, len(posts), 3, "at most the time-out's announcement, the replay and the closing summary")
 		})
 	}
 }

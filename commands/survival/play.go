@@ -53,6 +53,15 @@ func (Game) Spec() commands.Spec[*State] {
 		Components:   map[string]commands.Action[*State]{"flip": flip, "pick": pick, "resign": resign, "rematch": rematch, "draw-accept": drawButton, "draw-decline": drawButton, commands.HistoryAction: history},
 		Start:        start,
 		Private:      private,
+		Replay:       replay,
+		RecordName:   "PGN",
+		Versus: func(s *State, userID string) string {
+			c, ok := s.colorOf(userID)
+			if !ok {
+				return ""
+			}
+			return fmt.Sprintf("vs %s as %s", s.player(c.Other()).Mention(), c.Title())
+		},
 	}
 }
 

@@ -99,7 +99,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "Termination", Value: s.reasonText()},
 		}, s.Result)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
-		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game)}}
+		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game), commands.ReplayButton(t.Game)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }

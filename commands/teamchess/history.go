@@ -2,11 +2,13 @@ package teamchess
 
 import (
 	"fmt"
+	"strings"
 
 	"sandtable/commands"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
+	"sandtable/render"
 )
 
 // The history viewer (commands/history.go): frame k is the board after the
@@ -160,4 +162,46 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 		Files: []*ui.File{file},
 		Rows:  []ui.Row{commands.HistoryControls(t.Game, i, len(frames), counter)},
 	}, nil
+}
+
+// replay is the game's replay (issue 17): the history viewer's frames, the
+// start position and the board after every move (sacrifices and forced
+// moves included), each move highlighted, from White's side.
+func replay(t *turn) (*commands.Replay, error) {
+	frames, err := t.State.frames()
+	if err != nil {
+		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
+	}
+	boards := make([]render.ChessBoard, len(frames))
+	for i := range frames {
+		boards[i] = commands.ChessFrame(&frames[i].pos, frames[i].last, commands.BoardView{})
+	}
+	return &commands.Replay{
+		Name:    "teamchess-" + t.Game.ID + "-replay.gif",
+		Chess:   boards,
+		Caption: commands.Plural(len(boards), "position", "positions") + ", every move from the start",
+	}, nil
+}
+
+// versus is, for the game archive, userID's team and the other team:
+// "for White with @b vs @c, @d".
+func versus(st *State, userID string) string {
+	side, ok := st.game.SideOf(userID)
+	if !ok {
+		return ""
+	}
+	names := func(c chess.Color, skip string) string {
+		var out []string
+		for _, m := range st.game.Members(c) {
+			if m.ID != skip {
+				out = append(out, "<@"+m.ID+">")
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	line := "for " + side.Title()
+	if mates := names(side, userID); mates != "" {
+		line += " with " + mates
+	}
+	return line + " vs " + names(side.Other(), "")
 }

@@ -106,6 +106,9 @@ func (Game) Spec() commands.Spec[*State] {
 		// The team threads are archived and locked with the public thread
 		// at the end (ruling D21).
 		OtherThreads: func(s *State) []string { return s.TeamThreads[:] },
+		Replay:       replay,
+		RecordName:   "PGN",
+		Versus:       versus,
 	}
 }
 

@@ -305,7 +305,8 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), commands.HistoryButton(t.Game))
 	case view < 0:
 		// The public final board offers a rematch, sides swapped (ruling D20).
-		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game))
+		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game),
+			commands.ReplayButton(t.Game))
 	}
 	var rows []ui.Row
 	if len(row) > 0 {

@@ -1,0 +1,134 @@
+package sandtable
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	engine "sandtable/games/sandtable"
+	"sandtable/render"
+)
+
+// TestSandReplay: nothing is drawn before the end (the Replay button is
+// refused and no replay is posted); once over, the replay follows in the
+// thread: the board after the reveal showing both deployments, then the
+// end of every turn, a Drone order shown in the turn it was given; the
+// button sends it privately.
+func TestSandReplay(t *testing.T) {
+	a, p, store := newApp(t)
+	_, logs := playedGame(t, store)
+	_, s := load(t, store)
+
+	_, err := a.Handle(click(carol, "g:sand1:replay"))
+	require.Contains(t, userMsg(t, err), "once the game is over", "no replay while the game runs: it would show the Drone orders")
+	_, err = a.Handle(click(alice, "g:sand1:replay"))
+	require.Contains(t, userMsg(t, err), "once the game is over", "not to a player either")
+	commandstest.Deliver(t, a, t0.Add(time.Minute))
+	gifs, _ := p.GIFs()
+	require.Empty(t, gifs)
+
+	_, err = commandsResign(t, a, s.player(s.pos.ToMove()))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0)
+	gifs, _ = p.GIFs()
+	require.Empty(t, gifs, "the replay follows the end a moment later")
+	commandstest.Deliver(t, a, t0.Add(commands.ReplayDelay))
+	gifs, posts := p.GIFs()
+	require.Len(t, gifs, 1)
+	require.Equal(t, "th1", posts[0].Channel)
+	if dir := os.Getenv("SANDTABLE_DUMP"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "sandtable-replay.gif"), gifs[0].Data, 0o600))
+	}
+	frames := commandstest.GIFFrames(t, gifs[0].Data)
+	require.Len(t, frames, s.pos.Turn()+1, "the reveal and the end of every turn (the last: the final position)")
+
+	r, err := a.Handle(click(carol, "g:sand1:replay"))
+	require.NoError(t, err)
+	require.True(t, r.Ephemeral)
+	require.Len(t, commandstest.GIFFrames(t, r.Files[0].Data), s.pos.Turn()+1)
+
+	// The frames: both deployments at the reveal, each Drone order in the
+	// frame of the turn it was given.
+	g, s := load(t, store)
+	rp := replayOf(t, a, g.ID)
+	require.Len(t, rp.SandTable, s.pos.Turn()+1)
+	owners := map[render.Side]int{}
+	for _, pc := range rp.SandTable[0].Pieces {
+		owners[pc.Owner]++
+	}
+	require.Positive(t, owners[render.South], "South's deployment shown")
+	require.Positive(t, owners[render.North], "North's deployment shown")
+	orders := 0
+	for turn := 1; turn < s.pos.Turn(); turn++ {
+		for _, e := range logs[turn] {
+			if e.Kind != engine.EntryDroneOrder {
+				continue
+			}
+			orders++
+			found := false
+			for _, d := range rp.SandTable[turn].Drones {
+				found = found || int(d.Target) == int(e.To)
+			}
+			require.True(t, found, "the Drone order of turn %d (%s) is drawn in its frame", turn, e.Text)
+		}
+	}
+	require.Positive(t, orders, "the game had Drone orders")
+}
+
+// replayOf builds the replay of the finished game id through the
+// framework's route (the frames, not the GIF).
+func replayOf(t *testing.T, a *commands.App, id string) *commands.Replay {
+	t.Helper()
+	var rp *commands.Replay
+	_, err := commands.Run(a, &commands.Request{Now: t0}, id, func(tt *turn) (*response, error) {
+		var err error
+		rp, err = replay(tt)
+		return nil, err
+	})
+	require.NoError(t, err)
+	require.NotNil(t, rp)
+	return rp
+}
+
+// TestSandReplayNoneAfterDeployment: a game that ended during Deployment
+// reveals nothing (ruling D19): no replay is posted, the button says so.
+func TestSandReplayNoneAfterDeployment(t *testing.T) {
+	a, p, store := newApp(t)
+	putGame(t, store, engine.NewGame(9).Format())
+	require.NoError(t, a.Sweep(t0.Add(2*time.Hour))) // neither confirmed: cancelled
+	g, _ := load(t, store)
+	require.False(t, g.Active)
+	commandstest.Deliver(t, a, t0.Add(3*time.Hour))
+	gifs, _ := p.GIFs()
+	require.Empty(t, gifs, "no replay of a game that ended in Deployment")
+	_, err := a.Handle(click(carol, "g:sand1:replay"))
+	require.Contains(t, userMsg(t, err), "nothing to replay")
+}
+
+// BenchmarkSandReplay: the 🎞 Replay button of a finished game (playedGame:
+// 40 actions, about 15 turns, Drones now and then): the archived turns
+// read, every turn's board rebuilt from the reveal, drawn at 800 px and
+// encoded.
+func BenchmarkSandReplay(b *testing.B) {
+	a, _, store := newApp(b)
+	playedGame(b, store)
+	_, s := load(b, store)
+	_, err := commandstest.Confirm(b, a, cmd(s.player(s.pos.ToMove()), "resign", "", nil))
+	require.NoError(b, err)
+	req := click(carol, "g:sand1:replay")
+	var size int
+	for b.Loop() {
+		r, err := a.Handle(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(r.Files[0].Data)
+	}
+	b.ReportMetric(float64(size), "bytes")
+	b.ReportMetric(float64(s.pos.Turn()+1), "frames")
+}
