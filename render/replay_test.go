@@ -248,7 +248,9 @@ func TestReplayBadInputWritesNothing(t *testing.T) {
 		"size too small": func(w *bytes.Buffer) error { return r.ChessReplay(w, good, ReplayOptions{Size: MinChessSize - 1}) },
 		"invalid board":  func(w *bytes.Buffer) error { return r.ChessReplay(w, bad, ReplayOptions{Size: 200}) },
 		"no sand boards": func(w *bytes.Buffer) error { return r.SandTableReplay(w, nil, ReplayOptions{}) },
-		"sand size":      func(w *bytes.Buffer) error { return r.SandTableReplay(w, []SandTableBoard{{}}, ReplayOptions{Size: 100}) },
+		"sand size": func(w *bytes.Buffer) error {
+			return r.SandTableReplay(w, []SandTableBoard{{}}, ReplayOptions{Size: 100})
+		},
 		"sand invalid": func(w *bytes.Buffer) error {
 			return r.SandTableReplay(w, []SandTableBoard{{}, {Craters: []Square{400}}}, ReplayOptions{Size: 400})
 		},
