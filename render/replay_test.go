@@ -7,6 +7,8 @@ import (
 	"image/color"
 	"image/gif"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -329,22 +331,68 @@ func TestDeltaFrameWithoutAFreeColour(t *testing.T) {
 	}
 }
 
-// BenchmarkChessReplay100: a 100-ply game at 480 px (issue 17's target:
-// at most 100 ms and 1 MB; lila-gif: 93 frames in about 60 ms, 348 KiB).
+// uciGame returns the boards of a game given as UCI moves from the start
+// position (castling moves the rook too; en passant and promotion as UCI
+// writes them), each with its move highlighted.
+func uciGame(t testing.TB, moves string) []ChessBoard {
+	b := placement(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
+	out := []ChessBoard{b}
+	kinds := map[byte]ChessPieceKind{'q': Queen, 'r': Rook, 'b': Bishop, 'n': Knight}
+	for _, m := range strings.Fields(moves) {
+		from, to := sq(t, m[0:2], 8), sq(t, m[2:4], 8)
+		p := b.Squares[from]
+		if p.Kind == Pawn && from%8 != to%8 && b.Squares[to].Kind == NoPiece {
+			b.Squares[from/8*8+to%8] = ChessPiece{} // en passant: the pawn beside
+		}
+		if p.Kind == King && (to-from == 2 || from-to == 2) {
+			rf, rt := from+3, from+1
+			if to < from {
+				rf, rt = from-4, from-1
+			}
+			b.Squares[rt], b.Squares[rf] = b.Squares[rf], ChessPiece{}
+		}
+		if len(m) == 5 {
+			p.Kind = kinds[m[4]]
+		}
+		b.Squares[to], b.Squares[from] = p, ChessPiece{}
+		b.LastMove = []Square{from, to}
+		out = append(out, b)
+	}
+	return out
+}
+
+// BenchmarkChessReplay100: a 100-ply game (the first 100 plies of an
+// engine game, testdata/game100.uci) at 480 px (issue 17's target: at most
+// 100 ms and 1 MB; lila-gif: 93 frames in about 60 ms, 348 KiB).
 func BenchmarkChessReplay100(b *testing.B) {
+	data, err := os.ReadFile("testdata/game100.uci")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchChessReplay(b, uciGame(b, string(data)))
+}
+
+// BenchmarkChessReplayRandom100: 100 random plies, each between two random
+// squares (changed rectangles far larger than in a real game): a worst
+// case.
+func BenchmarkChessReplayRandom100(b *testing.B) {
+	benchChessReplay(b, randomGame(b, 100, 11))
+}
+
+func benchChessReplay(b *testing.B, boards []ChessBoard) {
 	r := New()
-	boards := randomGame(b, 100, 11)
 	var buf bytes.Buffer
 	if err := r.ChessReplay(&buf, boards, ReplayOptions{Size: 480}); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
+	cpu := CPUTime()
 	for b.Loop() {
 		buf.Reset()
 		if err := r.ChessReplay(&buf, boards, ReplayOptions{Size: 480}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	ReportCPU(b, cpu)
 	b.ReportMetric(float64(buf.Len()), "bytes/gif")
 	b.ReportMetric(float64(len(boards)), "frames")
 }

@@ -1,6 +1,7 @@
 package sandboard
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -119,4 +120,34 @@ func TestRevealedAddsOnlyTheDrones(t *testing.T) {
 	if len(b.Drones) != 2 || b.Drones[0].Owner == b.Drones[1].Owner || len(b.Pieces) != len(pub.Pieces) {
 		t.Errorf("revealed board: Drones %+v, %d pieces (public %d)", b.Drones, len(b.Pieces), len(pub.Pieces))
 	}
+}
+
+// BenchmarkSandTableReplay60: a replay of 60 turns (61 boards: the
+// reveal and each turn's end) at 800 px (issue 17's target: at most 1 s
+// and 5 MB).
+func BenchmarkSandTableReplay60(b *testing.B) {
+	rec := playedRecord(b, 11, 400)
+	boards, err := ReplayBoards(rec, EveryTurn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(boards) > 61 {
+		boards = boards[:61]
+	}
+	if len(boards) < 61 {
+		b.Fatalf("only %d boards", len(boards))
+	}
+	r := render.New()
+	var buf bytes.Buffer
+	if err := r.SandTableReplay(&buf, boards, render.ReplayOptions{Size: 800}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		buf.Reset()
+		if err := r.SandTableReplay(&buf, boards, render.ReplayOptions{Size: 800}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes/gif")
+	b.ReportMetric(float64(len(boards)), "frames")
 }
