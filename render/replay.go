@@ -1,12 +1,11 @@
 package render
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
-	"image/gif"
 	"io"
 	"math"
 	"time"
@@ -115,26 +114,22 @@ func writeReplay(w io.Writer, n int, opt ReplayOptions, minSize int, pal color.P
 	}
 	frameCS, lastCS := centis(opt.FrameDelay, DefaultReplayFrameDelay), centis(opt.LastDelay, DefaultReplayLastDelay)
 	size, step := opt.Size, 1
-	var buf bytes.Buffer
 	for {
 		idx := thin(n, step)
-		buf.Reset()
-		if err := encodeReplay(&buf, pal, size, idx, drawer(size), frameCS, lastCS); err != nil {
-			return err
-		}
-		if buf.Len() <= limit {
-			_, err := w.Write(buf.Bytes())
+		data := encodeReplay(pal, size, idx, drawer(size), frameCS, lastCS)
+		if len(data) <= limit {
+			_, err := w.Write(data)
 			return err
 		}
 		switch {
 		case size > minSize:
 			// Bytes grow about with the area: aim a little under the limit.
-			next := int(float64(size) * math.Sqrt(float64(limit)/float64(buf.Len())) * 0.95)
+			next := int(float64(size) * math.Sqrt(float64(limit)/float64(len(data))) * 0.95)
 			size = max(minSize, min(next, size-1))
 		case len(idx) > 2:
 			step *= 2
 		default:
-			return fmt.Errorf("%w: %d bytes with %d boards at %d px, the limit is %d bytes", ErrReplayTooLarge, buf.Len(), len(idx), size, limit)
+			return fmt.Errorf("%w: %d bytes with %d boards at %d px, the limit is %d bytes", ErrReplayTooLarge, len(data), len(idx), size, limit)
 		}
 	}
 }
@@ -160,73 +155,96 @@ func centis(d, def time.Duration) int {
 	return max(2, min(65535, int((d+5*time.Millisecond)/(10*time.Millisecond))))
 }
 
-// encodeReplay writes the GIF of the boards idx (composed by draw) at size:
-// the first whole, each later one as the bounding rectangle of its changed
-// pixels with the unchanged ones transparent.
-func encodeReplay(w io.Writer, pal color.Palette, size int, idx []int, draw func(i int, img *image.Paletted), frameCS, lastCS int) error {
+// encodeReplay returns the GIF of the boards idx (composed by draw) at
+// size: the first whole, each later one as the bounding rectangle of its
+// changed pixels with the unchanged ones transparent.
+func encodeReplay(pal color.Palette, size int, idx []int, draw func(i int, img *image.Paletted), frameCS, lastCS int) []byte {
 	rect := image.Rect(0, 0, size, size)
-	g := &gif.GIF{Config: image.Config{ColorModel: pal, Width: size, Height: size}}
 	prev := image.NewPaletted(rect, pal)
 	cur := image.NewPaletted(rect, pal)
-	var transparent [256]color.Palette // pal with entry t transparent, made on first use
+	var g gifWriter
+	g.begin(size, size, pal)
+	var scratch []byte
 	for k, i := range idx {
 		draw(i, cur)
-		var fr *image.Paletted
-		if k == 0 {
-			fr = image.NewPaletted(rect, pal)
-			copy(fr.Pix, cur.Pix)
-		} else {
-			fr = deltaFrame(prev, cur, pal, &transparent)
-		}
 		delay := frameCS
 		if k == len(idx)-1 {
 			delay = lastCS
 		}
-		g.Image = append(g.Image, fr)
-		g.Delay = append(g.Delay, delay)
-		g.Disposal = append(g.Disposal, gif.DisposalNone)
+		if k == 0 {
+			g.frame(rect, cur.Pix, delay, -1)
+		} else {
+			r, t, pix := deltaFrame(prev, cur, len(pal), scratch)
+			g.frame(r, pix, delay, t)
+			scratch = pix
+		}
 		prev, cur = cur, prev
 	}
-	return gif.EncodeAll(w, g)
+	return g.end()
 }
 
 // deltaFrame returns the frame that turns prev into cur when drawn over
-// it: the bounding rectangle of the pixels that differ, those pixels as
-// in cur and the others a transparent index that none of them uses (a 1x1
-// transparent frame when nothing differs). If the changed pixels use
-// every colour of the palette, the rectangle is copied whole.
-func deltaFrame(prev, cur *image.Paletted, pal color.Palette, transparent *[256]color.Palette) *image.Paletted {
-	r := changedRect(prev, cur)
+// it: the bounding rectangle r of the pixels that differ, and its pixels
+// (rows packed, in dst's memory when it is large enough): those that
+// differ as in cur, the others the index t that none of them uses (a 1x1
+// transparent frame when nothing differs). If the changed pixels use all
+// n colours of the palette, t is -1 and the rectangle is copied whole.
+func deltaFrame(prev, cur *image.Paletted, n int, dst []byte) (r image.Rectangle, t int, pix []byte) {
+	r = changedRect(prev, cur)
 	if r.Empty() {
 		r = image.Rect(0, 0, 1, 1)
 	}
+	w := r.Dx()
 	var used [256]bool
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		o := cur.PixOffset(r.Min.X, y)
-		c, p := cur.Pix[o:o+r.Dx()], prev.Pix[o:o+r.Dx()]
-		for x := range c {
+		c, p := cur.Pix[o:o+w], prev.Pix[o:o+w]
+		for x := 0; x < w; x++ {
+			if x+8 <= w && binary.LittleEndian.Uint64(c[x:]) == binary.LittleEndian.Uint64(p[x:]) {
+				x += 7
+				continue
+			}
 			if c[x] != p[x] {
 				used[c[x]] = true
 			}
 		}
 	}
-	t := -1
-	for i := range pal {
+	t = -1
+	for i := 0; i < n; i++ {
 		if !used[i] {
 			t = i
 			break
 		}
 	}
-	fr := &image.Paletted{Pix: make([]byte, r.Dx()*r.Dy()), Stride: r.Dx(), Rect: r, Palette: pal}
+	if cap(dst) < w*r.Dy() {
+		dst = make([]byte, w*r.Dy())
+	}
+	pix = dst[:w*r.Dy()]
+	tt := uint64(t&0xFF) * 0x0101010101010101
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		o := cur.PixOffset(r.Min.X, y)
-		c, p := cur.Pix[o:o+r.Dx()], prev.Pix[o:o+r.Dx()]
-		d := fr.Pix[(y-r.Min.Y)*fr.Stride:][:r.Dx()]
+		c, p := cur.Pix[o:o+w], prev.Pix[o:o+w]
+		d := pix[(y-r.Min.Y)*w:][:w]
 		if t < 0 {
 			copy(d, c)
 			continue
 		}
-		for x := range c {
+		x := 0
+		for ; x+8 <= w; x += 8 {
+			a := binary.LittleEndian.Uint64(c[x:])
+			if a == binary.LittleEndian.Uint64(p[x:]) {
+				binary.LittleEndian.PutUint64(d[x:], tt)
+				continue
+			}
+			for j := x; j < x+8; j++ {
+				if c[j] != p[j] {
+					d[j] = c[j]
+				} else {
+					d[j] = byte(t)
+				}
+			}
+		}
+		for ; x < w; x++ {
 			if c[x] != p[x] {
 				d[x] = c[x]
 			} else {
@@ -234,15 +252,7 @@ func deltaFrame(prev, cur *image.Paletted, pal color.Palette, transparent *[256]
 			}
 		}
 	}
-	if t >= 0 {
-		if transparent[t] == nil {
-			tp := append(color.Palette(nil), pal...)
-			tp[t] = color.RGBA{}
-			transparent[t] = tp
-		}
-		fr.Palette = transparent[t]
-	}
-	return fr
+	return r, t, pix
 }
 
 // changedRect returns the bounding rectangle of the pixels where a and b

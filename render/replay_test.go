@@ -312,11 +312,7 @@ func TestDeltaFrameWithoutAFreeColour(t *testing.T) {
 			img.Pix[20*img.Stride+x] = uint8(x + i)
 		}
 	}
-	var buf bytes.Buffer
-	if err := encodeReplay(&buf, pal, 64, []int{0, 1, 0}, draw, 10, 10); err != nil {
-		t.Fatal(err)
-	}
-	g, frames := composed(t, buf.Bytes(), pal)
+	g, frames := composed(t, encodeReplay(pal, 64, []int{0, 1, 0}, draw, 10, 10), pal)
 	for _, c := range g.Image[1].Palette {
 		if _, _, _, a := c.RGBA(); a == 0 {
 			t.Error("frame 1 has a transparent colour, though its change uses all 256")
