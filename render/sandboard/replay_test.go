@@ -142,12 +142,14 @@ func BenchmarkSandTableReplay60(b *testing.B) {
 	if err := r.SandTableReplay(&buf, boards, render.ReplayOptions{Size: 800}); err != nil {
 		b.Fatal(err)
 	}
+	cpu := CPUTime()
 	for b.Loop() {
 		buf.Reset()
 		if err := r.SandTableReplay(&buf, boards, render.ReplayOptions{Size: 800}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	ReportCPU(b, cpu)
 	b.ReportMetric(float64(buf.Len()), "bytes/gif")
 	b.ReportMetric(float64(len(boards)), "frames")
 }
