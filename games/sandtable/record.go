@@ -119,13 +119,17 @@ func droneOrder(entries []Entry) *RecordDrone {
 	return nil
 }
 
-// Marshal returns the record as indented JSON with a final newline.
+// Marshal returns the record as indented JSON with a final newline (the
+// position's & and < > kept as they are, not escaped for HTML).
 func (r *Record) Marshal() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return b.Bytes(), nil
 }
 
 // ParseRecord reads a record in its JSON form and checks it whole: the
