@@ -62,6 +62,9 @@ type ReplayOptions struct {
 // MinChessSize..MaxChessSize, an invalid board (as ChessImage), or one
 // wrapping ErrReplayTooLarge; on any error nothing is written to w.
 func (r *Renderer) ChessReplay(w io.Writer, frames []ChessBoard, opt ReplayOptions) error {
+	if r.Observe != nil {
+		defer r.observe("chess_replay", time.Now())
+	}
 	if len(frames) == 0 {
 		return errors.New("render: a replay needs at least one board")
 	}
@@ -87,6 +90,9 @@ func (r *Renderer) ChessReplay(w io.Writer, frames []ChessBoard, opt ReplayOptio
 // the boards from a game record). Errors as ChessReplay, sizes
 // MinSandTableSize..MaxSandTableSize.
 func (r *Renderer) SandTableReplay(w io.Writer, frames []SandTableBoard, opt ReplayOptions) error {
+	if r.Observe != nil {
+		defer r.observe("sandtable_replay", time.Now())
+	}
 	if len(frames) == 0 {
 		return errors.New("render: a replay needs at least one board")
 	}
