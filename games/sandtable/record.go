@@ -201,15 +201,10 @@ func (r *Record) Walk(fn func(p *Position, entries []Entry) error) error {
 		if err != nil {
 			return fmt.Errorf("sandtable: %s does not apply: %w", where, err)
 		}
-		var actor Side = -1
 		for _, e := range entries {
-			if e.Kind == EntryAction {
-				actor = e.Side
-				break
+			if e.Kind == EntryAction && e.Side != a.Side {
+				return fmt.Errorf("sandtable: %s is recorded for %s, but %s played it", where, sideText(a.Side), sideText(e.Side))
 			}
-		}
-		if actor != a.Side {
-			return fmt.Errorf("sandtable: %s is recorded for %s, but %s played it", where, a.Side, actor)
 		}
 		got := droneOrder(entries)
 		if (got == nil) != (a.Drone == nil) || got != nil && *got != *a.Drone {
@@ -233,4 +228,12 @@ func droneText(d *RecordDrone) string {
 		return "(none)"
 	}
 	return fmt.Sprintf("(spotter %s on %s, target %s)", d.Spotter, d.From, d.Target)
+}
+
+// sideText names a side, "no one" for NoSide (an agreed draw).
+func sideText(s Side) string {
+	if s == NoSide {
+		return "no one"
+	}
+	return s.String()
 }
