@@ -233,3 +233,30 @@ func noSeed(text string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestRecordOfAVictory: a game the rules end has that end as its result,
+// and nothing may follow it.
+func TestRecordOfAVictory(t *testing.T) {
+	start := parseAdvanced(t, strings.Replace(completePos, "piece NI1 t19\n", "", 1))
+	p := start.Clone()
+	log, err := p.ApplyString("f4-g5") // North's last Infantry
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Phase() != PhaseFinished {
+		t.Fatalf("the game goes on:\n%s", p)
+	}
+	rec, err := NewRecord(start, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := RecordResult{South, reasonNames[p.Result().Reason]}
+	if rec.Result == nil || *rec.Result != want || want.Reason == "none" {
+		t.Fatalf("result %+v, want %+v", rec.Result, want)
+	}
+	rec.Actions = append(rec.Actions, RecordAction{Turn: rec.Actions[0].Turn, Side: North, Phase: PhaseMain, Action: "N resign"})
+	data, _ := rec.Marshal()
+	if _, err := ParseRecord(data); err == nil || !strings.Contains(err.Error(), "already over") {
+		t.Errorf("an action after the end: %v", err)
+	}
+}
