@@ -9,6 +9,8 @@
 //	sandtable perft  -variant V -fen FEN -depth N [-divide]
 //	sandtable render -game G (-fen FEN | -position FILE [-view V]) [-flip] [-size PX] -out FILE
 //	sandtable apply  -game sandtable -position FILE ACTION...
+//	sandtable replay -game G (-pgn FILE | -record FILE) [-size PX] -out FILE
+//	                                    an animated GIF replay of a whole game
 //	sandtable migrate -from bbolt:PATH[,PATH...] -to etcd:URL[,URL...] [-prefix P]
 //	sandtable migrate -from etcd:URL[,URL...] -to bbolt:PATH [-prefix P]
 //	                                    copy the bot's data between stores (stop the bots first)
@@ -16,7 +18,7 @@
 //	sandtable match -game G -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
 //	                                    play engines against each other and score them
 //
-// perft, render, apply, uci and match never read the configuration or open the database,
+// perft, render, apply, replay, uci and match never read the configuration or open the database,
 // so they can run beside a running bot.
 package main
 
@@ -41,6 +43,7 @@ var subcommands = map[string]subcommand{
 	"migrate": migrateMain,
 	"uci":     uciMain,
 	"match":   matchMain,
+	"replay":  replayMain,
 }
 
 func main() {

@@ -209,7 +209,8 @@ type Renderer struct {
 	sand  *sizeCache[int, sandSet]
 	// Observe, when set before use, is told how long each PNG took to
 	// render and encode, and what it was: "chess", or "sandtable_" and the
-	// view ("sandtable_public"). The bot's metrics set it.
+	// view ("sandtable_public"); and each replay: "chess_replay",
+	// "sandtable_replay". The bot's metrics set it.
 	Observe func(what string, took time.Duration)
 }
 

@@ -43,6 +43,18 @@ func TestConcurrentRendering(t *testing.T) {
 			}})
 		}
 	}
+	// Replays share the LZW encoders' pool.
+	game := randomGame(t, 12, 4)
+	sandGame := []SandTableBoard{fullBoard(false), mg}
+	jobs = append(jobs, job{"chess replay", func(r *Renderer) ([]byte, error) {
+		var buf bytes.Buffer
+		err := r.ChessReplay(&buf, game, ReplayOptions{Size: 200})
+		return buf.Bytes(), err
+	}}, job{"sand replay", func(r *Renderer) ([]byte, error) {
+		var buf bytes.Buffer
+		err := r.SandTableReplay(&buf, sandGame, ReplayOptions{Size: 400})
+		return buf.Bytes(), err
+	}})
 	serial := New()
 	want := make([][]byte, len(jobs))
 	for i, j := range jobs {

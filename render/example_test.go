@@ -3,7 +3,9 @@ package render_test
 import (
 	"bytes"
 	"fmt"
+	"image/gif"
 	"image/png"
+	"time"
 
 	"sandtable/render"
 )
@@ -49,4 +51,30 @@ func ExampleRenderer_SandTablePNG() {
 	img, _ := png.Decode(&south)
 	fmt.Println(img.Bounds().Size(), pub.Len() > 0)
 	// Output: (1000,1000) true
+}
+
+// A replay of a game's boards as an animated GIF: every later board is
+// written as the rectangle of what changed.
+func ExampleRenderer_ChessReplay() {
+	r := render.New()
+	var start render.ChessBoard
+	start.Squares[4] = render.ChessPiece{Kind: render.King, Colour: render.White}  // e1
+	start.Squares[12] = render.ChessPiece{Kind: render.Pawn, Colour: render.White} // e2
+	start.Squares[60] = render.ChessPiece{Kind: render.King, Colour: render.Black} // e8
+	after := start
+	after.Squares[12], after.Squares[28] = render.ChessPiece{}, start.Squares[12] // e2-e4
+	after.LastMove = []render.Square{12, 28}
+	var buf bytes.Buffer
+	opt := render.ReplayOptions{Size: 320, FrameDelay: 500 * time.Millisecond}
+	if err := r.ChessReplay(&buf, []render.ChessBoard{start, after}, opt); err != nil {
+		fmt.Println(err)
+		return
+	}
+	g, err := gif.DecodeAll(&buf)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(g.Image), "frames, delays", g.Delay, "in 1/100 s; the second frame is", g.Image[1].Rect.Dx(), "px wide (one file of squares)")
+	// Output: 2 frames, delays [50 400] in 1/100 s; the second frame is 36 px wide (one file of squares)
 }

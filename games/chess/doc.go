@@ -16,7 +16,8 @@
 //     captures, or the legal moves when few) in the notation typed.
 //   - play.go: Play, IsLegal, captures, Team Chess sacrifice hooks.
 //   - status.go, game.go, pgn.go: board results (Status, Claim), Game
-//     (history, repetition, replay) and PGN export.
+//     (history, repetition, replay) and PGN export; pgnread.go: ReadPGN,
+//     the tags, main-line moves and result of a PGN text's first game.
 //   - outcome.go: how a game ended, as a typed Outcome (Result and Method,
 //     stored by stable lower-case names) and the endings from outside the
 //     board: Game.Resign, AgreeDraw, ClaimDraw, ClaimDrawWithMove and

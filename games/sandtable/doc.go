@@ -41,6 +41,11 @@
 // (Entry and the enums, squares and IDs in it, Side) have a stable JSON
 // form with names, and still read the form stored before (json.go).
 //
+// A Record (record.go, docs/sandtable-record.md) is a finished game in a
+// documented JSON form: the start position and every action with its
+// turn, side, phase and Drone order. NewRecord makes it from a start and
+// a turn log, ParseRecord reads and checks it whole, Walk replays it.
+//
 // Format and ParsePosition read and write the plain-text position format,
 // which round-trips exactly: whatever Apply or Advance leaves, and its
 // views, Format prints a text that ParsePosition reads back to the same

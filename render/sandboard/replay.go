@@ -1,0 +1,67 @@
+package sandboard
+
+import (
+	"sandtable/games/sandtable"
+	"sandtable/render"
+)
+
+// Frames says which boards of a game a replay shows.
+type Frames int
+
+const (
+	// EveryTurn shows the start (both deployments revealed), then the
+	// board at the end of each turn, as the next turn begins (its PreTurn
+	// resolved, as the history viewer shows turns), and the final board.
+	EveryTurn Frames = iota
+	// EveryAction shows the start, then the board after every action: each
+	// Main action and each PostTurn hazard use.
+	EveryAction
+)
+
+// ReplayBoards returns the boards of rec's replay (render.SandTableReplay
+// draws them), South at the bottom, the last Main action highlighted as on
+// the game's own boards. A replay is made once the game is over, when
+// nothing is secret any more (ruling D19): every board shows all pieces
+// (both deployments from the first board on) and every pending Drone order
+// of both sides, from the action that gave it until it resolves or is
+// cancelled. An error comes from a record that does not replay (see
+// sandtable.Record.Walk).
+func ReplayBoards(rec *sandtable.Record, each Frames) ([]render.SandTableBoard, error) {
+	var boards []render.SandTableBoard
+	var log []sandtable.Entry
+	turn := 0
+	err := rec.Walk(func(p *sandtable.Position, entries []sandtable.Entry) error {
+		log = append(log, entries...)
+		ended := p.Turn() != turn || p.Phase() == sandtable.PhaseFinished
+		turn = p.Turn()
+		if entries != nil && each == EveryTurn && !ended {
+			return nil
+		}
+		b, err := Revealed(p, log)
+		if err != nil {
+			return err
+		}
+		boards = append(boards, b)
+		return nil
+	})
+	return boards, err
+}
+
+// Revealed is the board of p with nothing hidden, for a game that is over
+// (ruling D19): the public board (Board for NoSide, with the last Main
+// action of log) and both sides' pending Drone orders, each taken from its
+// owner's view.
+func Revealed(p *sandtable.Position, log []sandtable.Entry) (render.SandTableBoard, error) {
+	b, _, err := Board(p, log, sandtable.NoSide)
+	if err != nil {
+		return b, err
+	}
+	for _, side := range []sandtable.Side{sandtable.South, sandtable.North} {
+		own, err := FromView(p.View(side))
+		if err != nil {
+			return b, err
+		}
+		b.Drones = append(b.Drones, own.Drones...) // a view shows its own Drones only
+	}
+	return b, nil
+}
