@@ -78,11 +78,11 @@ const computerRetry = time.Minute
 // computerKind is the state-typed part of the computer player of a kind
 // registered with Register.
 type computerKind struct {
-	levels  []string
-	deflt   string
-	nameOf  func(storage.ComputerSeat) string
-	actor   func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error)
-	move    func(a *App, rec *storage.Game, seat storage.ComputerSeat, key string) (stale bool, err error)
+	levels []string
+	deflt  string
+	nameOf func(storage.ComputerSeat) string
+	actor  func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error)
+	move   func(a *App, rec *storage.Game, seat storage.ComputerSeat, key string) (stale bool, err error)
 }
 
 // computerPool is the bounded pool of workers that compute computer moves.
