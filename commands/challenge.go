@@ -488,6 +488,11 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 	}
 	req := *t.Req
 	req.ChannelID = t.Game.ChannelID
+	computer := a.isSelf(opponent)
+	if seat, ok := t.Game.Computer(opponent.ID); ok && computer {
+		// Against the computer again, at the same level: it starts at once.
+		req.Options = map[string]Option{"level": {String: seat.Level}}
+	}
 	resp, err := a.openChallenge(&req, k, opponent, options, describe)
 	if err != nil {
 		return nil, err
@@ -501,5 +506,8 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 	}
 	a.deliverNow(req.Context(), stream, false)
 	a.kick()
+	if computer {
+		return Private("Rematch started against %s: see <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
+	}
 	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
 }
