@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -34,8 +35,10 @@ import (
 // and the seat: all outside the game's lock, and never in an interaction's
 // handler. Then it takes the lock and runs the action through the normal
 // path (a Turn, the clock rule, one transaction with the effects) only if
-// the game's version is still the one it read; else it thinks again on
-// the new state. The move is so posted exactly as a human's is.
+// the game's state is still the one it read (same codec version, same
+// bytes; a change of the record alone, such as a live board recorded as
+// delivered, leaves the search valid); else it thinks again on the new
+// state. The move is so posted exactly as a human's is.
 
 // Computer is what a game offers to let the bot's computer player take a
 // seat (Spec.Computer).
@@ -311,16 +314,20 @@ func computerOf[S any](k *kindOf[S], c *Computer[S]) *computerKind {
 		if err != nil {
 			return false, fmt.Errorf("thinking: %w", err)
 		}
-		read := rec.Version
+		// What the search read: the action runs only on this state. A
+		// change of the record alone (a live board recorded as delivered)
+		// does not make the search stale.
+		read, readVersion := rec.State, rec.StateVersion
+		unchanged := func(g *storage.Game) bool { return g.StateVersion == readVersion && bytes.Equal(g.State, read) }
 		req := &Request{Type: CommandRequest, GuildID: rec.GuildID, ChannelID: rec.ThreadID,
 			User: User{ID: seat.User, Name: nameOf(seat), Bot: true}, Options: map[string]Option{}}
 		_, err = a.withGame(rec.ID, req, func(a *App, req *Request, cur *storage.Game) (*Response, error) {
-			if cur.Version != read {
+			if !unchanged(cur) {
 				return nil, errStale
 			}
 			req.Now = a.Now()
 			return k.run(a, req, cur, func(t *Turn[S]) (*Response, error) {
-				if t.Game.Version != read {
+				if !unchanged(t.Game) {
 					return nil, errStale
 				}
 				return act(t)
