@@ -438,3 +438,37 @@ func ComputerSeats(rec *storage.Game) string {
 	}
 	return "vs " + andList(names)
 }
+
+// computerPrefix starts the user IDs of computer commanders that are not
+// the bot's own user (ComputerUser).
+const computerPrefix = "computer-"
+
+// ComputerUser is the n-th computer seat of a game that may have several
+// (Team Chess commanders), at level: a user whose ID ("computer-<n>-<level>")
+// is no Discord user, so it is never mentioned, pinged or added to a
+// thread (see IsComputer), and whose mention is its name in bold.
+func ComputerUser(n int, level string) User {
+	return User{ID: fmt.Sprintf("%s%d-%s", computerPrefix, n, level), Name: fmt.Sprintf("Computer %d (%s)", n, level), Bot: true}
+}
+
+// IsComputer reports whether id is a computer seat made by ComputerUser.
+func IsComputer(id string) bool { return strings.HasPrefix(id, computerPrefix) }
+
+// ComputerSeatOf is the seat of the computer user id made by ComputerUser
+// (ok false for any other ID).
+func ComputerSeatOf(id string) (storage.ComputerSeat, bool) {
+	if !IsComputer(id) {
+		return storage.ComputerSeat{}, false
+	}
+	i := strings.LastIndexByte(id, '-')
+	return storage.ComputerSeat{User: id, Level: id[i+1:]}, true
+}
+
+// mentionID mentions the user id in a message: "<@id>", or "the computer"
+// for a computer seat made by ComputerUser (no Discord user).
+func mentionID(id string) string {
+	if IsComputer(id) {
+		return "the computer"
+	}
+	return "<@" + id + ">"
+}
