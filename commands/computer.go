@@ -421,7 +421,7 @@ func (a *App) startComputerGame(req *Request, k *Kind, ch *Challenge, level stri
 	a.maybeComputer(rec, req.Now)
 	return &Response{Committed: true, Message: Message{Cards: []*ui.Card{{
 		Title:       k.Title + " against the computer",
-		Description: fmt.Sprintf("%s plays **%s** against %s (unrated). The game is on in <#%s>.", ch.Challenger.Mention(), k.Title, k.computer.nameOf(seat), threadID),
+		Description: fmt.Sprintf("%s is playing **%s** against **%s**, an unrated game. It is on in <#%s>.", ch.Challenger.Mention(), k.Title, k.computer.nameOf(seat), threadID),
 		Color:       ColorClosed,
 	}}}}, nil
 }
