@@ -187,7 +187,7 @@ func (a *App) computerWorker() {
 		case <-p.stop:
 			return
 		case id := <-p.queue:
-			if err := a.computerMove(id); err != nil {
+			if err := a.safeComputerMove(id); err != nil {
 				a.Log.Error("computer move failed", "game", id, "err", err)
 			}
 			p.mu.Lock()
@@ -195,6 +195,23 @@ func (a *App) computerWorker() {
 			p.mu.Unlock()
 		}
 	}
+}
+
+// safeComputerMove is computerMove with a panic (an engine's bug) turned
+// into an error: the worker goes on, and the game's move is tried again
+// after computerRetry (its clock still runs).
+func (a *App) safeComputerMove(id string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+			if rec, serr := a.snapshot(id); serr == nil {
+				if cerr := a.clearComputer(rec, a.Now().Add(computerRetry)); cerr != nil {
+					a.Log.Error("postponing a computer move failed", "game", id, "err", cerr)
+				}
+			}
+		}
+	}()
+	return a.computerMove(id)
 }
 
 // maybeComputer hands rec to the computer workers when a computer move is

@@ -323,3 +323,40 @@ func TestComputerPoolIsBounded(t *testing.T) {
 	}, 30*time.Second, 5*time.Millisecond)
 	require.Equal(t, int32(1), most.Load(), "one worker: one search at a time")
 }
+
+// TestComputerPanicIsRetriedLater: a Think that panics (an engine bug)
+// neither kills the worker nor loops: the pending move is postponed a
+// minute, and the sweep after that minute makes it.
+func TestComputerPanicIsRetriedLater(t *testing.T) {
+	var calls atomic.Int32
+	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+		if calls.Add(1) == 1 {
+			panic("engine bug")
+		}
+		return tttFirstFree(s, seat, seed, b)
+	}
+	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
+	var mu sync.Mutex
+	now := commandstest.T0
+	a.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	_, err := challengeComputer(t, a, "")
+	require.NoError(t, err)
+	g := onlyGame(t, store)
+	r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": "5"})
+	r.ChannelID = g.ThreadID
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	g = waitGame(t, store, func(g *storage.Game, s *tttState) bool {
+		return g.ComputerMove.Equal(commandstest.T0.Add(time.Minute))
+	})
+	s, _ := ticTacToe{}.Decode(g.StateVersion, g.State)
+	require.Equal(t, 1, s.Moves)
+	require.NoError(t, a.Sweep(commandstest.T0.Add(30*time.Second)))
+	require.Equal(t, int32(1), calls.Load(), "not due yet: the sweep hands nothing to the workers")
+	mu.Lock()
+	now = commandstest.T0.Add(time.Minute)
+	mu.Unlock()
+	require.NoError(t, a.Sweep(now))
+	waitGame(t, store, moves(2))
+	require.Equal(t, int32(2), calls.Load())
+}
