@@ -133,3 +133,19 @@ func TestComputerMoveIsDeterministic(t *testing.T) {
 	_, err = chooseMove(s, "grandmaster", 42, time.Minute)
 	require.Error(t, err)
 }
+
+// BenchmarkComputerMove is the search time of one computer move from the
+// start position, per level (the worker's cost per move).
+func BenchmarkComputerMove(b *testing.B) {
+	for _, level := range []string{"beginner", "casual", "intermediate", "advanced", "strongest"} {
+		b.Run(level, func(b *testing.B) {
+			g := chess.NewGame(chess.Survival)
+			s := &State{StartFEN: g.StartFEN(), Moves: []string{}, game: g}
+			for i := 0; i < b.N; i++ {
+				if _, err := chooseMove(s, level, uint64(i), time.Minute); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
