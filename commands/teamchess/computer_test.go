@@ -9,6 +9,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	tc "sandtable/games/teamchess"
 	"sandtable/storage"
 )
 
@@ -107,4 +108,24 @@ func TestHumanTeamAgainstAComputer(t *testing.T) {
 	a2, _, store2 := newApp(t)
 	g2, _, _ := startGame(t, a2, store2, "", []commands.User{cpu}, []commands.User{carol})
 	waitActions(t, store2, g2.ID, 1)
+}
+
+// BenchmarkComputerAction is the search time of one computer commander's
+// action from the start position, per level (the worker's cost per move).
+func BenchmarkComputerAction(b *testing.B) {
+	for _, level := range []string{"beginner", "casual", "intermediate", "advanced", "strongest"} {
+		b.Run(level, func(b *testing.B) {
+			g, err := tc.NewGame(tc.Setup{White: []tc.Member{{ID: "w"}}, Black: []tc.Member{{ID: "b"}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := &State{game: g}
+			seat := storage.ComputerSeat{User: "w", Level: level}
+			for i := 0; i < b.N; i++ {
+				if _, err := think(s, seat, uint64(i), time.Minute); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
