@@ -94,6 +94,7 @@ type computerPool struct {
 	queue   chan string
 	mu      sync.Mutex
 	pending map[string]bool // queued or being computed
+	again   map[string]bool // handed again while being computed: run once more
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	stopped bool
@@ -145,7 +146,7 @@ func (a *App) scheduleComputer(id string) {
 			n = DefaultComputerWorkers
 		}
 		p.queue = make(chan string, 256)
-		p.pending = map[string]bool{}
+		p.pending, p.again = map[string]bool{}, map[string]bool{}
 		p.stop = make(chan struct{})
 		for range n {
 			p.wg.Add(1)
@@ -154,7 +155,13 @@ func (a *App) scheduleComputer(id string) {
 	})
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.pending[id] || p.stopped {
+	if p.stopped {
+		return
+	}
+	if p.pending[id] {
+		// Its worker may have read the game just before this change: it
+		// looks again once done (see computerWorker).
+		p.again[id] = true
 		return
 	}
 	select {
@@ -187,12 +194,21 @@ func (a *App) computerWorker() {
 		case <-p.stop:
 			return
 		case id := <-p.queue:
-			if err := a.safeComputerMove(id); err != nil {
-				a.Log.Error("computer move failed", "game", id, "err", err)
+			for {
+				if err := a.safeComputerMove(id); err != nil {
+					a.Log.Error("computer move failed", "game", id, "err", err)
+				}
+				p.mu.Lock()
+				again := p.again[id] && !p.stopped
+				delete(p.again, id)
+				if !again {
+					delete(p.pending, id)
+				}
+				p.mu.Unlock()
+				if !again {
+					break
+				}
 			}
-			p.mu.Lock()
-			delete(p.pending, id)
-			p.mu.Unlock()
 		}
 	}
 }
