@@ -169,13 +169,15 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
 		deliverDone: make(chan struct{})}
 	b.app = commands.New(store, (*platform)(b), commands.Settings{
-		BoardSize:    cfg.Game.BoardSize,
-		MoveTime:     time.Duration(cfg.Game.MoveTime),
-		ChallengeTTL: time.Duration(cfg.Game.ChallengeTTL),
-		LobbyTTL:     time.Duration(cfg.Game.LobbyTTL),
-		RemindAt:     cfg.Game.RemindAt,
-		DevGuildID:   cfg.Discord.DevGuildID,
-		ClaimTTL:     time.Duration(cfg.Outbox.ClaimTTL),
+		BoardSize:       cfg.Game.BoardSize,
+		MoveTime:        time.Duration(cfg.Game.MoveTime),
+		ChallengeTTL:    time.Duration(cfg.Game.ChallengeTTL),
+		LobbyTTL:        time.Duration(cfg.Game.LobbyTTL),
+		RemindAt:        cfg.Game.RemindAt,
+		DevGuildID:      cfg.Discord.DevGuildID,
+		ClaimTTL:        time.Duration(cfg.Outbox.ClaimTTL),
+		ComputerWorkers: cfg.Game.ComputerWorkers,
+		ComputerBudget:  time.Duration(cfg.Game.ComputerBudget),
 	}, log)
 	b.app.Now = opts.Now
 	b.app.Process = process
@@ -234,6 +236,13 @@ func (b *Bot) Start() error {
 		}
 	} else if err := b.identifyREST(); err != nil {
 		return err
+	}
+	// The bot's own user: a challenge naming it is a game against the
+	// computer.
+	if u := b.sess.State.User; u != nil && u.ID != "" {
+		b.app.SetSelf(u.ID)
+	} else {
+		b.app.SetSelf(b.appID)
 	}
 	b.log.Info("serving", "shards", b.cfg.Discord.Shards(), "shard_count", b.cfg.Discord.ShardCount, "gateway", b.cfg.Discord.Gateway)
 	if b.appID == "" {
@@ -305,6 +314,9 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 		if b.started.Load() {
 			<-b.loopDone
 			<-b.deliverDone
+			// A computer move being searched is applied (or, cut short,
+			// resumed from its stored timer by the next start).
+			b.app.StopComputers()
 			// What this process claimed and did not deliver goes to the
 			// others (or to this bot, restarted) at once.
 			if b.skipHandOver {

@@ -255,6 +255,11 @@ type GameConfig struct {
 	// RemindAt is the share of a move's (turn's, deployment's) time after
 	// which whoever must act is reminded in the game's thread; 0: never.
 	RemindAt float64 `toml:"remind_at"`
+	// ComputerWorkers is how many computer moves are computed at once
+	// (games against the computer); ComputerBudget caps the search time
+	// of one move (the level's node budget usually ends it sooner).
+	ComputerWorkers int      `toml:"computer_workers"`
+	ComputerBudget  Duration `toml:"computer_budget"`
 }
 
 // PlaygroundConfig holds the [playground] table: the web page, the local
@@ -377,11 +382,13 @@ func DefaultConfig() Config {
 		Storage: StorageConfig{Backend: "bbolt", Path: "sandtable.db", Prefix: storage.DefaultEtcdPrefix, DialTimeout: Duration(5 * time.Second)},
 		Log:     LogConfig{Level: "info", Format: "text"},
 		Game: GameConfig{
-			BoardSize:    640,
-			MoveTime:     Duration(24 * time.Hour),
-			ChallengeTTL: Duration(time.Hour),
-			LobbyTTL:     Duration(24 * time.Hour),
-			RemindAt:     0.75,
+			BoardSize:       640,
+			MoveTime:        Duration(24 * time.Hour),
+			ChallengeTTL:    Duration(time.Hour),
+			LobbyTTL:        Duration(24 * time.Hour),
+			RemindAt:        0.75,
+			ComputerWorkers: 1,
+			ComputerBudget:  Duration(5 * time.Second),
 		},
 		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL)},
 		Playground: PlaygroundConfig{
@@ -463,6 +470,10 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.challenge_ttl must be at least 1m, got %s", time.Duration(c.Game.ChallengeTTL))
 	case time.Duration(c.Game.LobbyTTL) < time.Minute:
 		return fmt.Errorf("game.lobby_ttl must be at least 1m, got %s", time.Duration(c.Game.LobbyTTL))
+	case c.Game.ComputerWorkers < 1 || c.Game.ComputerWorkers > 64:
+		return fmt.Errorf("game.computer_workers must be from 1 to 64 (how many computer moves are computed at once); got %d", c.Game.ComputerWorkers)
+	case c.Game.ComputerBudget < Duration(100*time.Millisecond) || c.Game.ComputerBudget > Duration(10*time.Minute):
+		return fmt.Errorf("game.computer_budget must be from 100ms to 10m (the longest search of one computer move), e.g. \"5s\"; got %s", time.Duration(c.Game.ComputerBudget))
 	case !(c.Game.RemindAt >= 0 && c.Game.RemindAt < 1):
 		return fmt.Errorf("game.remind_at must be a share of the move's time from 0 (no reminders) to below 1, e.g. 0.75; got %v", c.Game.RemindAt)
 	case time.Duration(c.Outbox.ClaimTTL) < minClaimTTL || time.Duration(c.Outbox.ClaimTTL) > maxClaimTTL:

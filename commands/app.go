@@ -104,6 +104,11 @@ type Settings struct {
 	// (0: DefaultClaimTTL): after a crash, its effects wait that long before
 	// another process delivers them. Deliveries get a third of it.
 	ClaimTTL time.Duration
+	// ComputerWorkers is how many computer moves are computed at once
+	// (0: DefaultComputerWorkers); ComputerBudget caps the search time of
+	// one (0: DefaultComputerBudget). See computer.go.
+	ComputerWorkers int
+	ComputerBudget  time.Duration
 }
 
 // App holds what every handler needs. Create it with New.
@@ -143,6 +148,10 @@ type App struct {
 	tried     map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
+
+	selfMu    sync.Mutex
+	self      string       // the bot's own user ID (SetSelf)
+	computers computerPool // the workers computing computer moves
 }
 
 // New builds an App with the standard game kinds registered.

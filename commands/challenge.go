@@ -166,11 +166,26 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 	if opponent.ID == req.User.ID {
 		return nil, Errorf("You cannot challenge yourself: pick another player as opponent.")
 	}
-	if opponent.Bot {
-		return nil, Errorf("%s is a bot and cannot play: challenge a person.", EscapeText(opponent.Name, 0))
+	self := a.isSelf(opponent)
+	if opponent.Bot && !self {
+		return nil, Errorf("%s is a bot and cannot play: challenge a person, or me to play the computer.", EscapeText(opponent.Name, 0))
+	}
+	if self && (k.computer == nil || k.start == nil) {
+		return nil, Errorf("I do not play %s yet: challenge a person.", k.Title)
+	}
+	if !self && req.Str("level") != "" {
+		return nil, Errorf("The level option is for games against the computer: name me as the opponent to play it, or leave the level out.")
 	}
 	if err := a.needTextChannel(req); err != nil {
 		return nil, err
+	}
+	if self {
+		level, err := computerLevel(k, req)
+		if err != nil {
+			return nil, err
+		}
+		return a.startComputerGame(req, k, &Challenge{ID: newID(), Kind: k.Name, GuildID: req.GuildID, ChannelID: req.ChannelID,
+			Challenger: req.User, Opponent: *opponent, Options: options, Expires: req.Now}, level)
 	}
 	ch := &Challenge{
 		ID:         newID(),
@@ -366,6 +381,7 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 	*rec = *saved
 	a.deliverNow(req.Context(), rec.ID, false)
 	a.kick()
+	a.maybeComputer(rec, req.Now)
 	r.Committed = true
 	return r, nil
 }
@@ -472,6 +488,11 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 	}
 	req := *t.Req
 	req.ChannelID = t.Game.ChannelID
+	computer := a.isSelf(opponent)
+	if seat, ok := t.Game.Computer(opponent.ID); ok && computer {
+		// Against the computer again, at the same level: it starts at once.
+		req.Options = map[string]Option{"level": {String: seat.Level}}
+	}
 	resp, err := a.openChallenge(&req, k, opponent, options, describe)
 	if err != nil {
 		return nil, err
@@ -485,5 +506,8 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 	}
 	a.deliverNow(req.Context(), stream, false)
 	a.kick()
+	if computer {
+		return Private("Rematch started against %s: see <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
+	}
 	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
 }

@@ -112,6 +112,11 @@ type Spec[S any] struct {
 	// Kind.Private, which it becomes).
 	Private func(req *Request) bool
 
+	// Computer, when set, lets the bot's computer player take seats of
+	// the game (computer.go): a challenge naming the bot starts at once
+	// against it. Nil: the computer does not play this game.
+	Computer *Computer[S]
+
 	// OtherThreads, when set, lists the game's threads besides its public
 	// one (a team's private thread): at the end each is archived and
 	// locked with the public thread, after a summary pointing to it (see
@@ -381,6 +386,9 @@ func Register[S any](a *App, g Game[S]) {
 	}
 	confirmRoutes(k, legacy.Components, s.Components)
 	legacy.typed = k
+	if s.Computer != nil {
+		legacy.computer = computerOf(k, s.Computer)
+	}
 	legacy.lobbyExpired = s.LobbyExpired
 	if s.Delivered != nil {
 		legacy.delivered = func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error {
@@ -582,6 +590,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		a.deliverNow(req.Context(), ap.stream, true)
 	}
 	a.kick()
+	a.maybeComputer(rec, t.Now)
 	if resp != nil && t.saved {
 		resp.Committed = true
 	}
@@ -606,6 +615,7 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	c, before := k.g.Clock(t.next), rec.Deadline
 	rec.Deadline = nextDeadline(prev, c, before, t.Now)
 	rec.Remind = nextRemind(t.app.Settings.RemindAt, prev, c, before, rec.Deadline, rec.Remind)
+	rec.ComputerMove = computerDue(rec, c, t.Now)
 	return nil
 }
 
@@ -691,6 +701,7 @@ func Create[S any](a *App, req *Request, rec *storage.Game, build func(t *Turn[S
 		// whose ID the game takes): a result is recorded without taking it.
 		a.deliverNow(req.Context(), rec.ID, true)
 		a.kick()
+		a.maybeComputer(rec, req.Now)
 	}
 	return err
 }

@@ -123,7 +123,7 @@ func (a *App) remindOnce(rec *storage.Game, now time.Time) error {
 func reminder(rec *storage.Game, c Clock, now time.Time) Message {
 	mentions := make([]string, len(c.Actors))
 	for i, id := range c.Actors {
-		mentions[i] = "<@" + id + ">"
+		mentions[i] = mentionID(id)
 	}
 	what := "move"
 	switch c.Rule {
@@ -180,7 +180,7 @@ func waitingOn(c Clock, userID string) string {
 		if id == userID {
 			mine = true
 		} else {
-			who = append(who, "<@"+id+">")
+			who = append(who, mentionID(id))
 		}
 	}
 	if mine && len(who) > 0 {

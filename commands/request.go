@@ -28,8 +28,14 @@ type User struct {
 	Bot  bool
 }
 
-// Mention is the Discord mention markup for the user.
-func (u User) Mention() string { return "<@" + u.ID + ">" }
+// Mention is the Discord mention markup for the user; for a computer seat
+// (ComputerUser), which is no Discord user, its name in bold.
+func (u User) Mention() string {
+	if IsComputer(u.ID) {
+		return "**" + EscapeText(u.Name, 0) + "**"
+	}
+	return "<@" + u.ID + ">"
+}
 
 // Request is one decoded interaction. The bot package (the Discord
 // adapter) fills it; tests may build one directly.

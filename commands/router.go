@@ -55,6 +55,9 @@ type Kind struct {
 
 	// typed is the *kindOf[S] of a kind registered with Register.
 	typed any
+	// computer, for kinds registered with Register whose Spec has a
+	// Computer, is the computer player (computer.go).
+	computer *computerKind
 	// start, for kinds registered with Register, makes the game of an
 	// accepted challenge: rec (new, unsaved) gets its state and clock; it
 	// returns the thread's name and the first effects.
@@ -367,6 +370,11 @@ func (a *App) Sweep(now time.Time) error {
 			if first == nil {
 				first = err
 			}
+		}
+		// A pending computer move goes to the workers (resumed after a
+		// restart, or handed again when the queue was full).
+		if g, err := a.snapshot(id); err == nil {
+			a.maybeComputer(g, now)
 		}
 	}
 	if err := a.expireChallenges(now); err != nil && first == nil {

@@ -103,6 +103,9 @@ func (a *App) listGames(req *Request) (*Response, error) {
 		if summary != "" {
 			line += ": " + summary
 		}
+		if vs := ComputerSeats(g); vs != "" {
+			line += " · " + vs
+		}
 		if who != "" {
 			line += " · waiting on " + who
 		}

@@ -183,6 +183,56 @@ func TestGamesReminderTimer(t *testing.T) {
 	})
 }
 
+// TestGamesComputerMoveTimer: a pending computer move (Game.ComputerMove)
+// is a timer beside the deadline: due before the deadline, read back with
+// the seats, moved by the clock offset, out of the index once cleared or
+// once the game ends.
+func TestGamesComputerMoveTimer(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		due0, deadline := t0.Add(time.Second), t0.Add(time.Hour)
+		g := &Game{ID: "g1", Kind: "survival", Players: []string{"alice", "bot"}, Active: true, Deadline: deadline,
+			ComputerMove: due0, Computers: []ComputerSeat{{User: "bot", Level: "casual"}}}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		view(t, s, func(tx Tx) {
+			got, err := tx.Games().Get("g1")
+			require.NoError(t, err)
+			require.True(t, got.ComputerMove.Equal(due0), "read back: %s", got.ComputerMove)
+			seat, ok := got.Computer("bot")
+			require.True(t, ok)
+			require.Equal(t, "casual", seat.Level)
+			_, ok = got.Computer("alice")
+			require.False(t, ok)
+			due, _ := tx.Games().Due(t0)
+			require.Empty(t, due)
+			due, _ = tx.Games().Due(due0)
+			require.Equal(t, []string{"g1"}, due)
+			next, _ := tx.Games().NextDeadline()
+			require.True(t, next.Equal(due0))
+		})
+		update(t, s, func(tx Tx) error { return tx.Meta().SetClockOffset(10 * time.Minute) })
+		view(t, s, func(tx Tx) {
+			got, _ := tx.Games().Get("g1")
+			require.True(t, got.ComputerMove.Equal(due0.Add(10*time.Minute)), "downtime credited: %s", got.ComputerMove)
+			g = got
+		})
+		g.ComputerMove = time.Time{}
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		view(t, s, func(tx Tx) {
+			due, _ := tx.Games().Due(deadline)
+			require.Empty(t, due, "cleared: only the deadline is left")
+		})
+		g.ComputerMove = deadline.Add(-time.Minute)
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		g.Active = false
+		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
+		require.True(t, g.ComputerMove.IsZero())
+		view(t, s, func(tx Tx) {
+			due, _ := tx.Games().Due(deadline.Add(48 * time.Hour))
+			require.Empty(t, due)
+		})
+	})
+}
+
 func TestGamesFinishedPages(t *testing.T) {
 	eachStore(t, func(t *testing.T, s Store) {
 		update(t, s, func(tx Tx) error {

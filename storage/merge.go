@@ -309,10 +309,10 @@ func shiftClock(d map[string]map[string][]byte, shift time.Duration) error {
 		if err := json.Unmarshal(raw, &g); err != nil {
 			return fmt.Errorf("game %s: corrupt record: %w", id, err)
 		}
-		if g.Deadline.IsZero() && g.Remind.IsZero() {
+		if g.Deadline.IsZero() && g.Remind.IsZero() && g.ComputerMove.IsZero() {
 			continue
 		}
-		g.Deadline, g.Remind = move(g.Deadline), move(g.Remind)
+		g.Deadline, g.Remind, g.ComputerMove = move(g.Deadline), move(g.Remind), move(g.ComputerMove)
 		v, err := json.Marshal(&g)
 		if err != nil {
 			return err

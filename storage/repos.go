@@ -127,6 +127,9 @@ func (r games) Get(id string) (*Game, error) {
 	if g.Remind, err = r.t.toWall(g.Remind); err != nil {
 		return nil, err
 	}
+	if g.ComputerMove, err = r.t.toWall(g.ComputerMove); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -167,7 +170,7 @@ func (r games) Put(g *Game, now time.Time) error {
 	prev := *g
 	r.t.undo = append(r.t.undo, func() {
 		g.Version, g.Updated, g.Created, g.Ended, g.Deadline = prev.Version, prev.Updated, prev.Created, prev.Ended, prev.Deadline
-		g.Remind = prev.Remind
+		g.Remind, g.ComputerMove = prev.Remind, prev.ComputerMove
 	})
 	rec.Version++
 	rec.Updated = now.UTC()
@@ -181,6 +184,9 @@ func (r games) Put(g *Game, now time.Time) error {
 		return err
 	}
 	if rec.Remind, err = r.t.toBot(g.Remind); err != nil {
+		return err
+	}
+	if rec.ComputerMove, err = r.t.toBot(g.ComputerMove); err != nil {
 		return err
 	}
 	if old != nil {
@@ -199,7 +205,7 @@ func (r games) Put(g *Game, now time.Time) error {
 				}
 			}
 		}
-		for _, at := range []time.Time{old.Deadline, old.Remind} {
+		for _, at := range []time.Time{old.Deadline, old.Remind, old.ComputerMove} {
 			if !at.IsZero() {
 				if err := k.del(bTimers, timeKey(at)+"/"+old.ID); err != nil {
 					return err
@@ -224,9 +230,9 @@ func (r games) Put(g *Game, now time.Time) error {
 		}
 	}
 	if !rec.Active {
-		rec.Deadline, rec.Remind = time.Time{}, time.Time{}
+		rec.Deadline, rec.Remind, rec.ComputerMove = time.Time{}, time.Time{}, time.Time{}
 	}
-	for _, at := range []time.Time{rec.Deadline, rec.Remind} {
+	for _, at := range []time.Time{rec.Deadline, rec.Remind, rec.ComputerMove} {
 		if !at.IsZero() {
 			if err := k.put(bTimers, timeKey(at)+"/"+rec.ID, nil); err != nil {
 				return err
@@ -238,7 +244,7 @@ func (r games) Put(g *Game, now time.Time) error {
 	}
 	g.Version, g.Updated, g.Created, g.Ended = rec.Version, rec.Updated, rec.Created, rec.Ended
 	if !rec.Active {
-		g.Deadline, g.Remind = time.Time{}, time.Time{}
+		g.Deadline, g.Remind, g.ComputerMove = time.Time{}, time.Time{}, time.Time{}
 	}
 	return nil
 }
@@ -296,7 +302,7 @@ func (r games) Due(now time.Time) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	seen := map[string]bool{} // a game's deadline and reminder may both be due
+	seen := map[string]bool{} // a game's deadline, reminder and computer move may all be due
 	err = r.t.kv.scan(bTimers, "", timeKey(b)+"/\xff", func(k string, _ []byte) error {
 		if id := k[strings.LastIndexByte(k, '/')+1:]; !seen[id] {
 			seen[id] = true

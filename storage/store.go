@@ -179,6 +179,32 @@ type Game struct {
 	// game with a computer seat. An aborted game is unrated whatever this
 	// says.
 	Unrated bool `json:"unrated,omitempty"`
+	// Computers are the seats the bot's computer player plays (nil: none,
+	// and every game stored before computer players existed).
+	Computers []ComputerSeat `json:"computers,omitempty"`
+	// ComputerMove is when a computer seat must act (wall time): a
+	// framework timer like Deadline and Remind, kept in the bot's clock,
+	// indexed with them (Due, NextDeadline), set in the transaction of the
+	// change that makes a computer seat one of those who must act, cleared
+	// by the one that leaves none. Zero: no computer move pending.
+	ComputerMove time.Time `json:"computer_move,omitzero"`
+}
+
+// ComputerSeat is one seat a computer player plays in a game: the user ID
+// the game knows the seat by, and the engine's level name.
+type ComputerSeat struct {
+	User  string `json:"user"`
+	Level string `json:"level"`
+}
+
+// Computer returns the seat of the computer playing as userID, if any.
+func (g *Game) Computer(userID string) (ComputerSeat, bool) {
+	for _, c := range g.Computers {
+		if c.User == userID {
+			return c, true
+		}
+	}
+	return ComputerSeat{}, false
 }
 
 // LiveBoard is the message that shows a game's board now in one channel,
@@ -254,11 +280,12 @@ type Games interface {
 	// Finished lists at most limit finished games of a user that ended
 	// before before (zero: any), newest first: a page of their history.
 	Finished(userID string, before time.Time, limit int) ([]*Game, error)
-	// Due lists the IDs of active games whose deadline or reminder (Game.Remind)
-	// is at or before now, each once, oldest timer first.
+	// Due lists the IDs of active games whose deadline, reminder
+	// (Game.Remind) or pending computer move (Game.ComputerMove) is at or
+	// before now, each once, oldest timer first.
 	Due(now time.Time) ([]string, error)
-	// NextDeadline is the earliest running deadline or pending reminder, or
-	// the zero time.
+	// NextDeadline is the earliest running deadline, pending reminder or
+	// computer move, or the zero time.
 	NextDeadline() (time.Time, error)
 }
 

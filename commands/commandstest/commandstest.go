@@ -31,6 +31,9 @@ var (
 	Alice = commands.User{ID: "100001", Name: "alice"}
 	Bob   = commands.User{ID: "100002", Name: "bob"}
 	Carol = commands.User{ID: "100003", Name: "carol"}
+	// Computer is the bot itself (App.Self in NewApp): the opponent that
+	// starts a game against the computer.
+	Computer = commands.User{ID: "900001", Name: "SandTable Bot", Bot: true}
 )
 
 // Sent is one message posted in a channel.
@@ -277,6 +280,8 @@ func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Plat
 	a.Now = func() time.Time { return T0 }
 	a.AnswerCopies = false  // nobody shows the answers here
 	a.DeliverInline = false // effects wait for Deliver, which tests call
+	a.SetSelf(Computer.ID)
+	t.Cleanup(a.StopComputers)
 	for _, r := range register {
 		r(a)
 	}

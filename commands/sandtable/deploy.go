@@ -460,6 +460,9 @@ func revealed(t *turn, s *State, last engine.Side) error {
 	statusEdit(t, s)
 	closePanels(t, s, last.Opp())
 	other := s.player(last.Opp())
+	if isComputer(t.Game, other.ID) {
+		return nil // no direct message to the computer
+	}
 	t.Effect(commands.Effect{Op: commands.OpDM, User: other.ID, Body: &commands.Message{
 		Content: fmt.Sprintf("Both deployments are revealed in <#%s>; the coin chose %s to move first.", t.Game.ThreadID, s.pos.First())}})
 	return nil

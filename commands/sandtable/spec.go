@@ -44,6 +44,7 @@ func (Game) Spec() commands.Spec[*State] {
 					Options: []*ui.CommandOption{
 						{Type: ui.User, Name: "opponent", Description: "Who you want to play", Required: true},
 						{Type: ui.String, Name: "turn_time", Description: "Time for each turn (and for deployment), e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+						commands.LevelOption(levels, levels[len(levels)/2]),
 					},
 				},
 				{Type: ui.Subcommand, Name: "rules", Description: "A short summary of the rules, the board's icons and the notation"},
@@ -115,6 +116,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"drone-order": droneOrder,
 		},
 		Start:     start,
+		Computer:  computer(),
 		Delivered: delivered,
 		Replay:    replay,
 		// The final board carries the public game log (gameRecord).
@@ -202,6 +204,9 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 		panel, err := deployPanel(t, s, side, "The game has begun: deploy your pieces here, in secret.")
 		if err != nil {
 			return "", err
+		}
+		if isComputer(t.Game, s.player(side).ID) {
+			continue // the computer deploys without a panel
 		}
 		t.Effect(commands.Effect{Op: commands.OpDM, User: s.player(side).ID, Body: &panel, Result: panelResult(side, s.PanelKey[side])})
 	}

@@ -10,6 +10,7 @@ import (
 	"sandtable/commands"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
+	"sandtable/games/engine"
 	"sandtable/internal/duration"
 )
 
@@ -43,6 +44,7 @@ func (Game) Spec() commands.Spec[*State] {
 					{Type: ui.String, Name: "color", Description: "Your colour (default: random)", Choices: []*ui.Choice{
 						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
 					{Type: ui.String, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+					commands.LevelOption(engine.LevelNames(), defaultLevel),
 				},
 			}},
 		}},
@@ -62,6 +64,7 @@ func (Game) Spec() commands.Spec[*State] {
 			}
 			return fmt.Sprintf("vs %s as %s", s.player(c.Other()).Mention(), c.Title())
 		},
+		Computer:     computer(),
 	}
 }
 

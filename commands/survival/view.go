@@ -38,6 +38,9 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		},
 		Footer: "Game " + t.Game.ID,
 	}
+	if vs := commands.ComputerSeats(t.Game); vs != "" {
+		e.Description = vs + " · unrated"
+	}
 	if s.LastMove != "" {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: s.LastMove, Inline: true})
 	}

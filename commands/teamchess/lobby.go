@@ -241,6 +241,9 @@ func lobbyMessage(l *lobby, note string) commands.Message {
 			Route: id("double"), Placeholder: "Creator: a second command to balance the teams (rule 1.1)", Options: dbl,
 		}})
 	}
+	if m := computerMenu(l, id); m != nil {
+		rows = append(rows, ui.Row{*m})
+	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Rows: rows}
 }
 
@@ -528,7 +531,8 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 	// The game takes the lobby's ID: its threads' names carry it, and the
 	// lobby is closed in the transaction that saves the game.
 	rec := &storage.Game{ID: l.ID, Kind: Kind, GuildID: l.GuildID, ChannelID: l.ChannelID, ThreadID: public,
-		Players: players, Active: true}
+		Players: players, Active: true, Computers: l.computers()}
+	rec.Unrated = len(rec.Computers) > 0
 	take := a.TakeLobby(l.ID) // refused if another process changed the lobby meanwhile
 	err = commands.Create(a, req, rec, func(t *turn) error {
 		t.Save(s)
@@ -540,7 +544,7 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 			}
 			return take(tx)
 		})
-		for _, id := range players {
+		for _, id := range humans(players) {
 			t.AddMember(public, id)
 		}
 		for _, side := range sides {

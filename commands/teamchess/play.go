@@ -86,6 +86,7 @@ func (Game) Spec() commands.Spec[*State] {
 		},
 		Autocomplete: map[string]commands.Action[*State]{"move": autocomplete, "suggest": autocomplete},
 		WhoseTurn:    whoseTurn,
+		Computer:     computer(),
 		MayComplete:  func(t *turn) bool { return t.State.mayComplete(t.Req.User.ID, t.Req.Command) },
 		// flip shows Black's side; pick is the move picker (picker.go);
 		// tagout and resign are the confirmed runs of /tagout and /resign
@@ -94,6 +95,7 @@ func (Game) Spec() commands.Spec[*State] {
 		Components: map[string]commands.Action[*State]{"flip": flip, "pick": pick, "tagout": tagOut, "resign": resign, "rematch": rematch, commands.HistoryAction: history},
 		Invitations: map[string]commands.Handler{
 			"join-white": lobbyJoin,
+			"computer":   lobbyComputer,
 			"join-black": lobbyJoin,
 			"leave":      lobbyLeave,
 			"start":      lobbyStart,

@@ -286,7 +286,7 @@ func (st *State) threadMembers(side chess.Color) []string {
 	for _, m := range st.game.ThreadMembers(side) {
 		ids = append(ids, m.ID)
 	}
-	return ids
+	return humans(ids) // a computer commander is no Discord user
 }
 
 // memberName returns the display name of a member of the game.
@@ -344,7 +344,9 @@ func transition(t *turn, s *State, c *change) (commands.Message, error) {
 			s.InThread[side] = want
 		}
 	}
-	if sum, over := s.game.Summary(); over {
+	if sum, over := s.game.Summary(); over && len(t.Game.Computers) == 0 {
+		// A game with computer commanders is unrated: no personal record
+		// changes (ruling in docs/rules/teamchess.md).
 		guild := t.Game.GuildID
 		t.Also(func(tx storage.Tx) error { return tally(tx, guild, sum) })
 	}

@@ -1,0 +1,70 @@
+package survival
+
+import (
+	"fmt"
+	"time"
+
+	"sandtable/commands"
+	"sandtable/games/chess"
+	"sandtable/games/engine"
+	"sandtable/storage"
+)
+
+// The computer opponent (issue 16): games/engine's search at a named
+// level plays the bot's seat; the framework decides when it must move and
+// runs what think returns through playMove, the path of a human's /move.
+
+// defaultLevel is the level of a challenge of the bot that names none: the
+// middle of the engine's levels.
+var defaultLevel = engine.LevelNames()[len(engine.LevelNames())/2]
+
+// computer is Survival's computer player.
+func computer() *commands.Computer[*State] {
+	return &commands.Computer[*State]{Levels: engine.LevelNames(), Default: defaultLevel, Think: think}
+}
+
+// think returns the computer's move in s (chooseMove) as an action: the
+// path of a human's /move.
+func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
+	uci, err := chooseMove(s, seat.Level, seed, budget)
+	if err != nil {
+		return nil, err
+	}
+	return func(t *turn) (*response, error) { return playMove(t, uci) }, nil
+}
+
+// chooseMove searches s's position (with the hashes of the positions
+// before it, for repetitions) at level, seeded, within budget, and
+// returns the move in UCI.
+func chooseMove(s *State, level string, seed uint64, budget time.Duration) (string, error) {
+	p, err := engine.NewPlayer(level, seed)
+	if err != nil {
+		return "", err
+	}
+	hist, err := positionHashes(s)
+	if err != nil {
+		return "", err
+	}
+	res := p.Choose(*s.game.Position(), hist, budget)
+	if res.Move == chess.NullMove {
+		return "", fmt.Errorf("the engine found no move in %s", s.game.Position().FEN())
+	}
+	return res.Move.UCI(), nil
+}
+
+// positionHashes is the hashes of the positions before s's current one, oldest
+// first (a replay of its moves).
+func positionHashes(s *State) ([]uint64, error) {
+	g, err := chess.NewGameFromFEN(chess.Survival, s.StartFEN)
+	if err != nil {
+		return nil, err
+	}
+	hist := make([]uint64, 0, len(s.Moves))
+	for _, m := range s.Moves {
+		hist = append(hist, g.Position().Hash())
+		if _, _, err := g.PlayText(m); err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+	}
+	return hist, nil
+}

@@ -1,0 +1,131 @@
+package teamchess
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/commands"
+	"sandtable/commands/commandstest"
+	tc "sandtable/games/teamchess"
+	"sandtable/storage"
+)
+
+// waitActions waits (polling the store, generous deadline) until the game
+// id has at least n actions.
+func waitActions(t *testing.T, store storage.Store, id string, n int) *State {
+	t.Helper()
+	var s *State
+	require.Eventually(t, func() bool {
+		s = load(t, store, id)
+		return s.game.ActionCount() >= n
+	}, 60*time.Second, 5*time.Millisecond)
+	return s
+}
+
+// TestLobbyAddsAndRemovesComputers: the creator's menu adds computer
+// commanders to either queue at a level and removes them; only the
+// creator may; Start makes an unrated game recording its computer seats.
+func TestLobbyAddsAndRemovesComputers(t *testing.T) {
+	a, _, store := newApp(t)
+	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
+	require.NoError(t, err)
+	lobby := r.Message
+	r, err = a.Handle(click(alice, buttonOf(t, lobby, "Join White")))
+	require.NoError(t, err)
+	lobby = r.Message
+	menu := selectID(t, lobby, "computer")
+	require.Contains(t, selectOptions(t, lobby, "computer"), "b:beginner")
+	_, err = a.Handle(click(bob, menu, "b:beginner"))
+	require.Contains(t, commandstest.UserMsg(t, err), "Only alice")
+	for _, v := range []string{"b:beginner", "b:casual"} {
+		r, err = a.Handle(click(alice, menu, v))
+		require.NoError(t, err)
+		require.True(t, r.Update)
+		lobby = r.Message
+	}
+	require.Contains(t, r.Content, "**Computer 2 (casual)**", "a computer is named, never mentioned")
+	require.Contains(t, selectOptions(t, lobby, "computer"), "remove:computer-1-beginner")
+	r, err = a.Handle(click(alice, menu, "remove:computer-1-beginner"))
+	require.NoError(t, err)
+	lobby = r.Message
+	require.NotContains(t, selectOptions(t, lobby, "computer"), "remove:computer-1-beginner")
+	r, err = a.Handle(click(alice, menu, "remove:computer-1-beginner"))
+	require.NoError(t, err)
+	require.Contains(t, r.Content, "Already done")
+	_, err = a.Handle(click(alice, menu, "b:grandmaster"))
+	require.Contains(t, commandstest.UserMsg(t, err), "level must be one of")
+
+	r, err = a.Handle(click(alice, buttonOf(t, lobby, "Start")))
+	require.NoError(t, err)
+	var g *storage.Game
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		act, err := tx.Games().Active(alice.ID)
+		require.Len(t, act, 1)
+		g = act[0]
+		return err
+	}))
+	require.True(t, g.Unrated)
+	require.Equal(t, []storage.ComputerSeat{{User: "computer-2-casual", Level: "casual"}}, g.Computers)
+}
+
+// TestHumanTeamAgainstAComputer: alice and bob (White) against a computer
+// commander (Black): after alice's move the computer replies through the
+// engine, posted as the live board in every thread; the computer is added
+// to no thread and pinged nowhere; bob, alice's adviser, can still
+// /suggest. A computer commanding White moves first at once.
+func TestHumanTeamAgainstAComputer(t *testing.T) {
+	a, p, store := newApp(t)
+	cpu := commands.ComputerUser(1, "beginner")
+	g, pub, team := startGame(t, a, store, "", []commands.User{alice, bob}, []commands.User{cpu})
+	require.True(t, g.Unrated)
+	require.True(t, g.ComputerMove.IsZero(), "White (alice) acts first")
+	for _, th := range append([]string{pub}, team[:]...) {
+		require.NotContains(t, p.Members[th], cpu.ID, "a computer joins no thread")
+	}
+
+	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
+	require.NoError(t, err)
+	s := waitActions(t, store, g.ID, 2)
+	require.Equal(t, 2, s.game.ActionCount())
+	board := boardIn(t, a, p, pub)
+	require.Contains(t, text(t, board), "Computer 1 (beginner)")
+	require.NotContains(t, text(t, board), "<@computer-", "a computer is never mentioned as a user")
+	require.Contains(t, board.Content, alice.Mention(), "the computer's move pings alice, who must act")
+
+	// bob advises alice, now to move.
+	_, err = a.Handle(in(bob, team[0], "suggest", "", map[string]string{"move": "d4"}))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0)
+	posts, _ := p.Snapshot()
+	last := posts[len(posts)-1]
+	require.Equal(t, team[0], last.Channel)
+	require.True(t, strings.Contains(last.Msg.Content, "suggests"), last.Msg.Content)
+
+	// The other way round: a computer commanding White moves at once.
+	a2, _, store2 := newApp(t)
+	g2, _, _ := startGame(t, a2, store2, "", []commands.User{cpu}, []commands.User{carol})
+	waitActions(t, store2, g2.ID, 1)
+}
+
+// BenchmarkComputerAction is the search time of one computer commander's
+// action from the start position, per level (the worker's cost per move).
+func BenchmarkComputerAction(b *testing.B) {
+	for _, level := range []string{"beginner", "casual", "intermediate", "advanced", "strongest"} {
+		b.Run(level, func(b *testing.B) {
+			g, err := tc.NewGame(tc.Setup{White: []tc.Member{{ID: "w"}}, Black: []tc.Member{{ID: "b"}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := &State{game: g}
+			seat := storage.ComputerSeat{User: "w", Level: level}
+			for i := 0; i < b.N; i++ {
+				if _, err := think(s, seat, uint64(i), time.Minute); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
