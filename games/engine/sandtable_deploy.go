@@ -10,11 +10,11 @@ import (
 // passes) for side, built by plan and varied by seed (the same side, level
 // and seed give the same deployment on any machine):
 //
-//   - both Bases on the back rank, one on each wing, each in a ring of
-//     hazards: Anti-Air on every adjacent square (an Airplane reaches a
-//     Base only through one of them) and, from the level "casual" up, a
-//     Mine two squares away on each rank and file through the Base (a Tank
-//     comes in along them), with Infantry next to the ring to hold it;
+//   - both Bases in the back corners, each a fortress: Anti-Air on the
+//     three squares next to it (every Airplane line to the Base ends on
+//     one) and, from the level "casual" up, Mines across every Tank line
+//     to those squares (a Tank that ends next to a Base takes it with a
+//     dismount), with two Infantry holding them;
 //   - the four Tanks and two Airplanes spread across the width a few ranks
 //     in front, each with two Infantry beside it to crew it on the first
 //     turn (Vehicles start neutral, ruling 2);
@@ -84,20 +84,29 @@ func planDeployment(side sandtable.Side, r *rand.Rand, ringMines bool) *sandtabl
 	for k, n := range sandtable.Required {
 		g.left[k] = n
 	}
-	// Bases and their rings.
-	bases := []int{2 + r.IntN(5), 13 + r.IntN(5)}
-	for _, f := range bases {
-		g.put(sandtable.Base, f, 0)
-		for _, sq := range [][2]int{{f - 1, 0}, {f + 1, 0}, {f - 1, 1}, {f, 1}, {f + 1, 1}} {
-			g.put(sandtable.AntiAir, sq[0], sq[1])
+	// The Bases in the back corners, each a fortress (drawn for the a-file
+	// corner, mirrored for the t-file one): Anti-Air on the three squares
+	// next to the Base, so every Airplane line to it ends on one; Mines
+	// across every Tank line to those three squares (a Tank that ends
+	// next to a Base takes it by a dismount); two Infantry holding them.
+	for _, mirror := range []bool{false, true} {
+		fx := func(f int) int {
+			if mirror {
+				return sandtable.Files - 1 - f
+			}
+			return f
+		}
+		g.put(sandtable.Base, fx(0), 0)
+		for _, sq := range [][2]int{{1, 0}, {0, 1}, {1, 1}} {
+			g.put(sandtable.AntiAir, fx(sq[0]), sq[1])
+		}
+		for _, sq := range [][2]int{{2, 1}, {0, 2}} {
+			g.put(sandtable.Infantry, fx(sq[0]), sq[1])
 		}
 		if ringMines {
-			for _, sq := range [][2]int{{f - 2, 0}, {f + 2, 0}, {f, 2}} {
-				g.put(sandtable.Mine, sq[0], sq[1])
+			for _, sq := range [][2]int{{2, 0}, {3, 1}, {0, 3}, {1, 2}} {
+				g.put(sandtable.Mine, fx(sq[0]), sq[1])
 			}
-		}
-		for _, sq := range [][2]int{{f - 2, 1}, {f + 2, 1}, {f - 1, 2}, {f + 1, 2}} {
-			g.put(sandtable.Infantry, sq[0], sq[1])
 		}
 	}
 	// Vehicles across the width, each with two Infantry to crew it.
@@ -130,17 +139,17 @@ func planDeployment(side sandtable.Side, r *rand.Rand, ringMines bool) *sandtabl
 	// The front line: the remaining Infantry on rank 7 (side-relative),
 	// Mines in front of it, Anti-Air in its gaps.
 	front := g.left[sandtable.Infantry]
-	step := sandtable.Files / max(front, 1)
-	off := r.IntN(max(step, 1))
+	off := r.IntN(2)
 	var line []int
-	for i := 0; i < front; i++ {
-		f := off + i*step
-		if f >= sandtable.Files {
-			f = sandtable.Files - 1 - (f - sandtable.Files)
-		}
-		if g.put(sandtable.Infantry, f, 7) {
+	for i := 0; i < front && i < 10; i++ {
+		if f := off + 2*i; g.put(sandtable.Infantry, f, 7) {
 			line = append(line, f)
 		}
+	}
+	// a second line behind, from the centre out
+	for i := 0; g.left[sandtable.Infantry] > 0 && i < 10; i++ {
+		f := 9 + (1-off)%2 + 2*((i+1)/2)*(1-2*(i%2))
+		g.put(sandtable.Infantry, f, 6)
 	}
 	r.Shuffle(len(line), func(i, j int) { line[i], line[j] = line[j], line[i] })
 	for _, f := range line {

@@ -219,6 +219,7 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 				}
 				t := b.piece(sq)
 				if t == nil {
+					best = max(best, pass+b.dismount(sq, vic, vicBases))
 					continue
 				}
 				if t.Owner == vic && (tank && t.ID.Kind == sandtable.Mine || !tank && t.ID.Kind == sandtable.AntiAir) {
@@ -236,9 +237,9 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 						g := gainOn(t, vic, vicBases, false)
 						if t.ID.Kind == sandtable.Infantry || t.ID.Kind == sandtable.AntiAir {
 							pass += g
-							best = max(best, pass)
+							best = max(best, pass+b.dismount(sq, vic, vicBases))
 						} else {
-							best = max(best, pass+g)
+							best = max(best, pass+g+b.dismount(sq, vic, vicBases))
 						}
 					}
 					continue
@@ -249,9 +250,12 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 						pass += stHazard
 						best = max(best, pass)
 					} else {
-						best = max(best, pass+gainOn(t, vic, vicBases, false))
+						best = max(best, pass+gainOn(t, vic, vicBases, false)+b.dismount(sq, vic, vicBases))
 					}
+				} else if t.Owner == sandtable.NoSide || t.ID.Kind != sandtable.Infantry {
+					continue
 				}
+				best = max(best, pass+b.dismount(sq, vic, vicBases))
 			}
 		}
 	}
@@ -287,4 +291,20 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 		}
 	}
 	return max(best, sum)
+}
+
+// dismount is the best a crew member stepping out of a Vehicle on sq
+// takes from vic (ruling 5's dismount).
+func (b *stBoard) dismount(sq sandtable.Square, vic sandtable.Side, vicBases int) int {
+	g := 0
+	for _, d := range stAll {
+		n := sandtable.Sq(sq.File()+d[0], sq.Rank()+d[1])
+		if n == sandtable.NoSquare || b.crater[n] {
+			continue
+		}
+		if t := b.piece(n); t != nil {
+			g = max(g, gainOn(t, vic, vicBases, true))
+		}
+	}
+	return g
 }
