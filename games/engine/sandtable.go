@@ -611,7 +611,7 @@ func stepScore(b *stBoard, side sandtable.Side, st sandtable.Step, vacated map[s
 				bases++
 			}
 		}
-		return gainOn(t, op, bases, true)
+		return b.gainOn(t, op, bases, true)
 	case t.ID.Kind.IsVehicle() && t.Owner == sandtable.NoSide:
 		return vehicleValue(t.ID.Kind)
 	case t.ID.Kind.IsVehicle() && t.Owner == side && !crewExit:

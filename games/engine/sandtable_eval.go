@@ -23,6 +23,17 @@ type stBoard struct {
 	pcs    []sandtable.Piece
 	at     [sandtable.NumSquares]int16 // index into pcs of the piece on the ground, -1 if none
 	crater [sandtable.NumSquares]bool
+	// vehicles[k][owner] counts Tanks (k 0) and Airplanes (k 1) by
+	// controller (NoSide: neutral); total[k] all of them.
+	vehicles [2][3]int
+	total    [2]int
+}
+
+func vkind(k sandtable.Kind) int {
+	if k == sandtable.Tank {
+		return 0
+	}
+	return 1
 }
 
 func newSTBoard(p *sandtable.Position) *stBoard {
@@ -34,6 +45,10 @@ func newSTBoard(p *sandtable.Position) *stBoard {
 		pc := &b.pcs[i]
 		if pc.Carrier.IsZero() {
 			b.at[pc.Square] = int16(i)
+		}
+		if pc.ID.Kind.IsVehicle() {
+			b.vehicles[vkind(pc.ID.Kind)][pc.Owner]++
+			b.total[vkind(pc.ID.Kind)]++
 		}
 	}
 	for _, c := range p.Craters() {
@@ -132,6 +147,16 @@ func stEval(p *sandtable.Position, me sandtable.Side, threatWeight int) int {
 			score += sign * stBaseTwo
 		}
 	}
+	// One kind of Vehicle wholly out of a side's control: the other needs
+	// only the neutral ones.
+	for _, k := range []int{0, 1} {
+		if b.total[k] > 0 && b.vehicles[k][me] == 0 && b.vehicles[k][op] > 0 {
+			score -= 1500
+		}
+		if b.total[k] > 0 && b.vehicles[k][op] == 0 && b.vehicles[k][me] > 0 {
+			score += 1500
+		}
+	}
 	if totalTanks > 0 {
 		score += 900 * (tanks[me]*tanks[me] - tanks[op]*tanks[op]) / (totalTanks * totalTanks)
 	}
@@ -169,9 +194,27 @@ func (b *stBoard) nearestInfantry(sq sandtable.Square, side sandtable.Side) int 
 	return best
 }
 
-// gainOn is what att gains by taking the piece t of vic with a Unit
-// (destroying it, or for Infantry capturing a Vehicle).
-func gainOn(t *sandtable.Piece, vic sandtable.Side, vicBases int, infantry bool) int {
+// stVehicleWin is what a step to the all-Tanks or all-Airplanes victory
+// is worth in a threat: far more than any material.
+const stVehicleWin = stWin / 8
+
+// gainOn is what att (vic's opponent) gains by taking the piece t of vic
+// with a Unit (destroying it, or for Infantry capturing a Vehicle or
+// boarding a neutral one), a Vehicle victory it would bring included.
+func (b *stBoard) gainOn(t *sandtable.Piece, vic sandtable.Side, vicBases int, infantry bool) int {
+	if t.ID.Kind.IsVehicle() {
+		k := vkind(t.ID.Kind)
+		att := b.vehicles[k][vic.Opp()]
+		switch {
+		case t.Owner == vic && infantry && att+1 == b.total[k],
+			t.Owner == vic && !infantry && att > 0 && att == b.total[k]-1,
+			t.Owner == sandtable.NoSide && infantry && len(t.Crew) < sandtable.MaxCrew && att+1 == b.total[k]:
+			return stVehicleWin
+		}
+		if t.Owner == sandtable.NoSide && infantry && len(t.Crew) < sandtable.MaxCrew {
+			return vehicleValue(t.ID.Kind)
+		}
+	}
 	switch {
 	case t.Owner == vic && t.ID.Kind == sandtable.Infantry:
 		return stInfantry
@@ -229,12 +272,12 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 				if tank {
 					if t.ID.Kind.IsVehicle() {
 						if t.Owner == vic {
-							best = max(best, pass+gainOn(t, vic, vicBases, false))
+							best = max(best, pass+b.gainOn(t, vic, vicBases, false))
 						}
 						break
 					}
 					if t.Owner == vic {
-						g := gainOn(t, vic, vicBases, false)
+						g := b.gainOn(t, vic, vicBases, false)
 						if t.ID.Kind == sandtable.Infantry || t.ID.Kind == sandtable.AntiAir {
 							pass += g
 							best = max(best, pass+b.dismount(sq, vic, vicBases))
@@ -250,7 +293,7 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 						pass += stHazard
 						best = max(best, pass)
 					} else {
-						best = max(best, pass+gainOn(t, vic, vicBases, false)+b.dismount(sq, vic, vicBases))
+						best = max(best, pass+b.gainOn(t, vic, vicBases, false)+b.dismount(sq, vic, vicBases))
 					}
 				} else if t.Owner == sandtable.NoSide || t.ID.Kind != sandtable.Infantry {
 					continue
@@ -277,10 +320,7 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 			if t == nil {
 				continue
 			}
-			x := gainOn(t, vic, vicBases, true)
-			if t.Owner == sandtable.NoSide && t.ID.Kind.IsVehicle() && len(t.Crew) < sandtable.MaxCrew {
-				x = vehicleValue(t.ID.Kind)
-			}
+			x := b.gainOn(t, vic, vicBases, true)
 			if x > g {
 				g, at = x, sq
 			}
@@ -303,7 +343,7 @@ func (b *stBoard) dismount(sq sandtable.Square, vic sandtable.Side, vicBases int
 			continue
 		}
 		if t := b.piece(n); t != nil {
-			g = max(g, gainOn(t, vic, vicBases, true))
+			g = max(g, b.gainOn(t, vic, vicBases, true))
 		}
 	}
 	return g
