@@ -127,7 +127,7 @@ func (p *SandTablePlayer) Choose(view *sandtable.Position, timeCap time.Duration
 	if err != nil {
 		return sandtable.Action{}, err
 	}
-	s := &stSearch{p: p, me: side, rng: newRNG(p.seed ^ uint64(view.Turn())*0x9e3779b97f4a7c15 ^ uint64(view.HazardUses())<<56 ^ uint64(view.Phase())<<60)}
+	s := &stSearch{p: p, me: side, opDrones: view.PendingDrones(side.Opp()), rng: newRNG(p.seed ^ uint64(view.Turn())*0x9e3779b97f4a7c15 ^ uint64(view.HazardUses())<<56 ^ uint64(view.Phase())<<60)}
 	if timeCap > 0 {
 		s.deadline = time.Now().Add(timeCap)
 	}
@@ -154,6 +154,9 @@ func (p *SandTablePlayer) Choose(view *sandtable.Position, timeCap time.Duration
 type stSearch struct {
 	p        *SandTablePlayer
 	me       sandtable.Side
+	// opDrones is the opponent's public count of pending Drones, which the
+	// playable copy no longer holds; they resolve at its next PreTurn.
+	opDrones int
 	rng      *rng
 	deadline time.Time
 	nodes    int
@@ -230,7 +233,7 @@ func (s *stSearch) random(pos *sandtable.Position) (sandtable.Action, error) {
 // stMaterial is the material balance for me (what greedy counts).
 func stMaterial(p *sandtable.Position, me sandtable.Side) int {
 	if p.Phase() == sandtable.PhaseFinished {
-		return stEval(p, me, 0)
+		return stEval(p, me, 0, 0)
 	}
 	score := 0
 	for _, pc := range p.Pieces() {
@@ -350,7 +353,7 @@ func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action,
 		if q == nil {
 			continue
 		}
-		list = append(list, scored{a, stEval(q, s.me, s.p.level.Threat) + s.noise(), q})
+		list = append(list, scored{a, stEval(q, s.me, s.p.level.Threat, s.opDrones) + s.noise(), q})
 	}
 	if len(list) == 0 {
 		return sandtable.Action{}, 0, errors.New("no candidate Main action was legal")
@@ -373,6 +376,17 @@ func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action,
 // with the one-turn planner, then taking the opponent's Main action that
 // is worst for us.
 func (s *stSearch) deepen(q *sandtable.Position) int {
+	// The opponent's pending Drones resolve at its PreTurn, which the
+	// playable copy plays without them: count their risk here.
+	risk := 0
+	if s.opDrones > 0 {
+		b := newSTBoard(q)
+		risk = b.droneRisk(s.me.Opp(), s.me, q.Count(s.me, sandtable.Base), s.opDrones) * 6 / 10
+	}
+	return s.deepenAfter(q) - risk
+}
+
+func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 	for q.Phase() == sandtable.PhasePostTurn && q.ToMove() == s.me {
 		a, _, err := s.hazard(q, 60)
 		if err != nil {
@@ -385,11 +399,11 @@ func (s *stSearch) deepen(q *sandtable.Position) int {
 		q = r
 	}
 	if q.Phase() != sandtable.PhaseMain || q.ToMove() != s.me.Opp() {
-		return stEval(q, s.me, s.p.level.Threat)
+		return stEval(q, s.me, s.p.level.Threat, 0)
 	}
 	cands, err := s.mainCandidates(q, s.me.Opp(), true)
 	if err != nil || len(cands) == 0 {
-		return stEval(q, s.me, s.p.level.Threat)
+		return stEval(q, s.me, s.p.level.Threat, 0)
 	}
 	worst := stWin * 2
 	for _, a := range cands {
@@ -402,10 +416,10 @@ func (s *stSearch) deepen(q *sandtable.Position) int {
 		}
 		// After the opponent's Main, its PostTurn: our threats count less
 		// (it may still block them), its threats are ours to answer.
-		worst = min(worst, stEval(r, s.me, s.p.level.Threat/2))
+		worst = min(worst, stEval(r, s.me, s.p.level.Threat/2, 0))
 	}
 	if worst == stWin*2 {
-		return stEval(q, s.me, s.p.level.Threat)
+		return stEval(q, s.me, s.p.level.Threat, 0)
 	}
 	return worst
 }
@@ -443,11 +457,11 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 		if q == nil {
 			continue
 		}
-		if sc := stEval(q, s.me, s.p.level.Threat) + s.noise(); sc > bestScore {
+		if sc := stEval(q, s.me, s.p.level.Threat, s.opDrones) + s.noise(); sc > bestScore {
 			best, bestScore = a, sc
 		}
 	}
-	now := stEval(pos, s.me, s.p.level.Threat)
+	now := stEval(pos, s.me, s.p.level.Threat, s.opDrones)
 	b := newSTBoard(pos)
 	op := s.me.Opp()
 	for _, a := range drones {

@@ -1,6 +1,10 @@
 package engine
 
-import "sandtable/games/sandtable"
+import (
+	"slices"
+
+	"sandtable/games/sandtable"
+)
 
 // This file is the SandTable evaluation: a static score of a playable
 // position from one side's point of view, in points (an Infantry is 100).
@@ -85,7 +89,12 @@ func baseValue(n int) int {
 // victories, neutral Vehicles each side can reach first, the threats the
 // opponent's next Main action makes (weighted threatWeight/100) and mine
 // (weighted a fifth of that), and Infantry advance.
-func stEval(p *sandtable.Position, me sandtable.Side, threatWeight int) int {
+//
+// opDrones is the opponent's number of pending Drone orders (public),
+// which resolve at its next PreTurn: the most valuable of our pieces
+// within their reach (two squares of one of its Infantry on the ground)
+// count as lost with some odds.
+func stEval(p *sandtable.Position, me sandtable.Side, threatWeight, opDrones int) int {
 	if p.Phase() == sandtable.PhaseFinished {
 		switch p.Result().Winner {
 		case me:
@@ -172,6 +181,9 @@ func stEval(p *sandtable.Position, me sandtable.Side, threatWeight int) int {
 		dm, do := b.nearestInfantry(pc.Square, me), b.nearestInfantry(pc.Square, op)
 		v := vehicleValue(pc.ID.Kind) / 2
 		score += v/dm - v/do
+	}
+	if opDrones > 0 {
+		score -= b.droneRisk(op, me, bases[me], opDrones) * 6 / 10
 	}
 	if threatWeight > 0 {
 		theirs := b.threat(op, me, bases[me])
@@ -347,4 +359,35 @@ func (b *stBoard) dismount(sq sandtable.Square, vic sandtable.Side, vicBases int
 		}
 	}
 	return g
+}
+
+// droneRisk sums the worth of vic's opDrones most valuable pieces that
+// att's pending Drones may hit: those within two squares of att's
+// Infantry on the ground (a spotter stands where it declared; Bases are
+// never targets).
+func (b *stBoard) droneRisk(att, vic sandtable.Side, vicBases, opDrones int) int {
+	var risks []int
+	for i := range b.pcs {
+		t := &b.pcs[i]
+		if t.Owner != vic || !t.Carrier.IsZero() || t.ID.Kind == sandtable.Base || t.ID.Kind.IsHazard() {
+			continue
+		}
+		reach := false
+		for j := range b.pcs {
+			s := &b.pcs[j]
+			if s.ID.Kind == sandtable.Infantry && s.Owner == att && s.Carrier.IsZero() && sandtable.Dist(s.Square, t.Square) <= 2 {
+				reach = true
+				break
+			}
+		}
+		if reach {
+			risks = append(risks, b.gainOn(t, vic, vicBases, false))
+		}
+	}
+	slices.Sort(risks)
+	sum := 0
+	for i := len(risks) - 1; i >= 0 && i >= len(risks)-opDrones; i-- {
+		sum += risks[i]
+	}
+	return sum
 }
