@@ -152,8 +152,8 @@ func (p *SandTablePlayer) Choose(view *sandtable.Position, timeCap time.Duration
 
 // stSearch is one Choose call's state.
 type stSearch struct {
-	p        *SandTablePlayer
-	me       sandtable.Side
+	p  *SandTablePlayer
+	me sandtable.Side
 	// opDrones is the opponent's public count of pending Drones, which the
 	// playable copy no longer holds; they resolve at its next PreTurn.
 	opDrones int
