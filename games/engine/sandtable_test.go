@@ -105,6 +105,18 @@ func TestSandTableChooseRefusesFullPositions(t *testing.T) {
 	if _, err := p.Choose(pos.View(pos.ToMove()), 0); err != nil {
 		t.Fatal(err)
 	}
+	// Deployment: the confirmation comes only once the draft is valid.
+	g := sandtable.NewGame(1)
+	if _, err := p.Choose(g.View(sandtable.North), 0); err == nil {
+		t.Fatal("an empty draft was confirmed")
+	}
+	if err := g.SetDraft(sandtable.North, p.Deploy(sandtable.North)); err != nil {
+		t.Fatal(err)
+	}
+	a, err := p.Choose(g.View(sandtable.North), 0)
+	if err != nil || a.Kind != sandtable.ActDeployConfirm || a.Side != sandtable.North {
+		t.Fatalf("Deployment: %s, %v", a, err)
+	}
 	if _, err := NewSandTablePlayer("uci:foo", 1); err == nil {
 		t.Fatal("an unknown spec was accepted")
 	}
