@@ -386,6 +386,7 @@ func (s *stSearch) deepen(q *sandtable.Position) int {
 	return s.deepenAfter(q) - risk
 }
 
+// deepenAfter is deepen without the Drone risk.
 func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 	for q.Phase() == sandtable.PhasePostTurn && q.ToMove() == s.me {
 		a, _, err := s.hazard(q, 60)
