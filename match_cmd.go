@@ -17,13 +17,17 @@ import (
 	"sandtable/games/engine"
 )
 
-const matchUsage = `usage: sandtable match -game survival|chess|teamchess -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
+const matchUsage = `usage: sandtable match -game survival|chess|teamchess|sandtable -a SPEC -b SPEC [-games N] [-movetime MS] [-seed S] [-openings PLIES]
                        [-maxplies N] [-a-setup CMDS] [-b-setup CMDS] [-pgn FILE]
 
 Plays N games between two players and scores A (issue 16 item 4). In
 teamchess only in-process players play (a level, random or greedy), one
 commander a side, on the whole Team Chess rules; a mutual loss or the ply
-limit is a draw and a siege decision counts as a ply. A SPEC is
+limit is a draw and a siege decision counts as a ply. In sandtable too
+only in-process players play; South takes White's place in the game lines
+(1-0 is a South win), a ply is one action (a Main action or a hazard use),
+and each pair's opening is a seeded pair of deployments (planned as the
+computer plans its own) and a seeded coin, then PLIES random actions. A SPEC is
 a level (beginner, casual, intermediate, advanced, strongest), random,
 greedy, or uci:COMMAND, an external engine speaking UCI started with
 COMMAND (split at spaces; for example "uci:sandtable uci"); it is told
@@ -64,7 +68,7 @@ flags:
 func matchMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	game := fs.String("game", "survival", "survival, chess or teamchess")
+	game := fs.String("game", "survival", "survival, chess, teamchess or sandtable")
 	specA := fs.String("a", "", "player A (required): a level, random, greedy or uci:COMMAND")
 	specB := fs.String("b", "", "player B (required)")
 	games := fs.Int("games", 2, "number of games (1 to 100000)")
@@ -93,8 +97,10 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("unexpected argument %s", quoteArg(fs.Arg(0)))
 	}
 	var v chess.Variant
-	isTC := false
+	isTC, isST := false, false
 	switch strings.ToLower(*game) {
+	case "sandtable":
+		isST = true
 	case "teamchess":
 		v, isTC = chess.TeamChess, true
 	case "survival":
@@ -102,7 +108,7 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 	case "chess":
 		v = chess.Chess
 	default:
-		return fail("-game %s is not supported (expected survival, chess or teamchess)", quoteArg(*game))
+		return fail("-game %s is not supported (expected survival, chess, teamchess or sandtable)", quoteArg(*game))
 	}
 	switch {
 	case *specA == "" || *specB == "":
@@ -115,6 +121,9 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("-openings %d is out of range (0 to 40 plies)", *openings)
 	case *maxPlies < 10 || *maxPlies > 100000:
 		return fail("-maxplies %d is out of range (10 to 100000)", *maxPlies)
+	}
+	if isST {
+		return matchSandTable(*specA, *specB, *games, time.Duration(*movetime)*time.Millisecond, *seed, *openings, *maxPlies, stdout, fail)
 	}
 	if isTC {
 		return matchTeamChess(*specA, *specB, *games, time.Duration(*movetime)*time.Millisecond, *seed, *openings, *maxPlies, stdout, fail)

@@ -172,7 +172,7 @@ func TestMatchArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-game", "bughouse", "-a", "random", "-b", "greedy"}, "-game \"bughouse\" is not supported (expected survival, chess or teamchess)"},
+		{[]string{"-game", "bughouse", "-a", "random", "-b", "greedy"}, "-game \"bughouse\" is not supported (expected survival, chess, teamchess or sandtable)"},
 		{[]string{"-a", "random"}, "-a and -b are required"},
 		{[]string{"-a", "random", "-b", "grandmaster"}, `-b: unknown player "grandmaster"`},
 		{[]string{"-a", "random", "-b", "greedy", "-games", "0"}, "-games 0 is out of range"},
@@ -203,4 +203,28 @@ func TestMatchTeamChess(t *testing.T) {
 	code, _, errOut = runMatch(t, "-game", "teamchess", "-a", "uci:foo", "-b", "random")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "only in-process players")
+}
+
+// TestMatchSandTable: a level against random in SandTable Chess: the
+// format, colours, shared openings (deployments, coin and random actions)
+// and tally; reproducible with a seed, other openings with another seed;
+// uci: players are refused for SandTable.
+func TestMatchSandTable(t *testing.T) {
+	args := []string{"-game", "sandtable", "-a", "casual", "-b", "random", "-games", "4", "-seed", "5", "-openings", "3", "-movetime", "60000", "-maxplies", "300"}
+	code, lines, errOut := runMatch(t, args...)
+	require.Equal(t, 0, code, errOut)
+	checkMatch(t, lines, 4)
+	require.Contains(t, lines[0], "match: sandtable")
+	require.Contains(t, lines[1], "; opening deployments ")
+	_, again, _ := runMatch(t, args...)
+	require.Equal(t, lines, again, "a seeded match is reproducible")
+	args[9] = "6"
+	_, other, _ := runMatch(t, args...)
+	require.NotEqual(t, lines[1], other[1], "another seed, another opening")
+	code, _, errOut = runMatch(t, "-game", "sandtable", "-a", "uci:foo", "-b", "random")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "only in-process players")
+	code, _, errOut = runMatch(t, "-game", "sandtable", "-a", "random", "-b", "grandmaster")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, `-b: unknown player "grandmaster"`)
 }

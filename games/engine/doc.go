@@ -28,6 +28,25 @@
 //     honour, stagnation and fatigue), with the same level names.
 //   - player.go: Player, the named levels ("beginner" … "strongest"),
 //     Random and Greedy.
+//   - sandtable.go, sandtable_eval.go, sandtable_deploy.go: the SandTable
+//     Chess player (issue 16, item 1). SandTableDeployment plans a seeded
+//     deployment (Bases in corner fortresses of Anti-Air and Mines,
+//     Vehicles with Infantry beside them to crew them on the first turn, a
+//     mined front line). SandTablePlayer.Choose returns the next single
+//     action (one Main action or one hazard use, or the deployment's
+//     confirmation) from the side's view only: it refuses a full Position,
+//     and plays on Position.Playable, the view made playable without the
+//     other side's hidden Drone orders. Each candidate action (every
+//     Vehicle move, capturing and boarding Infantry steps, greedy sets of
+//     Infantry steps; every Mine and Anti-Air placement, each Drone scored
+//     by its target) is applied to a copy and evaluated: material, Bases,
+//     progress to the all-Tanks and all-Airplanes victories, neutral
+//     Vehicles, and the threats of the opponent's best next Main action
+//     (Tank sweeps, Airplane strikes, dismounts, Infantry captures). The
+//     levels differ by budgets of positions tried, seeded noise and, for
+//     "advanced" and "strongest", a second turn: the best few actions are
+//     followed by the own PostTurn and every candidate reply of the
+//     opponent. "random" and "greedy" are the reference players.
 //
 // Invariants: a search is single-threaded and its budgets are counted in
 // nodes and plies, so a level with a seed chooses the same move for the

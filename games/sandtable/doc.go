@@ -31,7 +31,9 @@
 // viewer is drawn from these, and nothing downstream filters again.
 //
 // LegalNextSteps, VehicleMovesFrom, LegalVehicleMoves and LegalHazardUses
-// give legal actions for computer players; CompleteMove and CompleteSteps
+// give legal actions for computer players, which play on Playable: a
+// player's view made playable without the other side's hidden Drone
+// orders, so that they never see a secret; CompleteMove and CompleteSteps
 // complete typed text into legal actions for autocomplete, and Preview
 // shows a side what its action would do. Both work without the other
 // side's secrets, so their answers never depend on them.
