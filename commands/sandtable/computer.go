@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	ai "sandtable/games/engine"
 	engine "sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -38,14 +39,20 @@ func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duratio
 		return nil, fmt.Errorf("the computer %s plays no side", seat.User)
 	}
 	if s.pos.Phase() == engine.PhaseDeployment {
-		d := sandTableDeployment(side, seat.Level, seed)
+		level, err := ai.LevelByName(seat.Level)
+		if err != nil {
+			return nil, err
+		}
+		d := ai.SandTableDeployment(side, level, seed)
 		return func(t *turn) (*response, error) { return computerDeploy(t, side, d) }, nil
 	}
-	p, err := newSandTablePlayer(seat.Level, seed)
+	p, err := ai.NewSandTablePlayer(seat.Level, seed)
 	if err != nil {
 		return nil, err
 	}
-	act, err := p.Choose(s.pos, budget)
+	// The engine is handed only the computer's own view (ruling D26): the
+	// other side's Drone orders never reach it.
+	act, err := p.Choose(s.pos.View(side), budget)
 	if err != nil {
 		return nil, err
 	}
