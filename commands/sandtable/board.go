@@ -210,6 +210,11 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			return commands.Message{}, err
 		}
 		files = append(files, &ui.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Data: []byte(rec)})
+		if f, err := recordFile(t, s); err != nil {
+			return commands.Message{}, err
+		} else if f != nil {
+			files = append(files, f)
+		}
 	}
 	if s.over() {
 		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), commands.HistoryButton(g), commands.ReplayButton(g)}}
@@ -322,4 +327,29 @@ func countsText(c engine.SideCounts) string {
 	return fmt.Sprintf("Infantry: %d on the ground, %d in crews\nVehicles: %s, %s\nMines + Anti-Air: %d + %d = %d of %d\nBases: %d\nDrones pending: %d",
 		c.GroundInfantry, c.CrewInfantry, commands.Plural(c.Tanks, "Tank", "Tanks"), commands.Plural(c.Airplanes, "Airplane", "Airplanes"),
 		c.Mines, c.AntiAir, c.Hazards, engine.HazardCap, c.Bases, c.PendingDrones)
+}
+
+// recordFile is the finished game's machine-readable record
+// (docs/sandtable-record.md; ruling G23): the position after Deployment,
+// both deployments shown, and every action after it with its Drone order.
+// Nil for a game that ended in Deployment or was stored before its start
+// was kept (ruling D13).
+func recordFile(t *turn, s *State) (*ui.File, error) {
+	start, log, err := history(t.View, t.Game.ID, s)
+	if err != nil || start == nil {
+		return nil, err
+	}
+	rec, err := engine.NewRecord(start, log)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: record: %w", t.Game.ID, err)
+	}
+	if o := s.Outcome; o != nil && rec.Result == nil {
+		// An end decided outside the rules: a loss on time.
+		rec.Result = &engine.RecordResult{Winner: o.Winner, Reason: "timeout"}
+	}
+	data, err := rec.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	return &ui.File{Name: "sandtable-" + t.Game.ID + "-record.json", ContentType: "application/json", Data: data}, nil
 }

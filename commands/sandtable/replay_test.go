@@ -2,6 +2,7 @@ package sandtable
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 	"time"
@@ -131,4 +132,40 @@ func BenchmarkSandReplay(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes")
 	b.ReportMetric(float64(s.pos.Turn()+1), "frames")
+}
+
+// TestSandRecordAttached: the final board of a finished game carries its
+// machine-readable record (ruling G23), which replays to the final
+// position: the start after the reveal, every action, the result.
+func TestSandRecordAttached(t *testing.T) {
+	a, p, store := newApp(t)
+	playedGame(t, store)
+	_, s := load(t, store)
+	loser := s.pos.ToMove()
+	_, err := commandsResign(t, a, s.player(loser))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0)
+	_, final := load(t, store)
+	var records [][]byte
+	posts, _ := p.Snapshot()
+	for _, m := range posts {
+		for _, f := range m.Msg.Files {
+			if strings.HasSuffix(f.Name, "-record.json") {
+				records = append(records, f.Data)
+			}
+		}
+	}
+	require.Len(t, records, 1, "one record, on the final board")
+	rec, err := engine.ParseRecord(records[0])
+	require.NoError(t, err, "the record replays")
+	require.NotNil(t, rec.Result)
+	require.Equal(t, loser.Opp(), rec.Result.Winner)
+	require.Equal(t, "resignation", rec.Result.Reason)
+	var last *engine.Position
+	require.NoError(t, rec.Walk(func(p *engine.Position, _ []engine.Entry) error { last = p.Clone(); return nil }))
+	require.Equal(t, final.pos.View(engine.NoSide).Format(), last.View(engine.NoSide).Format(), "the record leads to the final position")
+	start, err := rec.StartPosition()
+	require.NoError(t, err)
+	require.Positive(t, start.Counts(engine.South).Bases)
+	require.Positive(t, start.Counts(engine.North).Bases, "both deployments")
 }
