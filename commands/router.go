@@ -72,6 +72,9 @@ type Kind struct {
 	// gamesLine, for kinds registered with Register, is Summary and the
 	// clock of the game rec, from one decoding of its state (/games).
 	gamesLine func(a *App, rec *storage.Game, userID string) (summary string, c Clock, ok bool)
+	// leaderboard, for kinds registered with Register, is
+	// Spec.Leaderboard.
+	leaderboard Handler
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
@@ -119,7 +122,7 @@ func (a *App) Register(k *Kind) {
 
 // Definitions lists every slash command, for bulk-overwrite registration.
 func (a *App) Definitions() []*ui.Command {
-	defs := sharedDefinitions()
+	defs := append(sharedDefinitions(), a.ratingDefinitions()...)
 	seen := map[string]bool{}
 	for _, d := range defs {
 		seen[d.Name] = true
@@ -167,6 +170,10 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 	switch req.Command {
 	case "games":
 		return a.listGames(req)
+	case "leaderboard":
+		return a.leaderboard(req)
+	case "stats":
+		return a.stats(req)
 	}
 	// Everything else is a thread command: find the game the thread belongs to.
 	g, err := a.gameInChannel(req.ChannelID)
