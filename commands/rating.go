@@ -327,3 +327,29 @@ func RatedLabel(rec *storage.Game) string {
 	}
 	return "rated"
 }
+
+// RatingOf is userID's rating in t's game kind and server, as shown beside
+// their name in the game's header ("1500?"); "" outside a server.
+func (t *Turn[S]) RatingOf(userID string) string {
+	if t.Game == nil || t.Game.GuildID == "" || t.app == nil {
+		return ""
+	}
+	return t.app.RatingOf(t.Game.Kind, t.Game.GuildID, userID, t.Now)
+}
+
+// WithRating is "<@id> (1500?)": a player's mention with their rating in
+// t's game (just the mention outside a server).
+func (t *Turn[S]) WithRating(u User) string {
+	if r := t.RatingOf(u.ID); r != "" {
+		return u.Mention() + " (" + r + ")"
+	}
+	return u.Mention()
+}
+
+// RatedLabel is "rated" or "casual" for t's game (see RatedLabel).
+func (t *Turn[S]) RatedLabel() string {
+	if t.Game == nil {
+		return ""
+	}
+	return RatedLabel(t.Game)
+}

@@ -43,6 +43,7 @@ func (Game) Spec() commands.Spec[*State] {
 					{Type: ui.String, Name: "color", Description: "Your colour (default: random)", Choices: []*ui.Choice{
 						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
 					{Type: ui.String, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+					commands.CasualOption(),
 				},
 			}},
 		}},
