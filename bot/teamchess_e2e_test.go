@@ -439,8 +439,10 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		require.False(t, m.Ephemeral())
 		tcDump(t, "leaderboard", m)
 		want := strings.Join([]string{
-			"**1.** " + alice.Mention() + " · team 2-2 · personal 2-2 (ratio 1.00) · 4 games",
-			"**2.** " + bob.Mention() + " · team 1-3 · personal 2-3 (ratio 0.67) · 4 games",
+			// Rule 6.1's order, the rating beside (ruling D25): dan and
+			// carol never commanded a move in a rated game.
+			"**1.** " + alice.Mention() + " · team 2-2 · personal 2-2 (ratio 1.00) · 4 games · rating 1495?",
+			"**2.** " + bob.Mention() + " · team 1-3 · personal 2-3 (ratio 0.67) · 4 games · rating 1505?",
 			"**3.** " + dan.Mention() + " · team 0-1 · personal 0-0 (ratio 0, no losses) · 1 game",
 			"**4.** " + carol.Mention() + " · team 0-2 · personal 0-1 (ratio 0.00) · 2 games",
 		}, "\n")
