@@ -22,6 +22,9 @@ func TestTeamChessGameIsRated(t *testing.T) {
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	require.False(t, g.Unrated, "rated by default")
+	board := boardIn(t, a, p, pub)
+	require.Contains(t, text(t, board), alice.Mention()+" (1500?)", "each commander's rating in the header")
+	require.Contains(t, board.Cards[0].Footer, "· rated ·")
 	for _, step := range []struct {
 		u       commands.User
 		ch, cmd string
