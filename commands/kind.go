@@ -190,6 +190,9 @@ type Turn[S any] struct {
 	confirmed bool
 	// apart are effects on outbox streams of their own (OpenLobby).
 	apart []apart
+	// tx is the transaction the Turn runs in, when it runs in one
+	// (Spec.Delivered): reads go through it, not a new View.
+	tx storage.Tx
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -356,7 +359,7 @@ func Register[S any](a *App, g Game[S]) {
 				return err
 			}
 			prev := k.g.Clock(st)
-			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k, prev: &prev}
+			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k, prev: &prev, tx: tx}
 			if err := s.Delivered(t, result, id); err != nil {
 				return err
 			}

@@ -219,21 +219,23 @@ func (a *App) stats(req *Request) (*Response, error) {
 			}
 		}
 		// The newest finished games in this server (of the game asked).
+		// At most 10 pages: a player's last 500 games, whatever the
+		// server, are looked at.
 		var before time.Time
-		for len(finished) < recentGames {
-			page, err := tx.Games().Finished(who.ID, before, 50)
+		for page := 0; len(finished) < recentGames && page < 10; page++ {
+			games, err := tx.Games().Finished(who.ID, before, 50)
 			if err != nil {
 				return err
 			}
-			for _, g := range page {
+			for _, g := range games {
 				if g.GuildID == req.GuildID && slices.Contains(kinds, g.Kind) && len(finished) < recentGames {
 					finished = append(finished, g)
 				}
 			}
-			if len(page) < 50 {
+			if len(games) < 50 {
 				break
 			}
-			before = page[len(page)-1].Ended
+			before = games[len(games)-1].Ended
 		}
 		return nil
 	}); err != nil {

@@ -334,6 +334,19 @@ func (t *Turn[S]) RatingOf(userID string) string {
 	if t.Game == nil || t.Game.GuildID == "" || t.app == nil {
 		return ""
 	}
+	if t.tx != nil {
+		// Inside the transaction (Spec.Delivered): a View here would wait
+		// for it on some stores.
+		pr := newRating()
+		r, err := t.tx.Ratings().Get(t.Game.Kind, t.Game.GuildID, userID)
+		switch {
+		case err == nil:
+			pr = *r
+		case !errors.Is(err, storage.ErrNotFound):
+			return ""
+		}
+		return RatingText(pr, t.Now)
+	}
 	return t.app.RatingOf(t.Game.Kind, t.Game.GuildID, userID, t.Now)
 }
 
