@@ -115,3 +115,12 @@ func TestWeights(t *testing.T) {
 	two := Update(p, []Result{{Opponent: opp, Score: 1, Weight: 0.5}, {Opponent: opp, Score: 1, Weight: 0.5}}, t0)
 	require.InDelta(t, whole.Rating, two.Rating, 1e-9)
 }
+
+// BenchmarkUpdate is one player's update after one game.
+func BenchmarkUpdate(b *testing.B) {
+	p := Rating{Rating: 1600, Deviation: 80, Volatility: 0.06, Last: t0}
+	opp := []Result{Win(Rating{Rating: 1650, Deviation: 60, Volatility: 0.06})}
+	for b.Loop() {
+		Update(p, opp, t0.Add(time.Hour))
+	}
+}
