@@ -130,7 +130,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 	})
 	require.NoError(t, err)
 	h.drained()
-	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+": deploying…")
+	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+" (1500?): deploying…")
 	scan.check()
 	_, np = g.press(bob, np, "Confirm")
 	scan.check()

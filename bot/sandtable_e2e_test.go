@@ -67,7 +67,7 @@ func TestSandTableFullGame(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, notice.Text(), alice.Mention()+" (South)")
 	h.drained()
-	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+": **confirmed**")
+	require.Contains(t, h.srv.Message(g.status.ID).Text(), alice.Mention()+" (1500?): **confirmed**")
 	scan.check()
 
 	// North: a preset from the menu, then Confirm: both are revealed.

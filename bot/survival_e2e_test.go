@@ -133,7 +133,7 @@ func gameIDFrom(t *testing.T, m *discordsim.Message) string {
 	t.Helper()
 	for _, e := range m.Embeds {
 		if e.Footer != nil && strings.HasPrefix(e.Footer.Text, "Game ") {
-			return strings.TrimPrefix(e.Footer.Text, "Game ")
+			return strings.Fields(strings.TrimPrefix(e.Footer.Text, "Game "))[0]
 		}
 	}
 	t.Fatalf("no game ID in %q", m.Text())

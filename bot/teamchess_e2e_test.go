@@ -99,8 +99,8 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 		tcDump(t, "start-public", first)
 		require.Contains(t, first.Text(), alice.Mention()+" commands White and acts first")
 		require.Contains(t, first.Text(), "White · stagnation 0/4")
-		require.Contains(t, first.Text(), "1. ▶ "+alice.Mention()+" +0 -0 · commanding")
-		require.Contains(t, first.Text(), "3. "+dan.Mention()+" (2nd command) +0 -0")
+		require.Contains(t, first.Text(), "1. ▶ "+alice.Mention()+" (1500?) +0 -0 · commanding")
+		require.Contains(t, first.Text(), "3. "+dan.Mention()+" (1500?) (2nd command) +0 -0")
 		requireBoard(t, first)
 		for side, th := range tb.team {
 			msgs := h.srv.Messages(th.ID)
@@ -143,7 +143,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 		tcDump(t, "tagout-dan", m)
 		require.Contains(t, m.Text(), "**dan** (Black) tagged out (rule 1.2): a personal loss for dan, a personal win for alice. **carol** takes command of Black. dan may no longer advise (rule 1.4).")
 		require.Contains(t, m.Text(), "🚪 **dan** was removed from this thread")
-		require.Contains(t, m.Text(), "1. ~~"+dan.Mention()+"~~ +0 -1 · personal loss")
+		require.Contains(t, m.Text(), "1. ~~"+dan.Mention()+" (1500?)~~ +0 -1 · personal loss")
 		tb.refresh()
 		require.False(t, tb.team[tcBlack].HasMember(dan.ID))
 		require.False(t, h.srv.CanSee(dan, tb.team[tcBlack].ID))
@@ -439,8 +439,10 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 		require.False(t, m.Ephemeral())
 		tcDump(t, "leaderboard", m)
 		want := strings.Join([]string{
-			"**1.** " + alice.Mention() + " · team 2-2 · personal 2-2 (ratio 1.00) · 4 games",
-			"**2.** " + bob.Mention() + " · team 1-3 · personal 2-3 (ratio 0.67) · 4 games",
+			// Rule 6.1's order, the rating beside (ruling D28): dan and
+			// carol never commanded a move in a rated game.
+			"**1.** " + alice.Mention() + " · team 2-2 · personal 2-2 (ratio 1.00) · 4 games · rating 1495?",
+			"**2.** " + bob.Mention() + " · team 1-3 · personal 2-3 (ratio 0.67) · 4 games · rating 1505?",
 			"**3.** " + dan.Mention() + " · team 0-1 · personal 0-0 (ratio 0, no losses) · 1 game",
 			"**4.** " + carol.Mention() + " · team 0-2 · personal 0-1 (ratio 0.00) · 2 games",
 		}, "\n")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"sandtable/commands/ui"
@@ -23,6 +24,8 @@ type Challenge struct {
 	Opponent   User              `json:"opponent"`
 	Options    map[string]string `json:"options,omitempty"`
 	Expires    time.Time         `json:"expires"`
+	// Casual: the game changes no rating (the challenge's casual option).
+	Casual bool `json:"casual,omitempty"`
 }
 
 // getChallenge reads the challenge id into ch, its expiry as the store
@@ -196,6 +199,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		Opponent:   *opponent,
 		Options:    options,
 		Expires:    req.Now.Add(a.Settings.ChallengeTTL),
+		Casual:     req.Casual() || options["casual"] == "true",
 	}
 	if err := a.update(func(tx storage.Tx) error {
 		if err := openBetween(tx, a, ch, req.Now); err != nil {
@@ -206,6 +210,7 @@ func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[s
 		return nil, err
 	}
 	desc := fmt.Sprintf("%s challenges %s to a game of **%s**.", ch.Challenger.Mention(), ch.Opponent.Mention(), k.Title)
+	desc += "\n" + a.ratedLine(k.Name, ch.GuildID, ch.Casual, req.Now, ch.Challenger.ID, ch.Opponent.ID)
 	for _, d := range describe {
 		desc += "\n" + d
 	}
@@ -315,7 +320,7 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 // effects (players added to the thread, the first board).
 func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, error) {
 	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
-		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true}
+		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true, Unrated: ch.Casual}
 	starter := req.MessageID
 	if starter == "" {
 		starter = ch.MessageID
@@ -492,6 +497,13 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 	if seat, ok := t.Game.Computer(opponent.ID); ok && computer {
 		// Against the computer again, at the same level: it starts at once.
 		req.Options = map[string]Option{"level": {String: seat.Level}}
+	} else if t.Game.Unrated && options["casual"] == "" {
+		// A rematch of a casual game is casual.
+		options = maps.Clone(options)
+		if options == nil {
+			options = map[string]string{}
+		}
+		options["casual"] = "true"
 	}
 	resp, err := a.openChallenge(&req, k, opponent, options, describe)
 	if err != nil {

@@ -34,6 +34,11 @@
 // game's lock with a fresh record; Sweep runs Timeout when a deadline has
 // passed, and posts a turn reminder when a share of the clock's period has
 // (remind.go); /games asks Summary and names whom each game waits on.
+// Ratings (rating.go, leaderboard.go): the action that ends a rated game
+// (not Unrated, not aborted, in a server) updates its players' Glicko-2
+// ratings (internal/glicko2, storage.Ratings) in the same transaction,
+// from Spec.RatingSides (default: one side per player), and adds the
+// changes to the game's final message; /leaderboard and /stats read them.
 // Pieces games share: Subcommands, Draw (an agreed draw), OpenChallenge,
 // Lobby/PutLobby/CloseLobby, OpenThread and Create (a game not started
 // from a challenge), SendPrivately, and the history viewer's controls

@@ -286,6 +286,8 @@ func resultFor(o *storage.Outcome, userID string) string {
 		return "aborted"
 	case slices.Contains(o.Winners, userID):
 		return "**won** (" + method + ")"
+	case slices.Contains(o.Losers, userID) && len(o.Winners) == 0:
+		return "**lost**: a mutual loss (" + method + ")"
 	case slices.Contains(o.Losers, userID):
 		return "**lost** (" + method + ")"
 	case len(o.Winners) > 0:

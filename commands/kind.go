@@ -139,6 +139,17 @@ type Spec[S any] struct {
 	// RecordName names the record the game's final board carries ("PGN",
 	// "game log"), for the archive's link to it ("" : "record").
 	RecordName string
+
+	// RatingSides, when set, lists the sides of the finished game s for
+	// its ratings (see rateGame): Team Chess's teams with each
+	// commander's moves. Nil: each of the game's players (storage.Game's
+	// Players) is a side of its own, playing a whole part.
+	RatingSides func(s S) []RatingSide
+
+	// Leaderboard, when set, answers /leaderboard for this game instead
+	// of the framework's list by rating (Team Chess keeps rule 6.1's
+	// order, with the rating beside it).
+	Leaderboard Handler
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -201,6 +212,9 @@ type Turn[S any] struct {
 	confirmed bool
 	// apart are effects on outbox streams of their own (OpenLobby).
 	apart []apart
+	// tx is the transaction the Turn runs in, when it runs in one
+	// (Spec.Delivered): reads go through it, not a new View.
+	tx storage.Tx
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -390,6 +404,7 @@ func Register[S any](a *App, g Game[S]) {
 		legacy.computer = computerOf(k, s.Computer)
 	}
 	legacy.lobbyExpired = s.LobbyExpired
+	legacy.leaderboard = s.Leaderboard
 	if s.Delivered != nil {
 		legacy.delivered = func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error {
 			st, err := k.decode(rec)
@@ -397,13 +412,21 @@ func Register[S any](a *App, g Game[S]) {
 				return err
 			}
 			prev := k.g.Clock(st)
-			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k, prev: &prev}
+			t := &Turn[S]{Game: rec, State: st, Now: a.Now(), app: a, kind: k, prev: &prev, tx: tx}
 			if err := s.Delivered(t, result, id); err != nil {
 				return err
 			}
 			if t.saved {
+				wasActive := rec.Active
 				if err := k.finish(t, rec, t.prev); err != nil {
 					return err
+				}
+				if wasActive && !rec.Active {
+					changes, err := rateGame(tx, rec, k.ratingSides(rec, t.next), t.Now)
+					if err != nil {
+						return err
+					}
+					t.effects = withRatingLine(t.effects, nil, Message{}, false, ratingChangesLine(changes, t.Now))
 				}
 				if err := tx.Games().Put(rec, t.Now); err != nil {
 					return err
@@ -448,6 +471,19 @@ func Register[S any](a *App, g Game[S]) {
 }
 
 func (k *kindOf[S]) clock(s S) Clock { return k.g.Clock(s) }
+
+// ratingSides are the sides of the finished game rec, state s, for its
+// ratings (Spec.RatingSides; by default one side per player).
+func (k *kindOf[S]) ratingSides(rec *storage.Game, s S) []RatingSide {
+	if k.spec.RatingSides != nil {
+		return k.spec.RatingSides(s)
+	}
+	sides := make([]RatingSide, 0, len(rec.Players))
+	for _, p := range rec.Players {
+		sides = append(sides, RatingSide{Players: []string{p}})
+	}
+	return sides
+}
 
 func (k *kindOf[S]) over(s S) bool { _, over := k.g.Outcome(s); return over }
 
@@ -540,8 +576,24 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		}
 	}
 	answered := t.saved && t.Req != nil && t.Req.InteractionID != ""
+	ended := t.saved && wasActive && !rec.Active
+	effects := t.effects
+	var origAnswer Message
+	if resp != nil {
+		origAnswer = resp.Message
+	}
 	var saved *storage.Game
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
+		// The end rates the game here, in the transaction that ends it: a
+		// game is rated once or not at all (set afresh on each run).
+		effects = t.effects
+		if ended {
+			changes, err := rateGame(tx, rec, k.ratingSides(rec, t.next), t.Now)
+			if err != nil {
+				return err
+			}
+			effects = withRatingLine(t.effects, resp, origAnswer, resp != nil && resp.final != "", ratingChangesLine(changes, t.Now))
+		}
 		// Whatever the interaction changes or does on Discord, it does once.
 		if t.Req != nil && t.Req.InteractionID != "" {
 			if err := markApplied(tx, t.Req.InteractionID, t.Now); err != nil {
@@ -564,7 +616,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 				return err
 			}
 		}
-		if err := a.enqueue(tx, rec.ID, rec, t.effects); err != nil {
+		if err := a.enqueue(tx, rec.ID, rec, effects); err != nil {
 			return err
 		}
 		for _, ap := range t.apart {
@@ -583,7 +635,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if saved != nil {
 		*rec = *saved
 	}
-	if len(t.effects) > 0 {
+	if len(effects) > 0 {
 		a.deliverNow(req.Context(), rec.ID, true) // run holds the game's lock
 	}
 	for _, ap := range t.apart {

@@ -83,6 +83,9 @@ type Kind struct {
 	// archive's words.
 	versus func(a *App, rec *storage.Game, userID string) string
 	record string
+	// leaderboard, for kinds registered with Register, is
+	// Spec.Leaderboard.
+	leaderboard Handler
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
@@ -130,7 +133,7 @@ func (a *App) Register(k *Kind) {
 
 // Definitions lists every slash command, for bulk-overwrite registration.
 func (a *App) Definitions() []*ui.Command {
-	defs := sharedDefinitions()
+	defs := append(sharedDefinitions(), a.ratingDefinitions()...)
 	seen := map[string]bool{}
 	for _, d := range defs {
 		seen[d.Name] = true
@@ -194,6 +197,10 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 			}
 			return a.archiveCommand(req)
 		}
+	case "leaderboard":
+		return a.leaderboard(req)
+	case "stats":
+		return a.stats(req)
 	}
 	// Everything else is a thread command: find the game the thread belongs to.
 	g, err := a.gameInChannel(req.ChannelID)

@@ -810,3 +810,43 @@ func TestScanSeesOwnWrites(t *testing.T) {
 		})
 	})
 }
+
+// TestRatings: a rating per kind, guild and user; Each lists one kind in
+// one guild only, by user ID; bad keys are refused; a failed transaction
+// writes no rating.
+func TestRatings(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		update(t, s, func(tx Tx) error {
+			_, err := tx.Ratings().Get("survival", "g1", "alice")
+			require.ErrorIs(t, err, ErrNotFound)
+			require.NoError(t, tx.Ratings().Put("survival", "g1", "bob", &PlayerRating{Rating: 1400, Deviation: 80, Games: 3, Losses: 3, Streak: -3}))
+			require.NoError(t, tx.Ratings().Put("survival", "g1", "alice", &PlayerRating{Rating: 1600, Deviation: 90, Volatility: 0.06, Last: t0, Games: 3, Wins: 3, Streak: 3, BestStreak: 3, LastGame: "x"}))
+			require.NoError(t, tx.Ratings().Put("survival", "g2", "carol", &PlayerRating{Rating: 2000}))
+			require.NoError(t, tx.Ratings().Put("sandtable", "g1", "dave", &PlayerRating{Rating: 1700}))
+			require.Error(t, tx.Ratings().Put("survival", "g/1", "alice", &PlayerRating{}))
+			require.Error(t, tx.Ratings().Put("survival", "g1", "", &PlayerRating{}))
+			return nil
+		})
+		require.Error(t, s.Update(ctx, func(tx Tx) error {
+			require.NoError(t, tx.Ratings().Put("survival", "g1", "erin", &PlayerRating{Rating: 1}))
+			return errors.New("abandoned")
+		}))
+		view(t, s, func(tx Tx) {
+			got, err := tx.Ratings().Get("survival", "g1", "alice")
+			require.NoError(t, err)
+			require.Equal(t, 1600.0, got.Rating)
+			require.Equal(t, 3, got.Wins)
+			require.Equal(t, "x", got.LastGame)
+			require.True(t, got.Last.Equal(t0))
+			var seen []string
+			require.NoError(t, tx.Ratings().Each("survival", "g1", func(u string, r *PlayerRating) error {
+				seen = append(seen, fmt.Sprintf("%s=%.0f", u, r.Rating))
+				return nil
+			}))
+			require.Equal(t, []string{"alice=1600", "bob=1400"}, seen, "one guild and kind, by user")
+			_, err = tx.Ratings().Get("survival", "g1", "erin")
+			require.ErrorIs(t, err, ErrNotFound, "the failed transaction wrote nothing")
+			require.Error(t, tx.Ratings().Put("survival", "g1", "zed", &PlayerRating{}), "read-only")
+		})
+	})
+}

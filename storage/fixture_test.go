@@ -54,6 +54,12 @@ func TestFixtureOpens(t *testing.T) {
 		hb, err := tx.Meta().Heartbeat()
 		require.NoError(t, err)
 		require.False(t, hb.IsZero())
+		n = 0
+		require.NoError(t, tx.Ratings().Each("survival", "any", func(string, *PlayerRating) error { n++; return nil }))
+		require.Zero(t, n, "an old database holds no ratings")
+	})
+	update(t, s, func(tx Tx) error {
+		return tx.Ratings().Put("survival", "g1", "alice", &PlayerRating{Rating: 1500})
 	})
 	sort.Strings(got)
 	require.Equal(t, []string{

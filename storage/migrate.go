@@ -26,7 +26,9 @@ import (
 //     transactions queueing effects of different games share no key (the
 //     etcd backend's optimistic transactions would conflict on one global
 //     counter).
-const SchemaVersion = 5
+//   - 6: players' ratings (ratings), per game kind, guild and user. A
+//     database of schema 5 opens with no ratings and plays on.
+const SchemaVersion = 6
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -57,6 +59,8 @@ var migrations = []migration{
 	// Schema 5 adds the per-stream outbox counters; the global counter
 	// stays as schema 4 left it and is read as their floor.
 	{from: 4, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// Schema 6 adds the ratings bucket, empty: nothing to convert.
+	{from: 5, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.

@@ -125,6 +125,9 @@ type Tx interface {
 	Challenges() Invitations
 	Lobbies() Invitations
 	Records() Records
+	// Ratings are the players' Glicko-2 ratings and records per game
+	// kind and guild (schema 6).
+	Ratings() Ratings
 	Logs() Logs
 	Dedupe() Dedupe
 	Outbox() Outbox
@@ -315,6 +318,41 @@ type Records interface {
 	Put(kind, guildID, userID string, v any) error
 	// Each calls fn with every record of a kind in a guild, by user ID.
 	Each(kind, guildID string, fn func(userID string, raw []byte) error) error
+}
+
+// PlayerRating is one player's rating and record in one game kind and
+// guild: the Glicko-2 rating (see internal/glicko2: rating, deviation,
+// volatility, last rated game) and the player's rated results.
+type PlayerRating struct {
+	Rating     float64   `json:"r"`
+	Deviation  float64   `json:"rd"`
+	Volatility float64   `json:"vol"`
+	Last       time.Time `json:"last,omitzero"`
+	// Games counts the rated games, Wins, Losses and Draws their results.
+	Games  int `json:"games"`
+	Wins   int `json:"wins,omitempty"`
+	Losses int `json:"losses,omitempty"`
+	Draws  int `json:"draws,omitempty"`
+	// Streak is the current run of results: n > 0 wins in a row, n < 0
+	// losses in a row, 0 after a draw. BestStreak is the longest run of
+	// wins.
+	Streak     int `json:"streak,omitempty"`
+	BestStreak int `json:"best_streak,omitempty"`
+	// LastGame is the ID of the last game rated (so a game is never rated
+	// twice: the framework checks it besides the game's own end).
+	LastGame string `json:"last_game,omitempty"`
+}
+
+// Ratings is the repository of players' ratings: one PlayerRating per
+// game kind, guild and user. One guild's ratings are never listed with
+// another's.
+type Ratings interface {
+	// Get reads a player's rating, or ErrNotFound (never rated).
+	Get(kind, guildID, userID string) (*PlayerRating, error)
+	// Put writes a player's rating.
+	Put(kind, guildID, userID string, r *PlayerRating) error
+	// Each calls fn with every rating of a kind in a guild, by user ID.
+	Each(kind, guildID string, fn func(userID string, r *PlayerRating) error) error
 }
 
 // Logs is the repository of games' archived log entries (for example a

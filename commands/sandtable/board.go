@@ -101,11 +101,11 @@ func statusMessage(t *turn, s *State, note string) commands.Message {
 	state := func(side engine.Side) string {
 		switch {
 		case pos.Turn() > 0 || pos.Confirmed(side):
-			return s.player(side).Mention() + ": **confirmed** ✅"
+			return t.WithRating(s.player(side)) + ": **confirmed** ✅"
 		case s.over():
-			return s.player(side).Mention() + ": not confirmed"
+			return t.WithRating(s.player(side)) + ": not confirmed"
 		}
-		return s.player(side).Mention() + ": deploying…"
+		return t.WithRating(s.player(side)) + ": deploying…"
 	}
 	e := &ui.Card{
 		Title: "SandTable Chess: Deployment",
@@ -117,7 +117,7 @@ func statusMessage(t *turn, s *State, note string) commands.Message {
 			{Name: "South", Value: state(engine.South), Inline: true},
 			{Name: "North", Value: state(engine.North), Inline: true},
 		},
-		Footer: "Game " + g.ID + " · /sandtable rules · /resign",
+		Footer: "Game " + g.ID + " · " + t.RatedLabel() + " · /sandtable rules · /resign",
 	}
 	switch {
 	case pos.Turn() > 0:
@@ -130,7 +130,7 @@ func statusMessage(t *turn, s *State, note string) commands.Message {
 	case s.over():
 		e.Color = commands.ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.resultLine()})
-		e.Footer = "Game " + g.ID + " · /sandtable rules"
+		e.Footer = "Game " + g.ID + " · " + t.RatedLabel() + " · /sandtable rules"
 		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary)}}
 	case pos.Phase() == engine.PhaseDeployment:
 		if d := t.Deadline(); !d.IsZero() {
@@ -162,16 +162,16 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 		Description: commands.ClipLines(lines, 3500),
 		Image:       "board.png",
 		Fields: []*ui.Field{
-			{Name: "South: " + commands.EscapeText(s.South.Name, 0), Value: countsText(pos.Counts(engine.South)), Inline: true},
-			{Name: "North: " + commands.EscapeText(s.North.Name, 0), Value: countsText(pos.Counts(engine.North)), Inline: true},
+			{Name: "South: " + commands.EscapeText(s.South.Name, 0) + ratingAfter(t, s.South), Value: countsText(pos.Counts(engine.South)), Inline: true},
+			{Name: "North: " + commands.EscapeText(s.North.Name, 0) + ratingAfter(t, s.North), Value: countsText(pos.Counts(engine.North)), Inline: true},
 		},
 	}
 	if n := pos.Counts(engine.NoSide); n.Tanks+n.Airplanes > 0 {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: commands.Plural(n.Tanks, "Tank", "Tanks") + ", " + commands.Plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
 	}
-	e.Footer = fmt.Sprintf("Game %s · South at the bottom · /move in this thread · /sandtable rules", g.ID)
+	e.Footer = fmt.Sprintf("Game %s · %s · South at the bottom · /move in this thread · /sandtable rules", g.ID, t.RatedLabel())
 	if s.over() {
-		e.Footer = fmt.Sprintf("Game %s · South at the bottom · /sandtable rules", g.ID)
+		e.Footer = fmt.Sprintf("Game %s · %s · South at the bottom · /sandtable rules", g.ID, t.RatedLabel())
 	}
 	files := []*ui.File{file}
 	var comps []ui.Row
@@ -352,4 +352,13 @@ func recordFile(t *turn, s *State) (*ui.File, error) {
 		return nil, err
 	}
 	return &ui.File{Name: "sandtable-" + t.Game.ID + "-record.json", ContentType: "application/json", Data: data}, nil
+}
+
+// ratingAfter is " (1500?)", u's rating in this game's server, for a
+// header naming u; "" outside a server.
+func ratingAfter(t *turn, u commands.User) string {
+	if r := t.RatingOf(u.ID); r != "" {
+		return " (" + r + ")"
+	}
+	return ""
 }

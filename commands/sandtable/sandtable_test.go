@@ -290,7 +290,7 @@ func TestSandBoardMessageFields(t *testing.T) {
 		fields = append(fields, f.Name+": "+f.Value)
 	}
 	all := strings.Join(fields, "\n")
-	require.Contains(t, all, "South: alice: Infantry: 2 on the ground, 1 in crews\nVehicles: 1 Tank, 0 Airplanes\nMines + Anti-Air: 0 + 0 = 0 of 40\nBases: 1\nDrones pending: 0")
+	require.Contains(t, all, "South: alice (1500?): Infantry: 2 on the ground, 1 in crews\nVehicles: 1 Tank, 0 Airplanes\nMines + Anti-Air: 0 + 0 = 0 of 40\nBases: 1\nDrones pending: 0")
 	require.Contains(t, all, "Neutral Vehicles (no crew): 1 Tank, 1 Airplane")
 	require.Contains(t, all, "To move: "+alice.Mention()+" (South) · **Main**")
 	var labels []string
@@ -394,7 +394,7 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	require.Contains(t, r.Cards[0].Footer, "/move", "a game on shows how to play")
 	_, err = commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, "Game sand1 · South at the bottom · /sandtable rules", lastPost(t, a, p).Cards[0].Footer)
+	require.Equal(t, "Game sand1 · rated · South at the bottom · /sandtable rules", lastPost(t, a, p).Cards[0].Footer)
 
 	b, pb, store := newApp(t)
 	putGame(t, store, engine.NewGame(9).Format())
@@ -403,7 +403,7 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 	require.Contains(t, r.Cards[0].Footer, "/resign", "a deployment on shows how to give up")
 	_, err = commandstest.Confirm(t, b, cmd(alice, "resign", "", nil))
 	require.NoError(t, err)
-	require.Equal(t, "Game sand1 · /sandtable rules", lastPost(t, b, pb).Cards[0].Footer)
+	require.Equal(t, "Game sand1 · rated · /sandtable rules", lastPost(t, b, pb).Cards[0].Footer)
 }
 
 // TestSandStateFormat0: a state stored before the engine's JSON tags (log

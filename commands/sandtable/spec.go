@@ -45,6 +45,7 @@ func (Game) Spec() commands.Spec[*State] {
 						{Type: ui.User, Name: "opponent", Description: "Who you want to play", Required: true},
 						{Type: ui.String, Name: "turn_time", Description: "Time for each turn (and for deployment), e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
 						commands.LevelOption(levels, levels[len(levels)/2]),
+						commands.CasualOption(),
 					},
 				},
 				{Type: ui.Subcommand, Name: "rules", Description: "A short summary of the rules, the board's icons and the notation"},

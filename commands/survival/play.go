@@ -45,6 +45,7 @@ func (Game) Spec() commands.Spec[*State] {
 						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
 					{Type: ui.String, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
 					commands.LevelOption(engine.LevelNames(), defaultLevel),
+					commands.CasualOption(),
 				},
 			}},
 		}},

@@ -33,10 +33,10 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		Title: Title,
 		Image: "board.png",
 		Fields: []*ui.Field{
-			{Name: "White", Value: s.White.Mention(), Inline: true},
-			{Name: "Black", Value: s.Black.Mention(), Inline: true},
+			{Name: "White", Value: t.WithRating(s.White), Inline: true},
+			{Name: "Black", Value: t.WithRating(s.Black), Inline: true},
 		},
-		Footer: "Game " + t.Game.ID,
+		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel(),
 	}
 	if vs := commands.ComputerSeats(t.Game); vs != "" {
 		e.Description = vs + " · unrated"

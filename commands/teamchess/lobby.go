@@ -47,6 +47,9 @@ type lobby struct {
 	// command sets it: only tests write it into the stored lobby, to start
 	// games from special positions.
 	StartFEN string `json:"start_fen,omitempty"`
+	// Casual: the game changes no rating (the casual option of /teamchess
+	// new; a rematch of a casual game is casual).
+	Casual bool `json:"casual,omitempty"`
 }
 
 func (l *lobby) queue(side chess.Color) *[]user {
@@ -156,12 +159,20 @@ func lobbyNew(a *commands.App, req *commands.Request) (*response, error) {
 		return nil, err
 	}
 	l := &lobby{ID: commands.NewID(), Kind: Kind, GuildID: req.GuildID, ChannelID: req.ChannelID,
-		Creator: req.User, MoveTime: moveTime, Created: req.Now, TTL: a.LobbyTTL()}
+		Creator: req.User, MoveTime: moveTime, Created: req.Now, TTL: a.LobbyTTL(), Casual: req.Casual()}
 	if err := a.PutLobby(req, l.ID, l); err != nil {
 		return nil, err
 	}
 	return &response{Posted: a.LobbyPosted(l.ID),
 		Message: lobbyMessage(l, fmt.Sprintf("%s opened a Team Chess lobby: join a side!", req.User.Mention()))}, nil
+}
+
+// ratedText says whether the lobby's game will be rated.
+func ratedText(casual bool) string {
+	if casual {
+		return "**Casual** game: no rating changes."
+	}
+	return "**Rated** game: each commander's rating moves with the team's result, weighted by the moves they play (ruling D28)."
 }
 
 // lobbyTTLText tells in the lobby's footer when it closes unstarted.
@@ -187,8 +198,8 @@ func lobbyMessage(l *lobby, note string) commands.Message {
 	desc := fmt.Sprintf("%s is gathering two teams of commanders. Join a side: the queue order is the order of command, and the first in each queue commands first. "+
 		"Each team also gets a private thread to advise its active commander.\n"+
 		"%s can reorder the queues, grant a second command to balance a smaller team (rule 1.1), and start once each side has a commander.\n"+
-		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).",
-		l.Creator.Mention(), l.Creator.Mention(), moveTimeText(l.MoveTime))
+		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).\n%s",
+		l.Creator.Mention(), l.Creator.Mention(), moveTimeText(l.MoveTime), ratedText(l.Casual))
 	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: commands.ColorChallenge,
 		Footer: "Lobby " + l.ID + lobbyTTLText(l) + " · /teamchess rules"}
 	for _, side := range sides {
@@ -532,7 +543,7 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 	// lobby is closed in the transaction that saves the game.
 	rec := &storage.Game{ID: l.ID, Kind: Kind, GuildID: l.GuildID, ChannelID: l.ChannelID, ThreadID: public,
 		Players: players, Active: true, Computers: l.computers()}
-	rec.Unrated = len(rec.Computers) > 0
+	rec.Unrated = l.Casual || len(rec.Computers) > 0
 	take := a.TakeLobby(l.ID) // refused if another process changed the lobby meanwhile
 	err = commands.Create(a, req, rec, func(t *turn) error {
 		t.Save(s)
@@ -700,7 +711,7 @@ func rematch(t *turn) (*response, error) {
 	}
 	l := &lobby{ID: commands.NewID(), Kind: Kind, GuildID: t.Game.GuildID, ChannelID: t.Game.ChannelID,
 		Creator: req.User, White: users(setup.Black), Black: users(setup.White), MoveTime: s.MoveTime,
-		Created: req.Now, TTL: t.LobbyTTL(), StartFEN: setup.FEN}
+		Created: req.Now, TTL: t.LobbyTTL(), StartFEN: setup.FEN, Casual: t.Game.Unrated}
 	next := s.clone()
 	next.Rematch = l.ID
 	t.Save(next)

@@ -39,7 +39,7 @@ func (Game) Spec() commands.Spec[*State] {
 							Type: ui.String, Name: "move_time",
 							Description: "Time for each move, e.g. 30m, 24h, 3d; then the commander is tagged out (default: server's)",
 							MaxLength:   20,
-						}},
+						}, commands.CasualOption()},
 					},
 					{Type: ui.Subcommand, Name: "leaderboard", Description: "This server's Team Chess ranking (team wins, then personal win/loss ratio)"},
 					{
@@ -66,6 +66,8 @@ func (Game) Spec() commands.Spec[*State] {
 				},
 			},
 		},
+		RatingSides: ratingSides,
+		Leaderboard: leaderboard,
 		TopLevel: map[string]commands.Handler{"teamchess": commands.Subcommands("teamchess", map[string]commands.Handler{
 			"new":         lobbyNew,
 			"leaderboard": leaderboard,

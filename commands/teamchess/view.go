@@ -227,15 +227,15 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 	e := &ui.Card{
 		Title:  title,
 		Image:  "board.png",
-		Footer: "Game " + t.Game.ID + " · /move /tagout /siege /resign /record · /teamchess rules",
+		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel() + " · /move /tagout /siege /resign /record · /teamchess rules",
 	}
 	if over {
-		e.Footer = "Game " + t.Game.ID + " · /record · /teamchess leaderboard"
+		e.Footer = "Game " + t.Game.ID + " · " + t.RatedLabel() + " · /record · /teamchess leaderboard"
 	}
 	for _, side := range sides {
 		e.Fields = append(e.Fields, &ui.Field{
 			Name:   fmt.Sprintf("%s · stagnation %d/4", side.Title(), st.game.Stagnation(side)),
-			Value:  st.queueText(side),
+			Value:  st.queueText(side, t.RatingOf),
 			Inline: true,
 		})
 	}
@@ -359,12 +359,15 @@ func flip(t *turn) (*response, error) {
 
 // queueText lists side's commanders in queue order with their personal
 // wins and losses in this game.
-func (st *State) queueText(side chess.Color) string {
+func (st *State) queueText(side chess.Color, rating func(userID string) string) string {
 	over := st.over()
 	activeIdx := st.game.ActiveIndex(side)
 	var lines []string
 	for i, c := range st.game.Commanders(side) {
 		name := memberUser(c.Member).Mention()
+		if r := rating(c.Member.ID); r != "" {
+			name += " (" + r + ")"
+		}
 		if c.Term == 2 {
 			name += " (2nd command)"
 		}
