@@ -319,7 +319,8 @@ func (a *App) RatingOf(kind, guildID, userID string, now time.Time) string {
 	return RatingText(pr, now)
 }
 
-// RatedLabel is "rated" or "casual" for the game rec, as the game header
+// RatedLabel is "rated", "casual" or "unrated" (a game with a computer
+// seat) for the game rec, as the game header
 // shows it.
 func RatedLabel(rec *storage.Game) string {
 	if len(rec.Computers) > 0 {

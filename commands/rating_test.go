@@ -146,8 +146,8 @@ func TestGameEndRatesOnce(t *testing.T) {
 	recent := sr.Cards[0].Fields[len(sr.Cards[0].Fields)-1]
 	require.Equal(t, "Recent games", recent.Name)
 	require.Contains(t, recent.Value, "(https://discord.com/channels/g/m2")
-	require.Contains(t, recent.Value, "**lost** vs <@"+bob.ID+"> (rated)")
-	require.Contains(t, recent.Value, "**won** vs <@"+bob.ID+"> (rated)")
+	require.Contains(t, recent.Value, "**lost** (time) vs <@"+bob.ID+"> (rated)")
+	require.Contains(t, recent.Value, "**won** (three in a row) vs <@"+bob.ID+"> (rated)")
 }
 
 func carolUser() commands.User { return commandstest.Carol }
@@ -174,5 +174,5 @@ func TestCasualGameChangesNoRating(t *testing.T) {
 	sr, err := a.Handle(commandstest.Cmd(alice, "stats", "", map[string]string{"game": "ttt"}))
 	require.NoError(t, err)
 	require.Contains(t, sr.Cards[0].Fields[0].Value, "No rated game yet")
-	require.Contains(t, sr.Cards[0].Fields[1].Value, "**won** vs <@"+bob.ID+"> (casual)")
+	require.Contains(t, sr.Cards[0].Fields[1].Value, "**won** (three in a row) vs <@"+bob.ID+"> (casual)")
 }

@@ -53,68 +53,39 @@ func ReplayButton(g *storage.Game) ui.Button {
 	return b
 }
 
-// replaySizes are the frame edges tried, largest first, until the file
-// fits MaxReplayBytes (after thinning the frames).
-func replaySizes(r *Replay, boardSize int) []int {
+// replaySize is the size a replay is drawn at: 800 px for SandTable, the
+// board's size up to 480 px for the 8x8 games. The renderer makes a file
+// that would pass the limit smaller, then with fewer boards (the first and
+// the last kept).
+func replaySize(r *Replay, boardSize int) int {
 	if len(r.SandTable) > 0 {
-		return []int{800, 640, 480, render.MinSandTableSize}
+		return 800
 	}
-	first := min(max(boardSize, render.MinChessSize), 480)
-	return []int{first, 320, render.MinChessSize}
+	return min(max(boardSize, render.MinChessSize), 480)
 }
 
-// replayFile encodes r as an animated GIF within max bytes: at the first
-// size of replaySizes; when too large, every k-th frame (the first and the
-// last always kept) with k from the size measured, then smaller sizes.
-// Errors: no frame, a frame the renderer refuses, or no way to fit.
+// replayFile encodes r as an animated GIF within max bytes (see
+// render.ReplayOptions.MaxBytes). Errors: no frame, a frame the renderer
+// refuses, or no way to fit (wrapping render.ErrReplayTooLarge).
 func replayFile(rd *render.Renderer, r *Replay, boardSize, max int) (*ui.File, error) {
 	if r == nil || r.frames() == 0 {
 		return nil, fmt.Errorf("replay: no frames")
 	}
-	opt := render.ReplayOptions{FrameDelay: time.Second, LastDelay: 5 * time.Second}
+	opt := render.ReplayOptions{Size: replaySize(r, boardSize), FrameDelay: time.Second, LastDelay: 5 * time.Second, MaxBytes: max}
 	if len(r.SandTable) > 0 {
 		opt.FrameDelay = 2 * time.Second
 	}
-	var data []byte
-	for _, size := range replaySizes(r, boardSize) {
-		opt.Size = size
-		for step := 1; ; {
-			var buf bytes.Buffer
-			var err error
-			if len(r.SandTable) > 0 {
-				err = rd.SandTableReplay(&buf, thin(r.SandTable, step), opt)
-			} else {
-				err = rd.ChessReplay(&buf, thin(r.Chess, step), opt)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("replay %s: %w", r.Name, err)
-			}
-			if buf.Len() <= max {
-				return &ui.File{Name: r.Name, ContentType: "image/gif", Data: buf.Bytes()}, nil
-			}
-			data = buf.Bytes()
-			// Fewer frames: as many times fewer as the file is too large,
-			// at most four times fewer than all at this size.
-			next := step * (len(data)/max + 1)
-			if step >= 4 || r.frames()/next < 2 {
-				break
-			}
-			step = min(next, 4)
-		}
+	var buf bytes.Buffer
+	var err error
+	if len(r.SandTable) > 0 {
+		err = rd.SandTableReplay(&buf, r.SandTable, opt)
+	} else {
+		err = rd.ChessReplay(&buf, r.Chess, opt)
 	}
-	return nil, fmt.Errorf("replay %s: %d bytes even at the smallest size, over %d", r.Name, len(data), max)
-}
-
-// thin keeps every step-th frame of frames, the first and the last always.
-func thin[F any](frames []F, step int) []F {
-	if step <= 1 || len(frames) <= 2 {
-		return frames
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", r.Name, err)
 	}
-	out := make([]F, 0, len(frames)/step+2)
-	for i := 0; i < len(frames)-1; i += step {
-		out = append(out, frames[i])
-	}
-	return append(out, frames[len(frames)-1])
+	return &ui.File{Name: r.Name, ContentType: "image/gif", Data: buf.Bytes()}, nil
 }
 
 // errNoReplay: the game has nothing to replay (Spec.Replay gave no frames).
