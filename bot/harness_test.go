@@ -206,22 +206,27 @@ func (h *harness) slash(u *discordsim.User, channelID, command string, opts ...d
 	return in
 }
 
-// reply runs a slash command and waits for the message it produced.
+// reply runs a slash command and waits for the message it produced and
+// for its handler to finish (what it does after answering, such as
+// recording a challenge's message ID, is done when reply returns).
 func (h *harness) reply(u *discordsim.User, channelID, command string, opts ...discordsim.Option) *discordsim.Message {
 	h.t.Helper()
 	in := h.slash(u, channelID, command, opts...)
 	m, err := in.WaitMessage(wait, nil)
 	require.NoError(h.t, err, "no answer to /%s", command)
+	h.idle()
 	return m
 }
 
-// click clicks a button and waits for the answer.
+// click clicks a button and waits for the answer and for its handler to
+// finish.
 func (h *harness) click(u *discordsim.User, m *discordsim.Message, customID string) *discordsim.Interaction {
 	h.t.Helper()
 	in, err := h.srv.Click(u, m, customID)
 	require.NoError(h.t, err)
 	_, err = in.WaitResponse(wait)
 	require.NoError(h.t, err)
+	h.idle()
 	return in
 }
 
