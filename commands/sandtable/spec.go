@@ -392,7 +392,7 @@ const rulesText = `**SandTable Chess**: a 20x20 war game for two (South, ranks 1
 **Hazards**: a Mine destroys a Tank entering it, an Anti-Air an Airplane. A **Drone** (spotter: your Infantry; target: within 2 squares, not a Base) destroys whatever stands there at the start of your next turn, unless its spotter is destroyed first; it leaves a Crater for that turn.
 **You win** when the enemy has no Base or no Infantry left, or you control every Tank or every Airplane on the board. Draws by agreement only (/draw offer). The side to move loses when its turn's time runs out.
 **Notation** (/move): ` + "`d4-d5 e4-e5`" + ` Infantry steps · ` + "`Tc3-c8`" + ` Tank · ` + "`Pa1-h8/d9`" + ` Airplane, a crew member steps out to d9 · ` + "`Mf5` `Af5`" + ` Mine, Anti-Air. /step builds an Infantry turn privately. Drones: **Order a Drone (private)** on the board.
-**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G22 and the Discord rulings D1–D22).`
+**Rulings**: every gap in the rule text is decided in docs/rules/sandtable.md of the bot's source (rulings 1–9, G1–G23 and the Discord rulings D1–D27).`
 
 func rules(a *commands.App, req *commands.Request) (*response, error) {
 	var buf bytes.Buffer
