@@ -161,23 +161,7 @@ func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 // readReplayInput reads a PGN or record file ("-": standard input) of at
 // most maxReplayInput bytes, without a leading UTF-8 byte-order mark.
 func readReplayInput(name string) ([]byte, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxReplayInput+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxReplayInput {
-		return nil, fmt.Errorf("the file is larger than 16 MiB")
-	}
-	return bytes.TrimPrefix(data, []byte(utf8BOM)), nil
+	return readInputFile(name, maxReplayInput, "16 MiB")
 }
 
 // pgnBoards plays the first game of a PGN text in variant and returns its

@@ -65,7 +65,7 @@ func (Game) Spec() commands.Spec[*State] {
 			}
 			return fmt.Sprintf("vs %s as %s", s.player(c.Other()).Mention(), c.Title())
 		},
-		Computer:     computer(),
+		Computer: computer(),
 	}
 }
 
