@@ -364,15 +364,29 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		first = append([]Effect{{Op: OpEdit, Channel: ch.ChannelID, Message: starter, Body: &closed}}, first...)
 	}
 	effects = append(first, effects...)
+	if err := a.commitNewGame(req, rec, effects, func(tx storage.Tx) error { return takeChallenge(tx, ch.ID) }); err != nil {
+		return nil, err
+	}
+	r.Committed = true
+	return r, nil
+}
+
+// commitNewGame saves the new game rec and its first effects in one
+// transaction, with the interaction's mark and also's writes (when not
+// nil), sets rec to what was saved, then delivers the effects and starts a
+// computer's move if one is due.
+func (a *App) commitNewGame(req *Request, rec *storage.Game, effects []Effect, also func(tx storage.Tx) error) error {
 	var saved *storage.Game
-	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
+	err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
 			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
 				return err
 			}
 		}
-		if err := takeChallenge(tx, ch.ID); err != nil {
-			return err
+		if also != nil {
+			if err := also(tx); err != nil {
+				return err
+			}
 		}
 		var err error
 		if saved, err = putGame(tx, rec, req.Now); err != nil {
@@ -381,14 +395,13 @@ func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, 
 		return a.enqueue(tx, rec.ID, rec, effects)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	*rec = *saved
 	a.deliverNow(req.Context(), rec.ID, false)
 	a.kick()
 	a.maybeComputer(rec, req.Now)
-	r.Committed = true
-	return r, nil
+	return nil
 }
 
 func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {

@@ -432,26 +432,9 @@ func (a *App) startComputerGame(req *Request, k *Kind, ch *Challenge, level stri
 	}
 	rec.ThreadID = threadID
 	effects = append([]Effect{{Op: OpAddMember, Channel: threadID, User: ch.Challenger.ID}}, effects...)
-	var saved *storage.Game
-	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
-		if req.InteractionID != "" {
-			if err := markApplied(tx, req.InteractionID, req.Now); err != nil {
-				return err
-			}
-		}
-		var err error
-		if saved, err = putGame(tx, rec, req.Now); err != nil {
-			return err
-		}
-		return a.enqueue(tx, rec.ID, rec, effects)
-	})
-	if err != nil {
+	if err := a.commitNewGame(req, rec, effects, nil); err != nil {
 		return nil, err
 	}
-	*rec = *saved
-	a.deliverNow(req.Context(), rec.ID, false)
-	a.kick()
-	a.maybeComputer(rec, req.Now)
 	return &Response{Committed: true, Message: Message{Cards: []*ui.Card{{
 		Title:       k.Title + " against the computer",
 		Description: fmt.Sprintf("%s is playing **%s** against **%s**, an unrated game. It is on in <#%s>.", ch.Challenger.Mention(), k.Title, k.computer.nameOf(seat), threadID),
