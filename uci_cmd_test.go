@@ -37,6 +37,9 @@ func uciScriptUntilBest(t *testing.T, script string) []string {
 		runUCI(r, out)
 	}()
 	for _, line := range strings.SplitAfter(script, "\n") {
+		if line == "" {
+			continue // an empty write to a pipe blocks until a read, and after quit nothing reads
+		}
 		if strings.TrimSpace(line) == "quit" {
 			deadline := time.Now().Add(2 * time.Minute)
 			for !strings.Contains(out.String(), "bestmove ") && time.Now().Before(deadline) {
