@@ -192,10 +192,15 @@ func TestMatchArguments(t *testing.T) {
 // TestMatchTeamChess: a level against random in Team Chess: the format,
 // colours, shared openings and tally; reproducible with a seed.
 func TestMatchTeamChess(t *testing.T) {
-	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200"}
+	pgn := filepath.Join(t.TempDir(), "games.pgn")
+	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200", "-pgn", pgn}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)
-	checkMatch(t, lines, 4)
+	results := checkMatch(t, lines, 4)
+	written, err := os.ReadFile(pgn)
+	require.NoError(t, err)
+	require.Equal(t, 4, strings.Count(string(written), `[Variant "Team Chess"]`), "-pgn writes every game")
+	require.Contains(t, string(written), `[Result "`+strings.Fields(results[0])[0]+`"]`)
 	require.Contains(t, lines[0], "match: teamchess")
 	_, again, _ := runMatch(t, args...)
 	require.Equal(t, lines, again, "a seeded match is reproducible")
