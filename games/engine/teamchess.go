@@ -14,8 +14,9 @@ import (
 // sacrifices with their roles and targets (teamchess.LegalMoves), a
 // Saboteur's forced reply, the siege decision (Siege Win or continue),
 // the stagnation counters and fatigue tag-outs, the Political Agent's
-// revolution, and the result's category (honour). A node is a Clone of the
-// game with one action applied; that is slower than the chess Searcher's
+// revolution, and the result's category (honour). A node is a search copy
+// of the game (teamchess.Game.CopyForSearch, no record) with one action
+// applied by the rules' own code; that is slower than the chess Searcher's
 // make-move, so a level's node budget is divided by TeamChessNodeDivisor.
 //
 // Scores are in centipawns from White's point of view (a siege decision
