@@ -209,18 +209,6 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 	return best
 }
 
-// tcActions lists the actions the side to act may take (in a stable order,
-// captures and sacrifices first), none when the game is over.
-func tcActions(g *teamchess.Game) []teamchess.Action {
-	var s tcSearch
-	acts := s.actions(g, 0)
-	out := make([]teamchess.Action, len(acts))
-	for i, a := range acts {
-		out[i] = a.action(g.Turn())
-	}
-	return out
-}
-
 // actions lists the actions of the side to act in g, at ply (the list is
 // the ply's buffer, valid until the next call for the same ply): the
 // siege decisions, the forced move, or the legal moves sorted by tcOrder,
