@@ -21,10 +21,13 @@ const matchUsage = `usage: sandtable match -game survival|chess|teamchess|sandta
                        [-maxplies N] [-a-setup CMDS] [-b-setup CMDS] [-pgn FILE]
 
 Plays N games between two players and scores A (issue 16 item 4). In
-teamchess only in-process players play (a level, random or greedy), one
-commander a side, on the whole Team Chess rules; a mutual loss or the ply
-limit is a draw and a siege decision counts as a ply. In sandtable too
-only in-process players play; South takes White's place in the game lines
+teamchess the games have one commander a side and the whole Team Chess
+rules; a mutual loss or the ply limit is a draw and a siege decision
+counts as a ply; a uci: player is told UCI_Variant teamchess and sent the
+moves in the Team Chess UCI notation of "sandtable uci -h" (0000 for a
+continued siege), and at a siege decision continues only when an info
+string of its answer says "continue the siege". In sandtable only
+in-process players play; South takes White's place in the game lines
 (1-0 is a South win), a ply is one action (a Main action or a hazard use),
 and each pair's opening is a seeded pair of deployments (planned as the
 computer plans its own) and a seeded coin, then PLIES random actions. A SPEC is
@@ -126,7 +129,9 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return matchSandTable(*specA, *specB, *games, time.Duration(*movetime)*time.Millisecond, *seed, *openings, *maxPlies, stdout, fail)
 	}
 	if isTC {
-		return matchTeamChess(*specA, *specB, *games, time.Duration(*movetime)*time.Millisecond, *seed, *openings, *maxPlies, stdout, fail)
+		return matchTeamChess(tcMatchArgs{specA: *specA, specB: *specB, setupA: *setupA, setupB: *setupB, games: *games,
+			movetime: time.Duration(*movetime) * time.Millisecond, seed: *seed, openings: *openings, maxPlies: *maxPlies,
+			pgnPath: *pgnPath}, stdout, fail)
 	}
 	m := &match{variant: v, movetime: time.Duration(*movetime) * time.Millisecond, maxPlies: *maxPlies, out: stdout}
 	a, err := newMatchPlayer(*specA, *setupA, v, *seed)

@@ -190,19 +190,69 @@ func TestMatchArguments(t *testing.T) {
 }
 
 // TestMatchTeamChess: a level against random in Team Chess: the format,
-// colours, shared openings and tally; reproducible with a seed; uci:
-// players are refused for Team Chess.
+// colours, shared openings and tally; reproducible with a seed.
 func TestMatchTeamChess(t *testing.T) {
-	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200"}
+	pgn := filepath.Join(t.TempDir(), "games.pgn")
+	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200", "-pgn", pgn}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)
-	checkMatch(t, lines, 4)
+	results := checkMatch(t, lines, 4)
+	written, err := os.ReadFile(pgn)
+	require.NoError(t, err)
+	require.Equal(t, 4, strings.Count(string(written), `[Variant "Team Chess"]`), "-pgn writes every game")
+	require.Contains(t, string(written), `[Result "`+strings.Fields(results[0])[0]+`"]`)
 	require.Contains(t, lines[0], "match: teamchess")
 	_, again, _ := runMatch(t, args...)
 	require.Equal(t, lines, again, "a seeded match is reproducible")
-	code, _, errOut = runMatch(t, "-game", "teamchess", "-a", "uci:foo", "-b", "random")
+	code, _, errOut = runMatch(t, "-game", "teamchess", "-a", "uci:"+filepath.Join(t.TempDir(), "missing"), "-b", "random")
 	require.Equal(t, 2, code)
-	require.Contains(t, errOut, "only in-process players")
+	require.Contains(t, errOut, "sandtable match: -a: starting")
+}
+
+// TestMatchTeamChessUCI: our own `sandtable uci` (this test binary
+// re-executed), told the level and seed of an in-process player, plays
+// exactly that player's games through the UCI protocol: the Team Chess
+// notation (sacrifices with roles, targets and forced replies) crosses
+// both ways, and a level's budget is the same over UCI as in process.
+func TestMatchTeamChessUCI(t *testing.T) {
+	if strings.ContainsAny(os.Args[0], " \t") {
+		t.Skip("the test binary's path has spaces; uci:COMMAND splits at spaces")
+	}
+	cmd := "uci:env SANDTABLE_MAIN_ARGS=uci " + os.Args[0] + " -test.run=^$"
+	common := []string{"-game", "teamchess", "-b", "random", "-games", "4", "-seed", "5", "-movetime", "120000", "-maxplies", "160"}
+	code, inProc, errOut := runMatch(t, append([]string{"-a", "casual"}, common...)...)
+	require.Equal(t, 0, code, errOut)
+	code, overUCI, errOut := runMatch(t, append([]string{"-a", cmd, "-a-setup",
+		"setoption name UCI_Variant value teamchess;setoption name Level value casual;setoption name Seed value 5"}, common...)...)
+	require.Equal(t, 0, code, errOut)
+	want, got := checkMatch(t, inProc, 4), checkMatch(t, overUCI, 4)
+	require.Equal(t, want, got, "the UCI engine plays the in-process level's games")
+	require.Equal(t, inProc[1:5], overUCI[1:5], "the same games, ply for ply")
+	for _, r := range got {
+		require.NotContains(t, r, "forfeits")
+	}
+}
+
+// TestMatchTeamChessUCIForfeits: a Team Chess engine whose move is refused
+// loses the game by forfeit, and the match goes on.
+func TestMatchTeamChessUCIForfeits(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "bad-engine")
+	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
+while read line; do
+  case "$line" in
+    uci) echo "id name bad"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) echo "bestmove e7e8s:g8f6" ;;
+    quit) exit 0 ;;
+  esac
+done
+`), 0o755))
+	code, lines, errOut := runMatch(t, "-game", "teamchess", "-a", "uci:"+script, "-b", "random", "-games", "2", "-openings", "0")
+	require.Equal(t, 0, code, errOut)
+	results := checkMatch(t, lines, 2)
+	require.Contains(t, results[0], "0-1 White forfeits:")
+	require.Contains(t, results[1], "1-0 Black forfeits:")
+	require.Equal(t, "A: 0 wins, 0 draws, 2 losses of 2; score 0.0% ± 0.0%", lines[len(lines)-1])
 }
 
 // TestMatchSandTable: a level against random in SandTable Chess: the

@@ -257,7 +257,7 @@ func (s *uciSession) goSearch(f []string) {
 	}
 	lim := s.level.Limits(s.seed, 0)
 	var wtime, btime, winc, binc, movestogo, movetime int64 = -1, -1, 0, 0, 0, -1
-	infinite := false
+	infinite, nodesSet := false, false
 	for i := 0; i < len(f); i++ {
 		num := func() int64 {
 			if i+1 < len(f) {
@@ -277,7 +277,7 @@ func (s *uciSession) goSearch(f []string) {
 			}
 		case "nodes":
 			if n := num(); n > 0 {
-				lim.Nodes = uint64(n)
+				lim.Nodes, nodesSet = uint64(n), true
 			}
 		case "movetime":
 			movetime = num()
@@ -310,7 +310,7 @@ func (s *uciSession) goSearch(f []string) {
 		lim.Time = allotTime(left, inc, movestogo)
 	}
 	if s.variant == chess.TeamChess {
-		s.goTeamChess(lim, infinite)
+		s.goTeamChess(lim, infinite, nodesSet)
 		return
 	}
 	if s.searcher == nil || s.tableFor != s.level.TableBits {
@@ -432,14 +432,17 @@ func (s *uciSession) positionTeamChess(f []string) {
 }
 
 // goTeamChess runs a Team Chess search in its own goroutine. Depth and
-// nodes from go override the level's (nodes counts games searched, before
-// the level's division); the time only caps.
-func (s *uciSession) goTeamChess(lim engine.Limits, infinite bool) {
+// nodes from go (nodesSet) override the level's (go nodes N searches N
+// games); without them the level searches as in process (its node budget
+// divided by TeamChessNodeDivisor), and infinite has no node budget; the
+// time only caps.
+func (s *uciSession) goTeamChess(lim engine.Limits, infinite, nodesSet bool) {
 	p, _ := engine.NewTeamChessPlayer(s.level.Name, s.seed)
 	p.Level.Depth = lim.Depth
-	if lim.Nodes > 0 {
+	switch {
+	case nodesSet:
 		p.Level.Nodes = lim.Nodes * engine.TeamChessNodeDivisor
-	} else {
+	case infinite:
 		p.Level.Nodes = 0
 	}
 	g := s.tc.Clone()

@@ -25,7 +25,9 @@
 //   - teamchess.go: TeamChessPlayer, the Team Chess player: an
 //     alpha-beta search over whole games/teamchess Game values (sacrifice
 //     roles and targets, forced replies, the siege decision weighing
-//     honour, stagnation and fatigue), with the same level names.
+//     honour, stagnation and fatigue), with the same level names; a node
+//     is a search copy of the game (teamchess.Game.CopyForSearch, one per
+//     ply, reused) advanced with PlayLegal or DecideSiege.
 //   - player.go: Player, the named levels ("beginner" … "strongest"),
 //     Random and Greedy.
 //   - sandtable.go, sandtable_eval.go, sandtable_deploy.go: the SandTable

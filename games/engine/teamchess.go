@@ -14,8 +14,9 @@ import (
 // sacrifices with their roles and targets (teamchess.LegalMoves), a
 // Saboteur's forced reply, the siege decision (Siege Win or continue),
 // the stagnation counters and fatigue tag-outs, the Political Agent's
-// revolution, and the result's category (honour). A node is a Clone of the
-// game with one action applied; that is slower than the chess Searcher's
+// revolution, and the result's category (honour). A node is a search copy
+// of the game (teamchess.Game.CopyForSearch, no record) with one action
+// applied by the rules' own code; that is slower than the chess Searcher's
 // make-move, so a level's node budget is divided by TeamChessNodeDivisor.
 //
 // Scores are in centipawns from White's point of view (a siege decision
@@ -87,17 +88,53 @@ func NewTeamChessPlayer(spec string, seed uint64) (*TeamChessPlayer, error) {
 // Name returns the player's specification.
 func (p *TeamChessPlayer) Name() string { return p.Level.Name }
 
-// tcSearch is one search's state.
+// tcSearch is one search's state. A node is a search copy of the game
+// (teamchess.Game.CopyForSearch) in stack, one per ply, advanced with
+// PlayLegal or DecideSiege: the rules' own code without parsing, notation
+// or record entries.
 type tcSearch struct {
 	nodes, limit uint64
 	deadline     time.Time
 	stopped      bool
 	stop         *atomic.Bool
+	stack        [MaxPly + 1]teamchess.Game
+	acts         [MaxPly + 1][]tcAct
+	moves        [MaxPly + 1][]teamchess.Move
+	keys         []int
+}
+
+// tcAct is one action in a search: a move, or a siege decision.
+type tcAct struct {
+	kind teamchess.ActionKind // ActMove, ActSiegeWin or ActSiegeContinue
+	move teamchess.Move
+}
+
+// action returns a as a teamchess.Action for side.
+func (a tcAct) action(side chess.Color) teamchess.Action {
+	act := teamchess.Action{Kind: a.kind, Side: side.String()}
+	if a.kind == teamchess.ActMove {
+		act.Move = a.move.UCI()
+	}
+	return act
+}
+
+// child returns the game after a at ply (a search copy in the stack).
+func (s *tcSearch) child(g *teamchess.Game, a tcAct, ply int) *teamchess.Game {
+	c := &s.stack[ply]
+	g.CopyForSearch(c)
+	switch a.kind {
+	case teamchess.ActMove:
+		c.PlayLegal(a.move)
+	default:
+		c.DecideSiege(a.kind == teamchess.ActSiegeWin)
+	}
+	return c
 }
 
 // Choose returns the action for the side to act in g (g is not changed).
 func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamChessResult {
-	acts := tcActions(g)
+	s := &tcSearch{stop: &p.stop}
+	acts := append([]tcAct(nil), s.actions(g, 0)...)
 	if len(acts) == 0 {
 		return TeamChessResult{}
 	}
@@ -109,10 +146,10 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 		sign = -1
 	}
 	if p.kind == "random" {
-		return TeamChessResult{Action: acts[r.intn(len(acts))]}
+		return TeamChessResult{Action: acts[r.intn(len(acts))].action(me)}
 	}
 	p.stop.Store(false)
-	s := &tcSearch{limit: p.Level.Nodes / TeamChessNodeDivisor, stop: &p.stop}
+	s.limit = p.Level.Nodes / TeamChessNodeDivisor
 	if timeCap > 0 {
 		s.deadline = time.Now().Add(timeCap)
 	}
@@ -129,10 +166,7 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 		scores := make([]int, 0, len(acts))
 		top := -Infinity
 		for _, a := range acts {
-			c := g.Clone()
-			if _, err := c.Apply(a); err != nil {
-				panic("engine: a listed Team Chess action was refused: " + err.Error())
-			}
+			c := s.child(g, a, 1)
 			alpha := top - margin - 1
 			if top == -Infinity {
 				alpha = -Infinity
@@ -162,7 +196,7 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 			}
 		}
 		pick := pool[r.intn(len(pool))]
-		best = TeamChessResult{Action: acts[pick], Score: top, Depth: d, Nodes: s.nodes}
+		best = TeamChessResult{Action: acts[pick].action(me), Score: top, Depth: d, Nodes: s.nodes}
 		// Search the best action first next time.
 		acts[0], acts[pick] = acts[pick], acts[0]
 		// An honourable checkmate cannot be bettered; any other win might
@@ -175,30 +209,36 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 	return best
 }
 
-// tcActions lists the actions the side to act may take (in a stable order,
-// captures and sacrifices first), none when the game is over.
-func tcActions(g *teamchess.Game) []teamchess.Action {
-	side := g.Turn().String()
+// actions lists the actions of the side to act in g, at ply (the list is
+// the ply's buffer, valid until the next call for the same ply): the
+// siege decisions, the forced move, or the legal moves sorted by tcOrder,
+// descending, stable.
+func (s *tcSearch) actions(g *teamchess.Game, ply int) []tcAct {
+	out := s.acts[ply][:0]
+	defer func() { s.acts[ply] = out }()
 	switch g.Phase() {
 	case teamchess.Finished:
-		return nil
+		return out
 	case teamchess.SiegeDecision:
-		out := []teamchess.Action{{Kind: teamchess.ActSiegeWin, Side: side}}
+		out = append(out, tcAct{kind: teamchess.ActSiegeWin})
 		pos := g.Position()
 		if teamchess.HasLegalMove(&pos) {
-			out = append(out, teamchess.Action{Kind: teamchess.ActSiegeContinue, Side: side})
+			out = append(out, tcAct{kind: teamchess.ActSiegeContinue})
 		}
 		return out
 	}
 	if f, ok := g.Forced(); ok {
-		return []teamchess.Action{{Kind: teamchess.ActMove, Side: side, Move: f.UCI()}}
+		out = append(out, tcAct{kind: teamchess.ActMove, move: f})
+		return out
 	}
 	pos := g.Position()
-	moves := teamchess.LegalMoves(&pos)
-	keys := make([]int, len(moves))
-	for i, m := range moves {
-		keys[i] = tcOrder(&pos, m)
+	moves := teamchess.AppendLegalMoves(&pos, s.moves[ply][:0])
+	s.moves[ply] = moves
+	keys := s.keys[:0]
+	for _, m := range moves {
+		keys = append(keys, tcOrder(&pos, m))
 	}
+	s.keys = keys
 	// Insertion sort by key, descending, stable (the lists are short).
 	for i := 1; i < len(moves); i++ {
 		for j := i; j > 0 && keys[j] > keys[j-1]; j-- {
@@ -206,9 +246,8 @@ func tcActions(g *teamchess.Game) []teamchess.Action {
 			moves[j], moves[j-1] = moves[j-1], moves[j]
 		}
 	}
-	out := make([]teamchess.Action, len(moves))
-	for i, m := range moves {
-		out[i] = teamchess.Action{Kind: teamchess.ActMove, Side: side, Move: m.UCI()}
+	for _, m := range moves {
+		out = append(out, tcAct{kind: teamchess.ActMove, move: m})
 	}
 	return out
 }
@@ -283,17 +322,14 @@ func (s *tcSearch) search(g *teamchess.Game, depth, alpha, beta, ply int) int {
 	if depth <= 0 || s.stopped || ply >= MaxPly-1 {
 		return tcEvaluate(g)
 	}
-	acts := tcActions(g)
+	acts := s.actions(g, ply)
 	white := g.Turn() == chess.White
 	best := -Infinity
 	if !white {
 		best = Infinity
 	}
 	for _, a := range acts {
-		c := g.Clone()
-		if _, err := c.Apply(a); err != nil {
-			panic("engine: a listed Team Chess action was refused: " + err.Error())
-		}
+		c := s.child(g, a, ply+1)
 		sc := s.search(c, depth-1, alpha, beta, ply+1)
 		if white {
 			if sc > best {

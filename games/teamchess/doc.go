@@ -40,6 +40,12 @@
 // with custom tags. Summary, PlayerStats, Tally and Rank are the pure
 // leaderboard logic.
 //
+// For a computer player's search (search.go): CopyForSearch copies a Game
+// without its record, and PlayLegal and DecideSiege advance such a copy
+// by moves from LegalMoves (AppendLegalMoves) and siege decisions, through
+// the same rules code as Apply but without parsing, validation, SAN or
+// record entries. A search copy is never stored or shown.
+//
 // Invariants: a Game's position is always a valid Team Chess position; in
 // the Playing phase the side to move has a legal move (otherwise it is
 // checkmated and the game is Finished, or besieged and the game waits in

@@ -69,6 +69,7 @@ type Game struct {
 	resumed    bool // resumed from a Snapshot: the actions were not replayed
 	actions    []Action
 	last       *Move // the latest move played
+	noRecord   bool  // a search copy (CopyForSearch): no record entries, no SAN
 }
 
 // NewGame starts a game. Errors: an invalid FEN (*chess.FENError, Team
@@ -532,6 +533,9 @@ func (g *Game) activeMember(side chess.Color) Member {
 }
 
 func (g *Game) event(e Event) {
+	if g.noRecord {
+		return
+	}
 	e.Seq = g.eventBase + len(g.events) + 1
 	if e.MoveNumber == 0 {
 		e.MoveNumber = g.pos.FullmoveNumber()
@@ -549,7 +553,10 @@ func (g *Game) move(side chess.Color, m Move) {
 	progress := pc.Role() == chess.Pawn || g.pos.IsCapture(m.Board) || m.Role() == Assassin
 	wasForced := g.forced != nil
 	v1Dishonour := m.IsSacrifice() || g.lastSac[side] || wasForced
-	san := SAN(&g.pos, m)
+	var san string
+	if !g.noRecord {
+		san = SAN(&g.pos, m)
+	}
 	g.pos, _ = g.pos.Play(m.Board)
 	g.last = &m
 	g.lastSac[side] = m.IsSacrifice()
@@ -566,8 +573,10 @@ func (g *Game) move(side chess.Color, m Move) {
 	} else {
 		g.stag[side]++
 	}
-	g.event(Event{Kind: MoveEvent, Side: side, MoveNumber: moveNo, Commander: g.activeMember(side),
-		SAN: san, UCI: m.UCI(), Role: m.Role(), Forced: wasForced})
+	if !g.noRecord {
+		g.event(Event{Kind: MoveEvent, Side: side, MoveNumber: moveNo, Commander: g.activeMember(side),
+			SAN: san, UCI: m.UCI(), Role: m.Role(), Forced: wasForced})
+	}
 	if m.Role() == PoliticalAgent && g.tagOut(them, Revolution) {
 		g.finish(Result{Category: FatigueVictory, Winner: side})
 		return
