@@ -121,7 +121,7 @@ func TestSandTableFullGame(t *testing.T) {
 					return m.ChannelID == g.thread.ID && strings.Contains(m.Content, "declared a Drone (1 pending)")
 				})
 				require.NoError(t, err)
-				require.NotContains(t, pub.Text(), "c11")
+				requireNoSquare(t, pub.Text(), "c11")
 				// The private view shows it, by DM.
 				in := h.click(alice, g.board(), buttonID(t, g.board(), "My private view"))
 				ack, err := in.WaitMessage(wait, nil)

@@ -358,3 +358,10 @@ func (g *sandGame) panelCount(u *discordsim.User) int {
 	}
 	return n
 }
+
+// requireNoSquare fails when text names the square sq as a word (a game ID
+// such as "qdj3f6mg2o" may hold the letters of a square by chance).
+func requireNoSquare(t testing.TB, text, sq string) {
+	t.Helper()
+	require.False(t, regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(sq)+`\b`).MatchString(text), "%q names %s", text, sq)
+}
