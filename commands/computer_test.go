@@ -360,3 +360,45 @@ func TestComputerPanicIsRetriedLater(t *testing.T) {
 	waitGame(t, store, moves(2))
 	require.Equal(t, int32(2), calls.Load())
 }
+
+// TestStatsOfTheComputer: /stats naming the bot, after a game against it,
+// says that the computer is not rated (its games are unrated), rather than
+// promising it a rating that starts at 1500; its recent games are listed.
+func TestStatsOfTheComputer(t *testing.T) {
+	a, _, store := newTTTComputer(t, tttComputer{}, nil)
+	_, err := challengeComputer(t, a, "easy")
+	require.NoError(t, err)
+	g := onlyGame(t, store)
+	// alice plays the first free cell, the computer too, to the end.
+	for i := 0; i < 9; i++ {
+		g = onlyGame(t, store)
+		if !g.Active {
+			break
+		}
+		s, _ := ticTacToe{}.Decode(g.StateVersion, g.State)
+		if s.mark() == 'O' {
+			waitGame(t, store, moves(s.Moves+1))
+			continue
+		}
+		for c := range s.Cells {
+			if s.Cells[c] == 0 {
+				r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": strconv.Itoa(c + 1)})
+				r.ChannelID = g.ThreadID
+				_, err := a.Handle(r)
+				require.NoError(t, err)
+				break
+			}
+		}
+	}
+	require.False(t, onlyGame(t, store).Active)
+
+	st := commandstest.Cmd(commandstest.Alice, "stats", "", nil)
+	bot := commandstest.Computer
+	st.Options["user"] = commands.Option{User: &bot}
+	sr, err := a.Handle(st)
+	require.NoError(t, err)
+	ratings := sr.Cards[0].Fields[0].Value
+	require.NotContains(t, ratings, "1500", "the computer never gets a rating")
+	require.Contains(t, ratings, "unrated")
+	require.Contains(t, sr.Cards[0].Fields[1].Value, "vs <@"+commandstest.Alice.ID+"> (unrated)")
+}
