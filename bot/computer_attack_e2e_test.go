@@ -81,3 +81,56 @@ func TestComputerMovePostFailsThenRetried(t *testing.T) {
 	}
 	require.Equal(t, 1, public, "alice's move is shown once (her board, compacted to a line)")
 }
+
+// TestMultiProcessComputerMovesOnce: three bots share one store, each
+// sweeping for pending computer moves; in alice's game against the
+// computer every computer move is made once and posted once, whichever
+// bot's worker makes it.
+func TestMultiProcessComputerMovesOnce(t *testing.T) {
+	m := startMulti(t, 3, 1, []int{0}, []int{1}, []int{2})
+	h1 := m.hs[1]
+	alice := m.srv.User("alice")
+	start := h1.reply(alice, m.gen.ID, "survival challenge", discordsim.Opt("opponent", m.srv.Bot()),
+		discordsim.Opt("color", "black"), discordsim.Opt("level", "beginner"))
+	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(start.Text())
+	require.NotNil(t, link, start.Text())
+	thread := m.srv.ChannelByID(link[1])
+	played := m.srv.Bot().Mention() + " played **"
+	computerBoards := func() int {
+		n := 0
+		for _, msg := range m.srv.Messages(thread.ID) {
+			if strings.HasPrefix(msg.Content, played) || strings.HasSuffix(msg.Content, "— "+m.srv.Bot().Mention()) {
+				n++
+			}
+		}
+		return n
+	}
+	for n := 1; n <= 4; n++ {
+		require.NoError(t, m.srv.WaitFor(wait, func() bool { return computerBoards() >= n }), "computer move %d", n)
+		// Every bot sweeps at least once more: none moves for the computer again.
+		m.clock.Advance(time.Second)
+		m.sweptAll()
+		require.Equal(t, n, computerBoards(), "one board per computer move")
+		in, err := m.srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", ""))
+		require.NoError(t, err)
+		require.NoError(t, m.srv.WaitFor(wait, func() bool { return len(in.Choices()) > 0 }))
+		if n < 4 {
+			h1.move(alice, thread, in.Choices()[0].Value.(string))
+		}
+	}
+	var plies int
+	require.NoError(t, m.store.View(t.Context(), func(tx storage.Tx) error {
+		g, err := tx.Games().ByChannel(thread.ID)
+		if err != nil {
+			return err
+		}
+		var s struct{ Moves []string }
+		if err := json.Unmarshal(g.State, &s); err != nil {
+			return err
+		}
+		plies = len(s.Moves)
+		return nil
+	}))
+	require.Equal(t, 7, plies, "four computer moves and alice's three")
+	m.postedOnce(thread.ID)
+}
