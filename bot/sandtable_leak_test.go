@@ -44,7 +44,7 @@ type leakScan struct {
 	lastImage bool
 	// counts, for the test's own sanity checks
 	publicTexts, publicImages, privateCalls, autocompletes, skippedImages int
-	rnd                                                    *render.Renderer
+	rnd                                                                   *render.Renderer
 }
 
 func newLeakScan(g *sandGame) *leakScan {
