@@ -402,3 +402,22 @@ func TestStatsOfTheComputer(t *testing.T) {
 	require.Contains(t, ratings, "unrated")
 	require.Contains(t, sr.Cards[0].Fields[1].Value, "vs <@"+commandstest.Alice.ID+"> (unrated)")
 }
+
+// TestComputerChallengeOutsideAServer: a challenge of the computer that
+// reaches the bot without a server (a direct message, which the command's
+// registration forbids but an HTTP interaction could still carry) is
+// refused and starts nothing.
+func TestComputerChallengeOutsideAServer(t *testing.T) {
+	a, _, store := newTTTComputer(t, tttComputer{}, nil)
+	r := commandstest.Cmd(commandstest.Alice, "ttt", "challenge", nil)
+	r.ChannelID, r.GuildID = "dm-alice", ""
+	opp := commandstest.Computer
+	r.Options["opponent"] = commands.Option{User: &opp}
+	_, err := a.Handle(r)
+	require.NotEmpty(t, commandstest.UserMsg(t, err))
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		act, err := tx.Games().Active(commandstest.Alice.ID)
+		require.Empty(t, act)
+		return err
+	}))
+}
