@@ -1,7 +1,10 @@
 package commands_test
 
 import (
+	"bytes"
+	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -420,4 +423,52 @@ func TestComputerChallengeOutsideAServer(t *testing.T) {
 		require.Empty(t, act)
 		return err
 	}))
+}
+
+// lockedBuffer is a log sink for several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestComputerRefusalKeepsItsTextOutOfTheLog: a computer action the rules
+// refuse (an engine's bug) is logged and retried later, but the refusal's
+// text, which may name the computer's secret (a SandTable Drone target),
+// is not written to the log.
+func TestComputerRefusalKeepsItsTextOutOfTheLog(t *testing.T) {
+	var calls atomic.Int32
+	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+		calls.Add(1)
+		return func(t *commands.Turn[*tttState]) (*commands.Response, error) {
+			return nil, commands.Errorf("target k12 (hidden-xyzzy) is out of range")
+		}, nil
+	}
+	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
+	logs := &lockedBuffer{}
+	a.Log = slog.New(slog.NewTextHandler(logs, nil))
+	_, err := challengeComputer(t, a, "")
+	require.NoError(t, err)
+	g := onlyGame(t, store)
+	r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": "5"})
+	r.ChannelID = g.ThreadID
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	waitGame(t, store, func(g *storage.Game, s *tttState) bool {
+		return g.ComputerMove.After(commandstest.T0) && calls.Load() >= 1
+	})
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "computer") }, 30*time.Second, 5*time.Millisecond)
+	require.NotContains(t, logs.String(), "k12")
+	require.NotContains(t, logs.String(), "hidden-xyzzy")
 }
