@@ -532,7 +532,11 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 	a.deliverNow(req.Context(), stream, false)
 	a.kick()
 	if computer {
-		return Private("Rematch started against %s: see <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
+		// The new game's announcement names the computer and links its thread.
+		if len(m.Cards) > 0 {
+			return Private("Rematch started: %s", m.Cards[0].Description), nil
+		}
+		return Private("Rematch started against the computer: see <#%s>.", t.Game.ChannelID), nil
 	}
 	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
 }

@@ -371,7 +371,9 @@ func computerOf[S any](k *kindOf[S], c *Computer[S]) *computerKind {
 		}
 		var ue *UserError
 		if errors.As(err, &ue) {
-			return false, fmt.Errorf("the computer's action was refused: %s", ue.Msg)
+			// The refusal's text is not kept: it may name what the computer
+			// keeps secret (a SandTable Drone's target), and this error is logged.
+			return false, errors.New("the computer's action was refused by the rules (the refusal is not logged: it may name a secret)")
 		}
 		return false, err
 	}

@@ -1,7 +1,10 @@
 package commands_test
 
 import (
+	"bytes"
+	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -359,4 +362,113 @@ func TestComputerPanicIsRetriedLater(t *testing.T) {
 	require.NoError(t, a.Sweep(now))
 	waitGame(t, store, moves(2))
 	require.Equal(t, int32(2), calls.Load())
+}
+
+// TestStatsOfTheComputer: /stats naming the bot, after a game against it,
+// says that the computer is not rated (its games are unrated), rather than
+// promising it a rating that starts at 1500; its recent games are listed.
+func TestStatsOfTheComputer(t *testing.T) {
+	a, _, store := newTTTComputer(t, tttComputer{}, nil)
+	_, err := challengeComputer(t, a, "easy")
+	require.NoError(t, err)
+	g := onlyGame(t, store)
+	// alice plays the first free cell, the computer too, to the end.
+	for i := 0; i < 9; i++ {
+		g = onlyGame(t, store)
+		if !g.Active {
+			break
+		}
+		s, _ := ticTacToe{}.Decode(g.StateVersion, g.State)
+		if s.mark() == 'O' {
+			waitGame(t, store, moves(s.Moves+1))
+			continue
+		}
+		for c := range s.Cells {
+			if s.Cells[c] == 0 {
+				r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": strconv.Itoa(c + 1)})
+				r.ChannelID = g.ThreadID
+				_, err := a.Handle(r)
+				require.NoError(t, err)
+				break
+			}
+		}
+	}
+	require.False(t, onlyGame(t, store).Active)
+
+	st := commandstest.Cmd(commandstest.Alice, "stats", "", nil)
+	bot := commandstest.Computer
+	st.Options["user"] = commands.Option{User: &bot}
+	sr, err := a.Handle(st)
+	require.NoError(t, err)
+	ratings := sr.Cards[0].Fields[0].Value
+	require.NotContains(t, ratings, "1500", "the computer never gets a rating")
+	require.Contains(t, ratings, "unrated")
+	require.Contains(t, sr.Cards[0].Fields[1].Value, "vs <@"+commandstest.Alice.ID+"> (unrated)")
+}
+
+// TestComputerChallengeOutsideAServer: a challenge of the computer that
+// reaches the bot without a server (a direct message, which the command's
+// registration forbids but an HTTP interaction could still carry) is
+// refused and starts nothing.
+func TestComputerChallengeOutsideAServer(t *testing.T) {
+	a, _, store := newTTTComputer(t, tttComputer{}, nil)
+	r := commandstest.Cmd(commandstest.Alice, "ttt", "challenge", nil)
+	r.ChannelID, r.GuildID = "dm-alice", ""
+	opp := commandstest.Computer
+	r.Options["opponent"] = commands.Option{User: &opp}
+	_, err := a.Handle(r)
+	require.NotEmpty(t, commandstest.UserMsg(t, err))
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		act, err := tx.Games().Active(commandstest.Alice.ID)
+		require.Empty(t, act)
+		return err
+	}))
+}
+
+// lockedBuffer is a log sink for several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestComputerRefusalKeepsItsTextOutOfTheLog: a computer action the rules
+// refuse (an engine's bug) is logged and retried later, but the refusal's
+// text, which may name the computer's secret (a SandTable Drone target),
+// is not written to the log.
+func TestComputerRefusalKeepsItsTextOutOfTheLog(t *testing.T) {
+	var calls atomic.Int32
+	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+		calls.Add(1)
+		return func(t *commands.Turn[*tttState]) (*commands.Response, error) {
+			return nil, commands.Errorf("target k12 (hidden-xyzzy) is out of range")
+		}, nil
+	}
+	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
+	logs := &lockedBuffer{}
+	a.Log = slog.New(slog.NewTextHandler(logs, nil))
+	_, err := challengeComputer(t, a, "")
+	require.NoError(t, err)
+	g := onlyGame(t, store)
+	r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": "5"})
+	r.ChannelID = g.ThreadID
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	waitGame(t, store, func(g *storage.Game, s *tttState) bool {
+		return g.ComputerMove.After(commandstest.T0) && calls.Load() >= 1
+	})
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "computer") }, 30*time.Second, 5*time.Millisecond)
+	require.NotContains(t, logs.String(), "k12")
+	require.NotContains(t, logs.String(), "hidden-xyzzy")
 }

@@ -256,7 +256,10 @@ func (a *App) stats(req *Request) (*Response, error) {
 		}
 		return Reply("%s has not finished %s in this server yet.", EscapeText(who.Name, 0), what), nil
 	}
-	if len(fields) == 0 {
+	switch {
+	case len(fields) == 0 && a.isSelf(&who):
+		fields = append(fields, &ui.Field{Name: "Ratings", Value: "The computer is not rated: games against it are unrated."})
+	case len(fields) == 0:
 		fields = append(fields, &ui.Field{Name: "Ratings", Value: "No rated game yet: every rating starts at 1500?."})
 	}
 	if len(recent) > 0 {

@@ -154,8 +154,19 @@ func (b *browser) openChannel(name string) {
 	b.t.Helper()
 	sel := `.channel-item[data-name=` + strconv.Quote(name) + `]`
 	b.waitJS(`document.querySelector(`+strconv.Quote(sel)+`)`, "channel "+name+" in the sidebar")
-	b.do(chromedp.Click(chromedp.CSS(sel)))
-	b.waitJS(`document.body.dataset.channel === `+strconv.Quote(name), "channel "+name+" open")
+	open := `document.body.dataset.channel === ` + strconv.Quote(name)
+	// A click on a sidebar item the page re-renders at that moment (after a
+	// user switch) is lost: click again while the channel has not opened.
+	for try := 0; try < 5; try++ {
+		b.do(chromedp.Click(chromedp.CSS(sel)))
+		ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](open, chromedp.WithPollingTimeout(10*time.Second), chromedp.WithPollingInterval(20*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return
+		}
+	}
+	b.waitJS(open, "channel "+name+" open")
 }
 
 // typeCommand types "/" and the command in the box and picks it from the list.

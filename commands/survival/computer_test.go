@@ -111,6 +111,9 @@ func TestComputerRematchStartsAtOnce(t *testing.T) {
 	require.Equal(t, []storage.ComputerSeat{{User: commandstest.Computer.ID, Level: "casual"}}, next.Computers)
 	_, s2 := load(t, store, next.ID)
 	require.Equal(t, alice.ID, s2.Black.ID, "colours swapped")
+	require.Contains(t, resp.Content, "<#"+next.ThreadID+">", "the answer links the new game's thread")
+	require.Contains(t, resp.Content, "Computer (casual)", "the computer is named, not the bot pinged")
+	require.NotContains(t, resp.Content, commandstest.Computer.Mention())
 	waitPly(t, store, next.ID, 1)
 }
 

@@ -129,3 +129,55 @@ func BenchmarkComputerAction(b *testing.B) {
 		})
 	}
 }
+
+// TestComputersAloneDoNotStart: a lobby whose every commander is a
+// computer is refused at Start (ruling D30) and starts no game; with a
+// person on a side it starts.
+func TestComputersAloneDoNotStart(t *testing.T) {
+	a, _, store := newApp(t)
+	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
+	require.NoError(t, err)
+	lobby := r.Message
+	menu := selectID(t, lobby, "computer")
+	for _, v := range []string{"w:beginner", "b:beginner"} {
+		r, err = a.Handle(click(alice, menu, v))
+		require.NoError(t, err)
+		lobby = r.Message
+	}
+	_, err = a.Handle(click(alice, buttonOf(t, lobby, "Start")))
+	require.Contains(t, commandstest.UserMsg(t, err), "at least one person")
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		act, err := tx.Games().Active(alice.ID)
+		require.Empty(t, act, "no game started")
+		return err
+	}))
+
+	r, err = a.Handle(click(alice, buttonOf(t, lobby, "Join White")))
+	require.NoError(t, err)
+	_, err = a.Handle(click(alice, buttonOf(t, r.Message, "Start")))
+	require.NoError(t, err)
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		act, err := tx.Games().Active(alice.ID)
+		require.Len(t, act, 1, "a person and computers start")
+		return err
+	}))
+}
+
+// TestComputerGameEndSaysNoRecordChanges: when a game with a computer
+// commander ends, its final message does not claim the records were
+// updated (they are not, ruling D27): it says none changed.
+func TestComputerGameEndSaysNoRecordChanges(t *testing.T) {
+	a, p, store := newApp(t)
+	cpu := commands.ComputerUser(1, "beginner")
+	g, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{cpu})
+	prompt, err := a.Handle(in(alice, pub, "resign", "", nil))
+	require.NoError(t, err)
+	confirm := commandstest.Click(alice, commandstest.ButtonOf(t, prompt.Message, "Confirm"), "")
+	confirm.ChannelID, confirm.Now = pub, t0.Add(time.Second)
+	_, err = a.Handle(confirm)
+	require.NoError(t, err)
+	require.False(t, commandstest.Game(t, store, g.ID).Active)
+	board := boardIn(t, a, p, pub)
+	require.NotContains(t, board.Content, "records are updated")
+	require.Contains(t, board.Content, "no personal record changes")
+}

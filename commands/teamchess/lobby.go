@@ -60,6 +60,19 @@ func (l *lobby) queue(side chess.Color) *[]user {
 }
 
 // distinct counts side's distinct members.
+// hasHuman reports whether a person commands on either side: a table of
+// computers alone does not start (ruling D30).
+func (l *lobby) hasHuman() bool {
+	for _, q := range [][]user{l.White, l.Black} {
+		for _, u := range q {
+			if !commands.IsComputer(u.ID) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (l *lobby) distinct(side chess.Color) int {
 	seen := map[string]bool{}
 	for _, u := range *l.queue(side) {
@@ -511,6 +524,9 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 		if len(*l.queue(side)) == 0 {
 			return nil, commands.Errorf("%s has no commander yet: each side needs at least one.", side.Title())
 		}
+	}
+	if !l.hasHuman() {
+		return nil, commands.Errorf("Every commander is a computer: at least one person must play (ruling D30).")
 	}
 	game, err := tc.NewGame(tc.Setup{FEN: l.StartFEN, White: members(l.White), Black: members(l.Black)})
 	if err != nil {

@@ -182,6 +182,9 @@ func (st *State) nextLine(mention bool) string {
 		return "The game was aborted; no record changes."
 	}
 	if st.game.Phase() == tc.Finished {
+		if st.hasComputer() {
+			return "The game is over. It had computer commanders, so no personal record changes (ruling D27)."
+		}
 		return "The game is over; the records are updated (/teamchess leaderboard)."
 	}
 	turn := st.game.Turn()
@@ -417,4 +420,17 @@ func moveTimeText(d time.Duration) string {
 		return "none"
 	}
 	return duration.Format(d)
+}
+
+// hasComputer reports whether a computer commander plays in the game (it
+// then changes no personal record, ruling D27).
+func (st *State) hasComputer() bool {
+	for _, side := range sides {
+		for _, m := range st.game.Members(side) {
+			if commands.IsComputer(m.ID) {
+				return true
+			}
+		}
+	}
+	return false
 }
