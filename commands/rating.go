@@ -338,8 +338,8 @@ func (t *Turn[S]) RatingOf(userID string) string {
 	if t.Game == nil || t.Game.GuildID == "" || t.app == nil {
 		return ""
 	}
-	if _, ok := t.Game.Computer(userID); ok {
-		return "" // a computer seat has no rating
+	if len(t.Game.Computers) > 0 {
+		return "" // a game with a computer seat is unrated: no rating beside anyone
 	}
 	if t.tx != nil {
 		// Inside the transaction (Spec.Delivered): a View here would wait

@@ -68,6 +68,9 @@ func TestComputerPlaysWhiteAndReplies(t *testing.T) {
 	require.Contains(t, last.Msg.Content, commandstest.Computer.Mention()+" played **")
 	require.Contains(t, last.Msg.Content, alice.Mention()+", your move.")
 	require.Contains(t, last.Msg.Cards[0].Description, "vs Computer (beginner)")
+	for _, f := range last.Msg.Cards[0].Fields {
+		require.NotContains(t, f.Value, "1500?", "no rating beside anyone in an unrated computer game")
+	}
 	require.NotEmpty(t, last.Msg.Files, "the computer's move is a board like a human's")
 
 	// alice replies with a legal move; the computer answers.
