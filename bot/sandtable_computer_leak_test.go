@@ -60,7 +60,20 @@ func TestSandTableComputerKeepsSecrets(t *testing.T) {
 				uses, err := p.LegalHazardUses()
 				require.NoError(t, err)
 				require.NotEmpty(t, uses)
-				g.move(alice, uses[0].String())
+				// A Mine or Anti-Air by /move; a Drone (when nothing else
+				// is legal) only by the private order.
+				use := uses[0]
+				for _, u := range uses {
+					if u.Kind != sandtable.ActDrone {
+						use = u
+						break
+					}
+				}
+				if use.Kind == sandtable.ActDrone {
+					g.drone(alice, use.From.String(), use.To.String())
+				} else {
+					g.move(alice, use.String())
+				}
 			}
 			h.drained()
 			scan.check()
