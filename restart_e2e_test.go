@@ -121,15 +121,14 @@ level = "debug"
 	down, err := srv.Slash(alice, thread.ID, "board")
 	require.NoError(t, err)
 
+	// Wait for the new process's own gateway session: the killed one's may
+	// still look connected, and an interaction sent to it is lost.
+	before := len(srv.GatewaySessions())
 	bot = startChild(t, config)
 	require.NoError(t, srv.WaitFor(wait, func() bool {
-		for _, s := range srv.GatewaySessions() {
-			if s.Connected {
-				return true
-			}
-		}
-		return false
-	}))
+		ss := srv.GatewaySessions()
+		return len(ss) > before && ss[len(ss)-1].Connected
+	}), "child log:\n%s", bot.logs)
 	if r := inFlight.Response(); r != nil {
 		t.Logf("the in-flight move was answered before the kill")
 	}
