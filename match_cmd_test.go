@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"sandtable/internal/testkit"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -92,9 +94,7 @@ func TestMatchOutput(t *testing.T) {
 // twice with one seed (their node budgets, not the time cap, end their
 // searches).
 func TestMatchLevelsDeterministic(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays two whole matches of searching levels")
-	}
+	testkit.SkipUnlessLong(t, "plays two whole matches of searching levels")
 	args := []string{"-game", "chess", "-a", "casual", "-b", "beginner", "-games", "2", "-seed", "5", "-movetime", "60000", "-maxplies", "60"}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)

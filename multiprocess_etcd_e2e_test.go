@@ -17,6 +17,7 @@ import (
 	"sandtable/games/sandtable"
 	"sandtable/internal/discordsim"
 	"sandtable/internal/etcdtest"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
@@ -76,9 +77,7 @@ type procRig struct {
 // With members 0, the processes use a bbolt file (one process only).
 func newProcRig(t testing.TB, count, gameShard, members int) *procRig {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("bot processes on an etcd cluster: the long pass")
-	}
+	testkit.SkipUnlessLong(t, "bot processes on an etcd cluster")
 	srv := discordsim.Start(t, discordsim.Options{})
 	g, err := srv.AddGuildOnShard("Far Server", gameShard, count, "war")
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 )
 
 // TestKillWhileTheComputerThinks: alice challenges the bot (Survival, she
@@ -19,9 +20,7 @@ import (
 // game goes on. (bot.TestSurvivalAgainstTheComputer holds a pending move
 // across a restart deterministically.)
 func TestKillWhileTheComputerThinks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("child processes and a search at the strongest level: the long pass only")
-	}
+	testkit.SkipUnlessLong(t, "child processes and a search at the strongest level")
 	r := newKillRig(t)
 	srv := r.srv
 	alice, bot := srv.User("alice"), srv.Bot()

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 )
 
 // killRig is a fake Discord and a bot in a child process on one database,
@@ -209,9 +210,7 @@ func TestKillAfterLobbyStart(t *testing.T) {
 // Accept when the challenge is still open), there is one game, one thread,
 // the challenge is closed and the first board is shown once.
 func TestKillAtEachCallOfAnAccept(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts the bot about ten times")
-	}
+	testkit.SkipUnlessLong(t, "kills and restarts the bot about ten times")
 	last := false
 	for k := 1; !last; k++ {
 		done := t.Run(fmt.Sprintf("after call %d", k), func(t *testing.T) {
@@ -395,9 +394,7 @@ func TestKillAfterTeamChessMove(t *testing.T) {
 // announced, and restarted: the loss is announced once, the game stays
 // over, and /games lists nothing active.
 func TestKillAfterATimeLoss(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for a real one-minute clock")
-	}
+	testkit.SkipUnlessLong(t, "waits for a real one-minute clock")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"), discordsim.Opt("move_time", "1m"))

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 )
 
 // TestKillRightAfterAReopenedPanelDM kills the bot (SIGKILL) as soon as
@@ -15,9 +16,7 @@ import (
 // second panel, and the player has one live panel, the older one pointing
 // to it.
 func TestKillRightAfterAReopenedPanelDM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills and restarts a bot process")
-	}
+	testkit.SkipUnlessLong(t, "kills and restarts a bot process")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))

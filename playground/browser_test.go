@@ -46,9 +46,6 @@ type browser struct {
 
 func newBrowser(t *testing.T, tp *testPlayground) *browser {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("browser tests are slow; they run without -short")
-	}
 	exe := chromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),

@@ -16,6 +16,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"sandtable/internal/etcdtest"
+	"sandtable/internal/testkit"
 )
 
 // TestEtcdNoLostUpdate: two Updates read the same game at once and both
@@ -241,9 +242,7 @@ func TestEtcdOpenErrors(t *testing.T) {
 // middle of a run of Updates loses none and fails none: they go on with
 // the other two once those have elected a new leader.
 func TestEtcdMemberStopped(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 3-member cluster and a leader election: not in -short")
-	}
+	testkit.SkipUnlessLong(t, "a 3-member cluster and a leader election")
 	c := etcdtest.StartCluster(t, 3)
 	s, err := OpenEtcd(ctx, EtcdOptions{Endpoints: c.Endpoints()})
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
@@ -79,7 +80,7 @@ func viewer(t *testing.T, a *commands.App, u commands.User, i int) *commands.Res
 // TestSandHistoryFrames: frame 0 is the reveal, frame k the board at the
 // end of turn k, the last frame the position now; each drawn as the
 // viewer may see it (a spectator: the public view of the position the
-// game had then), with that turn's log. With -short, the first two turns
+// game had then), with that turn's log. In the fast tier, the first two turns
 // and the last are checked.
 func TestSandHistoryFrames(t *testing.T) {
 	a, _, store := newApp(t)
@@ -105,8 +106,8 @@ func TestSandHistoryFrames(t *testing.T) {
 	require.True(t, bytes.Equal(want.Data, first.Files[0].Data), "frame 0 is the board of the reveal")
 
 	for turn := 1; turn < frames-1; turn++ {
-		if testing.Short() && turn > 2 && turn < frames-2 {
-			continue // every turn without -short
+		if !testkit.Long() && turn > 2 && turn < frames-2 {
+			continue // every turn in the long tier
 		}
 		r, err := a.Handle(click(carol, fmt.Sprintf("g:sand1:history:n%d", turn)))
 		require.NoError(t, err)

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"sandtable/internal/testkit"
 )
 
 // slowLegal lists legal moves for variants with check the obvious way:
@@ -36,7 +38,7 @@ func slowLegal(p *Position) []string {
 // along random games in Chess and Team Chess.
 func TestLegalMovesMatchSlowFilter(t *testing.T) {
 	games := 200
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 30
 	}
 	starts := []string{

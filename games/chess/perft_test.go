@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"sandtable/games/chess/perfttest"
+	"sandtable/internal/testkit"
 )
 
-// nodeLimit bounds the perft sizes run: small under -short (and smaller
+// nodeLimit bounds the perft sizes run: small in the fast tier (and smaller
 // still under the race detector, which slows the search about tenfold).
 func nodeLimit() uint64 {
-	if testing.Short() {
+	if !testkit.Long() {
 		if raceEnabled {
 			return 300_000
 		}

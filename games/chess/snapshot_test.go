@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"sandtable/internal/testkit"
 )
 
 // randomGame plays up to maxPly random legal moves from fen. With
@@ -169,7 +171,7 @@ func TestResumeBehavesLikeReplay(t *testing.T) {
 		{TeamChess, StandardFEN},
 	}
 	games := 4
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 2
 	}
 	rng := rand.New(rand.NewPCG(13, 7))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sandtable/games/chess/perfttest"
+	"sandtable/internal/testkit"
 )
 
 // refBoard is a deliberately naive Survival Chess model, written apart from
@@ -204,7 +205,7 @@ func engineUCIs(p *Position) []string {
 // Tartan Grid start and the hand-built positions.
 func TestSurvivalReferencePerft(t *testing.T) {
 	depth := 5
-	if testing.Short() {
+	if !testkit.Long() {
 		depth = 4
 	}
 	for _, c := range perfttest.Read(t, "testdata/survival.perft") {
@@ -229,7 +230,7 @@ func TestSurvivalReferencePerft(t *testing.T) {
 // lists of engine and reference at every ply.
 func TestSurvivalReferenceRandomGames(t *testing.T) {
 	games := 300
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 40
 	}
 	rng := rand.New(rand.NewSource(7))

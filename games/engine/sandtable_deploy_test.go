@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sandtable/games/sandtable"
+	"sandtable/internal/testkit"
 )
 
 // TestSandTableDeployment: for many seeds, levels and both sides the
@@ -12,7 +13,7 @@ import (
 // it to crew it, and seeds vary it.
 func TestSandTableDeployment(t *testing.T) {
 	n := 300
-	if testing.Short() {
+	if !testkit.Long() {
 		n = 60
 	}
 	layouts := map[string]bool{}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sandtable/games/sandtable"
+	"sandtable/internal/testkit"
 )
 
 // stGame deploys both sides with their players (through Deploy, SetDraft
@@ -56,7 +57,7 @@ func mustSTPlayer(t testing.TB, spec string, seed uint64) *SandTablePlayer {
 func TestSandTableSelfPlay(t *testing.T) {
 	pairs := [][2]string{{"random", "random"}, {"greedy", "random"}, {"beginner", "greedy"}, {"intermediate", "casual"}}
 	games, turns := 1, 60
-	if !testing.Short() {
+	if testkit.Long() {
 		pairs = append(pairs, [2]string{"advanced", "greedy"}, [2]string{"strongest", "beginner"})
 		games, turns = 3, 400
 	}
@@ -74,9 +75,7 @@ func TestSandTableSelfPlay(t *testing.T) {
 // TestSandTableStrength: in short games the strongest level beats random
 // and greedy: it wins, or at the turn cap is ahead in material.
 func TestSandTableStrength(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays whole games")
-	}
+	testkit.SkipUnlessLong(t, "plays whole games")
 	for i, opp := range []string{"random", "greedy"} {
 		seed := uint64(100 + i)
 		pos := stGame(t, mustSTPlayer(t, "strongest", seed), mustSTPlayer(t, opp, seed), seed, 300)

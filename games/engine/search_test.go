@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sandtable/games/chess"
+	"sandtable/internal/testkit"
 )
 
 func mustFEN(t *testing.T, v chess.Variant, fen string) chess.Position {
@@ -232,7 +233,7 @@ func TestMarginChoosesAmongNearEqual(t *testing.T) {
 // only legal moves through whole (short-budget) games.
 func TestPlayersAlwaysLegal(t *testing.T) {
 	plies := 200
-	if testing.Short() {
+	if !testkit.Long() {
 		plies = 60
 	}
 	for _, v := range []chess.Variant{chess.Survival, chess.Chess} {

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"sandtable/games/chess"
 	"strings"
 	"testing"
+
+	"sandtable/games/chess"
+	"sandtable/internal/testkit"
 
 	"sandtable/games/teamchess"
 )
@@ -142,7 +144,7 @@ func tcPlay(t *testing.T, a, b *TeamChessPlayer, maxActions int) ([]string, *tea
 
 func TestTeamChessLegalWholeGames(t *testing.T) {
 	games, maxActions := 4, 300
-	if testing.Short() {
+	if !testkit.Long() {
 		games, maxActions = 2, 120
 	}
 	for i := 0; i < games; i++ {

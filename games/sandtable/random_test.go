@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"sandtable/internal/testkit"
 )
 
 // randomAction picks a legal action of the phase at random: a Vehicle move
@@ -210,7 +212,7 @@ func startRandomGame(t testing.TB, seed uint64) *Position {
 // a random wrong action changes nothing, and that views hide the Drones.
 func TestRandomGames(t *testing.T) {
 	games, turns := 40, 400
-	if testing.Short() {
+	if !testkit.Long() {
 		games, turns = 6, 120
 	}
 	finished, actions := 0, 0

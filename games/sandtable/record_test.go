@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"sandtable/internal/testkit"
 )
 
 // playedGame plays a random game from a random deployment: the position
@@ -41,7 +43,7 @@ func playedGame(t testing.TB, g int, maxActions int) (start *Position, log []Ent
 // with the turn it was given; the result is the game's.
 func TestRecordRoundTrip(t *testing.T) {
 	games := 10
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 3
 	}
 	for g := range games {

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"sandtable/internal/testkit"
 )
 
 // TestReplayRebuildsEveryTurn: from the position right after the reveal,
@@ -11,7 +13,7 @@ import (
 // random games with Drones, captures and game ends.
 func TestReplayRebuildsEveryTurn(t *testing.T) {
 	games := 12
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 4
 	}
 	for g := range games {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"sandtable/internal/testkit"
 )
 
 // The position format's promise (docs/rules/sandtable.md): whatever the
@@ -201,7 +203,7 @@ func assertRoundTripAfter(tb testing.TB, p *Position, before, action string) {
 // printed position parses and prints identically (see playRoundTrip).
 func TestRoundTripProperty(t *testing.T) {
 	games, gameActions, runs, runActions := 10, 1000, 4, 100
-	if testing.Short() {
+	if !testkit.Long() {
 		games, gameActions, runs, runActions = 2, 100, 1, 8
 	}
 	total := 0
@@ -239,9 +241,9 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add(edgePositions[2], "d4-d5\nMe5\nAe6\np18-p17\nMp16", uint64(2))
 	f.Add("sandtable-position 1\nphase deployment\n", "S preset phalanx\nN preset fortress\nS confirm\nN confirm", uint64(3))
 	for i, sc := range loadScenarios(f) {
-		// TestRoundTripProperty starts from every scenario; in -short the
+		// TestRoundTripProperty starts from every scenario; in the fast tier the
 		// seeds take a quarter of them, with their actions
-		if !testing.Short() || i%4 == 0 {
+		if testkit.Long() || i%4 == 0 {
 			f.Add(sc.position, strings.Join(sc.actions, "\n"), uint64(len(sc.actions)))
 		}
 	}
@@ -381,7 +383,7 @@ func randomPositionText(r *rand.Rand) string {
 // hand-written positions (randomPositionText) that the parser accepts.
 func TestRoundTripRandomPositions(t *testing.T) {
 	positions, actions := 600, 30
-	if testing.Short() {
+	if !testkit.Long() {
 		positions, actions = 60, 6
 	}
 	r := rand.New(rand.NewPCG(99, 1))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sandtable/games/chess"
+	"sandtable/internal/testkit"
 )
 
 func ids(s string) []Member { return members(strings.Fields(s)) }
@@ -216,7 +217,7 @@ func TestRandomGames(t *testing.T) {
 		"1n2k1n1/P6P/8/3q4/3Q4/8/p6p/1N2K1N1 w - - 0 1",
 	}
 	games := 40
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 10
 	}
 	rng := rand.New(rand.NewPCG(1, 6))

@@ -6,11 +6,12 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/chess/perfttest"
+	"sandtable/internal/testkit"
 )
 
-// nodeLimit keeps -short (and the race detector) fast.
+// nodeLimit keeps the fast tier (and the race detector) fast.
 func nodeLimit() uint64 {
-	if testing.Short() {
+	if !testkit.Long() {
 		if raceEnabled {
 			return 20_000
 		}

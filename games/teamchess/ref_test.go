@@ -7,6 +7,7 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/chess/perfttest"
+	"sandtable/internal/testkit"
 )
 
 // refMoves is a deliberately simple, brute-force reading of ruling 3, kept
@@ -120,7 +121,7 @@ func TestRandomGamesAgainstReference(t *testing.T) {
 		"2r1k3/1P1P4/8/8/8/8/4p1p1/3RK3 b - - 0 1",
 	}
 	games, plies := 6, 24
-	if testing.Short() {
+	if !testkit.Long() {
 		games, plies = 2, 12
 	}
 	rng := rand.New(rand.NewPCG(6, 3))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/games/chess"
+	"sandtable/internal/testkit"
 )
 
 // seen is everything a game shows through the methods a flow uses
@@ -184,7 +185,7 @@ var snapshotFENs = []string{
 // the whole game.
 func TestResumeBehavesAsReplay(t *testing.T) {
 	games := 40
-	if testing.Short() {
+	if !testkit.Long() {
 		games = 8
 	}
 	rng := rand.New(rand.NewPCG(13, 6))

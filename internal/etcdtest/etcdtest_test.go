@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
+	"sandtable/internal/testkit"
+
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // TestClusterSurvivesAMember starts three members, writes, kills the
 // leader and writes again: the majority elects a leader and serves on.
 func TestClusterSurvivesAMember(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a three-member cluster: the long pass")
-	}
+	testkit.SkipUnlessLong(t, "a three-member cluster")
 	c := StartCluster(t, 3)
 	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints(), DialTimeout: 10 * time.Second})
 	if err != nil {

@@ -1,0 +1,283 @@
+// Command testrun runs the project's tests in their tiers, prints each
+// package's test time and fails a package that exceeds its time budget, so
+// that the fast tier stays fast as features land.
+//
+//	go run ./internal/testrun              # the fast tier: vet, race where concurrency lives, the rest once
+//	go run ./internal/testrun -tier long   # the long tier (SANDTABLE_LONG=1), every package once
+//	go run ./internal/testrun -tier bench  # every benchmark once (-benchtime 1x), so none can rot
+//
+// Packages whose import path starts with one of racePrefixes run under the
+// race detector in the fast tier; every other package runs without it. A
+// package's budget (budgets) is its test time in seconds, as go test
+// reports it, with room for a busy machine; -budget-scale multiplies every
+// budget, and 0 turns the check off. Output is go test's: the output of
+// failing tests, an ok or FAIL line per package, then a table of times and
+// a closing line "tests: N passed, N failed, N skipped".
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// racePrefixes: where concurrency lives (the Discord adapter, the framework,
+// storage, the simulator, the playground): these packages run under -race.
+var racePrefixes = []string{
+	"sandtable/bot",
+	"sandtable/commands",
+	"sandtable/storage",
+	"sandtable/internal/discordsim",
+	"sandtable/playground",
+}
+
+// defaultBudget is the budget, in seconds of go test's package time, of a
+// package budgets does not name.
+const defaultBudget = 60
+
+// budgets are package time budgets in seconds, by tier: about twice the
+// time measured on two idle cores, so a busy machine still fits.
+var budgets = map[string]map[string]float64{
+	"fast": {},
+	"long": {},
+}
+
+func main() {
+	tier := flag.String("tier", "fast", "fast, long or bench")
+	scale := flag.Float64("budget-scale", 1, "multiply every package budget by this; 0 turns budgets off")
+	timeout := flag.String("timeout", "25m", "go test's per-package -timeout")
+	noVet := flag.Bool("novet", false, "skip go vet (fast tier)")
+	flag.Parse()
+	start := time.Now()
+	var r runner
+	r.scale = *scale
+	r.tier = *tier
+	ok := true
+	switch *tier {
+	case "fast":
+		if !*noVet {
+			ok = r.cmd("go", "vet", "./...")
+		}
+		if ok {
+			race, plain := split(listPackages())
+			// The two passes run side by side: end-to-end tests often wait
+			// on the loopback network rather than the CPU.
+			var wg sync.WaitGroup
+			var okRace, okPlain bool
+			wg.Go(func() { okRace = r.goTest(nil, append([]string{"-race", "-timeout", *timeout}, race...)...) })
+			wg.Go(func() { okPlain = r.goTest(nil, append([]string{"-timeout", *timeout}, plain...)...) })
+			wg.Wait()
+			ok = okRace && okPlain
+		}
+	case "long":
+		ok = r.goTest([]string{"SANDTABLE_LONG=1"}, "-timeout", *timeout, "./...")
+	case "bench":
+		ok = r.goTest(nil, "-run", "^$", "-bench", ".", "-benchtime", "1x", "-timeout", *timeout, "./...")
+	default:
+		fmt.Fprintf(os.Stderr, "testrun: unknown tier %q (fast, long or bench)\n", *tier)
+		os.Exit(2)
+	}
+	if !r.report(time.Since(start)) {
+		ok = false
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+// listPackages is `go list ./...`.
+func listPackages() []string {
+	out, err := exec.Command("go", "list", "./...").Output()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "testrun: go list: %v\n", err)
+		os.Exit(1)
+	}
+	return strings.Fields(string(out))
+}
+
+// split sorts packages into the race pass and the plain pass.
+func split(pkgs []string) (race, plain []string) {
+	for _, p := range pkgs {
+		if underAny(p, racePrefixes) {
+			race = append(race, p)
+		} else {
+			plain = append(plain, p)
+		}
+	}
+	return race, plain
+}
+
+func underAny(pkg string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(pre string) bool { return pkg == pre || strings.HasPrefix(pkg, pre+"/") })
+}
+
+// event is one line of go test -json.
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+	Elapsed float64
+}
+
+type pkgTime struct {
+	pkg     string
+	seconds float64
+	failed  bool
+	race    bool
+}
+
+type runner struct {
+	tier  string
+	scale float64
+
+	mu                     sync.Mutex
+	times                  []pkgTime
+	passed, failed, skipped int
+}
+
+// cmd runs a command with its output on ours.
+func (r *runner) cmd(name string, args ...string) bool {
+	c := exec.Command(name, args...)
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	return c.Run() == nil
+}
+
+// goTest runs go test -json with args and prints what go test would print
+// without -v: failing tests' output and the package lines.
+func (r *runner) goTest(env []string, args ...string) bool {
+	c := exec.Command("go", append([]string{"test", "-json"}, args...)...)
+	c.Env = append(os.Environ(), env...)
+	c.Stderr = os.Stderr
+	out, err := c.StdoutPipe()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testrun:", err)
+		return false
+	}
+	if err := c.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "testrun:", err)
+		return false
+	}
+	race := slices.Contains(args, "-race")
+	r.consume(out, race)
+	return c.Wait() == nil
+}
+
+func (r *runner) consume(in io.Reader, race bool) {
+	testOut := map[string]*bytes.Buffer{} // package + test → output so far
+	pkgOut := map[string]*bytes.Buffer{}  // package → output outside tests
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		var e event
+		if json.Unmarshal(line, &e) != nil {
+			r.print(string(line) + "\n") // a build failure's text
+			continue
+		}
+		key := e.Package + " " + e.Test
+		switch {
+		case e.Action == "build-output":
+			r.print(e.Output) // a compile error
+		case e.Action == "output" && e.Test != "":
+			if testOut[key] == nil {
+				testOut[key] = &bytes.Buffer{}
+			}
+			testOut[key].WriteString(e.Output)
+		case e.Action == "output":
+			if pkgOut[e.Package] == nil {
+				pkgOut[e.Package] = &bytes.Buffer{}
+			}
+			pkgOut[e.Package].WriteString(e.Output)
+		case e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+			r.mu.Lock()
+			switch e.Action {
+			case "pass":
+				r.passed++
+			case "fail":
+				r.failed++
+			case "skip":
+				r.skipped++
+			}
+			r.mu.Unlock()
+			if e.Action == "fail" && testOut[key] != nil {
+				r.print(testOut[key].String())
+			}
+			delete(testOut, key)
+		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+			// A package's own output: its ok/FAIL line, and on failure
+			// whatever it printed outside tests (a panic, a build error).
+			var b strings.Builder
+			for l := range strings.Lines(pkgOut[e.Package].String()) {
+				if e.Action == "fail" || strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "?") {
+					if l == "PASS\n" || l == "FAIL\n" {
+						continue
+					}
+					b.WriteString(l)
+				}
+			}
+			if b.Len() == 0 && e.Action == "fail" {
+				fmt.Fprintf(&b, "FAIL\t%s\n", e.Package)
+			}
+			r.print(b.String())
+			delete(pkgOut, e.Package)
+			if e.Action != "skip" {
+				r.mu.Lock()
+				r.times = append(r.times, pkgTime{e.Package, e.Elapsed, e.Action == "fail", race})
+				r.mu.Unlock()
+			}
+		}
+	}
+}
+
+func (r *runner) print(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	os.Stdout.WriteString(s)
+}
+
+// report prints the package times and budgets, and the closing line; it is
+// false when a package went over its budget.
+func (r *runner) report(wall time.Duration) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.times) == 0 {
+		fmt.Printf("tests: %d passed, %d failed, %d skipped\n", r.passed, r.failed, r.skipped)
+		return true
+	}
+	sort.Slice(r.times, func(i, j int) bool { return r.times[i].seconds > r.times[j].seconds })
+	ok := true
+	fmt.Printf("\npackage test times (tier %s, wall %.0f s):\n", r.tier, wall.Seconds())
+	for _, p := range r.times {
+		budget := defaultBudget * 1.0
+		if b, named := budgets[r.tier][p.pkg]; named {
+			budget = b
+		}
+		budget *= r.scale
+		mark := ""
+		if p.race {
+			mark = " (race)"
+		}
+		verdict := ""
+		if r.scale > 0 && r.tier != "bench" && p.seconds > budget {
+			verdict = fmt.Sprintf("  OVER BUDGET (%.0f s)", budget)
+			ok = false
+		}
+		fmt.Printf("%8.1f s  %s%s%s\n", p.seconds, p.pkg, mark, verdict)
+	}
+	if !ok {
+		fmt.Println("testrun: a package went over its time budget (internal/testrun/main.go, budgets): make its tests faster, move slow ones to the long tier, or raise the budget with a reason")
+	}
+	fmt.Printf("tests: %d passed, %d failed, %d skipped\n", r.passed, r.failed, r.skipped)
+	return ok
+}
