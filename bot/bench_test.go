@@ -11,10 +11,41 @@ import (
 	"sandtable/internal/discordsim"
 )
 
+// boardVersion names one version of a thread's live board: the message and
+// its edit count.
+type boardVersion struct {
+	id      string
+	version int
+}
+
+// liveBoard is the board image the bot shows in a thread now (zero before
+// the first).
+func liveBoard(h *harness, threadID string) boardVersion {
+	msgs := h.srv.Messages(threadID)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m := msgs[i]; !m.Ephemeral() && m.Attachment("board.png") != nil {
+			return boardVersion{m.ID, m.Version}
+		}
+	}
+	return boardVersion{}
+}
+
+// waitNewBoard waits until the thread shows a board other than before: a
+// new board message, or the live one edited (SandTable's moves within a
+// turn).
+func waitNewBoard(h *harness, threadID string, before boardVersion) error {
+	_, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
+		return m.ChannelID == threadID && !m.Ephemeral() && m.Attachment("board.png") != nil &&
+			(m.ID != before.id || m.Version > before.version)
+	})
+	return err
+}
+
 // moveLatencies plays n moves (starting new games as games end) in the game
-// threads of players, all concurrently when len(games) > 1, and returns the
-// time from each injected /move to the bot's callback carrying the board.
-func moveLatencies(b *testing.B, h *harness, games int, n int) []time.Duration {
+// threads of players, all concurrently when len(games) > 1, and returns,
+// for each injected /move, the time to the bot's answer (answer) and to the
+// new board's arrival in the game thread (board): what the players wait for.
+func moveLatencies(b *testing.B, h *harness, games int, n int) (answer, board []time.Duration) {
 	type table struct {
 		white, black *discordsim.User
 		thread       *discordsim.Channel
@@ -26,7 +57,6 @@ func moveLatencies(b *testing.B, h *harness, games int, n int) []time.Duration {
 		tables[i] = &table{white: w, black: bl, thread: h.survivalGame(w, bl)}
 	}
 	var mu sync.Mutex
-	var lat []time.Duration
 	var wg sync.WaitGroup
 	per := (n + games - 1) / games
 	b.ResetTimer()
@@ -47,6 +77,8 @@ func moveLatencies(b *testing.B, h *harness, games int, n int) []time.Duration {
 				if tb.ply%2 == 1 {
 					u = tb.black
 				}
+				before := liveBoard(h, tb.thread.ID)
+				start := time.Now()
 				in, err := h.srv.Slash(u, tb.thread.ID, "move", discordsim.Opt("move", eliminationGame[tb.ply]))
 				if err != nil {
 					b.Error(err)
@@ -57,41 +89,53 @@ func moveLatencies(b *testing.B, h *harness, games int, n int) []time.Duration {
 					b.Error(err)
 					return
 				}
-				if len(r.Files) == 0 {
-					b.Errorf("move %d answered without a board", tb.ply)
+				if err := waitNewBoard(h, tb.thread.ID, before); err != nil {
+					b.Errorf("move %d: no new board in the thread: %v", tb.ply, err)
 					return
 				}
+				arrived := time.Since(start)
 				tb.ply++
 				mu.Lock()
-				lat = append(lat, r.Latency)
+				answer = append(answer, r.Latency)
+				board = append(board, arrived)
 				mu.Unlock()
 			}
 		}(tb)
 	}
 	wg.Wait()
 	b.StopTimer()
-	return lat
+	return answer, board
 }
 
-func reportPercentiles(b *testing.B, lat []time.Duration) {
-	if len(lat) == 0 {
-		return
+// reportPercentiles reports the answer's and the board's p50, p99 and max
+// in milliseconds, and the moves per second.
+func reportPercentiles(b *testing.B, answer, board []time.Duration) {
+	report := func(lat []time.Duration, name string) {
+		if len(lat) == 0 {
+			return
+		}
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		pct := func(p float64) float64 {
+			return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000
+		}
+		b.ReportMetric(pct(0.50), name+"-p50-ms")
+		b.ReportMetric(pct(0.99), name+"-p99-ms")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, name+"-max-ms")
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	pct := func(p float64) float64 {
-		return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000
+	report(answer, "answer")
+	report(board, "board")
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(len(board))/s, "moves/s")
 	}
-	b.ReportMetric(pct(0.50), "p50-ms")
-	b.ReportMetric(pct(0.99), "p99-ms")
-	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
 }
 
 // BenchmarkSurvivalMove measures, through the fake Discord, the time from an
-// injected /move interaction to the bot's callback carrying the new board
-// image, one game at a time.
+// injected /move interaction to the bot's answer and to the new board image
+// in the game thread, one game at a time.
 func BenchmarkSurvivalMove(b *testing.B) {
 	h := newHarness(b)
-	reportPercentiles(b, moveLatencies(b, h, 1, b.N))
+	answer, board := moveLatencies(b, h, 1, b.N)
+	reportPercentiles(b, answer, board)
 }
 
 // BenchmarkSurvivalMove100Games is the same with 100 games moving
@@ -102,7 +146,8 @@ func BenchmarkSurvivalMove100Games(b *testing.B) {
 	if n < 100 {
 		n = 100
 	}
-	reportPercentiles(b, moveLatencies(b, h, 100, n))
+	answer, board := moveLatencies(b, h, 100, n)
+	reportPercentiles(b, answer, board)
 }
 
 // BenchmarkSurvivalMoveHTTP is BenchmarkSurvivalMove with the interactions
@@ -110,5 +155,6 @@ func BenchmarkSurvivalMove100Games(b *testing.B) {
 // HTTP response) instead of the gateway.
 func BenchmarkSurvivalMoveHTTP(b *testing.B) {
 	h := startHTTPBot(b, bot.Options{})
-	reportPercentiles(b, moveLatencies(b, h, 1, b.N))
+	answer, board := moveLatencies(b, h, 1, b.N)
+	reportPercentiles(b, answer, board)
 }
