@@ -80,6 +80,7 @@ func hex(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.
 // neutral grey and from the board. Run with -v to see the simulated
 // colours.
 func TestPlayerColoursColourBlindSafe(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"normal", "deuteranopia", "protanopia", "tritanopia"} {
 		m := cvdMatrices[name]
 		s, n, g := simulate(southFill, m), simulate(northFill, m), simulate(neutralFill, m)

@@ -12,6 +12,7 @@ import (
 // drawn concurrently too) and checks every result against a serial render.
 // Run under -race in CI.
 func TestConcurrentRendering(t *testing.T) {
+	t.Parallel()
 	type job struct {
 		name   string
 		render func(r *Renderer) ([]byte, error)

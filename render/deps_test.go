@@ -13,6 +13,7 @@ import (
 // engine, Discord or storage code): callers convert their positions into
 // ChessBoard and SandTableBoard. Test files are checked too.
 func TestImports(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Go files: %v", err)

@@ -12,6 +12,7 @@ import (
 // standard library) to exactly the pixels it was given, for widths that
 // are and are not multiples of eight, with sub-image offsets.
 func TestEncodePalettedRoundTrip(t *testing.T) {
+	t.Parallel()
 	pal := color.Palette{}
 	for i := 0; i < 256; i++ {
 		pal = append(pal, color.RGBA{uint8(i), uint8(255 - i), uint8(i * 7), 255})
@@ -44,6 +45,7 @@ func TestEncodePalettedRoundTrip(t *testing.T) {
 }
 
 func TestEncodePalettedRefusesEmpty(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := encodePaletted(&buf, image.NewPaletted(image.Rect(0, 0, 0, 0), color.Palette{color.Black})); err == nil {
 		t.Error("empty image encoded")
@@ -56,6 +58,7 @@ func TestEncodePalettedRefusesEmpty(t *testing.T) {
 // TestRenderedPNGDecodes: a rendered board decodes to the image that was
 // composed (same pixels as ChessImage).
 func TestRenderedPNGDecodes(t *testing.T) {
+	t.Parallel()
 	r := New()
 	b := placement(t, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR")
 	var buf bytes.Buffer
@@ -73,6 +76,7 @@ func TestRenderedPNGDecodes(t *testing.T) {
 }
 
 func TestPaletteKeepsKeyColours(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		pal  color.Palette
@@ -97,6 +101,7 @@ func TestPaletteKeepsKeyColours(t *testing.T) {
 }
 
 func TestSubBytes(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 7, 8, 9, 301} {
 		a := make([]byte, n)
 		b := make([]byte, n)

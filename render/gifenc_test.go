@@ -14,6 +14,7 @@ import (
 // on inputs that fill the string table many times: random bytes, long
 // runs, and runs broken by other bytes.
 func TestLZWMatchesCompressLZW(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, lit := range []uint{2, 6, 8} {
 		inputs := map[string][]byte{"empty": nil, "one byte": {1}}
@@ -59,6 +60,7 @@ func TestLZWMatchesCompressLZW(t *testing.T) {
 // is cleared: the strings of an earlier stream with the same generation
 // are not used.
 func TestLZWTableGenerations(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	stream := func() []byte {
 		b := make([]byte, 3000)

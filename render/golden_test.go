@@ -136,6 +136,7 @@ func goldenCases() []goldenCase {
 // Run with -update to rewrite the files after an intended change, then
 // look at them.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	r := New()
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -201,6 +202,7 @@ func absDiff(a, b uint8) int {
 // TestGoldenDetectsChange guards the comparison itself: moving one pawn
 // must count as a difference.
 func TestGoldenDetectsChange(t *testing.T) {
+	t.Parallel()
 	r := New()
 	a := placement(t, "8/8/8/8/4P3/8/8/8")
 	b := placement(t, "8/8/8/8/8/4P3/8/8")
@@ -215,6 +217,7 @@ func TestGoldenDetectsChange(t *testing.T) {
 // (the 8x8 examples there are made with the render command; see the
 // README).
 func TestDocImages(t *testing.T) {
+	t.Parallel()
 	if !*update {
 		t.Skip("run with -update to rewrite docs/images")
 	}

@@ -76,6 +76,7 @@ func hasColour(img *image.Paletted, box image.Rectangle, want color.RGBA) bool {
 // both orientations: with White at the bottom a1 is bottom-left; flipped,
 // a1 is top-right.
 func TestChessPieceOnItsSquare(t *testing.T) {
+	t.Parallel()
 	r := New()
 	const size = 400
 	empty := ChessBoard{}
@@ -131,6 +132,7 @@ func TestChessPieceOnItsSquare(t *testing.T) {
 // the bottom (a1 bottom-left) or, flipped, North at the bottom (a1
 // top-right); it also checks each side's colour and the crew badge.
 func TestSandPieceOnItsSquare(t *testing.T) {
+	t.Parallel()
 	r := New()
 	const size = 700
 	for _, flipped := range []bool{false, true} {
@@ -200,6 +202,7 @@ func TestSandPieceOnItsSquare(t *testing.T) {
 
 // TestCrewCountShown checks that each crew count draws a different badge.
 func TestCrewCountShown(t *testing.T) {
+	t.Parallel()
 	r := New()
 	seen := map[string]int{}
 	for crew := 0; crew <= 4; crew++ {

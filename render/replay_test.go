@@ -100,6 +100,7 @@ func composed(t *testing.T, data []byte, pal color.Palette) (*gif.GIF, [][]byte)
 }
 
 func TestChessReplayFramesAreTheBoards(t *testing.T) {
+	t.Parallel()
 	r := New()
 	boards := randomGame(t, 60, 7)
 	var buf bytes.Buffer
@@ -160,6 +161,7 @@ func countDiff(a, b []byte) int {
 }
 
 func TestReplayDefaultDelaysAndSize(t *testing.T) {
+	t.Parallel()
 	r := New()
 	boards := randomGame(t, 3, 1)
 	var buf bytes.Buffer
@@ -189,6 +191,7 @@ func TestReplayDefaultDelaysAndSize(t *testing.T) {
 }
 
 func TestReplayFitsMaxBytes(t *testing.T) {
+	t.Parallel()
 	r := New()
 	boards := randomGame(t, 40, 3)
 	var full bytes.Buffer
@@ -241,6 +244,7 @@ func TestReplayFitsMaxBytes(t *testing.T) {
 }
 
 func TestReplayBadInputWritesNothing(t *testing.T) {
+	t.Parallel()
 	r := New()
 	good := randomGame(t, 2, 1)
 	bad := append([]ChessBoard(nil), good...)
@@ -266,6 +270,7 @@ func TestReplayBadInputWritesNothing(t *testing.T) {
 }
 
 func TestSandTableReplayFramesAreTheBoards(t *testing.T) {
+	t.Parallel()
 	r := New()
 	a := fullBoard(true)
 	b := midgame(t)
@@ -300,6 +305,7 @@ func TestSandTableReplayFramesAreTheBoards(t *testing.T) {
 // colour of the palette, no index is free for transparency and the
 // changed rectangle is written whole, still composing to the board.
 func TestDeltaFrameWithoutAFreeColour(t *testing.T) {
+	t.Parallel()
 	pal := make(color.Palette, 256)
 	for i := range pal {
 		pal[i] = color.RGBA{uint8(i), uint8(255 - i), 0, 255}

@@ -19,6 +19,7 @@ func sandPNG(t *testing.T, r *Renderer, b SandTableBoard, v View) []byte {
 // Drone orders and drafts in the board are drawn whatever the frame, and a
 // board without them is drawn without them.
 func TestDrawsWhatItIsGiven(t *testing.T) {
+	t.Parallel()
 	r := New()
 	b := midgame(t)
 	none := b
@@ -46,6 +47,7 @@ func TestDrawsWhatItIsGiven(t *testing.T) {
 // TestPrivateFrameDiffers: a private view is framed in its player's
 // colour, so it cannot be mistaken for the public image.
 func TestPrivateFrameDiffers(t *testing.T) {
+	t.Parallel()
 	r := New()
 	var b SandTableBoard
 	pub, _ := r.SandTableImage(&b, ViewPublic, 500)

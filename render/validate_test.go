@@ -8,6 +8,7 @@ import (
 
 // TestChessBadInput: bad boards and sizes give a specific error and no image.
 func TestChessBadInput(t *testing.T) {
+	t.Parallel()
 	r := New()
 	for _, c := range []struct {
 		name string
@@ -45,6 +46,7 @@ func TestChessBadInput(t *testing.T) {
 // TestSandBadInput: invalid SandTable boards are refused with an error
 // naming the square and the problem, whatever the view.
 func TestSandBadInput(t *testing.T) {
+	t.Parallel()
 	r := New()
 	pc := func(s Square, k SandPieceKind, o Side, crew int) SandPiece {
 		return SandPiece{Square: s, Kind: k, Owner: o, Crew: crew}
@@ -95,6 +97,7 @@ func TestSandBadInput(t *testing.T) {
 // TestVehiclePathEndpoints: a path given as start and end squares draws
 // the same as the same path listing every square.
 func TestVehiclePathEndpoints(t *testing.T) {
+	t.Parallel()
 	r := New()
 	full := SandTableBoard{VehiclePath: []Square{sq(t, "e4", 20), sq(t, "f5", 20), sq(t, "g6", 20), sq(t, "h7", 20)}}
 	ends := SandTableBoard{VehiclePath: []Square{sq(t, "e4", 20), sq(t, "h7", 20)}}

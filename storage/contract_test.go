@@ -17,16 +17,18 @@ var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 var ctx = context.Background()
 
-// eachStore runs a contract test against every implementation.
+// eachStore runs a contract test against every implementation, the three
+// in parallel (each store is its own: a file, a map, an etcd prefix).
 func eachStore(t *testing.T, test func(t *testing.T, s Store)) {
 	t.Run("bolt", func(t *testing.T) {
+		t.Parallel()
 		s, err := Open(filepath.Join(t.TempDir(), "test.db"), time.Second)
 		require.NoError(t, err)
 		t.Cleanup(func() { s.Close() })
 		test(t, s)
 	})
-	t.Run("memory", func(t *testing.T) { test(t, NewMemory()) })
-	t.Run("etcd", func(t *testing.T) { test(t, openEtcd(t)) })
+	t.Run("memory", func(t *testing.T) { t.Parallel(); test(t, NewMemory()) })
+	t.Run("etcd", func(t *testing.T) { t.Parallel(); test(t, openEtcd(t)) })
 }
 
 // openEtcd opens a store under a prefix of its own on the package's
@@ -62,6 +64,7 @@ func ids(gs []*Game) []string {
 }
 
 func TestGamesIndexes(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		deadline := t0.Add(time.Hour)
 		g := &Game{ID: "g1", Kind: "survival", ThreadID: "th1", Players: []string{"alice", "bob"}, Active: true, Deadline: deadline}
@@ -132,6 +135,7 @@ func TestGamesIndexes(t *testing.T) {
 // when both are; clearing it (sent) or ending the game takes it out of the
 // index; the clock offset moves it as it moves deadlines.
 func TestGamesReminderTimer(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		remind, deadline := t0.Add(45*time.Minute), t0.Add(time.Hour)
 		g := &Game{ID: "g1", Kind: "survival", Players: []string{"alice"}, Active: true, Deadline: deadline, Remind: remind}
@@ -188,6 +192,7 @@ func TestGamesReminderTimer(t *testing.T) {
 // the seats, moved by the clock offset, out of the index once cleared or
 // once the game ends.
 func TestGamesComputerMoveTimer(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		due0, deadline := t0.Add(time.Second), t0.Add(time.Hour)
 		g := &Game{ID: "g1", Kind: "survival", Players: []string{"alice", "bot"}, Active: true, Deadline: deadline,
@@ -234,6 +239,7 @@ func TestGamesComputerMoveTimer(t *testing.T) {
 }
 
 func TestGamesFinishedPages(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		update(t, s, func(tx Tx) error {
 			for i := 0; i < 7; i++ {
@@ -266,6 +272,7 @@ func TestGamesFinishedPages(t *testing.T) {
 }
 
 func TestGamesPutRefusesStaleVersion(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		g := &Game{ID: "g1", Kind: "survival", Active: true}
 		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
@@ -281,6 +288,7 @@ func TestGamesPutRefusesStaleVersion(t *testing.T) {
 // TestFailedTransactionSavesNothing: an error after writes in the same
 // transaction rolls back the records and every index.
 func TestFailedTransactionSavesNothing(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		g := &Game{ID: "g1", Kind: "survival", ThreadID: "th1", Players: []string{"alice"}, Active: true, State: []byte(`{"moves":[]}`)}
 		update(t, s, func(tx Tx) error { return tx.Games().Put(g, t0) })
@@ -329,6 +337,7 @@ func TestFailedTransactionSavesNothing(t *testing.T) {
 }
 
 func TestViewRefusesWrites(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		err := s.View(ctx, func(tx Tx) error { return tx.Games().Put(&Game{ID: "g", Kind: "survival"}, t0) })
 		require.ErrorIs(t, err, ErrReadOnly)
@@ -338,6 +347,7 @@ func TestViewRefusesWrites(t *testing.T) {
 }
 
 func TestDedupe(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		for i, want := range []bool{false, true} {
 			update(t, s, func(tx Tx) error {
@@ -365,6 +375,7 @@ func TestDedupe(t *testing.T) {
 }
 
 func TestInvitations(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		type doc struct {
 			ID   string `json:"id"`
@@ -418,6 +429,7 @@ func TestInvitations(t *testing.T) {
 // expiry later, rewriting no record, and what is written afterwards is read
 // back as written.
 func TestClockOffset(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		d1 := t0.Add(time.Hour)
 		update(t, s, func(tx Tx) error {
@@ -473,6 +485,7 @@ func mustRaw(t *testing.T, tx Tx, id string) []byte {
 }
 
 func TestRecordsLogsMetaBlobs(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		type rec struct{ N int }
 		update(t, s, func(tx Tx) error {
@@ -528,6 +541,7 @@ func TestRecordsLogsMetaBlobs(t *testing.T) {
 // until the claim runs out, then may take it over (the count of claims
 // says so); a live owner renewing its claim does not count again.
 func TestOutboxClaims(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		var a, b string
 		update(t, s, func(tx Tx) error {
@@ -611,6 +625,7 @@ func TestOutboxClaims(t *testing.T) {
 // A claimed head holds its stream back: the stream's next effect is not
 // offered to another owner either.
 func TestOutboxClaimHoldsItsStream(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		var first string
 		update(t, s, func(tx Tx) error {
@@ -647,6 +662,7 @@ func TestOutboxClaimHoldsItsStream(t *testing.T) {
 // A stopping process releases its claims: other owners may take its
 // effects at once; other owners' claims stay.
 func TestOutboxRelease(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		var mine1, mine2, theirs string
 		update(t, s, func(tx Tx) error {
@@ -713,6 +729,7 @@ func TestOutboxRelease(t *testing.T) {
 // version of its one commit, and the outbox IDs the functions captured are
 // those stored.
 func TestUpdateRerunBehaves(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		const n = 6
 		games := make([]*Game, n)
@@ -767,6 +784,7 @@ func TestUpdateRerunBehaves(t *testing.T) {
 // own puts and deletes merged with the stored keys, in key order, across
 // the backends' pages.
 func TestScanSeesOwnWrites(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		want := map[string]bool{}
 		for b := range 5 {
@@ -815,6 +833,7 @@ func TestScanSeesOwnWrites(t *testing.T) {
 // one guild only, by user ID; bad keys are refused; a failed transaction
 // writes no rating.
 func TestRatings(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
 		update(t, s, func(tx Tx) error {
 			_, err := tx.Ratings().Get("survival", "g1", "alice")

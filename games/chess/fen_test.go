@@ -7,6 +7,7 @@ import (
 )
 
 func TestFENRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v   Variant
 		fen string
@@ -30,6 +31,7 @@ func TestFENRoundTrip(t *testing.T) {
 }
 
 func TestFENNormalisation(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v        Variant
 		in, want string
@@ -57,6 +59,7 @@ func TestFENNormalisation(t *testing.T) {
 }
 
 func TestFENErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v        Variant
 		fen, msg string
@@ -104,6 +107,7 @@ func TestFENErrors(t *testing.T) {
 }
 
 func TestSurvivalFENNeedsNoKings(t *testing.T) {
+	t.Parallel()
 	p, err := ParseFEN(Survival, "8/8/8/8/8/8/P7/8 b - - 0 1")
 	if err != nil {
 		t.Fatal(err)

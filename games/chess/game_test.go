@@ -16,6 +16,7 @@ func play(t *testing.T, g *Game, moves ...string) {
 }
 
 func TestGameRepetitionClaimsAndFivefold(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 	play(t, g, shuffle...)
@@ -54,6 +55,7 @@ func TestGameRepetitionClaimsAndFivefold(t *testing.T) {
 }
 
 func TestRepetitionComparesEnPassantAndCastlingRights(t *testing.T) {
+	t.Parallel()
 	// After 1.e4 the d4 pawn can capture en passant: that position differs
 	// from the same placement later, when the right is gone (FIDE 9.2.3.1).
 	g, _ := NewGameFromFEN(Chess, "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1")
@@ -84,6 +86,7 @@ func TestRepetitionComparesEnPassantAndCastlingRights(t *testing.T) {
 }
 
 func TestFiftyAndSeventyFiveMoveRules(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGameFromFEN(Chess, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80")
 	m, _ := g.Position().ParseMove("Ra2")
 	if c := g.ClaimsWithMove(m); !slices.Equal(c, []Claim{FiftyMoveRule}) {
@@ -122,6 +125,7 @@ func TestFiftyAndSeventyFiveMoveRules(t *testing.T) {
 }
 
 func TestSurvivalGameToElimination(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Survival)
 	if g.StartFEN() != TartanFEN {
 		t.Fatalf("start FEN %s", g.StartFEN())
@@ -146,6 +150,7 @@ func TestSurvivalGameToElimination(t *testing.T) {
 }
 
 func TestReplayGameAndClone(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	play(t, g, "e4", "e5", "Nf3", "Nc6", "Bb5", "a6")
 	r, err := ReplayGame(Chess, g.StartFEN(), g.UCIs())
@@ -177,6 +182,7 @@ func TestReplayGameAndClone(t *testing.T) {
 }
 
 func TestPGN(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	play(t, g, "f3", "e5", "g4", "Qh4#")
 	pgn := g.PGN([]Tag{{"White", "Ann \"A\""}, {"Black", "Bob"}, {"Event", "Test"}, {"Result", "1-0"}, {"Bad Name", "x"}, {"Annotator", "bot"}}, "")

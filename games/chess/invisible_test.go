@@ -7,6 +7,7 @@ import "testing"
 // echo of the move removes them (internal/playertext), so a visibly legal
 // move is accepted; a no-break space is white space.
 func TestParseMoveIgnoresInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	p := StartPosition(Chess)
 	for _, s := range []string{"Nf3\u200b", "\u200bNf3", "N\x00f3", "N\u200df3", "\u202eNf3\u202c",
 		"\ufeffNf3", "Nf3\u00a0", "\u00a0g1f3\u2060", "g1\u200bf3"} {

@@ -37,6 +37,7 @@ func slowLegal(p *Position) []string {
 // TestLegalMovesMatchSlowFilter compares the generator with slowLegal
 // along random games in Chess and Team Chess.
 func TestLegalMovesMatchSlowFilter(t *testing.T) {
+	t.Parallel()
 	games := 200
 	if !testkit.Long() {
 		games = 30
@@ -82,6 +83,7 @@ func TestLegalMovesMatchSlowFilter(t *testing.T) {
 // TestMagics checks every relevant occupancy of every square against the
 // slow ray walk.
 func TestMagics(t *testing.T) {
+	t.Parallel()
 	for sq := Square(0); sq < 64; sq++ {
 		for _, c := range []struct {
 			e    *magicEntry

@@ -10,6 +10,7 @@ import (
 // moves when at most 8, the forced captures in Survival (count and first
 // 8), nothing otherwise; in the notation typed; captures first.
 func TestRefusalNamesWhatIsLegal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		v     Variant
@@ -66,6 +67,7 @@ func TestRefusalNamesWhatIsLegal(t *testing.T) {
 }
 
 func TestIsUCIText(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"e2e4": true, "E2E4": true, "e2-e4": true, "a7a8k": true, "e7e8a:d4": true, " e7 e8 ": true, "b2d3": true,
 		"e4": false, "Nf3": false, "exd5": false, "Ng1f3": false, "B2d3": false, "e7xd8": false, "O-O": false, "": false,
@@ -77,6 +79,7 @@ func TestIsUCIText(t *testing.T) {
 }
 
 func TestNewListingOrderAndLimit(t *testing.T) {
+	t.Parallel()
 	var es []ListEntry
 	for _, s := range []string{"h3", "Kd1", "exd5", "a3", "Bxc4", "b3", "c3", "d3", "f3"} {
 		es = append(es, ListEntry{Text: s, Capture: s == "exd5" || s == "Bxc4"})

@@ -9,6 +9,7 @@ import (
 // TestGenerateMagics prints fresh magic numbers when SANDTABLE_GENMAGICS=1.
 // It is how magics.go was produced; normally it is skipped.
 func TestGenerateMagics(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SANDTABLE_GENMAGICS") != "1" {
 		t.Skip("set SANDTABLE_GENMAGICS=1 to regenerate magics.go")
 	}

@@ -66,6 +66,7 @@ func gameState(g *Game) string {
 }
 
 func TestResign(t *testing.T) {
+	t.Parallel()
 	for _, v := range Variants {
 		for _, c := range []Color{White, Black} {
 			g := NewGame(v)
@@ -102,6 +103,7 @@ func TestResign(t *testing.T) {
 }
 
 func TestAgreeDraw(t *testing.T) {
+	t.Parallel()
 	for _, v := range []Variant{Chess, Survival} {
 		g := NewGame(v)
 		play(t, g, g.Position().LegalMoves()[0].UCI())
@@ -128,6 +130,7 @@ func TestAgreeDraw(t *testing.T) {
 }
 
 func TestClaimDraw(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	play(t, g, "Nf3", "Nf6", "Ng1", "Ng8")
 	_, err := g.ClaimDraw()
@@ -168,6 +171,7 @@ func TestClaimDraw(t *testing.T) {
 }
 
 func TestClaimDrawWithMove(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	play(t, g, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1")
 	ng8, _ := g.Position().ParseMove("Ng8")
@@ -227,6 +231,7 @@ func isMoveError(err error) bool {
 }
 
 func TestTimeout(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		v    Variant
@@ -271,6 +276,7 @@ func TestTimeout(t *testing.T) {
 // TestOutcomeAgreesWithStatus: for board endings Outcome is Status, with
 // the Reason's Method, and a finished board refuses every ending.
 func TestOutcomeAgreesWithStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range statusCases {
 		g, err := NewGameFromFEN(c.v, c.fen)
 		if err != nil {
@@ -302,6 +308,7 @@ func TestOutcomeAgreesWithStatus(t *testing.T) {
 }
 
 func TestMethodJSON(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, m := range Methods {
 		b, err := json.Marshal(m)

@@ -25,6 +25,7 @@ func bytesPerRun(n int, f func()) uint64 {
 // strings.Replacer built on every call cost about 21 kB and 90% of the
 // time of a replayed move).
 func TestReadingAMoveAllocatesLittle(t *testing.T) {
+	t.Parallel()
 	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
 	}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestMoveScenarios(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("testdata/moves.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ func TestMoveScenarios(t *testing.T) {
 // TestSANRoundTripAllLegal: for many positions, every legal move's SAN and
 // UCI parse back to the same move, and SANs are unique.
 func TestSANRoundTripAllLegal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v   Variant
 		fen string
@@ -105,6 +107,7 @@ func TestSANRoundTripAllLegal(t *testing.T) {
 }
 
 func TestCheckAndMateMarks(t *testing.T) {
+	t.Parallel()
 	p, _ := ParseFEN(Chess, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1")
 	m, err := p.ParseMove("Ra8")
 	if err != nil {
@@ -126,6 +129,7 @@ func TestCheckAndMateMarks(t *testing.T) {
 }
 
 func TestParseUCIStrict(t *testing.T) {
+	t.Parallel()
 	p := StartPosition(Chess)
 	for _, bad := range []string{"E2E4", "e2-e4", "e4", "e2e4=q", ""} {
 		if _, err := p.ParseUCI(bad); err == nil {
@@ -135,6 +139,7 @@ func TestParseUCIStrict(t *testing.T) {
 }
 
 func TestPlayRejectsIllegalMoveWithReason(t *testing.T) {
+	t.Parallel()
 	p := StartPosition(Chess)
 	before := p.FEN()
 	_, err := p.Play(NewMove(SquareAt(4, 1), SquareAt(4, 4), Normal, NoRole))

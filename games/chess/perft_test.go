@@ -52,6 +52,7 @@ func TestPerftChess(t *testing.T) { runPerftFile(t, Chess, "testdata/chess.perft
 // TestPerftTeamChessEqualsChess: without a pawn able to reach the last rank
 // within the depth, Team Chess must give exactly the FIDE counts (issue 3).
 func TestPerftTeamChessEqualsChess(t *testing.T) {
+	t.Parallel()
 	limit := nodeLimit()
 	for _, c := range perfttest.Read(t, "testdata/chess.perft") {
 		switch c.ID {
@@ -77,6 +78,7 @@ func TestPerftTeamChessEqualsChess(t *testing.T) {
 func TestPerftSurvival(t *testing.T) { runPerftFile(t, Survival, "testdata/survival.perft") }
 
 func TestPerftDivideSumsAndSorted(t *testing.T) {
+	t.Parallel()
 	p := StartPosition(Chess)
 	d := PerftDivide(&p, 3)
 	if len(d) != 20 {

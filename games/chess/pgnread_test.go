@@ -10,6 +10,7 @@ import (
 // TestReadPGNReadsOurExport: the PGN that Game.PGN writes reads back to
 // its tags, its SAN moves and its result, in every variant.
 func TestReadPGNReadsOurExport(t *testing.T) {
+	t.Parallel()
 	for _, v := range Variants {
 		r := rand.New(rand.NewPCG(uint64(v), 3))
 		g := NewGame(v)
@@ -40,6 +41,7 @@ func TestReadPGNReadsOurExport(t *testing.T) {
 }
 
 func TestReadPGNSkipsWhatIsNotAMove(t *testing.T) {
+	t.Parallel()
 	text := "% an escape line\n[Event \"x\"]\n\n1.e4 {a comment\nover lines} e5 $1 2. Nf3!? (2. f4 exf4 (2... d5)) 2... Nc6 ; to the end\n3.Bb5 a6 1-0\n\n[Event \"next\"]\n1. d4 *\n"
 	g, err := ReadPGN(text)
 	if err != nil {
@@ -62,6 +64,7 @@ func TestReadPGNSkipsWhatIsNotAMove(t *testing.T) {
 }
 
 func TestReadPGNRefuses(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]string{
 		"":                          "no game",
 		"[Event \"x\"\n1. e4":       "not closed",

@@ -11,6 +11,7 @@ import (
 // over a side's pieces is exactly the squares IsAttacked reports for it;
 // AllOccupied is both sides' pieces.
 func TestSearchAPI(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, v := range Variants {
 		for range 20 {

@@ -158,6 +158,7 @@ func checkResumeAt(t *testing.T, g *Game, rest []Move, rng *rand.Rand) {
 // Chess), Resume(Snapshot()) behaves like the replayed game, now and for
 // the rest of the game; some games are steered into repetitions.
 func TestResumeBehavesLikeReplay(t *testing.T) {
+	t.Parallel()
 	starts := []struct {
 		v   Variant
 		fen string
@@ -216,6 +217,7 @@ func TestResumeBehavesLikeReplay(t *testing.T) {
 // TestResumeRepetitionsAndEndings: hand-built cases of the keys window and
 // of recorded endings.
 func TestResumeRepetitionsAndEndings(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	play(t, g, "e4", "e5", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1")
 	s := g.Snapshot()
@@ -286,6 +288,7 @@ func TestResumeRepetitionsAndEndings(t *testing.T) {
 }
 
 func TestResumeRefusesCorruptSnapshots(t *testing.T) {
+	t.Parallel()
 	g := NewGame(Chess)
 	play(t, g, "e4", "e5", "Nf3", "Nc6")
 	good := g.Snapshot()
@@ -379,6 +382,7 @@ func TestResumeRefusesCorruptSnapshots(t *testing.T) {
 // change of it must come with a migration of stored snapshots (Resume
 // would refuse them: their last key would not match).
 func TestRepetitionKeysAreStable(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[Variant]uint64{Chess: 0x9dc6ba94c36cd9e9, Survival: 0x464164ebab844577} {
 		p := StartPosition(v)
 		if got := p.RepetitionKey(); got != want {
@@ -388,6 +392,7 @@ func TestRepetitionKeysAreStable(t *testing.T) {
 }
 
 func TestMoveFromUCI(t *testing.T) {
+	t.Parallel()
 	e7 := SquareAt(4, 6)
 	e8 := SquareAt(4, 7)
 	for _, m := range []Move{

@@ -54,6 +54,7 @@ var statusCases = []struct {
 }
 
 func TestPositionStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range statusCases {
 		p, err := ParseFEN(c.v, c.fen)
 		if err != nil {
@@ -69,6 +70,7 @@ func TestPositionStatus(t *testing.T) {
 // above and checks that no capture ever becomes legal (evidence for the
 // proof in docs/rules/survival.md).
 func TestDeadPositionIsReallyDead(t *testing.T) {
+	t.Parallel()
 	for _, fen := range []string{
 		"8/8/8/8/8/8/8/1bB5 w - - 0 1",
 		"8/8/8/8/8/B7/8/2Bb4 b - - 0 1",
@@ -104,6 +106,7 @@ func TestDeadPositionIsReallyDead(t *testing.T) {
 }
 
 func TestAccessors(t *testing.T) {
+	t.Parallel()
 	p, _ := ParseFEN(Chess, "4k3/8/8/8/4r3/8/3N4/4K3 w - - 0 1")
 	if !p.InCheck() {
 		t.Error("InCheck = false, want true")

@@ -204,6 +204,7 @@ func engineUCIs(p *Position) []string {
 // TestSurvivalReferencePerft compares the engine with the reference on the
 // Tartan Grid start and the hand-built positions.
 func TestSurvivalReferencePerft(t *testing.T) {
+	t.Parallel()
 	depth := 5
 	if !testkit.Long() {
 		depth = 4
@@ -229,6 +230,7 @@ func TestSurvivalReferencePerft(t *testing.T) {
 // Tartan start and from the standard start and compares the legal move
 // lists of engine and reference at every ply.
 func TestSurvivalReferenceRandomGames(t *testing.T) {
+	t.Parallel()
 	games := 300
 	if !testkit.Long() {
 		games = 40

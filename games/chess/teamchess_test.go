@@ -10,6 +10,7 @@ import (
 const teamCheckFEN = "K3r2k/2P5/8/8/8/8/8/8 w - - 0 1"
 
 func TestTeamChessSacrificeHooks(t *testing.T) {
+	t.Parallel()
 	fide, _ := ParseFEN(Chess, teamCheckFEN)
 	team, _ := ParseFEN(TeamChess, teamCheckFEN)
 	// FIDE: promoting on c8 blocks the check. Team Chess: the pawn is
@@ -73,6 +74,7 @@ func TestTeamChessSacrificeHooks(t *testing.T) {
 }
 
 func TestTeamChessBareSacrifice(t *testing.T) {
+	t.Parallel()
 	p, _ := ParseFEN(TeamChess, "r3k2r/1P6/8/8/8/8/8/4K3 w kq - 0 1")
 	got := uciList(p.LegalMoves())
 	for _, want := range []string{"b7a8", "b7b8"} {
@@ -114,6 +116,7 @@ func uciList(ms []Move) []string {
 // side moves, the en passant right lapses, the clocks advance as after a
 // move, and the result is the position its FEN describes (same hash).
 func TestPassTurn(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ fen, want string }{
 		{"7k/5K2/6Q1/8/8/8/8/8 b - - 0 1", "7k/5K2/6Q1/8/8/8/8/8 w - - 1 2"},
 		{"7k/5K2/6Q1/8/8/8/8/8 w - - 4 9", "7k/5K2/6Q1/8/8/8/8/8 b - - 5 9"},

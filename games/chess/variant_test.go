@@ -13,6 +13,7 @@ import (
 // no engine file other than variant*.go names a variant constant, compares
 // a variant or switches on one.
 func TestEngineDoesNotBranchOnVariant(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestEngineDoesNotBranchOnVariant(t *testing.T) {
 // TestVariantRules checks the hook table: every variant has its hooks and
 // names, and ParseVariant reads each name and alias back.
 func TestVariantRules(t *testing.T) {
+	t.Parallel()
 	if len(variantRules) != len(Variants) {
 		t.Fatalf("%d hook sets for %d variants", len(variantRules), len(Variants))
 	}

@@ -12,6 +12,7 @@ import (
 // on the back rank ringed by Anti-Air, every Vehicle has Infantry next to
 // it to crew it, and seeds vary it.
 func TestSandTableDeployment(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if !testkit.Long() {
 		n = 60

@@ -18,6 +18,7 @@ func stParse(t *testing.T, text string) *sandtable.Position {
 // TestSandTableLevelNames: the SandTable levels have the 8x8 engines'
 // names, in the same order, so one level option serves every game.
 func TestSandTableLevelNames(t *testing.T) {
+	t.Parallel()
 	var names []string
 	for _, l := range SandTableLevels {
 		names = append(names, l.Name)
@@ -38,6 +39,7 @@ func TestSandTableLevelNames(t *testing.T) {
 // TestSandTableTakesTheLastBase: with a Tank's clear file to the
 // opponent's only Base, every level and greedy win at once.
 func TestSandTableTakesTheLastBase(t *testing.T) {
+	t.Parallel()
 	pos := stParse(t, `sandtable-position 1
 phase main
 to-move south
@@ -72,6 +74,7 @@ piece NP9 l20
 // does not stop a Tank, a Drone resolves too late), and every level finds
 // it.
 func TestSandTableBlocksATank(t *testing.T) {
+	t.Parallel()
 	pos := stParse(t, `sandtable-position 1
 phase postturn
 to-move south

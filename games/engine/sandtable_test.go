@@ -55,6 +55,7 @@ func mustSTPlayer(t testing.TB, spec string, seed uint64) *SandTablePlayer {
 // reach the turn cap) with only legal actions; the long version plays
 // more and longer games.
 func TestSandTableSelfPlay(t *testing.T) {
+	t.Parallel()
 	pairs := [][2]string{{"random", "random"}, {"greedy", "random"}, {"beginner", "greedy"}, {"intermediate", "casual"}}
 	games, turns := 1, 60
 	if testkit.Long() {
@@ -75,6 +76,7 @@ func TestSandTableSelfPlay(t *testing.T) {
 // TestSandTableStrength: in short games the strongest level beats random
 // and greedy: it wins, or at the turn cap is ahead in material.
 func TestSandTableStrength(t *testing.T) {
+	t.Parallel()
 	testkit.SkipUnlessLong(t, "plays whole games")
 	for i, opp := range []string{"random", "greedy"} {
 		seed := uint64(100 + i)
@@ -90,6 +92,7 @@ func TestSandTableStrength(t *testing.T) {
 // TestSandTableChooseRefusesFullPositions: a full position or the public
 // view is refused, and so is a view of the side not to move.
 func TestSandTableChooseRefusesFullPositions(t *testing.T) {
+	t.Parallel()
 	p := mustSTPlayer(t, "strongest", 1)
 	pos := stStarted(t, 5)
 	if _, err := p.Choose(pos, 0); err == nil {
@@ -142,6 +145,7 @@ func stStarted(t testing.TB, seed uint64) *sandtable.Position {
 // level chooses the same action whatever those orders' targets and
 // spotters are; in Deployment, whatever the opponent's draft is.
 func TestSandTableSecretsDoNotMatter(t *testing.T) {
+	t.Parallel()
 	pos := stStarted(t, 11)
 	r := mustSTPlayer(t, "greedy", 3)
 	// Play on (greedy against itself) until the side to move in Main faces
@@ -255,6 +259,7 @@ func splitLines(s string) []string {
 // TestSandTableDeterministic: the same view, spec and seed give the same
 // action; the time cap is only a cap.
 func TestSandTableDeterministic(t *testing.T) {
+	t.Parallel()
 	pos := stStarted(t, 21)
 	for _, spec := range []string{"greedy", "intermediate", "advanced"} {
 		a1, _ := mustSTPlayer(t, spec, 5).Choose(pos.View(pos.ToMove()), 0)

@@ -27,6 +27,7 @@ func hashOf(t *testing.T, v chess.Variant, fen string) uint64 {
 
 // TestSurvivalEliminationInOne: capturing the last piece wins at once.
 func TestSurvivalEliminationInOne(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Survival, "8/8/8/3p4/8/8/8/3Q3K w - - 0 1")
 	r := NewSearcher(12).Search(p, nil, Limits{Depth: 4})
 	if r.Move.UCI() != "d1d5" {
@@ -42,6 +43,7 @@ func TestSurvivalEliminationInOne(t *testing.T) {
 // Black: a win in two moves (three plies), found through the mandatory
 // capture of the reply.
 func TestSurvivalForcedEliminationInTwo(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Survival, "8/8/8/4k3/8/2P5/8/3R4 w - - 0 1")
 	r := NewSearcher(14).Search(p, nil, Limits{Depth: 6})
 	if n, ok := r.MateIn(); !ok || n != 2 {
@@ -66,6 +68,7 @@ func TestSurvivalForcedEliminationInTwo(t *testing.T) {
 // move, takes the knight; a depth-1 search does not, because the
 // quiescence search follows the forced capture.
 func TestSurvivalQuiescenceSeesForcedRecapture(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Survival, "8/7p/4p3/3n4/8/1p6/P7/3Q4 w - - 0 1")
 	if g := (&Greedy{Seed: 1}).Choose(p, nil, 0); g.Move.UCI() != "d1d5" {
 		t.Fatalf("greedy played %s, want the knight d1d5", g.Move)
@@ -80,6 +83,7 @@ func TestSurvivalQuiescenceSeesForcedRecapture(t *testing.T) {
 
 // TestChessMateInOne: the back-rank mate.
 func TestChessMateInOne(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Chess, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
 	r := NewSearcher(14).Search(p, nil, Limits{Depth: 3})
 	if r.Move.UCI() != "d1d8" {
@@ -92,6 +96,7 @@ func TestChessMateInOne(t *testing.T) {
 
 // TestChessWinsHangingQueen: a queen left en prise is taken.
 func TestChessWinsHangingQueen(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Chess, "4k3/8/8/8/3q4/5N2/P7/4K3 w - - 0 1")
 	r := NewSearcher(14).Search(p, nil, Limits{Depth: 3})
 	if r.Move.UCI() != "f3d4" || r.Score < 200 {
@@ -103,6 +108,7 @@ func TestChessWinsHangingQueen(t *testing.T) {
 // overshoot by the nodes of the node that noticed), the depth budget
 // bounds the iterations.
 func TestSearchStopsAtBudgets(t *testing.T) {
+	t.Parallel()
 	p := chess.StartPosition(chess.Survival)
 	s := NewSearcher(14)
 	r := s.Search(p, nil, Limits{Nodes: 5000})
@@ -122,6 +128,7 @@ func TestSearchStopsAtBudgets(t *testing.T) {
 
 // TestSearchNoMove: a finished position has no move to choose.
 func TestSearchNoMove(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Chess, "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1") // Black is mated
 	if r := NewSearcher(12).Search(p, nil, Limits{Depth: 2}); r.Move != chess.NullMove {
 		t.Fatalf("move %s in a mated position", r.Move)
@@ -133,6 +140,7 @@ func TestSearchNoMove(t *testing.T) {
 // with that history the search takes the draw, scored 0; without it the
 // same position is lost.
 func TestRepetitionIsADraw(t *testing.T) {
+	t.Parallel()
 	hist := []uint64{
 		hashOf(t, chess.Chess, "6k1/8/8/8/8/8/2Q5/K7 w - - 0 1"), // then Qd2
 		hashOf(t, chess.Chess, "6k1/8/8/8/8/8/3Q4/K7 b - - 1 1"), // then Kh8
@@ -184,6 +192,7 @@ func testLevel(name string, nodes uint64) Level {
 // at GOMAXPROCS 1 as at the machine's; another seed plays another game
 // (so the seed is used).
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, v := range []chess.Variant{chess.Survival, chess.Chess} {
 		game := func(seed uint64) []string {
 			a := &SearchPlayer{Level: testLevel("casual", 3000), Seed: seed}
@@ -214,6 +223,7 @@ func TestDeterministic(t *testing.T) {
 // plays it at margin 0; at a wide margin the seeds spread over several
 // moves.
 func TestMarginChoosesAmongNearEqual(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Chess, "4k3/8/8/8/3q4/8/8/3RK3 w - - 0 1") // Rxd4 wins the queen
 	chosen := map[string]bool{}
 	wide := map[string]bool{}
@@ -232,6 +242,7 @@ func TestMarginChoosesAmongNearEqual(t *testing.T) {
 // TestPlayersAlwaysLegal: every player and level, in both variants, plays
 // only legal moves through whole (short-budget) games.
 func TestPlayersAlwaysLegal(t *testing.T) {
+	t.Parallel()
 	plies := 200
 	if !testkit.Long() {
 		plies = 60
@@ -251,6 +262,7 @@ func TestPlayersAlwaysLegal(t *testing.T) {
 // TestGreedyAndRandom: greedy takes the most valuable capture; random
 // spreads its choices over the legal moves with the seed.
 func TestGreedyAndRandom(t *testing.T) {
+	t.Parallel()
 	p := mustFEN(t, chess.Chess, "4k3/8/8/2r1q3/3P4/8/8/4K3 w - - 0 1")
 	for seed := range uint64(6) {
 		if m := (&Greedy{Seed: seed}).Choose(p, nil, 0).Move.UCI(); m != "d4e5" {
@@ -268,6 +280,7 @@ func TestGreedyAndRandom(t *testing.T) {
 }
 
 func TestLevelByName(t *testing.T) {
+	t.Parallel()
 	if _, err := LevelByName("Strongest"); err != nil {
 		t.Fatal(err)
 	}
@@ -289,6 +302,7 @@ func TestLevelByName(t *testing.T) {
 // winning; with Black's bishop on a light square instead, White is
 // clearly better.
 func TestSurvivalBishopsOfOneColourCannotWin(t *testing.T) {
+	t.Parallel()
 	stuck := mustFEN(t, chess.Survival, "7n/8/8/8/8/3B1B2/4B3/b7 w - - 0 1") // a1 is dark; d3 f3 e2 are light
 	if v := evalSurvival(&stuck); v > 0 {
 		t.Fatalf("evaluation %d for bishops that can never capture the last piece", v)
@@ -306,6 +320,7 @@ func TestSurvivalBishopsOfOneColourCannotWin(t *testing.T) {
 // budget, and so does Stop from another goroutine; both still return a
 // legal move.
 func TestTimeCapAndStop(t *testing.T) {
+	t.Parallel()
 	p := chess.StartPosition(chess.Chess)
 	start := time.Now()
 	r := NewSearcher(16).Search(p, nil, Limits{Time: 30 * time.Millisecond})

@@ -41,6 +41,7 @@ func tcPlayer(t *testing.T, spec string, seed uint64) *TeamChessPlayer {
 }
 
 func TestTeamChessMateInOne(t *testing.T) {
+	t.Parallel()
 	for _, fen := range []string{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1"} {
 		g := tcGame(t, fen)
 		r := tcPlayer(t, "intermediate", 1).Choose(g, 0)
@@ -57,6 +58,7 @@ func TestTeamChessMateInOne(t *testing.T) {
 // (a fatigue victory); with two, it only tags the opponent out, and the
 // Assassin removing the Queen wins the most.
 func TestTeamChessSacrificeRoleAndTarget(t *testing.T) {
+	t.Parallel()
 	g := tcGame(t, "4k3/1P6/2n5/7q/8/8/8/Q3K3 w - - 0 1")
 	if r := tcPlayer(t, "casual", 3).Choose(g, 0); r.Action.Move != "b7b8p" {
 		t.Errorf("one commander a side: played %q; want the winning revolution b7b8p", r.Action.Move)
@@ -84,6 +86,7 @@ func TestTeamChessSacrificeRoleAndTarget(t *testing.T) {
 }
 
 func TestTeamChessSiegeChoice(t *testing.T) {
+	t.Parallel()
 	// A mate follows a continued siege: continue (an honourable checkmate
 	// beats the Siege Win).
 	g := tcGame(t, "7k/5K2/8/6Q1/8/8/8/8 w - - 0 1")
@@ -143,6 +146,7 @@ func tcPlay(t *testing.T, a, b *TeamChessPlayer, maxActions int) ([]string, *tea
 }
 
 func TestTeamChessLegalWholeGames(t *testing.T) {
+	t.Parallel()
 	games, maxActions := 4, 300
 	if !testkit.Long() {
 		games, maxActions = 2, 120
@@ -159,6 +163,7 @@ func TestTeamChessLegalWholeGames(t *testing.T) {
 }
 
 func TestTeamChessDeterministic(t *testing.T) {
+	t.Parallel()
 	play := func() string {
 		log, _ := tcPlay(t, tcPlayer(t, "intermediate", 7), tcPlayer(t, "casual", 8), 30)
 		return strings.Join(log, ",")

@@ -152,6 +152,7 @@ func requirePlayable(t *testing.T, p *Position, typed string, cs []Choice) {
 // TestCompleteMoveChoicesArePlayable: whatever is typed, every choice is
 // a whole legal action; the commonest texts get choices.
 func TestCompleteMoveChoicesArePlayable(t *testing.T) {
+	t.Parallel()
 	for name, p := range completePositions(t) {
 		t.Run(name, func(t *testing.T) {
 			side := p.ToMove()
@@ -198,6 +199,7 @@ func TestCompleteMoveChoicesArePlayable(t *testing.T) {
 // plus one more; a typed step that is not legal gives the legal steps
 // before it, noted with the reason.
 func TestCompleteTypingOn(t *testing.T) {
+	t.Parallel()
 	p := parseAdvanced(t, completePos)
 	first := p.CompleteMove(South, "e4-e5", discord)
 	if len(first) == 0 || first[0] != (Choice{"e4-e5", "Infantry SI2"}) {
@@ -224,6 +226,7 @@ func TestCompleteTypingOn(t *testing.T) {
 // TestCompleteStepsArePlayable: every step choice adds legal steps to the
 // draft.
 func TestCompleteStepsArePlayable(t *testing.T) {
+	t.Parallel()
 	for name, p := range completePositions(t) {
 		t.Run(name, func(t *testing.T) {
 			side := p.ToMove()
@@ -253,6 +256,7 @@ func TestCompleteStepsArePlayable(t *testing.T) {
 // moves and Infantry steps, several pieces of each, captures first; in
 // PostTurn, Mines and Anti-Air.
 func TestCompleteMixesKinds(t *testing.T) {
+	t.Parallel()
 	p := completePositions(t)["vehicles"]
 	cs := p.CompleteMove(South, "", discord)
 	kinds := map[ActionKind]int{}
@@ -320,6 +324,7 @@ func TestCompleteMixesKinds(t *testing.T) {
 // TestCompleteIgnoresSecrets: the choices for a player are the same
 // whatever the other side's Drone orders are, and never name a Drone.
 func TestCompleteIgnoresSecrets(t *testing.T) {
+	t.Parallel()
 	base := parseAdvanced(t, completePos)
 	withDrones := parseAdvanced(t, completePos+"drone NI2 e5\ndrone NI1 f4\n")
 	for _, typed := range []string{"", "e4", "e4-e5 ", "f4-g", "Tc3-", "Tc3-c4", "c3"} {
@@ -345,6 +350,7 @@ func TestCompleteIgnoresSecrets(t *testing.T) {
 }
 
 func TestCompleteLimits(t *testing.T) {
+	t.Parallel()
 	p := parseAdvanced(t, completePos)
 	if n := len(p.CompleteMove(South, "", Limits{Max: 3})); n != 3 {
 		t.Errorf("Max 3: %d choices", n)
@@ -364,6 +370,7 @@ func TestCompleteLimits(t *testing.T) {
 }
 
 func TestStripNotes(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"e4-e5 (Infantry SI2) f4": "e4-e5  f4",
 		"a (b (c) d) e":           "a  e",

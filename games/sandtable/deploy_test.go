@@ -7,6 +7,7 @@ import (
 )
 
 func TestPresetsAreValid(t *testing.T) {
+	t.Parallel()
 	names := PresetNames()
 	if strings.Join(names, ",") != "fortress,phalanx,skirmish" {
 		t.Fatalf("presets %v", names)
@@ -36,6 +37,7 @@ func TestPresetsAreValid(t *testing.T) {
 }
 
 func TestRandomDeploymentsAreValidAndSeeded(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(200) {
 		for _, s := range []Side{South, North} {
 			d := RandomDeployment(s, rand.New(rand.NewPCG(seed, 1)))
@@ -53,6 +55,7 @@ func TestRandomDeploymentsAreValidAndSeeded(t *testing.T) {
 }
 
 func TestLayoutRoundTripAndLenience(t *testing.T) {
+	t.Parallel()
 	d, _ := Preset(North, "skirmish")
 	e, err := ParseLayout(North, d.Layout())
 	if err != nil || e.Layout() != d.Layout() {
@@ -84,6 +87,7 @@ func TestLayoutRoundTripAndLenience(t *testing.T) {
 }
 
 func TestDeploymentEditing(t *testing.T) {
+	t.Parallel()
 	d := NewDeployment(North)
 	if err := d.Place(Tank, Sq(0, 10)); err == nil || !strings.Contains(err.Error(), "outside the deployment zone") {
 		t.Errorf("rank 11: %v", err)
@@ -130,6 +134,7 @@ func TestDeploymentEditing(t *testing.T) {
 }
 
 func TestRevealAssignsIDsInSquareOrder(t *testing.T) {
+	t.Parallel()
 	p := NewGame(3)
 	for _, a := range []string{"S preset phalanx", "N preset phalanx", "S confirm", "N confirm"} {
 		if _, err := p.ApplyString(a); err != nil {
@@ -153,6 +158,7 @@ func TestRevealAssignsIDsInSquareOrder(t *testing.T) {
 }
 
 func TestConfirmOnlyValidAndCoinIsFair(t *testing.T) {
+	t.Parallel()
 	counts := map[Side]int{}
 	for seed := range uint64(400) {
 		counts[coin(seed)]++

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseDeployEdits(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []string
@@ -52,6 +53,7 @@ func TestParseDeployEdits(t *testing.T) {
 }
 
 func TestParseDeployEditsErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		line int

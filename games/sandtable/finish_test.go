@@ -6,6 +6,7 @@ import "testing"
 // Deployment formats into a position that reads back (its next hazard IDs
 // are the first ones, SM1 SA1 NM1 NA1).
 func TestFormatRoundTripEndedInDeployment(t *testing.T) {
+	t.Parallel()
 	for _, end := range []string{"N resign", "draw"} {
 		g := NewGame(3)
 		for _, a := range []string{"S preset phalanx", "S confirm", end} {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestFormatRoundTripStartedGame(t *testing.T) {
+	t.Parallel()
 	p := startRandomGame(t, 42)
 	text := p.Format()
 	q, err := ParsePosition(text)
@@ -37,6 +38,7 @@ func TestFormatRoundTripStartedGame(t *testing.T) {
 }
 
 func TestParsePositionErrors(t *testing.T) {
+	t.Parallel()
 	base := "sandtable-position 1\nphase main\nto-move south\n"
 	cases := map[string]string{
 		"":                                                       "empty position",
@@ -94,6 +96,7 @@ func TestParsePositionErrors(t *testing.T) {
 }
 
 func TestParsePositionLineNumbers(t *testing.T) {
+	t.Parallel()
 	_, err := ParsePosition("sandtable-position 1\n# comment\nphase main\nto-move south\npiece SI1 zz\n")
 	se, ok := err.(*SyntaxError)
 	if !ok || se.Line != 5 {
@@ -103,6 +106,7 @@ func TestParsePositionLineNumbers(t *testing.T) {
 
 // TestDocExamplesParse parses every position example in the rules document.
 func TestDocExamplesParse(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../docs/rules/sandtable.md")
 	if err != nil {
 		t.Fatal(err)

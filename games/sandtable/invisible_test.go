@@ -8,6 +8,7 @@ import (
 // TestParseActionIgnoresInvisibleCharacters: actions are read without the
 // invisible characters the echo removes (internal/playertext).
 func TestParseActionIgnoresInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Ma11\u200b":             "Ma11",
 		"\u200bMf5":              "Mf5",
@@ -33,6 +34,7 @@ func TestParseActionIgnoresInvisibleCharacters(t *testing.T) {
 // layout or position file is ignored; other bytes that are not UTF-8 are
 // reported as such, not as a misread row.
 func TestLayoutAndPositionFiles(t *testing.T) {
+	t.Parallel()
 	d, _ := Preset(South, "skirmish")
 	e, err := ParseLayout(South, "\ufeff"+d.Layout())
 	if err != nil || e.Layout() != d.Layout() {

@@ -33,6 +33,7 @@ func legacyEntries(t *testing.T) []Entry {
 // field names, integer enums, IDs as objects) decode to exactly the
 // entries they were written from.
 func TestLegacyEntriesDecode(t *testing.T) {
+	t.Parallel()
 	entries := legacyEntries(t)
 	want, err := os.ReadFile("testdata/legacy/entries.txt")
 	if err != nil {
@@ -64,6 +65,7 @@ func TestLegacyEntriesDecode(t *testing.T) {
 // TestEntryJSON: entries are written with snake_case keys and string
 // enums, and read back equal.
 func TestEntryJSON(t *testing.T) {
+	t.Parallel()
 	entries := legacyEntries(t)
 	data, err := json.Marshal(entries)
 	if err != nil {
@@ -98,6 +100,7 @@ func TestEntryJSON(t *testing.T) {
 // TestStoredValuesRefused: a value that names nothing is refused, in
 // either form.
 func TestStoredValuesRefused(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		json string
 		into any

@@ -29,6 +29,7 @@ func stepStrings(ss []Step) []string {
 }
 
 func TestLegalNextSteps(t *testing.T) {
+	t.Parallel()
 	p, err := ParsePosition(legalPos)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +89,7 @@ func sortedSteps(s string) string {
 }
 
 func TestVehicleMovesFrom(t *testing.T) {
+	t.Parallel()
 	p, err := ParsePosition(`sandtable-position 1
 phase main
 to-move south
@@ -147,6 +149,7 @@ piece NP9 l20
 }
 
 func TestLegalHazardUses(t *testing.T) {
+	t.Parallel()
 	p, err := ParsePosition(`sandtable-position 1
 phase postturn
 to-move south

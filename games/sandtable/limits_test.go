@@ -57,6 +57,7 @@ const limitsBase = "piece SB1 a1\npiece SI30 b2\npiece NB1 t20\npiece NI1 t19\np
 // position format holds is refused (ruling G21); it used to print turn
 // 1000000000, which the parser refuses.
 func TestTurnCounterLimit(t *testing.T) {
+	t.Parallel()
 	// The Main action ends the turn: South has no Base, so no PostTurn.
 	// The hazard use ends the turn too; a Main action followed by a
 	// PostTurn does not.
@@ -98,6 +99,7 @@ func TestTurnCounterLimit(t *testing.T) {
 // would pass the last turn is not advanced: TryAdvance says why and the
 // position is unchanged.
 func TestAdvanceTurnLimit(t *testing.T) {
+	t.Parallel()
 	// South has no Infantry on the ground and its crewed Tank is boxed in
 	// (own Bases, a Mine and neutral Tanks around it): Main and PostTurn
 	// are skipped, so the turn would end by itself.
@@ -126,6 +128,7 @@ func TestAdvanceTurnLimit(t *testing.T) {
 // next one is refused (ruling G12); the ID after 2147483647 used to wrap
 // to SM-2147483648.
 func TestHazardNumberLimit(t *testing.T) {
+	t.Parallel()
 	pos := func(next string) string {
 		return "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\nnext-hazard " + next + "\n" + limitsBase
 	}
@@ -166,6 +169,7 @@ func TestHazardNumberLimit(t *testing.T) {
 // Crater leaves one Crater there (ruling G22); it used to add a second
 // crater line, which the parser refuses.
 func TestDroneOnCrater(t *testing.T) {
+	t.Parallel()
 	// A hand-written position: North's Crater on e5 lasts until the end
 	// of North's next turn, when North's Drone also hits e5.
 	p := mustParse(t, "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\n"+limitsBase+
@@ -213,6 +217,7 @@ func TestDroneOnCrater(t *testing.T) {
 // more; a large count used to be accepted and advanced past the format's
 // bound.
 func TestDeadTurnsBound(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text string
 		ok   bool
@@ -238,6 +243,7 @@ func TestDeadTurnsBound(t *testing.T) {
 // hazard-uses by 2, so the PostTurn of such a position printed hazard-uses
 // 3, which it refused. The bound is now the side to move's Bases.
 func TestHazardUsesBound(t *testing.T) {
+	t.Parallel()
 	p := mustParse(t, "sandtable-position 1\nphase main\nto-move south\n"+limitsBase+"piece SB2 c1\npiece SB3 e1\n")
 	if _, err := p.ApplyString("b2-b3"); err != nil {
 		t.Fatal(err)
@@ -270,6 +276,7 @@ func TestHazardUsesBound(t *testing.T) {
 // to accept hazard-uses 5 there, and the revealed game printed hazard-uses
 // 5 in Main, which it refuses.
 func TestDeploymentCounters(t *testing.T) {
+	t.Parallel()
 	drafts := "draft south\ndraft north\n"
 	for _, extra := range []string{"hazard-uses 5\n", "dead-turns 2\n", "result south resignation\n"} {
 		if _, err := ParsePosition("sandtable-position 1\nphase deployment\n" + extra + drafts); err == nil {
@@ -291,6 +298,7 @@ func TestDeploymentCounters(t *testing.T) {
 // views ("drone south hidden") printed longer than the 1 MiB the parser
 // reads.
 func TestDroneCountBound(t *testing.T) {
+	t.Parallel()
 	head := "sandtable-position 1\nphase main\nto-move north\n" + limitsBase + "piece SI2147483647 d4\n"
 	many := func(n int) string {
 		return head + strings.Repeat("drone SI2147483647 d5 cancelled\n", n)
@@ -314,6 +322,7 @@ func TestDroneCountBound(t *testing.T) {
 // refused (it used to be declared, printing 401 Drone lines that the
 // parser refuses).
 func TestDroneDeclarationBound(t *testing.T) {
+	t.Parallel()
 	pos := func(n int) string {
 		return "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\n" + limitsBase +
 			strings.Repeat("drone SI30 b3\n", n)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseActionForms(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, canon string
 		kind      ActionKind
@@ -51,6 +52,7 @@ func TestParseActionForms(t *testing.T) {
 }
 
 func TestParseActionErrors(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"":             "empty action",
 		"d4":           "an Infantry step is FROM-TO",

@@ -10,6 +10,7 @@ import (
 // give the same playable copy), keeping the viewer's own; full positions
 // and public views are refused.
 func TestPlayable(t *testing.T) {
+	t.Parallel()
 	p := NewGame(7)
 	for _, s := range []Side{South, North} {
 		if _, err := p.Apply(Action{Kind: ActDeployRandom, Side: s, Seed: uint64(s)}); err != nil {

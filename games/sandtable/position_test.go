@@ -5,6 +5,7 @@ import "testing"
 // TestAccessorsReturnCopies: what the accessors return can be changed
 // without changing the position, so no caller can break its invariants.
 func TestAccessorsReturnCopies(t *testing.T) {
+	t.Parallel()
 	p := parseAdvanced(t, "sandtable-position 1\nphase main\nturn 3\nto-move south\n"+
 		"piece SB1 a1\npiece ST1 c3 SI1 SI2\npiece SI3 e4\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n"+
 		"drone NI1 t17\ncrater f6 south\n")

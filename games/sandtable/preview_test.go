@@ -9,6 +9,7 @@ import (
 // does not resolve the other side's Drones, which would show their secret
 // targets; the real position is unchanged.
 func TestPreviewHidesOtherDrones(t *testing.T) {
+	t.Parallel()
 	// South's only ground Infantry boards the Tank: PostTurn is skipped, the
 	// turn passes, and North's Drone on c5 resolves at North's PreTurn.
 	p := parseAdvanced(t, `sandtable-position 1
@@ -64,6 +65,7 @@ drone NI1 c5
 }
 
 func TestPreviewRefusals(t *testing.T) {
+	t.Parallel()
 	p := parseAdvanced(t, completePos)
 	for _, c := range []struct {
 		side Side
@@ -99,6 +101,7 @@ func TestPreviewRefusals(t *testing.T) {
 // TestPreviewOfOwnDrone: a Drone order's preview shows its owner the
 // order, in the owner's view.
 func TestPreviewOfOwnDrone(t *testing.T) {
+	t.Parallel()
 	p := parseAdvanced(t, "sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 2\npiece SB1 a1\npiece SB2 b1\npiece SI2 e4\npiece NB1 t20\npiece NI1 t19\npiece NI2 g6\npiece NT9 k20\npiece NP9 l20\ndrone NI2 e5\n")
 	a, _ := ParseAction("De4-f6")
 	view, entries, err := p.Preview(South, a)

@@ -10,6 +10,7 @@ import (
 // of the input it names, clipped at a character boundary, with an
 // ellipsis and the input's length; a 900 KB token used to be echoed whole.
 func TestErrorsClipEchoedInput(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 900000)
 	wide := strings.Repeat("é", 100000) // two bytes each
 	head := "sandtable-position 1\nphase main\nto-move south\n"

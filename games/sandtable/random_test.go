@@ -211,6 +211,7 @@ func startRandomGame(t testing.TB, seed uint64) *Position {
 // checks the invariants after every action, the format round trip, that
 // a random wrong action changes nothing, and that views hide the Drones.
 func TestRandomGames(t *testing.T) {
+	t.Parallel()
 	games, turns := 40, 400
 	if !testkit.Long() {
 		games, turns = 6, 120

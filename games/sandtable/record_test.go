@@ -42,6 +42,7 @@ func playedGame(t testing.TB, g int, maxActions int) (start *Position, log []Ent
 // position after every action; every Drone order is beside its action
 // with the turn it was given; the result is the game's.
 func TestRecordRoundTrip(t *testing.T) {
+	t.Parallel()
 	games := 10
 	if !testkit.Long() {
 		games = 3
@@ -117,6 +118,7 @@ func TestRecordRoundTrip(t *testing.T) {
 // TestRecordOfAResignation: an action anyone may take at any time, and the
 // result it gives.
 func TestRecordOfAResignation(t *testing.T) {
+	t.Parallel()
 	start, log, _, p := playedGame(t, 1, 5)
 	e, err := p.ApplyString("N resign")
 	if err != nil {
@@ -151,6 +153,7 @@ func TestRecordOfAResignation(t *testing.T) {
 // TestParseRecordRefuses: each kind of bad record is refused with an
 // error naming what is wrong.
 func TestParseRecordRefuses(t *testing.T) {
+	t.Parallel()
 	start, log, _, _ := playedGame(t, 2, 40)
 	rec, err := NewRecord(start, log)
 	if err != nil {
@@ -212,6 +215,7 @@ func TestParseRecordRefuses(t *testing.T) {
 }
 
 func TestNewRecordRefuses(t *testing.T) {
+	t.Parallel()
 	if _, err := NewRecord(NewGame(1), nil); err == nil {
 		t.Error("a record from Deployment")
 	}
@@ -239,6 +243,7 @@ func noSeed(text string) string {
 // TestRecordOfAVictory: a game the rules end has that end as its result,
 // and nothing may follow it.
 func TestRecordOfAVictory(t *testing.T) {
+	t.Parallel()
 	start := parseAdvanced(t, strings.Replace(completePos, "piece NI1 t19\n", "", 1))
 	p := start.Clone()
 	log, err := p.ApplyString("f4-g5") // North's last Infantry

@@ -12,6 +12,7 @@ import (
 // the turn log rebuilds the board at the end of every turn exactly, in
 // random games with Drones, captures and game ends.
 func TestReplayRebuildsEveryTurn(t *testing.T) {
+	t.Parallel()
 	games := 12
 	if !testkit.Long() {
 		games = 4
@@ -63,6 +64,7 @@ func TestReplayRebuildsEveryTurn(t *testing.T) {
 }
 
 func TestReplayRefusesAForeignLog(t *testing.T) {
+	t.Parallel()
 	p := parseAdvanced(t, completePos)
 	log, err := p.Clone().ApplyString("e4-e5")
 	if err != nil {

@@ -202,6 +202,7 @@ func assertRoundTripAfter(tb testing.TB, p *Position, before, action string) {
 // deployments and from hand-written positions; after every action the
 // printed position parses and prints identically (see playRoundTrip).
 func TestRoundTripProperty(t *testing.T) {
+	t.Parallel()
 	games, gameActions, runs, runActions := 10, 1000, 4, 100
 	if !testkit.Long() {
 		games, gameActions, runs, runActions = 2, 100, 1, 8
@@ -382,6 +383,7 @@ func randomPositionText(r *rand.Rand) string {
 // TestRoundTripRandomPositions plays random actions from random
 // hand-written positions (randomPositionText) that the parser accepts.
 func TestRoundTripRandomPositions(t *testing.T) {
+	t.Parallel()
 	positions, actions := 600, 30
 	if !testkit.Long() {
 		positions, actions = 60, 6

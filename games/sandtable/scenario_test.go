@@ -107,6 +107,7 @@ func loadScenarios(t testing.TB) []scenario {
 }
 
 func TestScenarios(t *testing.T) {
+	t.Parallel()
 	scs := loadScenarios(t)
 	names := map[string]bool{}
 	for _, sc := range scs {

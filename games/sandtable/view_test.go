@@ -27,6 +27,7 @@ drone SI2 q5 cancelled
 `
 
 func TestViewRemovesDroneSecrets(t *testing.T) {
+	t.Parallel()
 	p, err := ParsePosition(secretPosition)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +89,7 @@ func TestViewRemovesDroneSecrets(t *testing.T) {
 }
 
 func TestViewDuringDeployment(t *testing.T) {
+	t.Parallel()
 	p := NewGame(5)
 	for _, a := range []string{"S preset phalanx", "N preset skirmish", "N confirm"} {
 		if _, err := p.ApplyString(a); err != nil {
@@ -134,6 +136,7 @@ func rowsOf(text string) []string {
 }
 
 func TestDeploymentLogIsSecret(t *testing.T) {
+	t.Parallel()
 	p := NewGame(5)
 	entries, err := p.ApplyString("S place Ia5")
 	if err != nil {
@@ -145,6 +148,7 @@ func TestDeploymentLogIsSecret(t *testing.T) {
 }
 
 func TestCounts(t *testing.T) {
+	t.Parallel()
 	p, err := ParsePosition(`sandtable-position 1
 phase main
 turn 2
@@ -182,6 +186,7 @@ drone SI1 f6
 // views, and no secret appears in the view's text or accessors. (G20:
 // these are all the secrets; hazards are public once revealed.)
 func TestPublicViewCarriesNoSecret(t *testing.T) {
+	t.Parallel()
 	deploying := func(seed uint64, south, north string) *Position {
 		p := NewGame(seed)
 		for _, a := range []string{"S preset " + south, "N preset " + north, "N confirm"} {

@@ -31,6 +31,7 @@ func lookAt(t *testing.T, g *Game) look {
 // plays on exactly as a replay of the game would; playing on the clone
 // never changes the original, nor playing on the original the clone.
 func TestCloneIsIndependent(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range 20 {
 		g, err := NewGame(Setup{White: ids("a c"), Black: ids("b d")})

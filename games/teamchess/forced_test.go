@@ -13,6 +13,7 @@ import (
 // refusal goes to the player who wrote the Saboteur, so it names the
 // opponent ("Black's own pawn"), never "your".
 func TestForcedReplyRefusalSpeaksOfTheOpponent(t *testing.T) {
+	t.Parallel()
 	you := regexp.MustCompile(`(?i)\byou(r)?\b`)
 	for _, c := range []struct{ fen, move, want string }{
 		{"4k2r/4p1P1/8/8/8/8/8/Q3K3 w - - 0 1", "gxh8=Saboteur:Ke7", "Black's own pawn"},
@@ -40,6 +41,7 @@ func TestForcedReplyRefusalSpeaksOfTheOpponent(t *testing.T) {
 }
 
 func TestSpeakOf(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"e7 is occupied by your own pawn":                 "e7 is occupied by Black's own pawn",
 		"you cannot castle while your king is in check":   "Black cannot castle while Black's king is in check",

@@ -14,6 +14,7 @@ func ids(s string) []Member { return members(strings.Fields(s)) }
 
 // TestTeamsValidation covers ruling 1 and rule 1.1: queues, double commands.
 func TestTeamsValidation(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, white, black string
 		err                string // "" when valid
@@ -70,6 +71,7 @@ func TestTeamsValidation(t *testing.T) {
 }
 
 func TestNewGamePositions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ fen, err string }{
 		{"", ""},
 		{"not a fen", "invalid FEN"},
@@ -111,6 +113,7 @@ func TestNewGamePositions(t *testing.T) {
 
 // TestRefusedActionsChangeNothing: every refusal leaves the game as it was.
 func TestRefusedActionsChangeNothing(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGame(Setup{White: ids("ann bob"), Black: ids("cid dan")})
 	g.Play("ann", "e4")
 	before := snapshot(g)
@@ -154,6 +157,7 @@ func asRuleError(err error, re **RuleError) bool {
 // TestStateRoundTrip: the stored JSON is small and readable and replays
 // to the same game; a corrupted state is refused with the failing action.
 func TestStateRoundTrip(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGame(Setup{FEN: "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", White: ids("ann bob"), Black: ids("cid dan")})
 	for _, s := range [][2]string{{"ann", "a8=Saboteur:Rh1+"}, {"cid", "Rh1"}, {"ann", "Kd2"}} {
 		if _, err := g.Play(s[0], s[1]); err != nil {
@@ -209,6 +213,7 @@ func TestStateRoundTrip(t *testing.T) {
 // siege decisions, occasional resignations) and checks the invariants after
 // every action, and that State replays to the same game.
 func TestRandomGames(t *testing.T) {
+	t.Parallel()
 	fens := []string{
 		chess.StandardFEN,
 		"4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1",

@@ -27,6 +27,7 @@ const (
 // record, its PGN and its summary; stored again, it keeps it for good. A
 // game that was still going on is scored by today's rule when it ends.
 func TestOldStatesKeepTheirCategory(t *testing.T) {
+	t.Parallel()
 	g, err := Load([]byte(forcedMateV1))
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +88,7 @@ func TestOldStatesKeepTheirCategory(t *testing.T) {
 // actions replay to, except for a checkmate's honour, where the stored
 // category wins; a finished version 2 game must have one.
 func TestStoredResultIsChecked(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGame(Setup{White: ids("ann"), Black: ids("cid")})
 	playAll(t, g, "f3", "e5", "g4", "Qh4#")
 	data, _ := json.Marshal(g)
@@ -139,6 +141,7 @@ func TestStoredResultIsChecked(t *testing.T) {
 // TestSacrificed: the team's sacrifice flag is set by its own pawn reaching
 // the last rank (any role, forced or not) and by nothing else.
 func TestSacrificed(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGame(Setup{FEN: "4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1", White: ids("ann"), Black: ids("cid")})
 	if g.Sacrificed(chess.White) || g.Sacrificed(chess.Black) {
 		t.Fatal("no sacrifice yet")

@@ -9,6 +9,7 @@ import (
 // TestParseMoveIgnoresInvisibleCharacters: Team Chess moves, sacrifices
 // included, are read without the invisible characters the echo removes.
 func TestParseMoveIgnoresInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	p := chess.StartPosition(chess.TeamChess)
 	for _, s := range []string{"Nf3\u200b", "\u200bNf3", "N\x00f3", "Nf3\u00a0", "g1f3\ufeff"} {
 		m, err := ParseMove(&p, s)

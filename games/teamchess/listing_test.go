@@ -14,6 +14,7 @@ import (
 // Kb7 or e3 says so (in SAN, or in UCI when typed in UCI); the board is
 // unchanged.
 func TestRefusalNamesTheLegalMoves(t *testing.T) {
+	t.Parallel()
 	g, err := NewGame(Setup{FEN: "k7/8/1Q6/8/4p3/4P3/3P4/K7 w - - 0 1",
 		White: []Member{{ID: "1", Name: "Ann"}}, Black: []Member{{ID: "2", Name: "Cid"}}})
 	if err != nil {
@@ -54,6 +55,7 @@ func TestRefusalNamesTheLegalMoves(t *testing.T) {
 // with one choice is written in full (Assassin's only target, Saboteur's
 // only reply), with several it gets a placeholder.
 func TestListingRoleEntries(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		fen      string
 		san, uci []string
@@ -97,6 +99,7 @@ func TestListingRoleEntries(t *testing.T) {
 // TestForcedMoveRefusalNamesOnlyIt: when a Saboteur forced the move, the
 // refusal names the forced move in its reason and adds no listing.
 func TestForcedMoveRefusalNamesOnlyIt(t *testing.T) {
+	t.Parallel()
 	g, err := NewGame(Setup{FEN: "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1",
 		White: []Member{{ID: "1", Name: "Ann"}}, Black: []Member{{ID: "2", Name: "Cid"}}})
 	if err != nil {
@@ -116,6 +119,7 @@ func TestForcedMoveRefusalNamesOnlyIt(t *testing.T) {
 // whether to list equals the legal roles RoleOptions finds, for every
 // sacrifice candidate of the positions in testdata/moves.txt.
 func TestLegalRolesAgreesWithRoleOptions(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/moves.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseMoveFile(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("testdata/moves.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestParseMoveFile(t *testing.T) {
 }
 
 func TestRoleParsing(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want Role
@@ -101,6 +103,7 @@ func TestRoleParsing(t *testing.T) {
 }
 
 func TestComplete(t *testing.T) {
+	t.Parallel()
 	p, _ := chess.ParseFEN(chess.TeamChess, "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1")
 	sans := func(ts []MoveText) []string {
 		var out []string
@@ -145,6 +148,7 @@ func TestComplete(t *testing.T) {
 // lists that square's moves in the UCI-style form, as Survival's
 // autocomplete does; a SAN match of the same text comes first.
 func TestCompleteTwoCharacterSquare(t *testing.T) {
+	t.Parallel()
 	white, _ := chess.ParseFEN(chess.TeamChess, chess.StandardFEN)
 	black, _ := chess.ParseFEN(chess.TeamChess, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
 	for _, c := range []struct {
@@ -202,6 +206,7 @@ func TestCompleteStaysCheap(t *testing.T) {
 }
 
 func TestSANOfIllegalMoveIsUCI(t *testing.T) {
+	t.Parallel()
 	p := chess.StartPosition(chess.TeamChess)
 	m := Move{Board: chess.NewMove(chess.E1, chess.E8, chess.Normal, chess.NoRole)}
 	if got := SAN(&p, m); got != "e1e8" {

@@ -21,6 +21,7 @@ func nodeLimit() uint64 {
 }
 
 func TestPerftFile(t *testing.T) {
+	t.Parallel()
 	for _, c := range perfttest.Read(t, "testdata/teamchess.perft") {
 		if c.Nodes > nodeLimit() {
 			continue
@@ -47,6 +48,7 @@ func TestPerftFile(t *testing.T) {
 // TestPerftDivideForms checks the UCI-style texts of -divide and that a
 // Saboteur's subtree is exactly its one forced reply.
 func TestPerftDivideForms(t *testing.T) {
+	t.Parallel()
 	p, _ := chess.ParseFEN(chess.TeamChess, "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1")
 	got := map[string]uint64{}
 	var order []string

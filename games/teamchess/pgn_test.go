@@ -18,6 +18,7 @@ func playAll(t *testing.T, g *Game, moves ...string) {
 }
 
 func TestPGN(t *testing.T) {
+	t.Parallel()
 	g, err := NewGame(Setup{FEN: "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", White: ids("ann bob"), Black: ids("cid dan")})
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +63,7 @@ func TestPGN(t *testing.T) {
 }
 
 func TestPGNMutualLossAndOngoing(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGame(Setup{White: ids("ann ann"), Black: ids("cid dan")})
 	if pgn := g.PGN(nil); !strings.Contains(pgn, `[Result "*"]`) || !strings.Contains(pgn, `[Sacrifices "-"]`) ||
 		!strings.Contains(pgn, `[TagOuts "-"]`) || strings.Contains(pgn, "Termination") ||
@@ -82,6 +84,7 @@ func TestPGNMutualLossAndOngoing(t *testing.T) {
 // TestRecord: the record lists moves, sacrifices, forced moves, passes,
 // tag-outs with the personal win and loss, and the fatigue counters.
 func TestRecord(t *testing.T) {
+	t.Parallel()
 	g, _ := NewGame(Setup{FEN: "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", White: ids("ann bob"), Black: ids("cid dan")})
 	playAll(t, g, "a8=Saboteur:Rh2")
 	if _, err := g.TagOut("cid"); err != nil {

@@ -92,6 +92,7 @@ func refPerft(p *chess.Position, depth int, forced *Move) uint64 {
 // TestPerftReference checks every perft value of testdata/teamchess.perft
 // within the node limit against the reference generator.
 func TestPerftReference(t *testing.T) {
+	t.Parallel()
 	limit := nodeLimit() / 10
 	for _, c := range perfttest.Read(t, "testdata/teamchess.perft") {
 		if c.Nodes > limit {
@@ -113,6 +114,7 @@ func TestPerftReference(t *testing.T) {
 // UCI-style texts parse back to the same move and Complete finds the move
 // from its SAN.
 func TestRandomGamesAgainstReference(t *testing.T) {
+	t.Parallel()
 	starts := []string{
 		"4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1",
 		"4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1",

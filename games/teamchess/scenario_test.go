@@ -23,6 +23,7 @@ import (
 // the old code stored it (version 1, without the result), to check what
 // old stored games become.
 func TestScenarios(t *testing.T) {
+	t.Parallel()
 	for _, sc := range readScenarios(t, "testdata/scenarios.txt") {
 		t.Run(sc.name, func(t *testing.T) { runScenario(t, sc) })
 	}

@@ -38,6 +38,7 @@ func searchLookAt(g *Game) searchLook {
 // no record, and leaves the original unchanged; a reused copy starts
 // afresh.
 func TestSearchCopyPlaysAsApply(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(16, 16))
 	var c Game // reused for every step: the queues' storage is reused
 	sieges, sacrifices := 0, 0
@@ -86,6 +87,7 @@ func TestSearchCopyPlaysAsApply(t *testing.T) {
 // TestSearchCopyOnly: PlayLegal and DecideSiege refuse a game that keeps a
 // record.
 func TestSearchCopyOnly(t *testing.T) {
+	t.Parallel()
 	g, err := NewGame(Setup{White: ids("a"), Black: ids("b")})
 	require.NoError(t, err)
 	require.Panics(t, func() { g.PlayLegal(g.LegalMoves()[0]) })

@@ -184,6 +184,7 @@ var snapshotFENs = []string{
 // refusals), keeps the record from the latest move on, and its Replay is
 // the whole game.
 func TestResumeBehavesAsReplay(t *testing.T) {
+	t.Parallel()
 	games := 40
 	if !testkit.Long() {
 		games = 8
@@ -244,6 +245,7 @@ func TestResumeBehavesAsReplay(t *testing.T) {
 // when the capture is illegal) and castling rights survive a resume, and
 // the last move's kind (an en passant capture, a castling) too.
 func TestResumeKeepsEnPassantAndCastling(t *testing.T) {
+	t.Parallel()
 	// The d5 pawn is pinned by the rook on a5: e6 cannot be taken en passant.
 	g, err := NewGame(Setup{FEN: "4k3/4p3/8/r2P3K/8/8/8/8 b - - 0 1", White: ids("ann"), Black: ids("cid")})
 	require.NoError(t, err)
@@ -285,6 +287,7 @@ func saboteurGame(t testing.TB) *Game {
 // not fit the stored state, is refused with an error naming the field; the
 // untouched one resumes.
 func TestResumeRefusesCorruptSnapshots(t *testing.T) {
+	t.Parallel()
 	g := saboteurGame(t)
 	state, err := json.Marshal(g)
 	require.NoError(t, err)
@@ -378,6 +381,7 @@ func TestResumeRefusesCorruptSnapshots(t *testing.T) {
 // are for State, and Replay refuses actions that do not lead to the
 // snapshot.
 func TestResumeNeverReadsTheActions(t *testing.T) {
+	t.Parallel()
 	g := saboteurGame(t)
 	h, s := g.State(), g.Snapshot()
 	h.Actions[0].Move = "h2h4" // not even legal

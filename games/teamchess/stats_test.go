@@ -17,6 +17,7 @@ func names(ps []PlayerStats) []string {
 // win/loss ratio (no losses: the ratio is the number of wins), then fewer
 // losses, then name.
 func TestRank(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		players []PlayerStats
@@ -73,6 +74,7 @@ func TestRank(t *testing.T) {
 
 // TestLeaderboardAfterGames tallies several finished games and ranks them.
 func TestLeaderboardAfterGames(t *testing.T) {
+	t.Parallel()
 	stats := map[string]PlayerStats{}
 	add := func(g *Game) {
 		t.Helper()

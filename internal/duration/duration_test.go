@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseAndFormat(t *testing.T) {
+	t.Parallel()
 	good := map[string]time.Duration{
 		"24h": 24 * time.Hour, "3d": 72 * time.Hour, "1d12h": 36 * time.Hour,
 		" 90m ": 90 * time.Minute, "2D": 48 * time.Hour, "45s": 45 * time.Second,

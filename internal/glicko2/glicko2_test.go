@@ -13,6 +13,7 @@ var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 // TestPaperExample is Glickman's worked example (glicko2.pdf): a 1500/200
 // player beats 1400/30, loses to 1550/100 and 1700/300 in one period.
 func TestPaperExample(t *testing.T) {
+	t.Parallel()
 	p := Rating{Rating: 1500, Deviation: 200, Volatility: 0.06}
 	// Tau 0.5 in the paper; ours is 0.75, which moves σ' in the 6th digit
 	// only: the rating and RD match the paper's to 0.01 either way.
@@ -31,6 +32,7 @@ func TestPaperExample(t *testing.T) {
 // figures (v = 1.7785, Δ = -0.4834, σ' = 0.05999 with τ 0.5: ours with
 // τ 0.75 stays within 1e-5 of it).
 func TestVolatilityPaper(t *testing.T) {
+	t.Parallel()
 	s := volatility(-0.4834, 1.1513, 1.7785, 0.06)
 	require.InDelta(t, 0.05999, s, 0.00001)
 }
@@ -40,6 +42,7 @@ func TestVolatilityPaper(t *testing.T) {
 // 0.06) = 2.0157, φ' = 1/sqrt(1/φ*² + 1/v) = 1.6712 → RD 290.3, μ' =
 // φ'²·g·½ = 0.9343 → r 1662.3 for the winner, 1337.7 for the loser.
 func TestFirstGameByHand(t *testing.T) {
+	t.Parallel()
 	a, b := New(), New()
 	wa := Update(a, []Result{Win(b)}, t0)
 	lb := Update(b, []Result{Loss(a)}, t0)
@@ -52,6 +55,7 @@ func TestFirstGameByHand(t *testing.T) {
 
 // TestDrawBetweenEquals moves neither rating, and shrinks both RDs.
 func TestDrawBetweenEquals(t *testing.T) {
+	t.Parallel()
 	p := Rating{Rating: 1600, Deviation: 80, Volatility: 0.06, Last: t0}
 	got := Update(p, []Result{Draw(p)}, t0.Add(24*time.Hour))
 	require.InDelta(t, 1600, got.Rating, 1e-9)
@@ -64,6 +68,7 @@ func TestDrawBetweenEquals(t *testing.T) {
 // TestIdleGrowth: RD grows with the periods passed: 100 days at 0.21436
 // periods a day is 21.436 periods; φ* = sqrt(φ² + 21.436·σ²).
 func TestIdleGrowth(t *testing.T) {
+	t.Parallel()
 	p := Rating{Rating: 1700, Deviation: 60, Volatility: 0.06, Last: t0}
 	got := Decay(p, t0.Add(100*24*time.Hour))
 	phi := 60 / scale
@@ -82,6 +87,7 @@ func TestIdleGrowth(t *testing.T) {
 // TestClamps keeps RD within 45-500: years of idleness stop at 500, many
 // games stop at 45.
 func TestClamps(t *testing.T) {
+	t.Parallel()
 	p := Rating{Rating: 1500, Deviation: 300, Volatility: 0.06, Last: t0}
 	require.Equal(t, MaxDeviation, Decay(p, t0.Add(100*365*24*time.Hour)).Deviation)
 	r := New()
@@ -103,6 +109,7 @@ func TestClamps(t *testing.T) {
 // TestWeights: a half-weighted win moves less than a whole one; weight 0
 // changes nothing.
 func TestWeights(t *testing.T) {
+	t.Parallel()
 	p := New()
 	opp := New()
 	whole := Update(p, []Result{Win(opp)}, t0)

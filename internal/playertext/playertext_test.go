@@ -6,6 +6,7 @@ import (
 )
 
 func TestClean(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Nf3":                           "Nf3",
 		"Nf3\u200b":                     "Nf3",
@@ -29,6 +30,7 @@ func TestClean(t *testing.T) {
 // TestTextKeepsEmojiSequences: joiners and tag characters inside emoji
 // sequences stay, so that 👩‍💻 is not posted as 👩💻.
 func TestTextKeepsEmojiSequences(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"👩\u200d💻",       // woman technologist
 		"🏳\ufe0f\u200d🌈", // rainbow flag
@@ -47,6 +49,7 @@ func TestTextKeepsEmojiSequences(t *testing.T) {
 // TestTextRemovesSpoofing: outside emoji sequences the invisible
 // characters go, as Clean removes them.
 func TestTextRemovesSpoofing(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"adm\u200bin":           "admin",      // zero-width space between letters
 		"bob\u202eslx.exe":      "bobslx.exe", // bidi override in a name
@@ -68,6 +71,7 @@ func TestTextRemovesSpoofing(t *testing.T) {
 }
 
 func TestFile(t *testing.T) {
+	t.Parallel()
 	got, err := File("\ufeff# layout\r\n6 T...\u200b\n")
 	if err != nil || got != "# layout\r\n6 T...\n" {
 		t.Errorf("a UTF-8 BOM is dropped: got %q, %v", got, err)
@@ -84,6 +88,7 @@ func TestFile(t *testing.T) {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		max  int

@@ -141,8 +141,8 @@ type runner struct {
 	tier  string
 	scale float64
 
-	mu                     sync.Mutex
-	times                  []pkgTime
+	mu                      sync.Mutex
+	times                   []pkgTime
 	passed, failed, skipped int
 }
 

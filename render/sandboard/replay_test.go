@@ -56,6 +56,7 @@ func playedRecord(t testing.TB, seed uint64, actions int) *sandtable.Record {
 // after each Drone action both its owner's order is on the board (the
 // public board would not show it); a board per action or per turn.
 func TestReplayBoardsShowEverything(t *testing.T) {
+	t.Parallel()
 	rec := playedRecord(t, 3, 120)
 	all, err := ReplayBoards(rec, EveryAction)
 	if err != nil {
@@ -111,6 +112,7 @@ func TestReplayBoardsShowEverything(t *testing.T) {
 // TestRevealedAddsOnlyTheDrones: the revealed board is the public board
 // with both sides' Drone orders.
 func TestRevealedAddsOnlyTheDrones(t *testing.T) {
+	t.Parallel()
 	a := parse(t, game+"seed 5\ndrone SI2 e6\ndrone NI2 g10\n")
 	b, err := Revealed(a, nil)
 	if err != nil {

@@ -25,6 +25,7 @@ const game = "sandtable-position 1\nphase main\nturn 7\nto-move north\nfirst nor
 // differ only in their secrets (seed, Drone orders) is the same, and holds
 // no Drone order; each player's board holds its own orders only.
 func TestPublicBoardDependsOnNoSecret(t *testing.T) {
+	t.Parallel()
 	a := parse(t, game+"seed 5\ndrone SI2 e6\ndrone NI2 g10\n")
 	b := parse(t, game+"seed 6\ndrone SI3 f6\ndrone NI3 h16\n")
 	ba, va, err := Board(a, nil, sandtable.NoSide)
@@ -58,6 +59,7 @@ func TestPublicBoardDependsOnNoSecret(t *testing.T) {
 // TestDraftsOnlyInTheirOwnersBoard: in Deployment the public board shows
 // no draft and each player's board only its own.
 func TestDraftsOnlyInTheirOwnersBoard(t *testing.T) {
+	t.Parallel()
 	p := sandtable.NewGame(1)
 	for _, a := range []string{"S preset phalanx", "N preset fortress"} {
 		if _, err := p.ApplyString(a); err != nil {
