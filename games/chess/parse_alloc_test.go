@@ -24,8 +24,7 @@ func bytesPerRun(n int, f func()) uint64 {
 // list, the cleaned text, the SAN), not per-call lookup tables (a
 // strings.Replacer built on every call cost about 21 kB and 90% of the
 // time of a replayed move).
-func TestReadingAMoveAllocatesLittle(t *testing.T) {
-	t.Parallel()
+func TestReadingAMoveAllocatesLittle(t *testing.T) { // not parallel: it counts the process's allocations
 	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
 	}
