@@ -41,6 +41,7 @@ func testKind(release <-chan struct{}, started chan<- struct{}) *commands.Kind {
 }
 
 func TestPanicAnswersUserAndLogsStack(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{}, testKind(nil, nil))
 	alice := srv.User("alice")
@@ -57,6 +58,7 @@ func TestPanicAnswersUserAndLogsStack(t *testing.T) {
 }
 
 func TestGracefulShutdownFinishesInFlight(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
@@ -126,6 +128,7 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 }
 
 func TestGatewayIntentsAndGlobalRegistration(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	sessions := h.srv.GatewaySessions()
 	require.NotEmpty(t, sessions)
@@ -141,6 +144,7 @@ func TestGatewayIntentsAndGlobalRegistration(t *testing.T) {
 }
 
 func TestDevGuildRegistrationAndShard(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	store := openStore(t)
 	cfg := bot.DefaultConfig()

@@ -13,6 +13,7 @@ import (
 // (Discord cannot create the game's thread inside a thread). The bot
 // knows the channel's type from its state cache, or asks Discord.
 func TestGamesStartOnlyInTextChannels(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -55,6 +56,7 @@ func TestGamesStartOnlyInTextChannels(t *testing.T) {
 // threads (50024) closes the challenge or lobby for good; any other
 // refusal keeps it open for another try.
 func TestThreadRefusedAtAccept(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	noThreads := discordsim.Fault{Status: 400, Code: 50024, Message: "Cannot execute action on this channel type"}

@@ -51,6 +51,7 @@ func (h *harness) requireTimeLosses(channelID string, n int, why string) []*disc
 // from that move, and the side to move loses exactly one limit after the
 // last move.
 func TestSurvivalMoveClockRestartsWithEachMove(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob, discordsim.Opt("move_time", "1h")) // T0: White's hour
@@ -76,6 +77,7 @@ func TestSurvivalMoveClockRestartsWithEachMove(t *testing.T) {
 // tag-out for time each give the commander to act the full time again, and
 // the timer runs out exactly one move time after the last transition.
 func TestTeamChessMoveTimerRestartsWithEachTransition(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordsim.Opt("move_time", "1h")) // T0
@@ -123,6 +125,7 @@ func TestTeamChessMoveTimerRestartsWithEachTransition(t *testing.T) {
 // turn's last action starts the next turn's, and neither a Main action nor
 // a hazard use restarts it.
 func TestSandTableTurnClockRestartsEachTurn(t *testing.T) {
+	t.Parallel()
 	t.Run("turns", func(t *testing.T) {
 		h := newHarness(t)
 		alice, bob := h.srv.User("alice"), h.srv.User("bob")

@@ -19,6 +19,7 @@ import (
 // the store at once, and its board is posted once when the outbox retries;
 // the computer does not move again meanwhile.
 func TestComputerMovePostFailsThenRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice := h.srv.User("alice")
 	start := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", h.srv.Bot()),
@@ -87,6 +88,7 @@ func TestComputerMovePostFailsThenRetried(t *testing.T) {
 // computer every computer move is made once and posted once, whichever
 // bot's worker makes it.
 func TestMultiProcessComputerMovesOnce(t *testing.T) {
+	t.Parallel()
 	m := startMulti(t, 3, 1, []int{0}, []int{1}, []int{2})
 	h1 := m.hs[1]
 	alice := m.srv.User("alice")

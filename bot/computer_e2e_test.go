@@ -20,6 +20,7 @@ import (
 // store (its workers stopped before alice's move, as if it died before
 // searching): the restarted bot resumes the move from its timer.
 func TestSurvivalAgainstTheComputer(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)

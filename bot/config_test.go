@@ -34,12 +34,14 @@ func writeConfig(t *testing.T, body string) string {
 func noEnv(string) string { return "" }
 
 func TestExampleConfigLoads(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig("../config.example.toml", noEnv)
 	require.NoError(t, err)
 	require.Equal(t, DefaultConfig(), cfg, "the example documents the defaults")
 }
 
 func TestConfigValues(t *testing.T) {
+	t.Parallel()
 	p := writeConfig(t, `
 [discord]
 token = "file-token"
@@ -76,6 +78,7 @@ claim_ttl = "5s"
 }
 
 func TestEnvTokenOverridesFile(t *testing.T) {
+	t.Parallel()
 	p := writeConfig(t, "[discord]\ntoken = \"file\"\n")
 	cfg, err := LoadConfig(p, func(k string) string {
 		if k == "DISCORD_TOKEN" {
@@ -88,6 +91,7 @@ func TestEnvTokenOverridesFile(t *testing.T) {
 }
 
 func TestConfigErrorsNameKeyAndFile(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ body, want string }{
 		{"[discord]\ntokn = \"x\"\n", "unknown key discord.tokn"},
 		{"colour = 1\n", "unknown key colour"},
@@ -129,6 +133,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 }
 
 func TestMissingTokenIsExplained(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig("", noEnv)
 	require.NoError(t, err)
 	err = cfg.RequireToken("")
@@ -141,6 +146,7 @@ func TestMissingTokenIsExplained(t *testing.T) {
 // slog handlers (an attribute, a group, a logger's With, the whole config),
 // encoding/json and TOML.
 func TestSecretNeverPrints(t *testing.T) {
+	t.Parallel()
 	const token = "sekrit-token"
 	cfg, err := LoadConfig("", func(string) string { return token })
 	require.NoError(t, err)
@@ -192,6 +198,7 @@ func TestSecretNeverPrints(t *testing.T) {
 }
 
 func TestPlaygroundConfig(t *testing.T) {
+	t.Parallel()
 	p := writeConfig(t, `
 [playground]
 address = "0.0.0.0"
@@ -234,6 +241,7 @@ users = ["ann", "ben", "cy"]
 // holds the token is reported by line and column without the file's lines
 // (the TOML library's positioned error prints the lines around the error).
 func TestConfigErrorsNeverShowTheToken(t *testing.T) {
+	t.Parallel()
 	const tok = "MTIzNDU2Nzg5.REAL-SECRET-abc.def"
 	for name, body := range map[string]string{
 		"bad value two lines below": "[discord]\ntoken = \"" + tok + "\"\n[game]\nmove_time = \"5x\"\n",
@@ -260,6 +268,7 @@ func TestConfigErrorsNeverShowTheToken(t *testing.T) {
 // refuses a bot without a gateway that nothing could reach (a test's
 // Options.HTTPListen counts as http.listen).
 func TestEndpointConfig(t *testing.T) {
+	t.Parallel()
 	key := strings.Repeat("0f", 32)
 	p := writeConfig(t, "[discord]\npublic_key = \""+key+"\"\ngateway = false\n[http]\nlisten = \"127.0.0.1:9090\"\n[bot]\nprocess_name = \"bot-a\"\n")
 	cfg, err := LoadConfig(p, noEnv)
@@ -283,6 +292,7 @@ func TestEndpointConfig(t *testing.T) {
 // TestStorageConfig: the etcd backend's keys are read and checked, each
 // error naming its key; bbolt stays the default.
 func TestStorageConfig(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig("", noEnv)
 	require.NoError(t, err)
 	require.Equal(t, "bbolt", cfg.Storage.Backend)

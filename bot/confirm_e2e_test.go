@@ -17,6 +17,7 @@ import (
 // longer use commands in it. Before that, the final board's Rematch opens
 // a challenge with colours swapped.
 func TestResignConfirmedThenThreadArchived(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)

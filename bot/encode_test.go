@@ -19,6 +19,7 @@ import (
 // footers and images are left out, routes become custom IDs, and a nil
 // list stays nil while an empty one stays empty (an edit that clears).
 func TestEncodeMessage(t *testing.T) {
+	t.Parallel()
 	m := ui.Message{
 		Content: "hi",
 		Cards: []*ui.Card{
@@ -86,6 +87,7 @@ func TestEncodeMessage(t *testing.T) {
 // TestEncodeButtonStyles: every ui style has its own Discord style, and the
 // zero style is Discord's default (primary).
 func TestEncodeButtonStyles(t *testing.T) {
+	t.Parallel()
 	seen := map[discordgo.ButtonStyle]bool{}
 	for _, s := range []ui.ButtonStyle{ui.Primary, ui.Secondary, ui.Success, ui.Danger, ui.Link} {
 		d := encodeButton(ui.Button{Style: s}).Style
@@ -99,6 +101,7 @@ func TestEncodeButtonStyles(t *testing.T) {
 // TestEncodeCommands: slash command definitions keep every field the bot
 // uses, and option types map both ways.
 func TestEncodeCommands(t *testing.T) {
+	t.Parallel()
 	no := false
 	defs := encodeCommands([]*ui.Command{{Name: "move", Description: "d", DMPermission: &no, Options: []*ui.CommandOption{
 		{Type: ui.String, Name: "move", Description: "m", Required: true, Autocomplete: true, MaxLength: 200},
@@ -127,6 +130,7 @@ func TestEncodeCommands(t *testing.T) {
 // TestChannelTypes: text channels and each kind of thread are told apart;
 // anything else is OtherChannel.
 func TestChannelTypes(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, ui.TextChannel, channelType(discordgo.ChannelTypeGuildText))
 	require.Equal(t, ui.PublicThread, channelType(discordgo.ChannelTypeGuildPublicThread))
 	require.Equal(t, ui.PrivateThread, channelType(discordgo.ChannelTypeGuildPrivateThread))
@@ -140,6 +144,7 @@ func TestChannelTypes(t *testing.T) {
 // Discord's status, code and message, keeping its text and the original
 // error; any other error passes unchanged.
 func TestPlatformError(t *testing.T) {
+	t.Parallel()
 	re := &discordgo.RESTError{Response: &http.Response{StatusCode: 403, Status: "403 Forbidden"},
 		Message: &discordgo.APIErrorMessage{Code: 50013, Message: "Missing Permissions"}}
 	err := platformError(fmt.Errorf("starting: %w", re))

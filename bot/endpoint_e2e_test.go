@@ -81,6 +81,7 @@ func restCallbacks(srv *discordsim.Server) int {
 // the renders and the active game; every log line names the process and
 // the shard.
 func TestHTTPInteractionsPlay(t *testing.T) {
+	t.Parallel()
 	h := startHTTPBot(t, bot.Options{})
 	require.NoError(t, h.srv.PingEndpoint(h.endpoint()), "Discord's check of the endpoint URL")
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
@@ -146,6 +147,7 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 // 401 and changes nothing (no answer, no message, the store unchanged); a
 // body over the limit gets 413; a PING gets a PONG.
 func TestHTTPInteractionsRefused(t *testing.T) {
+	t.Parallel()
 	h := startHTTPBot(t, bot.Options{})
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	// A real interaction, captured by delivering it nowhere else: the
@@ -290,6 +292,7 @@ func slowKind(release <-chan struct{}) *commands.Kind {
 // is answered in time by the deferral, written as the HTTP answer; its
 // answer then fills the "thinking" message over REST.
 func TestHTTPInteractionsDeferral(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	h := startHTTPBot(t, bot.Options{DeferAfter: 200 * time.Millisecond}, slowKind(release))
 	alice := h.srv.User("alice")
@@ -310,6 +313,7 @@ func TestHTTPInteractionsDeferral(t *testing.T) {
 // answers 503 while it drains the interactions in flight, whose answers
 // still arrive; then the listener closes.
 func TestHTTPInteractionsDraining(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	draining := make(chan int, 1)
 	h := startHTTPBot(t, bot.Options{DeferAfter: -1, Draining: func(n int) { draining <- n }}, slowKind(release))
@@ -354,6 +358,7 @@ func TestHTTPInteractionsDraining(t *testing.T) {
 // outbox reports the age of its oldest effect; once delivered, the age is
 // back to zero.
 func TestOutboxMetrics(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{HTTPListen: "127.0.0.1:0"})
 	addr := h.bot.HTTPAddr()
@@ -375,6 +380,7 @@ func TestOutboxMetrics(t *testing.T) {
 // submission answered by updating the clicked message, both as HTTP
 // answers.
 func TestHTTPInteractionsForms(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	close(release)
 	h := startHTTPBot(t, bot.Options{}, slowFormKind(release))

@@ -34,6 +34,7 @@ func (h *harness) gamesListed(u *discordsim.User, title string) int {
 // challenge message loses its buttons through the outbox, so a second
 // Accept starts no second game.
 func TestAcceptCallbackFailsChallengeStillCloses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -59,6 +60,7 @@ func TestAcceptCallbackFailsChallengeStillCloses(t *testing.T) {
 // TestAcceptRateLimitedOnce: a 429 at the Accept answer is retried by the
 // client: one game, one thread, the challenge closed, the board once.
 func TestAcceptRateLimitedOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -78,6 +80,7 @@ func TestAcceptRateLimitedOnce(t *testing.T) {
 // thread at Accept leaves the challenge open (no game); a second Accept
 // starts one game in one thread.
 func TestAcceptThreadStartFailsThenSecondAccept(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -100,6 +103,7 @@ func TestAcceptThreadStartFailsThenSecondAccept(t *testing.T) {
 // TestAcceptMemberAddFailsThenRetried: a 500 on adding a player to the new
 // game's thread is retried: both players end up members.
 func TestAcceptMemberAddFailsThenRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -124,6 +128,7 @@ func TestAcceptMemberAddFailsThenRetried(t *testing.T) {
 // TestWrongUserCannotAcceptOrCancel: a third user's Accept, Decline or
 // Cancel changes nothing; the challenge stays open for its opponent.
 func TestWrongUserCannotAcceptOrCancel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	ch := h.survivalChallenge(alice, bob)
@@ -159,6 +164,7 @@ func TestWrongUserCannotAcceptOrCancel(t *testing.T) {
 // reuses what was created, so the game has one public and two private
 // threads.
 func TestTeamChessStartPrivateThreadFailsThenStart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	lobby := h.tcOpen(alice)
@@ -207,6 +213,7 @@ func (h *harness) serverErrorSeen(pattern string) {
 // result) must not lose the announcement: the game is over, so the thread
 // must say so once, with the record.
 func TestDrawAcceptClickAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -231,6 +238,7 @@ func TestDrawAcceptClickAnswerFails(t *testing.T) {
 // TestResignAnswerFails: a 500 on the answer to /resign: the result is
 // posted once through the outbox, with the record.
 func TestResignAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -254,6 +262,7 @@ func TestResignAnswerFails(t *testing.T) {
 // TestSurvivalTimeLossAnnouncementFailsThenArrives: a 500 (then a 429) on
 // the post announcing a time loss delays it: announced once after the retry.
 func TestSurvivalTimeLossAnnouncementFailsThenArrives(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob, discordsim.Opt("move_time", "1h"))
@@ -271,6 +280,7 @@ func TestSurvivalTimeLossAnnouncementFailsThenArrives(t *testing.T) {
 // TestStaleDrawButtonAfterMove: the Accept button of a draw offer that
 // lapsed (the offerer's opponent moved, then the offerer...) changes nothing.
 func TestStaleDrawButtonAfterMove(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -289,6 +299,7 @@ func TestStaleDrawButtonAfterMove(t *testing.T) {
 // click: one game, one set of threads, and the lobby message loses its
 // buttons (a second Start is impossible).
 func TestTeamChessStartAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	lobby := h.tcOpen(alice)
@@ -314,6 +325,7 @@ func TestTeamChessStartAnswerFails(t *testing.T) {
 // challenge's Accept: one game, one thread, the challenge closed, the
 // deployment status posted once.
 func TestSandAcceptCallbackFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.reply(alice, h.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))
@@ -344,6 +356,7 @@ func (h *harness) restart(t *testing.T, db string) *harness {
 // that were shown (each public move answer, the challenge) are not posted
 // again by a restarted bot, which no longer knows they were shown.
 func TestAnswerCopiesAfterRestartNotShownTwice(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)
@@ -364,6 +377,7 @@ func TestAnswerCopiesAfterRestartNotShownTwice(t *testing.T) {
 // saved copy is due) and a restart: the restarted bot, which no longer
 // knows the answer was shown, must not post the move's board a second time.
 func TestAnswerCopyInBusyThreadAfterRestart(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)
@@ -385,6 +399,7 @@ func TestAnswerCopyInBusyThreadAfterRestart(t *testing.T) {
 // TestDeclineAnswerFails: a 500 on the answer to Decline: the challenge is
 // closed, so its message must lose its buttons.
 func TestDeclineAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -409,6 +424,7 @@ func TestDeclineAnswerFails(t *testing.T) {
 // post announcing a loss on time during SandTable's deployment: announced
 // once, after the retry, and the game is over.
 func TestSandDeploymentTimeLossAnnouncementFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "1h"))
@@ -429,6 +445,7 @@ func TestSandDeploymentTimeLossAnnouncementFails(t *testing.T) {
 // TestSandRevealRateLimited: a 429 on the reveal's post is retried: the
 // reveal is shown once.
 func TestSandRevealRateLimited(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -447,6 +464,7 @@ func TestSandRevealRateLimited(t *testing.T) {
 // confirmation is saved and announced in the thread, and the panel must not
 // keep offering Confirm.
 func TestSandConfirmAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -475,6 +493,7 @@ func TestSandConfirmAnswerFails(t *testing.T) {
 // announcing a commander's tag-out on time: announced once in each thread
 // after the retry.
 func TestTeamChessTimeoutAnnouncementFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tb := h.tcStart("", users(h, "alice", "carol"), users(h, "bob"), discordsim.Opt("move_time", "1h"))
 	tb.move(h.srv.User("alice"), "e4")
@@ -497,6 +516,7 @@ func TestTeamChessTimeoutAnnouncementFails(t *testing.T) {
 // refuses the edit that closes its message (a 500): its Accept, pressed
 // before the retry, starts no game; the retry then closes the message.
 func TestExpiredChallengeWhoseEditFailed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -520,6 +540,7 @@ func TestExpiredChallengeWhoseEditFailed(t *testing.T) {
 // TestDoubleAcceptAndDoubleStart: two Accept clicks (and two lobby Start
 // clicks) sent at once start one game with one set of threads.
 func TestDoubleAcceptAndDoubleStart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
@@ -556,6 +577,7 @@ func TestDoubleAcceptAndDoubleStart(t *testing.T) {
 
 // TestDoubleMoveAtOnce: the same /move sent twice at once is applied once.
 func TestDoubleMoveAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -579,6 +601,7 @@ func TestDoubleMoveAtOnce(t *testing.T) {
 // the last Confirm (closing a panel or the status) is retried: everything
 // is delivered and the status says the deployment is over.
 func TestSandPanelCloseEditFailsThenRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -598,6 +621,7 @@ func TestSandPanelCloseEditFailsThenRetried(t *testing.T) {
 // their team's private thread at Start is retried: every player ends up a
 // member of the public thread and of their own team's thread only.
 func TestTeamChessMemberAddFailsThenRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	lobby := h.tcOpen(alice)
@@ -628,6 +652,7 @@ func TestTeamChessMemberAddFailsThenRetried(t *testing.T) {
 // challenge: the challenger can challenge again (one challenge shown), the
 // unseen challenge expires without errors, and the shown one still works.
 func TestChallengeAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
@@ -656,6 +681,7 @@ func TestChallengeAnswerFails(t *testing.T) {
 // the edit that fills the deferred answer of a move: the move's board is
 // posted once through the outbox, and the opponent plays on.
 func TestDeferredMoveAnswerEditFails(t *testing.T) {
+	t.Parallel()
 	h := newDeferringHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -673,6 +699,7 @@ func TestDeferredMoveAnswerEditFails(t *testing.T) {
 // /resign: the result reaches the public thread once (through the answer's
 // copy) and each team thread once, and the game is over.
 func TestTeamChessResignAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))
@@ -699,6 +726,7 @@ func TestTeamChessResignAnswerFails(t *testing.T) {
 // board reaches the public thread once (the answer's copy) and each team
 // thread once, and the opponent plays on.
 func TestTeamChessMoveAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))
@@ -717,6 +745,7 @@ func TestTeamChessMoveAnswerFails(t *testing.T) {
 // TestSandResignAnswerFails: a 500 on the answer to a SandTable /resign
 // during deployment: the result is posted once and the status closes.
 func TestSandResignAnswerFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -740,6 +769,7 @@ func TestSandResignAnswerFails(t *testing.T) {
 // message): the first refused edit is posted anew, and later updates
 // must go to that new message, not post one more copy each time.
 func TestSandStatusEditRefused30046(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -767,6 +797,7 @@ func TestSandStatusEditRefused30046(t *testing.T) {
 // challenge (the bot learns its message ID from @original): when the
 // challenge expires, its message must still lose its buttons.
 func TestChallengeMessageIDLookupFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.ServerErrorNext("GET /webhooks/*/*/messages/@original", 1)

@@ -44,6 +44,7 @@ type fixtureMeta struct {
 // emptied) and meta.json into $SANDTABLE_WRITE_FIXTURE. It is skipped
 // unless that variable is set.
 func TestWriteFixture(t *testing.T) {
+	t.Parallel()
 	out := os.Getenv("SANDTABLE_WRITE_FIXTURE")
 	if out == "" {
 		t.Skip("set SANDTABLE_WRITE_FIXTURE=DIR to write the fixture database")
@@ -246,6 +247,7 @@ func startFixture(t *testing.T) (*harness, fixtureMeta) {
 // games keep the result they were given, the open challenge is accepted
 // and the lobby starts.
 func TestFixtureDatabase(t *testing.T) {
+	t.Parallel()
 	h, meta := startFixture(t)
 	srv := h.srv
 	alice, bob, carol, dave, erin, frank := srv.User("alice"), srv.User("bob"), srv.User("carol"), srv.User("dave"), srv.User("erin"), srv.User("frank")

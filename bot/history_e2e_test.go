@@ -15,6 +15,7 @@ import (
 // slash command /history opens one too; and nobody else ever sees them;
 // whether the bot answers at once or defers.
 func TestHistoryViewerThroughDiscord(t *testing.T) {
+	t.Parallel()
 	t.Run("at once", func(t *testing.T) { historyViewerThroughDiscord(t, newHarness(t)) })
 	t.Run("deferred", func(t *testing.T) { historyViewerThroughDiscord(t, newDeferringHarness(t)) })
 }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestInflightWaitReportsWhatItWaitsFor(t *testing.T) {
+	t.Parallel()
 	var f inflight
 	f.Wait(func(n int) { t.Errorf("Wait with nothing in flight reported %d", n) })
 
@@ -39,6 +40,7 @@ func TestInflightWaitReportsWhatItWaitsFor(t *testing.T) {
 }
 
 func TestInflightDoneWithoutAddPanics(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if recover() == nil {
 			t.Error("Done without Add did not panic")

@@ -16,6 +16,7 @@ import (
 // refused as "not a move"; a comment keeps its joined emoji whole while a
 // zero-width space and a bidi override in it are removed.
 func TestQuoteInvisibleCharactersAreNotRead(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 

@@ -18,6 +18,7 @@ import (
 // encoding/json sends for it), and the lobby's menus, which repeat the
 // names, fit too. Thread names used to be cut at 100 bytes.
 func TestLongMultiByteNamesFitDiscordLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	names := []string{
 		"龍の騎士" + strings.Repeat("🐉", 28),

@@ -12,6 +12,7 @@ import (
 )
 
 func TestFitKeepsMessagesWithinDiscordLimits(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 9000)
 	field := &discordgo.MessageEmbedField{Name: long, Value: long}
 	orig := &discordgo.MessageEmbed{Title: long, Description: long, Fields: []*discordgo.MessageEmbedField{field, field},
@@ -39,6 +40,7 @@ func TestFitKeepsMessagesWithinDiscordLimits(t *testing.T) {
 }
 
 func TestFitChoices(t *testing.T) {
+	t.Parallel()
 	var cs []*discordgo.ApplicationCommandOptionChoice
 	cs = append(cs, &discordgo.ApplicationCommandOptionChoice{Name: strings.Repeat("n", 150), Value: "ok"})
 	cs = append(cs, &discordgo.ApplicationCommandOptionChoice{Name: "too long value", Value: strings.Repeat("v", 101)})
@@ -58,6 +60,7 @@ func TestFitChoices(t *testing.T) {
 // three bytes each), cuts one character more to the limit with "…", and
 // never produces invalid UTF-8. Thread names were cut at 100 bytes.
 func TestEveryLimitCutsByCharacters(t *testing.T) {
+	t.Parallel()
 	row := func(c discordgo.MessageComponent) payload {
 		return payload{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{c}}}}
 	}
@@ -135,6 +138,7 @@ func TestEveryLimitCutsByCharacters(t *testing.T) {
 // choice values are never cut (a choice whose value is too long, in
 // characters, is left out), and the caller's components are not changed.
 func TestFitLeavesIdentifiersAndTheCallerAlone(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("象", 120)
 	b := &discordgo.Button{Label: long, CustomID: "g:abcd:resign"}
 	sm := discordgo.SelectMenu{CustomID: "g:abcd:pick", Placeholder: long, Options: []discordgo.SelectMenuOption{{Label: long, Value: "w:123"}}}

@@ -46,6 +46,7 @@ func (h *harness) countBotMessages(channelID string) threadCount {
 // most 2 carrying a board image: each move's board replaces the one
 // before, which becomes a line of the move list (issue 15 item 1).
 func TestSurvivalThreadKeepsOneLiveBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -129,6 +130,7 @@ func (h *harness) lastPublic(channelID string) *discordsim.Message {
 // and each team thread keep one live board each (a team's drawn from its
 // side): every move's board replaces the one before in every thread.
 func TestTeamChessThreadsKeepOneLiveBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tb := h.tcStart("", users(h, "alice", "carol"), users(h, "bob", "dan"))
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
@@ -160,6 +162,7 @@ func TestTeamChessThreadsKeepOneLiveBoard(t *testing.T) {
 // board in place; the next turn's board replaces it, and it becomes the
 // turn's line.
 func TestSandTableThreadKeepsOneLiveBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g, _ := h.sandSetup(alice, bob, `sandtable-position 1

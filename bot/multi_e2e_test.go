@@ -154,6 +154,7 @@ func (m *multi) postedOnce(channelID string) {
 // through Drone orders (confirmed in direct messages) to its result.
 // Every effect is posted once.
 func TestMultiProcessSandTable(t *testing.T) {
+	t.Parallel()
 	m := startMulti(t, 2, 1, []int{0}, []int{1})
 	h0, h1 := m.hs[0], m.hs[1]
 	alice, bob := m.srv.User("alice"), m.srv.User("bob")
@@ -274,6 +275,7 @@ func finished(t *testing.T, store storage.Store, u *discordsim.User) []*storage.
 // three, all sweeping one store: a Survival game's time limit, in a server
 // on shard 1, runs out once: one announcement, one result.
 func TestMultiProcessTimerFiresOnce(t *testing.T) {
+	t.Parallel()
 	m := startMulti(t, 3, 1, []int{0}, []int{1}, []int{2})
 	h1 := m.hs[1]
 	alice, bob := m.srv.User("alice"), m.srv.User("bob")

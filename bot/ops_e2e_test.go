@@ -36,6 +36,7 @@ func metric(t *testing.T, addr, sample string) float64 {
 // /readyz and Prometheus metrics that count its interactions by outcome,
 // Discord's refusals by status and code, and its outbox.
 func TestOperationsListener(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{HTTPListen: "127.0.0.1:0"})
 	addr := h.bot.HTTPAddr()

@@ -22,6 +22,7 @@ import (
 // nothing), answers within a few seconds, keeps running, and is ready again
 // when the cluster is back.
 func TestReadyzFollowsTheEtcdStore(t *testing.T) {
+	t.Parallel()
 	c := etcdtest.Start(t)
 	store, err := storage.OpenEtcd(context.Background(), storage.EtcdOptions{Endpoints: c.Endpoints(),
 		RequestTimeout: 300 * time.Millisecond, RetryFor: time.Second})
@@ -64,6 +65,7 @@ func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 // Start says so naming the key, and Shutdown returns at once (it used to
 // wait for loops that never started until its grace period ran out).
 func TestStartFailsOnATakenListenAddress(t *testing.T) {
+	t.Parallel()
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer taken.Close()

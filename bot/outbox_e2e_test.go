@@ -26,6 +26,7 @@ func (h *harness) messagesWith(channelID, substr string) []*discordsim.Message {
 // second game), the game is listed once, and the board arrives once, when
 // the outbox retries it.
 func TestFirstBoardFailsThenArrives(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
@@ -55,6 +56,7 @@ func TestFirstBoardFailsThenArrives(t *testing.T) {
 // move is saved, so its board is posted in the thread through the outbox,
 // once, and the opponent plays on.
 func TestLostMoveAnswerIsPosted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)

@@ -16,6 +16,7 @@ import (
 // chosen move is played and its board posted in the thread, as /move's;
 // the old picker then refuses.
 func TestSurvivalPickerThroughDiscord(t *testing.T) {
+	t.Parallel()
 	t.Run("answered at once", func(t *testing.T) { survivalPicker(t, newHarness(t)) })
 	t.Run("deferred", func(t *testing.T) { survivalPicker(t, newDeferringHarness(t)) })
 }
@@ -84,6 +85,7 @@ func survivalPicker(t *testing.T, h *harness) {
 // sacrifice (pawn, square, role) from the board in the team thread; the
 // move is answered there and its board posted in the other two threads.
 func TestTeamChessPickerThroughDiscord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	tb := h.tcStart("r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1", []*discordsim.User{alice, carol}, []*discordsim.User{bob})

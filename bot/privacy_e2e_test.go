@@ -34,6 +34,7 @@ func noteKind() *commands.Kind {
 // (Response.PrivateNote) reaches everyone, the note only the invoker,
 // whether the bot answered at once or deferred.
 func TestPrivateNoteFollowsAPublicAnswer(t *testing.T) {
+	t.Parallel()
 	for name, deferAfter := range map[string]time.Duration{"at once": time.Minute, "deferred": -1} {
 		t.Run(name, func(t *testing.T) {
 			srv := discordsim.Start(t, discordsim.Options{})
@@ -58,6 +59,7 @@ func TestPrivateNoteFollowsAPublicAnswer(t *testing.T) {
 // message: deferred, it "thinks" privately, so nobody sees that it was
 // used, and its list is private.
 func TestGamesListNeverShowsPublicly(t *testing.T) {
+	t.Parallel()
 	h := newDeferringHarness(t)
 	alice := h.srv.User("alice")
 	in := h.slash(alice, h.gen.ID, "games")

@@ -14,6 +14,7 @@ import (
 // TestPruneInteractionsInBatches: 250 old interaction marks are forgotten
 // in batches of at most 100 (one transaction each), the newer ones kept.
 func TestPruneInteractionsInBatches(t *testing.T) {
+	t.Parallel()
 	s := &countingStore{Store: storage.NewMemory()}
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	require.NoError(t, s.Update(context.Background(), func(tx storage.Tx) error {

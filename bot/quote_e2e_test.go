@@ -38,6 +38,7 @@ func requireQuotedSafely(t *testing.T, text string, target *discordsim.User) {
 // suggestion's comment), mentions cannot ping, markdown does not render,
 // control characters are gone and long input is clipped.
 func TestPlayerInputIsQuotedSafely(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 

@@ -16,6 +16,7 @@ import (
 // the rating, the record and the game with a link; a casual challenge
 // says so and rates nothing; another server sees none of it.
 func TestRatingsThroughDiscord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 

@@ -17,6 +17,7 @@ import (
 // to the thread; a bot restarted on the same file does not send it again;
 // /games says whom the game waits on and links the thread.
 func TestReminderThroughDiscord(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)

@@ -32,6 +32,7 @@ func gifOf(t *testing.T, m *discordsim.Message) *gif.GIF {
 // outside the thread (with its Replay button) while keeping the viewer
 // inside it.
 func TestReplayAndArchiveThroughDiscord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 

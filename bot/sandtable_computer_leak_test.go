@@ -17,6 +17,7 @@ import (
 // reveal, and its Drone orders, while pending, appear in no public text
 // or image, in none of its own messages and in no answer to alice.
 func TestSandTableComputerKeepsSecrets(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, cpu := h.srv.User("alice"), h.srv.Bot()
 	first := len(h.srv.Calls())

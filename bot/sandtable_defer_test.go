@@ -55,6 +55,7 @@ func slowFormKind(release <-chan struct{}) *commands.Kind {
 }
 
 func TestSandTableDeferredFormSubmits(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	release := make(chan struct{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 400 * time.Millisecond}, slowFormKind(release))
@@ -91,6 +92,7 @@ func TestSandTableDeferredFormSubmits(t *testing.T) {
 // with a form after the bot has deferred, the form can no longer be shown;
 // the user is told privately to click again instead of seeing nothing.
 func TestLateFormOpensNothingSilently(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: -1}, slowFormKind(nil))
 	alice := srv.User("alice")

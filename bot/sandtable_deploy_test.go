@@ -17,6 +17,7 @@ import (
 // preview after each change; bad input is refused with the reason and
 // changes nothing; Unconfirm works until the other side confirms.
 func TestSandTableDeploymentMethods(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -152,6 +153,7 @@ func TestSandTableDeploymentMethods(t *testing.T) {
 // why in the thread, deploys and orders Drones in ephemeral messages
 // started from the thread's buttons, and nothing leaks.
 func TestSandTableDMsClosed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.SetDMsClosed(bob, true)
@@ -222,6 +224,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 // TestSandTableRestartDuringDeployment: a new bot on the same database
 // carries on with the drafts and confirmations, and the old panels work.
 func TestSandTableRestartDuringDeployment(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)
@@ -265,6 +268,7 @@ func TestSandTableRestartDuringDeployment(t *testing.T) {
 // TestSandTableRestartDuringDrone: a Drone order waiting for confirmation,
 // then a declared Drone, survive restarts; the Drone strikes on time.
 func TestSandTableRestartDuringDrone(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)

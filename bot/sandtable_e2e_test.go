@@ -33,6 +33,7 @@ func inFiles(lo, hi byte) func(sandtable.Square) bool {
 // both enemy Bases. Every public payload is scanned for secrets after
 // every step.
 func TestSandTableFullGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	g := h.sandStart(alice, bob, discordsim.Opt("turn_time", "2h"))

@@ -15,6 +15,7 @@ import (
 // players' deployment panels in their direct messages lose their
 // controls and say that the game is over.
 func TestSandTableEndDuringDeploymentClosesPanels(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	closed := func(g *sandGame, u *discordsim.User, panels ...*discordsim.Message) {

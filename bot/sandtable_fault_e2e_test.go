@@ -16,6 +16,7 @@ import (
 // posted once, when the outbox retries it; the status message closes after
 // it.
 func TestSandRevealFailsThenArrives(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -63,6 +64,7 @@ func TestSandRevealFailsThenArrives(t *testing.T) {
 // the thread says nothing about closed DMs, and the panel arrives when the
 // outbox retries it.
 func TestSandPanelDMFailsThenArrives(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.ServerErrorNext("POST /users/@me/channels", 1)

@@ -30,6 +30,7 @@ func (h *harness) sandSetup(south, north *discordsim.User, text string, opts ...
 // start of its owner's next turn and destroys what stands on its target;
 // the target and the spotter stay out of every public payload until then.
 func TestSandTableDroneResolves(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g, scan := h.sandSetup(alice, bob, `sandtable-position 1
@@ -106,6 +107,7 @@ func mustSquare(t testing.TB, s string) sandtable.Square {
 // cancels, the owner privately learns which order, and the target never
 // shows in public.
 func TestSandTableDroneCancelled(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g, scan := h.sandSetup(alice, bob, `sandtable-position 1
@@ -145,6 +147,7 @@ piece NP9 l20
 // TestSandTableVictories reaches the victory conditions of ruling 9 not
 // reached in the full game, from set-up positions.
 func TestSandTableVictories(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	cases := []struct {
@@ -205,6 +208,7 @@ piece NT9 k20
 // agreed draws, the refused claim, and loss on time (in play and in
 // Deployment, where nobody having confirmed cancels the game).
 func TestSandTableResignDrawTime(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	play := `sandtable-position 1

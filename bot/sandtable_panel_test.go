@@ -50,6 +50,7 @@ func (g *sandGame) dmMessages(u *discordsim.User) []*discordsim.Message {
 // answers are short and private where the player typed or clicked; a
 // refusal shows in the panel and the next success replaces it.
 func TestSandOnePanelPerPlayer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)
@@ -140,6 +141,7 @@ func TestSandOnePanelPerPlayer(t *testing.T) {
 // an ephemeral answer in the thread; an older one changes nothing and
 // says where the live one is.
 func TestSandPanelsWithClosedDMs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.SetDMsClosed(bob, true)

@@ -46,6 +46,7 @@ func (g *sandGame) choices(u *discordsim.User, command, option, typed string) []
 // Infantry steps; then a piece's moves, an Infantry's legal next steps
 // after those typed; /step builds a private draft that Commit plays.
 func TestSandTableAutocompleteAndDraft(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g, scan := h.sandSetup(alice, bob, draftPosition)
@@ -130,6 +131,7 @@ func TestSandTableAutocompleteAndDraft(t *testing.T) {
 // answers stay private (commands defer ephemerally, forms from a message
 // defer as updates of it) and land where they belong.
 func TestSandTableDeferredAnswers(t *testing.T) {
+	t.Parallel()
 	h := newDeferringHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.SetDMsClosed(bob, true)
@@ -169,6 +171,7 @@ func TestSandTableDeferredAnswers(t *testing.T) {
 // summary, the legend image and where the rulings are; /games lists the
 // game with what the player has to do.
 func TestSandTableRulesAndGames(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	rules := h.reply(alice, h.gen.ID, "sandtable rules")
@@ -197,6 +200,7 @@ func TestSandTableRulesAndGames(t *testing.T) {
 // after both deployed presets, every /move and /step choice, picked as
 // is, is accepted; the one played is the one offered.
 func TestSandTableAutocompleteFirstTurn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)

@@ -38,6 +38,7 @@ func (g *sandGame) orderDrone(u *discordsim.User, spotter, target string) *disco
 // order's direct message (no buttons left, it says why), and only the
 // newer one's Confirm gives a Drone, the one it shows.
 func TestSandTableStaleDroneOrderByDM(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g, scan := h.sandSetup(alice, bob, stalePosition)
@@ -68,6 +69,7 @@ func TestSandTableStaleDroneOrderByDM(t *testing.T) {
 // order's Confirm is refused, its Cancel changes nothing, and the newer
 // order is still the one confirmed.
 func TestSandTableStaleDroneOrderEphemeral(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	h.srv.SetDMsClosed(alice, true)
@@ -119,6 +121,7 @@ func (g *sandGame) tripleClick(u *discordsim.User, m *discordsim.Message, label 
 // deployment panel, or on Commit of a draft, act once; the message keeps
 // the success, and the repeats are answered privately "Already done".
 func TestSandTableTripleClicks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	g := h.sandStart(alice, bob)

@@ -9,6 +9,7 @@ import (
 // TestShardIDs: discord.shard_ids runs several shards in one process; it
 // is checked against shard_count, and replaces shard_id.
 func TestShardIDs(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(writeConfig(t, "[discord]\nshard_ids = [0, 1]\nshard_count = 2\n"), noEnv)
 	require.NoError(t, err)
 	require.Equal(t, []int{0, 1}, cfg.Discord.Shards())

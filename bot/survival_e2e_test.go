@@ -93,6 +93,7 @@ a8b7 g5f6 e5f6 c2c1q b7c6 c1d2 c6d5 d2b2 d5c4 b2a3 c4d3 a3b4 d3e4 b4a5 e4f3 a5c3
 d4c5 g4f5 c5f5 e7e8q f5f6 e8h5 f6f4 h5b5 f4h2 b5b3 h2d6 b3a2 d6b6 a2a4 b6h6 a4a6 h6a6`)
 
 func TestSurvivalFullGameToElimination(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -141,6 +142,7 @@ func gameIDFrom(t *testing.T, m *discordsim.Message) string {
 }
 
 func TestSurvivalRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 
@@ -243,6 +245,7 @@ func TestSurvivalRefusals(t *testing.T) {
 }
 
 func TestSurvivalAutocompleteAndFlip(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -276,6 +279,7 @@ func TestSurvivalAutocompleteAndFlip(t *testing.T) {
 }
 
 func TestSurvivalResignDrawAndTimeout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 
@@ -343,6 +347,7 @@ func TestSurvivalResignDrawAndTimeout(t *testing.T) {
 // TestRateLimitedCallbackStillAnswers: a 429 from Discord on the answer is
 // retried by discordgo after retry_after, and the move is applied once.
 func TestRateLimitedCallbackStillAnswers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -366,6 +371,7 @@ func TestRateLimitedCallbackStillAnswers(t *testing.T) {
 // TestServerErrorIsLoggedNotFatal: a 500 on a thread creation makes the
 // accept fail with a clear message; the challenge stays open and works.
 func TestServerErrorOnAcceptKeepsChallenge(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
@@ -382,6 +388,7 @@ func TestServerErrorOnAcceptKeepsChallenge(t *testing.T) {
 }
 
 func TestDMClosedIsReported(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice := h.srv.User("alice")
 	_, err := h.bot.App().Platform.DM(t.Context(), alice.ID, commands.Message{Content: "hello"})
@@ -393,6 +400,7 @@ func TestDMClosedIsReported(t *testing.T) {
 }
 
 func TestTokenNotInLogs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.reply(h.srv.User("alice"), h.gen.ID, "games")
 	require.NotContains(t, h.logs.String(), h.srv.Token())
@@ -405,6 +413,7 @@ func TestTokenNotInLogs(t *testing.T) {
 // answers fill the deferred message, private ones replace it, button
 // updates edit the component's message.
 func TestDeferredAnswers(t *testing.T) {
+	t.Parallel()
 	h := newDeferringHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 	thread := h.survivalGame(alice, bob)
@@ -439,6 +448,7 @@ func TestDeferredAnswers(t *testing.T) {
 // one. A move of nothing but invisible characters (200 tag characters) is
 // read as no move at all (internal/playertext), and told so.
 func TestLongInputStillGetsAnAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
@@ -454,6 +464,7 @@ func TestLongInputStillGetsAnAnswer(t *testing.T) {
 // again three hours later; the player's one-hour clock is credited the
 // downtime instead of being lost on time at the restart.
 func TestClockStopsWhileTheBotIsDown(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	db := filepath.Join(t.TempDir(), "bot.db")
 	h := startBot(t, srv, db)

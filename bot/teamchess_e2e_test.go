@@ -21,6 +21,7 @@ import (
 // membership following rule 1.4 (a second command brings its member back),
 // a fatigue tag-out, /record, resignation with the PGN, and privacy.
 func TestTeamChessLobbyAndGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, eve := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("eve")
 	carol, dan, zed := h.srv.User("carol"), h.srv.User("dan"), h.srv.User("zed")
@@ -234,6 +235,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 // balances the teams is withdrawn when the teams change; a failed start
 // keeps the lobby; Cancel closes it.
 func TestTeamChessLobbyDoubleWithdrawn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
 	lobby := h.tcOpen(alice)
@@ -276,6 +278,7 @@ func users(h *harness, names ...string) []*discordsim.User {
 // a commander (who leaves the team thread) and one exhausting a
 // one-commander team.
 func TestTeamChessSacrifices(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
 
@@ -367,6 +370,7 @@ func TestTeamChessSacrifices(t *testing.T) {
 // into checkmate, a failed siege attempt and a mutual loss, then checks
 // the leaderboard and the stats built from these games.
 func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
 	const siege = "7k/5K2/8/6Q1/8/8/8/8 w - - 0 1"
@@ -495,6 +499,7 @@ func TestTeamChessSiegesAndLeaderboard(t *testing.T) {
 // threads still reach the game), then the move timer tags out commanders
 // (ruling B1) until a team is exhausted.
 func TestTeamChessRestartAndTimer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob, carol, dan := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol"), h.srv.User("dan")
 	tb := h.tcStart("", users(h, "alice", "bob"), users(h, "carol", "dan"), discordsim.Opt("move_time", "1h"))
@@ -552,6 +557,7 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 // says so (TestLobbyExpires checks that a click that still reaches it is
 // refused).
 func TestTeamChessLobbyExpires(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	lobby := h.tcOpen(alice)

@@ -23,6 +23,7 @@ import (
 // archived and locked (Team Chess rulings D20, D21; Survival ruling 32).
 // The rematch lobby starts a game with the sides swapped.
 func TestTeamChessEndRematchAndArchive(t *testing.T) {
+	t.Parallel()
 	for _, deferred := range []bool{false, true} {
 		name := "answered"
 		if deferred {

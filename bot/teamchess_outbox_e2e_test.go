@@ -18,6 +18,7 @@ import (
 // board arrives once, with the team threads' boards after it, when the
 // outbox retries.
 func TestTeamChessFirstBoardFailsThenArrives(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	lobby := h.tcOpen(alice)
@@ -71,6 +72,7 @@ func TestTeamChessFirstBoardFailsThenArrives(t *testing.T) {
 // retries (it used to be logged and lost), and each replaces its thread's
 // live board.
 func TestTeamChessLostTeamBoardIsRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	tb := h.tcStart("", users(h, "alice"), users(h, "bob"))

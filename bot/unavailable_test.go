@@ -15,6 +15,7 @@ import (
 // cluster without a majority) is told to the user as such, privately,
 // not as an unexplained failure; other failures keep the apology.
 func TestStoreUnavailableAnswer(t *testing.T) {
+	t.Parallel()
 	b := &Bot{}
 	log := slog.New(slog.DiscardHandler)
 	down := b.toResponse(result{err: fmt.Errorf("move: %w", fmt.Errorf("%w: etcd failing", storage.ErrUnavailable))}, log)

@@ -53,6 +53,7 @@ func (tp *testPlayground) dm(as string) string {
 // TestTeamThreadsThroughTheAPI plays a Team Chess lobby with the real bot through the API: the
 // team threads are private threads that only their team sees.
 func TestTeamThreadsThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob, carol, dave := tp.userID("alice"), tp.userID("bob"), tp.userID("carol"), tp.userID("dave")
 	ch := tp.channelID("team-chess")
@@ -101,6 +102,7 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 // TestDeploymentPanelsArePrivate checks that a SandTable deployment panel, sent by DM, is its
 // player's alone: nobody else sees it or can use it.
 func TestDeploymentPanelsArePrivate(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob := tp.sandTableGame()
 
@@ -121,6 +123,7 @@ func TestDeploymentPanelsArePrivate(t *testing.T) {
 // TestAFileOptionUploadsTheFile sends a layout file with /sandtable deploy from the DM, as the
 // page's file picker does, and checks the refusals of bad files.
 func TestAFileOptionUploadsTheFile(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, _ := tp.sandTableGame()
 	dm := tp.dm(alice)

@@ -20,6 +20,7 @@ import (
 )
 
 func TestViewShowsTheServerAsOnePersonSeesIt(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	v := tp.view("", "")
 	require.Equal(t, "alice", v.Me.Name, "with no user the page acts as the first person")
@@ -70,12 +71,14 @@ func TestViewShowsTheServerAsOnePersonSeesIt(t *testing.T) {
 }
 
 func TestASurvivalGameThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	testSurvivalGameThroughTheAPI(t, startPlayground(t, "", testConfig()))
 }
 
 // TestHTTPInteractionsPlayground: with HTTPInteractions, the playground's bot has no gateway
 // connection and the stand-in delivers interactions to its endpoint; the same game plays.
 func TestHTTPInteractionsPlayground(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig(), func(o *Options) { o.HTTPInteractions = true })
 	require.Contains(t, tp.stdout.String(), "/interactions (no gateway)")
 	require.Empty(t, tp.p.Fake().GatewaySessions())
@@ -179,6 +182,7 @@ func botSession(t *testing.T, fake *discordsim.Server) *discordgo.Session {
 }
 
 func TestPrivateThreadsAreShownToTheirMembersOnly(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	general := tp.channelID("team-chess")
@@ -234,6 +238,7 @@ func tinyPNG(t *testing.T) []byte {
 }
 
 func TestComponentsAndModalsThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	general := tp.channelID("general")
@@ -275,6 +280,7 @@ func TestComponentsAndModalsThroughTheAPI(t *testing.T) {
 }
 
 func TestBadRequestsGetClearErrors(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice := tp.userID("alice")
 	general := tp.channelID("general")
@@ -345,6 +351,7 @@ func TestBadRequestsGetClearErrors(t *testing.T) {
 }
 
 func TestPageAssetsAreLocal(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	r := tp.get("/")
 	require.Equal(t, 200, r.status)
@@ -401,6 +408,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 }
 
 func TestLongPollWakesOnAChange(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, general := tp.userID("alice"), tp.channelID("general")
 	v := tp.view(alice, general)
@@ -425,6 +433,7 @@ func TestLongPollWakesOnAChange(t *testing.T) {
 }
 
 func TestThePageAnswersBeforeTheBotConnects(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	tp := startPlaygroundNoWait(t, "", testConfig(), hold)
 	require.Contains(t, tp.stdout.String(), tp.p.URL(), "the URL is printed once the page is served")
@@ -440,6 +449,7 @@ func TestThePageAnswersBeforeTheBotConnects(t *testing.T) {
 }
 
 func TestAPlaygroundGameSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "playground.db")
 	tp := startPlayground(t, db, testConfig())
 	alice, bob := tp.userID("alice"), tp.userID("bob")
@@ -471,6 +481,7 @@ func TestAPlaygroundGameSurvivesARestart(t *testing.T) {
 }
 
 func TestATakenPortIsReplacedAndSaid(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
@@ -484,6 +495,7 @@ func TestATakenPortIsReplacedAndSaid(t *testing.T) {
 }
 
 func TestANonLoopbackAddressIsWarnedAbout(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.Playground.Address = "0.0.0.0"
 	tp := startPlayground(t, "", cfg)
@@ -493,6 +505,7 @@ func TestANonLoopbackAddressIsWarnedAbout(t *testing.T) {
 }
 
 func TestNewUsersAndChannelsInTheConfigAreAdded(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "playground.db")
 	tp := startPlayground(t, db, testConfig())
 	tp.stop()

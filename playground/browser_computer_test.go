@@ -14,6 +14,7 @@ import (
 // -screenshots it writes playground-computer.png and
 // playground-leaderboard.png.
 func TestBrowserComputerAndLeaderboard(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	b := newBrowser(t, tp)
 	var botID string

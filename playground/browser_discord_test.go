@@ -49,6 +49,7 @@ func lastCommandOption(t *testing.T, fake *discordsim.Server, user, name string)
 // and pressing Enter switched the box to a suggestion made for an earlier text (a8=B), and a
 // second Enter played it. What was typed is sent; a suggestion only when the user picks it.
 func TestBrowserAutocompleteNeverPlaysAStaleSuggestion(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	thread := tp.survivalThread()
@@ -97,6 +98,7 @@ func TestBrowserAutocompleteNeverPlaysAStaleSuggestion(t *testing.T) {
 // TestBrowserRendersMessagesAsDiscord: escaped markdown, Discord's styles, timestamps that
 // move on by themselves, mentions and emoji, and ephemeral messages that a reload removes.
 func TestBrowserRendersMessagesAsDiscord(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob, general := tp.userID("alice"), tp.userID("bob"), tp.channelID("general")
 	b := newBrowser(t, tp)

@@ -11,6 +11,7 @@ import (
 // from its board: the viewer shows only on their page, and ◀ steps it back
 // in place (one viewer message, showing the earlier ply).
 func TestBrowserHistoryViewer(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	thread := tp.survivalThread()

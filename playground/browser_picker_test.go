@@ -13,6 +13,7 @@ import (
 // private picker, its select lists the pieces, then the chosen pawn's
 // promotions, and the move chosen posts the next board.
 func TestBrowserSurvivalPicker(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	b := newBrowser(t, tp)
 	b.typeCommand("survival challenge")

@@ -33,6 +33,7 @@ func (c *testClock) Advance(d time.Duration) {
 // pill; /games links each game's thread, and the link opens the thread in
 // the playground as Discord's client does.
 func TestBrowserReminderAndGamesLink(t *testing.T) {
+	t.Parallel()
 	// The clock starts 18 hours ago, so that once advanced to the reminder
 	// it is the browser's time again: the relative timestamps the page
 	// shows ("time runs out in 6 hours") then agree with the bot.

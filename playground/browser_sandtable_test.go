@@ -37,6 +37,7 @@ func (b *browser) clickButton(label string) {
 }
 
 func TestBrowserSandTableDeploymentThroughDMs(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	b := newBrowser(t, tp)
 	b.openChannel("sandtable")

@@ -30,6 +30,7 @@ func (b *browser) waitSidebarThreads(what string, want ...string) {
 }
 
 func TestBrowserTeamChessLobbyAndTeamThreads(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	b := newBrowser(t, tp)
 	b.openChannel("team-chess")

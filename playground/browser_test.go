@@ -214,6 +214,7 @@ func (b *browser) lastPublicText() string {
 }
 
 func TestBrowserSurvivalGame(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	b := newBrowser(t, tp)
 	require.Equal(t, "alice", js[string](b, `document.body.dataset.me`), "the page opens as the first person")
@@ -280,8 +281,9 @@ func TestBrowserSurvivalGame(t *testing.T) {
 			require.Zero(t, b.count("#messages .message.ephemeral"), "bob does not see alice's ephemeral message")
 		}
 	}
+	// The final board comes with the last move's board or right after it (the page polls): wait for it.
+	b.waitJS(`(() => { const m = document.querySelectorAll("#messages .message:not(.ephemeral)"); return m.length > 0 && m[m.length-1].innerText.includes("wins by elimination of the last piece") })()`, "the final board")
 	text := b.lastPublicText()
-	require.Contains(t, text, "wins by elimination of the last piece")
 	require.Contains(t, text, "0-1")
 	require.Contains(t, text, ".pgn", "the game record is attached")
 	// A plain message from the winner.

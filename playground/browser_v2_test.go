@@ -35,6 +35,7 @@ func boardPNG(t *testing.T) []byte {
 // from the message's files, a separator and a row of buttons) and shows an archived or locked
 // thread as Discord does.
 func TestBrowserShowsComponentsV2AndLockedThreads(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice := tp.userID("alice")
 	general := tp.channelID("general")

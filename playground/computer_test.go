@@ -13,6 +13,7 @@ import (
 // opponent at a level, taking Black, and the computer's first move
 // appears in the new game's thread.
 func TestPlayTheComputerInThePlayground(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, general := tp.userID("alice"), tp.channelID("general")
 	v := tp.view(alice, general)

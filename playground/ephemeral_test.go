@@ -33,6 +33,7 @@ func ephemeralIDs(v view) []string {
 // its person by the page that was open when it came, and a reload (a new first view, "now")
 // no longer shows it; API clients that name no horizon see every one.
 func TestEphemeralMessagesLastAsLongAsThePage(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig())
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	thread := tp.survivalThread()

@@ -13,6 +13,7 @@ import (
 // after shows the answer, not the placeholder. (On a busy machine the bot defers slow answers
 // by itself; the API tests then read an empty message.)
 func TestCommandWaitsForADeferredAnswer(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig(), func(o *Options) { o.Bot.DeferAfter = -1 })
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	thread := tp.survivalThread()
@@ -34,6 +35,7 @@ func TestCommandWaitsForADeferredAnswer(t *testing.T) {
 // TestAnActionSaysWhenTheBotIsLate: an action waits Options.AnswerWait for the bot's first
 // answer; past it, it says the bot did not respond in time, and the late answer still shows.
 func TestAnActionSaysWhenTheBotIsLate(t *testing.T) {
+	t.Parallel()
 	tp := startPlayground(t, "", testConfig(), func(o *Options) { o.AnswerWait = time.Nanosecond })
 	alice, general := tp.userID("alice"), tp.channelID("general")
 	out := tp.ok("/api/commands", map[string]any{"as": alice, "channel_id": general, "command": "games", "options": []any{}})

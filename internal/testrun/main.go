@@ -7,7 +7,10 @@
 //	go run ./internal/testrun -tier bench  # every benchmark once (-benchtime 1x), so none can rot
 //
 // Packages whose import path starts with one of racePrefixes run under the
-// race detector in the fast tier; every other package runs without it. A
+// race detector in the fast tier, with -parallel 4 (their end-to-end tests
+// each own a Discord simulator and mostly wait on the loopback network);
+// every other package runs without it, at the same time. -json FILE keeps
+// go test's events for a closer look. A
 // package's budget (budgets) is its test time in seconds, as go test
 // reports it, with room for a busy machine; -budget-scale multiplies every
 // budget, and 0 turns the check off. Output is go test's: the output of
@@ -57,11 +60,22 @@ func main() {
 	scale := flag.Float64("budget-scale", 1, "multiply every package budget by this; 0 turns budgets off")
 	timeout := flag.String("timeout", "25m", "go test's per-package -timeout")
 	noVet := flag.Bool("novet", false, "skip go vet (fast tier)")
+	parallel := flag.Int("parallel", 4, "go test's -parallel in the race pass: its end-to-end tests mostly wait on the loopback network")
+	jsonOut := flag.String("json", "", "also write go test's -json events to this file")
 	flag.Parse()
 	start := time.Now()
 	var r runner
 	r.scale = *scale
 	r.tier = *tier
+	if *jsonOut != "" {
+		f, err := os.Create(*jsonOut)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testrun:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		r.raw = f
+	}
 	ok := true
 	switch *tier {
 	case "fast":
@@ -74,7 +88,9 @@ func main() {
 			// on the loopback network rather than the CPU.
 			var wg sync.WaitGroup
 			var okRace, okPlain bool
-			wg.Go(func() { okRace = r.goTest(nil, append([]string{"-race", "-timeout", *timeout}, race...)...) })
+			wg.Go(func() {
+				okRace = r.goTest(nil, append([]string{"-race", "-parallel", fmt.Sprint(*parallel), "-timeout", *timeout}, race...)...)
+			})
 			wg.Go(func() { okPlain = r.goTest(nil, append([]string{"-timeout", *timeout}, plain...)...) })
 			wg.Wait()
 			ok = okRace && okPlain
@@ -141,6 +157,8 @@ type runner struct {
 	tier  string
 	scale float64
 
+	raw io.Writer // go test's events, when -json is given
+
 	mu                      sync.Mutex
 	times                   []pkgTime
 	passed, failed, skipped int
@@ -180,6 +198,11 @@ func (r *runner) consume(in io.Reader, race bool) {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
+		if r.raw != nil {
+			r.mu.Lock()
+			r.raw.Write(append(line, '\n'))
+			r.mu.Unlock()
+		}
 		var e event
 		if json.Unmarshal(line, &e) != nil {
 			r.print(string(line) + "\n") // a build failure's text
@@ -190,6 +213,9 @@ func (r *runner) consume(in io.Reader, race bool) {
 		case e.Action == "build-output":
 			r.print(e.Output) // a compile error
 		case e.Action == "output" && e.Test != "":
+			if strings.HasPrefix(e.Output, "=== ") {
+				continue // go test -v's RUN, PAUSE and CONT lines
+			}
 			if testOut[key] == nil {
 				testOut[key] = &bytes.Buffer{}
 			}
