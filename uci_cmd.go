@@ -92,7 +92,20 @@ type uciSession struct {
 	tableFor int                // the TableBits searcher was made with
 	cancel   context.CancelFunc // stops the running search; nil when idle
 	done     chan struct{}      // closed when the running search has printed bestmove
+	run      *searchRun         // the running search's output state
+	fallback func() string      // a legal move (or 0000) for the position searched
 }
+
+// searchRun is one search's output state, guarded by uciSession.mu.
+type searchRun struct {
+	answered  bool // its bestmove was printed
+	abandoned bool // stop answered for it: its output is dropped
+}
+
+// uciStopGrace is how long stop waits for a cancelled search to answer
+// before answering for it (a last resort: every engine loop that can be
+// long watches the cancellation, so this never happens in practice).
+var uciStopGrace = 3 * time.Second
 
 // maxUCILine is the longest command line read; a longer one is refused
 // (its text skipped up to the next newline) with an info string.
@@ -425,8 +438,8 @@ func (s *uciSession) goSearch(f []string) {
 	switch {
 	case s.noPos != "":
 		why := s.noPos
-		s.launch(infinite, func(context.Context) string {
-			s.send("info string no position to search: %s", why)
+		s.launch(infinite, func() string { return "0000" }, func(_ context.Context, say func(string, ...any)) string {
+			say("info string no position to search: %s", why)
 			return "0000"
 		})
 	case s.variant == chess.TeamChess:
@@ -441,18 +454,33 @@ func (s *uciSession) goSearch(f []string) {
 
 // launch runs search in its own goroutine: it returns the bestmove's
 // move, which is printed (after go infinite only once stop came). The
-// context search gets is cancelled by stop.
-func (s *uciSession) launch(infinite bool, search func(ctx context.Context) string) {
+// context search gets is cancelled by stop; search prints through say,
+// which drops its lines once stop has answered for it. fallback gives a
+// legal move (or 0000) should stop have to answer for it.
+func (s *uciSession) launch(infinite bool, fallback func() string, search func(ctx context.Context, say func(string, ...any)) string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s.cancel, s.done = cancel, done
+	run := &searchRun{}
+	say := func(format string, a ...any) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if run.abandoned {
+			return
+		}
+		fmt.Fprintf(s.out, format+"\n", a...)
+		s.out.Flush()
+		if strings.HasPrefix(format, "bestmove ") {
+			run.answered = true
+		}
+	}
+	s.cancel, s.done, s.run, s.fallback = cancel, done, run, fallback
 	go func() {
 		defer close(done)
-		best := search(ctx)
+		best := search(ctx, say)
 		if infinite {
 			<-ctx.Done() // UCI: after go infinite, bestmove only after stop
 		}
-		s.send("bestmove %s", best)
+		say("bestmove %s", best)
 	}()
 }
 
@@ -463,18 +491,24 @@ func (s *uciSession) goChess(lim engine.Limits, infinite bool) {
 		s.tableFor = s.level.TableBits
 	}
 	sr := s.searcher
-	sr.OnInfo = func(in engine.Info) { s.send("%s", infoLine(in)) }
 	pos, hist := s.pos, append([]uint64(nil), s.history...)
-	s.launch(infinite, func(ctx context.Context) string {
+	fallback := func() string {
+		if ms := pos.LegalMoves(); len(ms) > 0 && !pos.Status().Over() {
+			return ms[0].UCI()
+		}
+		return "0000"
+	}
+	s.launch(infinite, fallback, func(ctx context.Context, say func(string, ...any)) string {
+		sr.OnInfo = func(in engine.Info) { say("%s", infoLine(in)) }
 		r := sr.SearchContext(ctx, pos, hist, lim)
 		if r.Depth == 0 {
 			// No iteration completed (a tiny budget or an early stop):
 			// still say what was searched.
-			s.send("info depth 0 nodes %d time %d", r.Nodes, r.Time.Milliseconds())
+			say("info depth 0 nodes %d time %d", r.Nodes, r.Time.Milliseconds())
 		} else {
 			// The final choice (the level's seeded pick among near-equal
 			// moves may differ from the last iteration's best).
-			s.send("%s", infoLine(r.Info))
+			say("%s", infoLine(r.Info))
 		}
 		return r.Move.UCI()
 	})
@@ -494,14 +528,29 @@ func allotTime(left, inc, movestogo int64) time.Duration {
 
 // stop ends the running search, if any, and waits for its bestmove,
 // which comes at once: the search's context is cancelled, and every
-// engine loop that can be long watches it.
+// engine loop that can be long watches it. Should the search still not
+// answer within uciStopGrace, stop answers for it with a legal move and
+// leaves it behind (its output dropped, its searcher no longer used).
 func (s *uciSession) stop() {
 	if s.done == nil {
 		return
 	}
 	s.cancel()
-	<-s.done
-	s.cancel, s.done = nil, nil
+	select {
+	case <-s.done:
+	case <-time.After(uciStopGrace):
+		move := s.fallback()
+		s.mu.Lock()
+		if !s.run.answered {
+			s.run.abandoned = true
+			fmt.Fprintf(s.out, "info string the search did not stop within %v: answering without it\n", uciStopGrace)
+			fmt.Fprintf(s.out, "bestmove %s\n", move)
+			s.out.Flush()
+			s.searcher = nil // the search left behind still uses it
+		}
+		s.mu.Unlock()
+	}
+	s.cancel, s.done, s.run, s.fallback = nil, nil, nil, nil
 }
 
 // infoLine writes an iteration's report as a UCI info line.
@@ -588,7 +637,20 @@ func (s *uciSession) goTeamChess(lim engine.Limits, infinite, nodesSet bool) {
 		p.Level.Nodes = 0
 	}
 	g := s.tc.Clone()
-	s.launch(infinite, func(ctx context.Context) string {
+	fallback := func() string {
+		if g.Phase() != teamchess.Playing {
+			return "0000"
+		}
+		if f, ok := g.Forced(); ok {
+			return f.UCI()
+		}
+		pos := g.Position()
+		for m := range teamchess.AllLegalMoves(&pos) {
+			return m.UCI()
+		}
+		return "0000"
+	}
+	s.launch(infinite, fallback, func(ctx context.Context, say func(string, ...any)) string {
 		start := time.Now()
 		if lim.Time > 0 {
 			var cancel context.CancelFunc
@@ -597,7 +659,7 @@ func (s *uciSession) goTeamChess(lim engine.Limits, infinite, nodesSet bool) {
 		}
 		switch {
 		case g.Phase() == teamchess.Finished:
-			s.send("info string the game is over: %s", g.Result())
+			say("info string the game is over: %s", g.Result())
 			return "0000"
 		case g.Phase() == teamchess.SiegeDecision:
 			// The board's side to move is besieged: it passes. Say what the
@@ -607,12 +669,12 @@ func (s *uciSession) goTeamChess(lim engine.Limits, infinite, nodesSet bool) {
 			if r.Action.Kind == teamchess.ActSiegeWin {
 				choice = "take the Siege Win"
 			}
-			s.send("info string %s is besieged and passes; %s should %s", g.Turn().Other(), g.Turn(), choice)
+			say("info string %s is besieged and passes; %s should %s", g.Turn().Other(), g.Turn(), choice)
 			return "0000"
 		default:
 			r := p.ChooseContext(ctx, g)
 			el := time.Since(start)
-			s.send("%s", infoLine(engine.Info{Depth: r.Depth, Score: r.Score, Nodes: r.Nodes, Time: el}))
+			say("%s", infoLine(engine.Info{Depth: r.Depth, Score: r.Score, Nodes: r.Nodes, Time: el}))
 			return r.Action.Move
 		}
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"sync"
@@ -486,4 +487,39 @@ func TestUCILongLines(t *testing.T) {
 	uciLegal(t, chess.Chess, "", bestmove(t, lines))
 	u.send("quit\n")
 	u.end()
+}
+
+// TestUCIStopAnswersForAStuckSearch: the last resort. A search that
+// ignores its cancellation does not hang the session: stop answers for it
+// with the fallback move after uciStopGrace, and its own late output is
+// dropped.
+func TestUCIStopAnswersForAStuckSearch(t *testing.T) {
+	defer func(g time.Duration) { uciStopGrace = g }(uciStopGrace)
+	uciStopGrace = 10 * time.Millisecond
+	out := &syncBuffer{}
+	s := &uciSession{out: bufio.NewWriter(out)}
+	release := make(chan struct{})
+	s.launch(false, func() string { return "e2e4" }, func(_ context.Context, say func(string, ...any)) string {
+		<-release // deaf to the cancellation
+		say("info string too late")
+		return "d2d4"
+	})
+	searchDone := s.done
+	stopped := make(chan struct{})
+	go func() {
+		s.stop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(time.Minute):
+		t.Fatal("stop hung on a stuck search")
+	}
+	close(release)
+	<-searchDone // the left-behind search has tried to print its bestmove
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Equal(t, "e2e4", bestmove(t, lines))
+	require.Contains(t, lines[0], "info string the search did not stop")
+	require.NotContains(t, out.String(), "too late")
+	require.NotContains(t, out.String(), "d2d4")
 }
