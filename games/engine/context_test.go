@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,6 +53,15 @@ func TestTeamChessHugePositionAnswers(t *testing.T) {
 	var r TeamChessResult
 	within(t, time.Minute, "Choose with a 500 ms cap", func() { r = p.Choose(g, 500*time.Millisecond) })
 	check("Choose with a 500 ms cap", r)
+
+	// Without a cap the level's node budget ends the search: it finds a
+	// Political Agent's revolution, which wins at once with one commander
+	// a side.
+	within(t, time.Minute, "Choose without a cap", func() { r = p.Choose(g, 0) })
+	check("Choose without a cap", r)
+	if !strings.HasSuffix(r.Action.Move, "p") || r.Score < Mate-5*MaxPly {
+		t.Errorf("Choose without a cap: %s scoring %d; want a winning revolution", r.Action.Move, r.Score)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

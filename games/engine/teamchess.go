@@ -98,6 +98,9 @@ func (p *TeamChessPlayer) Name() string { return p.Level.Name }
 type tcSearch struct {
 	nodes, limit uint64
 	deadline     time.Time
+	// listBy, when set, ends the root's move listing early (half the time
+	// to the deadline), so that the moves listed get searched.
+	listBy time.Time
 	// stopped: the node budget, the deadline, done or stop ended the
 	// search (poll checks the last three).
 	stopped bool
@@ -183,7 +186,8 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 // action, else the best of the first iteration's partial results, else
 // (stopped while the moves were still being listed, which can take
 // seconds in a position with many sacrifices) the best-ordered of the
-// moves listed so far. The action is legal in every case; its Kind is
+// moves listed so far. Under a deadline, the listing takes at most half
+// the time: the moves listed by then are searched. The action is legal in every case; its Kind is
 // empty only when the game is over. Depth 0 in the result means no
 // iteration completed.
 func (p *TeamChessPlayer) ChooseContext(ctx context.Context, g *teamchess.Game) TeamChessResult {
@@ -194,6 +198,7 @@ func (p *TeamChessPlayer) choose(ctx context.Context, g *teamchess.Game, stop *a
 	s := &tcSearch{done: ctx.Done(), stop: stop}
 	if dl, ok := ctx.Deadline(); ok {
 		s.deadline = dl
+		s.listBy = time.Now().Add(time.Until(dl) / 2)
 	}
 	acts := s.actions(g, 0)
 	if len(acts) == 0 {
@@ -275,8 +280,8 @@ func (p *TeamChessPlayer) choose(ctx context.Context, g *teamchess.Game, stop *a
 // the ply's buffer, valid until the next call for the same ply): the
 // siege decisions, the forced move, or the legal moves sorted by tcOrder,
 // descending, stable. When the search is stopped while the moves are
-// being listed (poll, every tcPollMoves moves), the list holds those
-// listed so far, sorted.
+// being listed (poll, every tcPollMoves moves), or the root's listing
+// reaches listBy, the list holds those listed so far, sorted.
 func (s *tcSearch) actions(g *teamchess.Game, ply int) []tcAct {
 	out := s.acts[ply][:0]
 	defer func() { s.acts[ply] = out }()
@@ -298,7 +303,7 @@ func (s *tcSearch) actions(g *teamchess.Game, ply int) []tcAct {
 	pos := g.Position()
 	for m := range teamchess.AllLegalMoves(&pos) {
 		out = append(out, tcAct{kind: teamchess.ActMove, move: m, key: tcOrder(&pos, m)})
-		if len(out)%tcPollMoves == 0 && s.poll() {
+		if len(out)%tcPollMoves == 0 && (s.poll() || ply == 0 && !s.listBy.IsZero() && !time.Now().Before(s.listBy)) {
 			break
 		}
 	}
