@@ -2,6 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,6 +44,13 @@ With one commander a side, a Political Agent's revolution wins at once.
 
 A level's node and depth budgets apply unless go names its own depth or
 nodes; movetime and the clock only cap the time.
+
+stop answers bestmove at once whenever it comes, and isready is answered
+during a search. A position that is refused (a bad FEN, neither startpos
+nor fen) leaves no position: a go then answers an info string saying why
+and bestmove 0000. Bad go arguments (depth or nodes below 1, a negative
+time, a missing number) are reported in an info string and ignored. A
+command line longer than 8 MiB is refused with an info string.
 `
 
 // uciMain implements "sandtable uci": a UCI session on standard input
@@ -73,28 +83,104 @@ type uciSession struct {
 	seed    uint64
 	pos     chess.Position
 	history []uint64 // hashes of the positions before pos
+	// noPos, when set, says why there is no position: the last position
+	// command was refused, and go answers bestmove 0000.
+	noPos string
 
-	tc       *teamchess.Game         // the Team Chess game at pos (UCI_Variant teamchess)
-	tcPlayer *engine.TeamChessPlayer // its player while a search runs
+	tc       *teamchess.Game // the Team Chess game at pos (UCI_Variant teamchess); nil: the start
 	searcher *engine.Searcher
-	tableFor int           // the TableBits searcher was made with
-	done     chan struct{} // closed when the running search has printed bestmove; nil when idle
-	release  chan struct{} // closed by stop: an infinite search may print bestmove
+	tableFor int                // the TableBits searcher was made with
+	cancel   context.CancelFunc // stops the running search; nil when idle
+	done     chan struct{}      // closed when the running search has printed bestmove
+	run      *searchRun         // the running search's output state
+	fallback func() string      // a legal move (or 0000) for the position searched
 }
+
+// searchRun is one search's output state, guarded by uciSession.mu.
+type searchRun struct {
+	answered  bool // its bestmove was printed
+	abandoned bool // stop answered for it: its output is dropped
+}
+
+// uciStopGrace is how long stop waits for a cancelled search to answer
+// before answering for it (a last resort: every engine loop that can be
+// long watches the cancellation, so this never happens in practice).
+var uciStopGrace = 3 * time.Second
+
+// maxUCILine is the longest command line read; a longer one is refused
+// (its text skipped up to the next newline) with an info string.
+const maxUCILine = 8 << 20
 
 // runUCI runs a session reading commands from in and writing to out.
 func runUCI(in io.Reader, out io.Writer) {
 	strongest, _ := engine.LevelByName("strongest")
 	s := &uciSession{out: bufio.NewWriter(out), variant: chess.Chess, level: strongest}
 	s.pos = chess.StartPosition(s.variant)
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		if !s.command(strings.Fields(sc.Text())) {
+	r := bufio.NewReaderSize(in, 64*1024)
+	for {
+		line, long, err := readUCILine(r, maxUCILine)
+		if long > 0 {
+			s.refuseLong(line, long)
+		} else if len(line) > 0 && !s.command(strings.Fields(string(line))) {
+			break
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				s.send("info string reading the input failed: %v", err)
+			}
 			break
 		}
 	}
 	s.stop()
+}
+
+// readUCILine reads one line (without its line end). A line longer than
+// max is skipped up to its newline: long is then its length and line its
+// first bytes. err is the reader's error (io.EOF at the end).
+func readUCILine(r *bufio.Reader, max int) (line []byte, long int, err error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		switch {
+		case long > 0:
+			long += len(chunk)
+		case len(buf)+len(chunk) > max+2: // +2: the line end
+			long = len(buf) + len(chunk)
+			buf = append(buf[:0:0], buf[:min(len(buf), 64)]...)
+			if len(buf) < 64 {
+				buf = append(buf, chunk[:min(len(chunk), 64-len(buf))]...)
+			}
+		default:
+			buf = append(buf, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if long == 0 {
+			buf = bytes.TrimRight(buf, "\r\n")
+		}
+		return buf, long, err
+	}
+}
+
+// refuseLong reports a command line longer than maxUCILine; a refused
+// position leaves no position.
+func (s *uciSession) refuseLong(head []byte, n int) {
+	cmd := ""
+	if f := strings.Fields(string(head)); len(f) > 0 {
+		cmd = f[0]
+	}
+	s.send("info string a command line of %d bytes (%s…) is longer than the %d bytes read: refused", n, clipUCI(cmd), maxUCILine)
+	if cmd == "position" {
+		s.stop()
+		s.refusePosition(fmt.Sprintf("the position command of %d bytes was too long", n))
+	}
+}
+
+// refusePosition leaves no position, for the reason why.
+func (s *uciSession) refusePosition(why string) {
+	s.noPos = why
+	s.pos, s.history, s.tc = chess.StartPosition(s.variant), nil, nil
 }
 
 // send writes one line and flushes it.
@@ -129,8 +215,7 @@ func (s *uciSession) command(f []string) bool {
 		s.setOption(f[1:])
 	case "ucinewgame":
 		s.stop()
-		s.pos = chess.StartPosition(s.variant)
-		s.history = nil
+		s.pos, s.history, s.tc, s.noPos = chess.StartPosition(s.variant), nil, nil, ""
 	case "position":
 		s.stop()
 		s.position(f[1:])
@@ -178,8 +263,7 @@ func (s *uciSession) setOption(f []string) {
 		for _, uv := range uciVariants {
 			if strings.EqualFold(v, uv.String()) {
 				s.variant = uv
-				s.pos = chess.StartPosition(uv)
-				s.history = nil
+				s.pos, s.history, s.tc, s.noPos = chess.StartPosition(uv), nil, nil, ""
 				return
 			}
 		}
@@ -224,11 +308,13 @@ func (s *uciSession) position(f []string) {
 		p, err := chess.ParseFEN(s.variant, strings.Join(f[1:i], " "))
 		if err != nil {
 			s.send("info string bad FEN: %v", err)
+			s.refusePosition(fmt.Sprintf("the FEN was refused (%v)", err))
 			return
 		}
 		pos, rest = p, f[i:]
 	default:
 		s.send("info string position needs startpos or fen")
+		s.refusePosition("the position command named neither startpos nor fen")
 		return
 	}
 	var hist []uint64
@@ -246,55 +332,95 @@ func (s *uciSession) position(f []string) {
 			pos = pos.PlayUnchecked(m)
 		}
 	}
-	s.pos, s.history = pos, hist
+	s.pos, s.history, s.noPos = pos, hist, ""
 }
 
+// goKeywords are the words of a go command (searchmoves' list ends at
+// the next one).
+var goKeywords = map[string]bool{"searchmoves": true, "ponder": true, "wtime": true, "btime": true,
+	"winc": true, "binc": true, "movestogo": true, "depth": true, "nodes": true, "mate": true,
+	"movetime": true, "infinite": true}
+
 // goSearch starts a search in its own goroutine with the go command's
-// limits.
+// limits. Bad arguments are reported and ignored.
 func (s *uciSession) goSearch(f []string) {
-	if s.variant == chess.TeamChess && s.tc == nil {
-		s.positionTeamChess([]string{"startpos"})
-	}
 	lim := s.level.Limits(s.seed, 0)
 	var wtime, btime, winc, binc, movestogo, movetime int64 = -1, -1, 0, 0, 0, -1
 	infinite, nodesSet := false, false
 	for i := 0; i < len(f); i++ {
-		num := func() int64 {
-			if i+1 < len(f) {
-				i++
-				n, err := strconv.ParseInt(f[i], 10, 64)
-				if err == nil {
-					return n
-				}
-				s.send("info string %s needs a number, not %s", f[i-1], clipUCI(f[i]))
+		// num reads the number after f[i]; ok false (reported) when
+		// there is none.
+		num := func() (int64, bool) {
+			if i+1 >= len(f) || goKeywords[f[i+1]] {
+				s.send("info string %s needs a number: ignored", f[i])
+				return 0, false
 			}
-			return -1
+			i++
+			n, err := strconv.ParseInt(f[i], 10, 64)
+			if err != nil {
+				s.send("info string %s needs a number, not %s: ignored", f[i-1], clipUCI(f[i]))
+				return 0, false
+			}
+			return n, true
+		}
+		// atLeast reports a number below lo.
+		atLeast := func(n, lo int64) bool {
+			if n < lo {
+				s.send("info string %s must be at least %d, not %d: ignored", f[i-1], lo, n)
+				return false
+			}
+			return true
 		}
 		switch f[i] {
 		case "depth":
-			if n := num(); n > 0 {
+			if n, ok := num(); ok && atLeast(n, 1) {
 				lim.Depth = int(min(n, engine.MaxDepth))
 			}
 		case "nodes":
-			if n := num(); n > 0 {
+			if n, ok := num(); ok && atLeast(n, 1) {
 				lim.Nodes, nodesSet = uint64(n), true
 			}
 		case "movetime":
-			movetime = num()
-		case "wtime":
-			wtime = num()
-		case "btime":
-			btime = num()
-		case "winc":
-			winc = num()
-		case "binc":
-			binc = num()
+			if n, ok := num(); ok && atLeast(n, 1) {
+				movetime = n
+			}
+		case "wtime", "btime":
+			if n, ok := num(); ok {
+				if n < 0 {
+					s.send("info string %s is negative (%d): taken as 0", f[i-1], n)
+					n = 0
+				}
+				if f[i-1] == "wtime" {
+					wtime = n
+				} else {
+					btime = n
+				}
+			}
+		case "winc", "binc":
+			if n, ok := num(); ok && atLeast(n, 0) {
+				if f[i-1] == "winc" {
+					winc = n
+				} else {
+					binc = n
+				}
+			}
 		case "movestogo":
-			movestogo = num()
+			if n, ok := num(); ok && atLeast(n, 1) {
+				movestogo = n
+			}
 		case "infinite":
 			infinite = true
-		case "ponder", "mate", "searchmoves":
-			// Not supported: ignored.
+		case "mate":
+			num() // not supported: searched as usual
+		case "searchmoves":
+			// Not supported: the moves are skipped, all moves searched.
+			for i+1 < len(f) && !goKeywords[f[i+1]] {
+				i++
+			}
+		case "ponder":
+			// Not offered (no Ponder option): searched as usual.
+		default:
+			s.send("info string unknown go argument %s: ignored", clipUCI(f[i]))
 		}
 	}
 	left, inc := wtime, winc
@@ -309,37 +435,83 @@ func (s *uciSession) goSearch(f []string) {
 	case left >= 0:
 		lim.Time = allotTime(left, inc, movestogo)
 	}
-	if s.variant == chess.TeamChess {
+	switch {
+	case s.noPos != "":
+		why := s.noPos
+		s.launch(infinite, func() string { return "0000" }, func(_ context.Context, say func(string, ...any)) string {
+			say("info string no position to search: %s", why)
+			return "0000"
+		})
+	case s.variant == chess.TeamChess:
+		if s.tc == nil {
+			s.positionTeamChess([]string{"startpos"})
+		}
 		s.goTeamChess(lim, infinite, nodesSet)
-		return
+	default:
+		s.goChess(lim, infinite)
 	}
+}
+
+// launch runs search in its own goroutine: it returns the bestmove's
+// move, which is printed (after go infinite only once stop came). The
+// context search gets is cancelled by stop; search prints through say,
+// which drops its lines once stop has answered for it. fallback gives a
+// legal move (or 0000) should stop have to answer for it.
+func (s *uciSession) launch(infinite bool, fallback func() string, search func(ctx context.Context, say func(string, ...any)) string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	run := &searchRun{}
+	say := func(format string, a ...any) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if run.abandoned {
+			return
+		}
+		fmt.Fprintf(s.out, format+"\n", a...)
+		s.out.Flush()
+		if strings.HasPrefix(format, "bestmove ") {
+			run.answered = true
+		}
+	}
+	s.cancel, s.done, s.run, s.fallback = cancel, done, run, fallback
+	go func() {
+		defer close(done)
+		best := search(ctx, say)
+		if infinite {
+			<-ctx.Done() // UCI: after go infinite, bestmove only after stop
+		}
+		say("bestmove %s", best)
+	}()
+}
+
+// goChess runs a chess or Survival search.
+func (s *uciSession) goChess(lim engine.Limits, infinite bool) {
 	if s.searcher == nil || s.tableFor != s.level.TableBits {
 		s.searcher = engine.NewSearcher(s.level.TableBits)
 		s.tableFor = s.level.TableBits
 	}
 	sr := s.searcher
-	sr.OnInfo = func(in engine.Info) { s.send("%s", infoLine(in)) }
 	pos, hist := s.pos, append([]uint64(nil), s.history...)
-	done := make(chan struct{})
-	release := make(chan struct{})
-	s.done, s.release = done, release
-	go func() {
-		defer close(done)
-		r := sr.Search(pos, hist, lim)
+	fallback := func() string {
+		if ms := pos.LegalMoves(); len(ms) > 0 && !pos.Status().Over() {
+			return ms[0].UCI()
+		}
+		return "0000"
+	}
+	s.launch(infinite, fallback, func(ctx context.Context, say func(string, ...any)) string {
+		sr.OnInfo = func(in engine.Info) { say("%s", infoLine(in)) }
+		r := sr.SearchContext(ctx, pos, hist, lim)
 		if r.Depth == 0 {
 			// No iteration completed (a tiny budget or an early stop):
 			// still say what was searched.
-			s.send("info depth 0 nodes %d time %d", r.Nodes, r.Time.Milliseconds())
+			say("info depth 0 nodes %d time %d", r.Nodes, r.Time.Milliseconds())
 		} else {
 			// The final choice (the level's seeded pick among near-equal
 			// moves may differ from the last iteration's best).
-			s.send("%s", infoLine(r.Info))
+			say("%s", infoLine(r.Info))
 		}
-		if infinite {
-			<-release // UCI: after go infinite, bestmove only after stop
-		}
-		s.send("bestmove %s", r.Move.UCI())
-	}()
+		return r.Move.UCI()
+	})
 }
 
 // allotTime gives a move its share of the clock: the time left over the
@@ -354,19 +526,31 @@ func allotTime(left, inc, movestogo int64) time.Duration {
 	return time.Duration(max(ms, 10)) * time.Millisecond
 }
 
-// stop ends the running search, if any, and waits for its bestmove.
+// stop ends the running search, if any, and waits for its bestmove,
+// which comes at once: the search's context is cancelled, and every
+// engine loop that can be long watches it. Should the search still not
+// answer within uciStopGrace, stop answers for it with a legal move and
+// leaves it behind (its output dropped, its searcher no longer used).
 func (s *uciSession) stop() {
 	if s.done == nil {
 		return
 	}
-	if s.tcPlayer != nil {
-		s.tcPlayer.Stop()
-	} else {
-		s.searcher.Stop()
+	s.cancel()
+	select {
+	case <-s.done:
+	case <-time.After(uciStopGrace):
+		move := s.fallback()
+		s.mu.Lock()
+		if !s.run.answered {
+			s.run.abandoned = true
+			fmt.Fprintf(s.out, "info string the search did not stop within %v: answering without it\n", uciStopGrace)
+			fmt.Fprintf(s.out, "bestmove %s\n", move)
+			s.out.Flush()
+			s.searcher = nil // the search left behind still uses it
+		}
+		s.mu.Unlock()
 	}
-	close(s.release)
-	<-s.done
-	s.done, s.release, s.tcPlayer = nil, nil, nil
+	s.cancel, s.done, s.run, s.fallback = nil, nil, nil, nil
 }
 
 // infoLine writes an iteration's report as a UCI info line.
@@ -405,14 +589,21 @@ func (s *uciSession) positionTeamChess(f []string) {
 			i++
 		}
 		fen, rest = strings.Join(f[1:i], " "), f[i:]
+		if fen == "" {
+			s.send("info string bad FEN: empty")
+			s.refusePosition("the FEN was refused (empty)")
+			return
+		}
 	default:
 		s.send("info string position needs startpos or fen")
+		s.refusePosition("the position command named neither startpos nor fen")
 		return
 	}
 	g, err := teamchess.NewGame(teamchess.Setup{FEN: fen,
 		White: []teamchess.Member{{ID: "white"}}, Black: []teamchess.Member{{ID: "black"}}})
 	if err != nil {
 		s.send("info string bad FEN: %v", err)
+		s.refusePosition(fmt.Sprintf("the FEN was refused (%v)", err))
 		return
 	}
 	if len(rest) > 0 && rest[0] == "moves" {
@@ -428,7 +619,7 @@ func (s *uciSession) positionTeamChess(f []string) {
 			}
 		}
 	}
-	s.tc, s.pos = g, g.Position()
+	s.tc, s.pos, s.history, s.noPos = g, g.Position(), nil, ""
 }
 
 // goTeamChess runs a Team Chess search in its own goroutine. Depth and
@@ -446,36 +637,45 @@ func (s *uciSession) goTeamChess(lim engine.Limits, infinite, nodesSet bool) {
 		p.Level.Nodes = 0
 	}
 	g := s.tc.Clone()
-	done := make(chan struct{})
-	release := make(chan struct{})
-	s.done, s.release, s.tcPlayer = done, release, p
-	go func() {
-		defer close(done)
+	fallback := func() string {
+		if g.Phase() != teamchess.Playing {
+			return "0000"
+		}
+		if f, ok := g.Forced(); ok {
+			return f.UCI()
+		}
+		pos := g.Position()
+		for m := range teamchess.AllLegalMoves(&pos) {
+			return m.UCI()
+		}
+		return "0000"
+	}
+	s.launch(infinite, fallback, func(ctx context.Context, say func(string, ...any)) string {
 		start := time.Now()
-		var best string
+		if lim.Time > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, lim.Time)
+			defer cancel()
+		}
 		switch {
 		case g.Phase() == teamchess.Finished:
-			s.send("info string the game is over: %s", g.Result())
-			best = "0000"
+			say("info string the game is over: %s", g.Result())
+			return "0000"
 		case g.Phase() == teamchess.SiegeDecision:
 			// The board's side to move is besieged: it passes. Say what the
 			// attacker should choose.
-			r := p.Choose(g, lim.Time)
+			r := p.ChooseContext(ctx, g)
 			choice := "continue the siege"
 			if r.Action.Kind == teamchess.ActSiegeWin {
 				choice = "take the Siege Win"
 			}
-			s.send("info string %s is besieged and passes; %s should %s", g.Turn().Other(), g.Turn(), choice)
-			best = "0000"
+			say("info string %s is besieged and passes; %s should %s", g.Turn().Other(), g.Turn(), choice)
+			return "0000"
 		default:
-			r := p.Choose(g, lim.Time)
+			r := p.ChooseContext(ctx, g)
 			el := time.Since(start)
-			s.send("%s", infoLine(engine.Info{Depth: r.Depth, Score: r.Score, Nodes: r.Nodes, Time: el}))
-			best = r.Action.Move
+			say("%s", infoLine(engine.Info{Depth: r.Depth, Score: r.Score, Nodes: r.Nodes, Time: el}))
+			return r.Action.Move
 		}
-		if infinite {
-			<-release
-		}
-		s.send("bestmove %s", best)
-	}()
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/engine"
+	"sandtable/games/teamchess"
 )
 
 // uciScript runs a whole scripted session and returns the output lines.
@@ -217,15 +219,15 @@ func TestUCIBadInput(t *testing.T) {
 		}
 	}
 	require.Len(t, moves, 2, joined)
-	// Both searches are from the position after e2e4 e7e5 (the bad FEN
-	// left it unchanged): White to move.
+	// The first search is from the position after e2e4 e7e5: White to
+	// move. The bad FEN left no position: the second answers 0000.
 	p, err := chess.ParseFEN(chess.Chess, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
 	require.NoError(t, err)
-	for _, s := range moves {
-		m, err := p.ParseUCI(s)
-		require.NoError(t, err, s)
-		require.True(t, p.IsLegal(m), s)
-	}
+	m, err := p.ParseUCI(moves[0])
+	require.NoError(t, err, moves[0])
+	require.True(t, p.IsLegal(m), moves[0])
+	require.Equal(t, "0000", moves[1])
+	require.Contains(t, joined, "info string no position to search: the FEN was refused")
 }
 
 func TestUCIArguments(t *testing.T) {
@@ -254,4 +256,270 @@ func TestUCITeamChess(t *testing.T) {
 	require.NotEqual(t, "0000", bestmove(t, lines))
 	lines = uciScript(t, set+"position fen 4k3/1P6/2n5/7q/8/8/8/Q3K3 w - - 0 1 moves b7b8a:e8\nquit\n")
 	require.Contains(t, strings.Join(lines, "\n"), "info string illegal move b7b8a:e8")
+}
+
+// uciPipe is a session fed through a pipe, as a GUI feeds the engine:
+// the test writes whole scripts at once and waits for lines with a
+// deadline.
+type uciPipe struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	ended chan struct{}
+	seen  []string
+}
+
+func startUCIPipe(t *testing.T) *uciPipe {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	u := &uciPipe{t: t, in: inW, lines: make(chan string, 100000), ended: make(chan struct{})}
+	go func() {
+		runUCI(inR, outW)
+		outW.Close()
+		inR.Close()
+		close(u.ended)
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			u.lines <- sc.Text()
+		}
+		close(u.lines)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case <-u.ended:
+		case <-time.After(time.Minute):
+		}
+	})
+	return u
+}
+
+// send writes script in one write.
+func (u *uciPipe) send(script string) {
+	u.t.Helper()
+	_, err := io.WriteString(u.in, script)
+	require.NoError(u.t, err)
+}
+
+// until returns the lines up to and including the first one starting
+// with prefix, failing when none came within a minute (a hang).
+func (u *uciPipe) until(prefix string) []string {
+	u.t.Helper()
+	var got []string
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case l, ok := <-u.lines:
+			if !ok {
+				u.t.Fatalf("the session ended before %q; lines %q", prefix, got)
+			}
+			got = append(got, l)
+			u.seen = append(u.seen, l)
+			if strings.HasPrefix(l, prefix) {
+				return got
+			}
+		case <-deadline:
+			u.t.Fatalf("no %q within a minute (a hang); lines %q", prefix, got)
+		}
+	}
+}
+
+// end waits for the session to end and returns the remaining lines.
+func (u *uciPipe) end() []string {
+	u.t.Helper()
+	select {
+	case <-u.ended:
+	case <-time.After(time.Minute):
+		u.t.Fatal("the session did not end within a minute (a hang)")
+	}
+	var rest []string
+	for l := range u.lines {
+		rest = append(rest, l)
+	}
+	return rest
+}
+
+// uciLegal fails unless move is legal in variant's start position (or
+// fen) for UCI.
+func uciLegal(t *testing.T, v chess.Variant, fen, move string) {
+	t.Helper()
+	if v == chess.TeamChess {
+		g, err := teamchess.NewGame(teamchess.Setup{FEN: fen,
+			White: []teamchess.Member{{ID: "white"}}, Black: []teamchess.Member{{ID: "black"}}})
+		require.NoError(t, err)
+		_, err = g.Play("", move)
+		require.NoError(t, err, "bestmove %s", move)
+		return
+	}
+	p := chess.StartPosition(v)
+	if fen != "" {
+		var err error
+		p, err = chess.ParseFEN(v, fen)
+		require.NoError(t, err)
+	}
+	m, err := p.ParseUCI(move)
+	require.NoError(t, err, "bestmove %s", move)
+	require.True(t, p.IsLegal(m), "bestmove %s", move)
+}
+
+// TestUCIStopAtOnce: stop sent in the same write as go (as python-chess
+// does when an analysis is opened and closed at once), or just before,
+// answers bestmove with a legal move, then readyok, and quit ends the
+// session, for every variant and go form. Before, the search cleared the
+// stop when it started and the session hung for good (30 of 30 tries).
+func TestUCIStopAtOnce(t *testing.T) {
+	gos := []string{"go infinite", "go", "go depth 64", "go movetime 100000", "go wtime 600000 btime 600000", "go nodes 100000000"}
+	for _, v := range uciVariants {
+		for _, g := range gos {
+			for _, pre := range []string{"", "stop\n"} {
+				u := startUCIPipe(t)
+				u.send("setoption name UCI_Variant value " + v.String() + "\nposition startpos\n" + pre + g + "\nstop\nisready\nquit\n")
+				lines := u.until("bestmove ")
+				uciLegal(t, v, "", bestmove(t, lines))
+				rest := append(u.until("readyok"), u.end()...)
+				require.NotContains(t, strings.Join(rest, "\n"), "bestmove", "%s %s: a second bestmove", v, g)
+			}
+		}
+	}
+}
+
+// TestUCIIsReadyDuringSearch: isready is answered while go infinite
+// searches (no bestmove before stop), and stop then answers.
+func TestUCIIsReadyDuringSearch(t *testing.T) {
+	for _, v := range uciVariants {
+		u := startUCIPipe(t)
+		u.send("setoption name UCI_Variant value " + v.String() + "\nposition startpos\ngo infinite\nisready\n")
+		lines := u.until("readyok")
+		require.NotContains(t, strings.Join(lines, "\n"), "bestmove", v.String())
+		u.send("stop\nisready\n")
+		uciLegal(t, v, "", bestmove(t, u.until("bestmove ")))
+		u.until("readyok")
+		u.send("quit\n")
+		u.end()
+	}
+}
+
+// TestUCIHugeTeamChessPosition: the Team Chess position with 507,247
+// legal moves gets a legal bestmove under go movetime 500 and after stop
+// (before: no answer in 120 s, also after stop). The deadline is a hang
+// check, not a timing one.
+func TestUCIHugeTeamChessPosition(t *testing.T) {
+	const fen = "rn1qk1nr/PP4PP/8/8/8/8/pp4pp/RN1QK1NR w KQkq - 0 1"
+	u := startUCIPipe(t)
+	u.send("setoption name UCI_Variant value teamchess\nposition fen " + fen + "\ngo movetime 500\n")
+	uciLegal(t, chess.TeamChess, fen, bestmove(t, u.until("bestmove ")))
+	u.send("go infinite\nstop\nisready\n")
+	uciLegal(t, chess.TeamChess, fen, bestmove(t, u.until("bestmove ")))
+	u.until("readyok")
+	u.send("go infinite\nisready\n")
+	u.until("readyok")
+	u.send("stop\nquit\n")
+	uciLegal(t, chess.TeamChess, fen, bestmove(t, u.until("bestmove ")))
+	u.end()
+}
+
+// TestUCIRefusedPositionLeavesNone: after a refused position the next go
+// answers an info string saying why and bestmove 0000 (before, it
+// answered a move for the previous position); after go infinite, only
+// once stop came. A good position then searches again.
+func TestUCIRefusedPositionLeavesNone(t *testing.T) {
+	for _, v := range uciVariants {
+		for _, bad := range []string{"position fen not-a-fen", "position fen", "position", "position sideways"} {
+			u := startUCIPipe(t)
+			u.send("setoption name UCI_Variant value " + v.String() + "\nposition startpos\n" + bad + "\ngo depth 1\n")
+			lines := u.until("bestmove ")
+			require.Equal(t, "0000", bestmove(t, lines), "%s %q: %q", v, bad, lines)
+			require.Contains(t, strings.Join(lines, "\n"), "info string no position to search: ", "%s %q", v, bad)
+			u.send("go infinite\nisready\n")
+			require.NotContains(t, strings.Join(u.until("readyok"), "\n"), "bestmove")
+			u.send("stop\n")
+			require.Equal(t, "0000", bestmove(t, u.until("bestmove ")))
+			u.send("position startpos\ngo depth 1\n")
+			uciLegal(t, v, "", bestmove(t, u.until("bestmove ")))
+			u.send("quit\n")
+			u.end()
+		}
+	}
+}
+
+// TestUCIBadGoArguments: bad go arguments are reported in an info string
+// and ignored; the search still answers a legal move.
+func TestUCIBadGoArguments(t *testing.T) {
+	for _, c := range []struct{ goLine, want string }{
+		{"go depth 0 nodes 2000", "info string depth must be at least 1, not 0"},
+		{"go movetime -5 depth 1", "info string movetime must be at least 1, not -5"},
+		{"go depth x nodes 2000", "info string depth needs a number, not x"},
+		{"go depth 1 nodes", "info string nodes needs a number"},
+		{"go nodes -3 depth 1", "info string nodes must be at least 1, not -3"},
+		{"go depth 1 wibble", "info string unknown go argument wibble"},
+		{"go wtime -100 btime 5000 winc -1", "info string wtime is negative"},
+	} {
+		u := startUCIPipe(t)
+		u.send("position startpos\n" + c.goLine + "\n")
+		lines := u.until("bestmove ")
+		require.Contains(t, strings.Join(lines, "\n"), c.want, c.goLine)
+		uciLegal(t, chess.Chess, "", bestmove(t, lines))
+		u.send("quit\n")
+		u.end()
+	}
+}
+
+// TestUCILongLines: a 2 MB position line is read (before, the session
+// ended silently on it); a line over the limit is refused with an info
+// string (a position one leaves no position) and the session goes on.
+func TestUCILongLines(t *testing.T) {
+	u := startUCIPipe(t)
+	u.send("position startpos moves " + strings.Repeat("e2e4 ", 400_000) + "\ngo depth 1\n")
+	lines := u.until("bestmove ")
+	require.Contains(t, strings.Join(lines, "\n"), "info string illegal move e2e4")
+	uciLegal(t, chess.Chess, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", bestmove(t, lines))
+	u.send("position startpos moves " + strings.Repeat("e2e4 ", maxUCILine/5+1) + "\ngo depth 1\n")
+	lines = u.until("bestmove ")
+	require.Contains(t, strings.Join(lines, "\n"), "info string a command line of ")
+	require.Equal(t, "0000", bestmove(t, lines))
+	u.send(strings.Repeat("x", maxUCILine+100) + "\nisready\nposition startpos\ngo depth 1\n")
+	lines = u.until("bestmove ")
+	require.Contains(t, lines, "readyok")
+	uciLegal(t, chess.Chess, "", bestmove(t, lines))
+	u.send("quit\n")
+	u.end()
+}
+
+// TestUCIStopAnswersForAStuckSearch: the last resort. A search that
+// ignores its cancellation does not hang the session: stop answers for it
+// with the fallback move after uciStopGrace, and its own late output is
+// dropped.
+func TestUCIStopAnswersForAStuckSearch(t *testing.T) {
+	defer func(g time.Duration) { uciStopGrace = g }(uciStopGrace)
+	uciStopGrace = 10 * time.Millisecond
+	out := &syncBuffer{}
+	s := &uciSession{out: bufio.NewWriter(out)}
+	release := make(chan struct{})
+	s.launch(false, func() string { return "e2e4" }, func(_ context.Context, say func(string, ...any)) string {
+		<-release // deaf to the cancellation
+		say("info string too late")
+		return "d2d4"
+	})
+	searchDone := s.done
+	stopped := make(chan struct{})
+	go func() {
+		s.stop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(time.Minute):
+		t.Fatal("stop hung on a stuck search")
+	}
+	close(release)
+	<-searchDone // the left-behind search has tried to print its bestmove
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Equal(t, "e2e4", bestmove(t, lines))
+	require.Contains(t, lines[0], "info string the search did not stop")
+	require.NotContains(t, out.String(), "too late")
+	require.NotContains(t, out.String(), "d2d4")
 }

@@ -57,4 +57,17 @@
 // Every search starts with a cleared table, so a move does not depend on
 // earlier searches either (a resumed game plays on as if never stopped).
 // The chosen move is always one of the position's legal moves.
+//
+// Stopping: every player has a context entry point (Searcher.SearchContext,
+// SearchPlayer.ChooseContext and ChooseContext for any Player,
+// TeamChessPlayer.ChooseContext, SandTablePlayer.ChooseContext) whose
+// cancellation stops the search at once and whose deadline caps it; the
+// older entry points (a time cap, Stop) are wrappers. Every loop that can
+// be long watches the context and the deadline, move listing included (a
+// Team Chess position can have hundreds of thousands of moves, listed
+// lazily by teamchess.AllLegalMoves), and no move ordering is quadratic
+// (sorts are O(n log n); inside the tree the next best move is picked
+// lazily). A stopped search answers the best move of its last completed
+// iteration, else the best found so far, else the best-ordered legal move
+// listed so far.
 package engine

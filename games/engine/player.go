@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -19,6 +20,26 @@ type Player interface {
 	// a time cap (0: none). It returns chess.NullMove only when pos has no
 	// legal move.
 	Choose(pos chess.Position, history []uint64, timeCap time.Duration) Result
+}
+
+// ContextPlayer is a Player that can also be stopped: ChooseContext is
+// Choose with a context whose cancellation ends the search at once with
+// the best move found so far (a legal move whenever pos has one), and
+// whose deadline caps the time like timeCap. Every Player NewPlayer
+// returns is one; see ChooseContext for any Player.
+type ContextPlayer interface {
+	Player
+	ChooseContext(ctx context.Context, pos chess.Position, history []uint64, timeCap time.Duration) Result
+}
+
+// ChooseContext asks p for a move under ctx: through its ChooseContext
+// when it is a ContextPlayer, else through Choose (which then cannot be
+// stopped).
+func ChooseContext(ctx context.Context, p Player, pos chess.Position, history []uint64, timeCap time.Duration) Result {
+	if cp, ok := p.(ContextPlayer); ok {
+		return cp.ChooseContext(ctx, pos, history, timeCap)
+	}
+	return p.Choose(pos, history, timeCap)
 }
 
 // Level is a named strength: the search's budgets and how far from the
@@ -102,6 +123,14 @@ func (p *SearchPlayer) Choose(pos chess.Position, history []uint64, timeCap time
 	return p.s.Search(pos, history, p.Level.Limits(p.Seed, timeCap))
 }
 
+// ChooseContext is Choose stopped by ctx (Searcher.SearchContext).
+func (p *SearchPlayer) ChooseContext(ctx context.Context, pos chess.Position, history []uint64, timeCap time.Duration) Result {
+	if p.s == nil {
+		p.s = NewSearcher(p.Level.TableBits)
+	}
+	return p.s.SearchContext(ctx, pos, history, p.Level.Limits(p.Seed, timeCap))
+}
+
 // Random plays a uniformly random legal move (seeded by Seed and the
 // position).
 type Random struct{ Seed uint64 }
@@ -116,6 +145,11 @@ func (r *Random) Choose(pos chess.Position, _ []uint64, _ time.Duration) Result 
 		return Result{}
 	}
 	return Result{Move: moves[newRNG(r.Seed^pos.Hash()).intn(len(moves))]}
+}
+
+// ChooseContext is Choose: it is instant.
+func (r *Random) ChooseContext(_ context.Context, pos chess.Position, history []uint64, timeCap time.Duration) Result {
+	return r.Choose(pos, history, timeCap)
 }
 
 // Greedy plays the move that wins the most material at once (the value
@@ -157,4 +191,9 @@ func (g *Greedy) Choose(pos chess.Position, _ []uint64, _ time.Duration) Result 
 		}
 	}
 	return Result{Move: ties[newRNG(g.Seed^pos.Hash()).intn(len(ties))], Info: Info{Score: best}}
+}
+
+// ChooseContext is Choose: it looks one move ahead only.
+func (g *Greedy) ChooseContext(_ context.Context, pos chess.Position, history []uint64, timeCap time.Duration) Result {
+	return g.Choose(pos, history, timeCap)
 }

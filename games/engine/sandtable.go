@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -101,6 +102,19 @@ func (p *SandTablePlayer) Deploy(side sandtable.Side) *sandtable.Deployment {
 // returns an error for a full position or a public view, a view of the
 // side not to move, and a finished game.
 func (p *SandTablePlayer) Choose(view *sandtable.Position, timeCap time.Duration) (sandtable.Action, error) {
+	ctx := context.Background()
+	if timeCap > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeCap)
+		defer cancel()
+	}
+	return p.ChooseContext(ctx, view)
+}
+
+// ChooseContext is Choose with a context: its deadline is the time cap,
+// and its cancellation ends the search early with the best action found
+// so far (legal, as Choose's; the first candidate when none was tried).
+func (p *SandTablePlayer) ChooseContext(ctx context.Context, view *sandtable.Position) (sandtable.Action, error) {
 	if view == nil || !view.Redacted() {
 		return sandtable.Action{}, errors.New("the SandTable player takes its side's view (Position.View), never a full position")
 	}
@@ -128,9 +142,8 @@ func (p *SandTablePlayer) Choose(view *sandtable.Position, timeCap time.Duration
 		return sandtable.Action{}, err
 	}
 	s := &stSearch{p: p, me: side, opDrones: view.PendingDrones(side.Opp()), rng: newRNG(p.seed ^ uint64(view.Turn())*0x9e3779b97f4a7c15 ^ uint64(view.HazardUses())<<56 ^ uint64(view.Phase())<<60)}
-	if timeCap > 0 {
-		s.deadline = time.Now().Add(timeCap)
-	}
+	s.deadline, _ = ctx.Deadline()
+	s.done = ctx.Done()
 	var a sandtable.Action
 	switch {
 	case p.spec == "random":
@@ -159,6 +172,7 @@ type stSearch struct {
 	opDrones int
 	rng      *rng
 	deadline time.Time
+	done     <-chan struct{} // the context's
 	nodes    int
 	capped   bool
 }
@@ -168,9 +182,17 @@ func (s *stSearch) out() bool {
 	if s.p.level.Nodes > 0 && s.nodes >= s.p.level.Nodes {
 		return true
 	}
-	if !s.deadline.IsZero() && s.nodes%16 == 0 && time.Now().After(s.deadline) {
-		s.capped = true
-		return true
+	if s.nodes%16 == 0 {
+		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			s.capped = true
+			return true
+		}
+		select {
+		case <-s.done:
+			s.capped = true
+			return true
+		default:
+		}
 	}
 	return s.capped
 }

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"cmp"
+	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -78,8 +81,10 @@ type Searcher struct {
 	OnInfo func(Info)
 
 	stopFlag atomic.Bool
+	done     <-chan struct{} // the search's context's; nil: none
 	limits   Limits
 	start    time.Time
+	deadline time.Time // from Limits.Time and the context; zero: none
 	nodes    uint64
 	aborted  bool
 
@@ -102,7 +107,9 @@ func NewSearcher(bits int) *Searcher {
 
 // Stop asks a running search to finish as soon as possible; the search
 // returns the best move of its last completed iteration. The request
-// lasts until the next Search starts.
+// lasts until the next Search starts, so a Stop sent just before a Search
+// begins is lost: a caller that may stop at any moment uses SearchContext
+// and cancels its context instead.
 func (s *Searcher) Stop() { s.stopFlag.Store(true) }
 
 // Nodes returns the number of nodes the current or last search visited.
@@ -112,11 +119,30 @@ func (s *Searcher) Nodes() uint64 { return s.nodes }
 // holds the Zobrist hashes (chess.Position.Hash) of the game's earlier
 // positions, oldest first, for repetition draws; it may be nil.
 func (s *Searcher) Search(pos chess.Position, history []uint64, lim Limits) Result {
+	return s.SearchContext(context.Background(), pos, history, lim)
+}
+
+// SearchContext is Search with a context: its cancellation stops the
+// search as Stop does, and its deadline caps the time as Limits.Time does
+// (the earlier of the two applies). A search cancelled before its first
+// iteration completed returns the best-ordered legal move (Depth 0), so
+// the move is legal whenever the position has one. Stop still works
+// during the search.
+func (s *Searcher) SearchContext(ctx context.Context, pos chess.Position, history []uint64, lim Limits) Result {
 	s.start = time.Now()
 	s.limits = lim
 	s.nodes = 0
 	s.aborted = false
 	s.stopFlag.Store(false)
+	s.done = ctx.Done()
+	defer func() { s.done = nil }()
+	s.deadline = time.Time{}
+	if lim.Time > 0 {
+		s.deadline = s.start.Add(lim.Time)
+	}
+	if dl, ok := ctx.Deadline(); ok && (s.deadline.IsZero() || dl.Before(s.deadline)) {
+		s.deadline = dl
+	}
 	s.tt.clear()
 	s.killers = [MaxPly][2]chess.Move{}
 	s.history = [2][64][64]int32{}
@@ -145,6 +171,9 @@ func (s *Searcher) Search(pos chess.Position, history []uint64, lim Limits) Resu
 	res := Result{Move: root[0]}
 	exact := make([]bool, len(root))
 	for depth := 1; depth <= maxDepth; depth++ {
+		if depth > 1 && ctx.Err() != nil {
+			break
+		}
 		best, done := s.searchRoot(&pos, root, scores, exact, depth, lim.Margin)
 		if !done {
 			break
@@ -234,8 +263,15 @@ func (s *Searcher) checkLimits() bool {
 	if s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes {
 		s.aborted = true
 	} else if s.nodes&1023 == 0 {
-		if s.stopFlag.Load() || (s.limits.Time > 0 && time.Since(s.start) >= s.limits.Time) {
+		if s.stopFlag.Load() || (!s.deadline.IsZero() && !time.Now().Before(s.deadline)) {
 			s.aborted = true
+		}
+		if s.done != nil {
+			select {
+			case <-s.done:
+				s.aborted = true
+			default:
+			}
 		}
 	}
 	return s.aborted
@@ -490,13 +526,19 @@ func (s *Searcher) pv(pos chess.Position, first chess.Move) []chess.Move {
 	return pv
 }
 
-// sortMoves orders moves by descending score, stably.
+// sortMoves orders moves by descending score, stably, in O(n log n).
 func sortMoves(moves []chess.Move, scores []int) {
-	for i := 1; i < len(moves); i++ {
-		for j := i; j > 0 && scores[j] > scores[j-1]; j-- {
-			moves[j], moves[j-1] = moves[j-1], moves[j]
-			scores[j], scores[j-1] = scores[j-1], scores[j]
-		}
+	type scored struct {
+		m chess.Move
+		s int
+	}
+	l := make([]scored, len(moves))
+	for i := range moves {
+		l[i] = scored{moves[i], scores[i]}
+	}
+	slices.SortStableFunc(l, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	for i := range l {
+		moves[i], scores[i] = l[i].m, l[i].s
 	}
 }
 

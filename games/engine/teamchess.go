@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"cmp"
+	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -67,7 +70,7 @@ type TeamChessPlayer struct {
 
 // Stop makes a running Choose return soon with its last completed
 // iteration's action (any goroutine may call it). The next Choose clears
-// it.
+// it; ChooseContext ignores it (cancel its context instead).
 func (p *TeamChessPlayer) Stop() { p.stop.Store(true) }
 
 // NewTeamChessPlayer returns the Team Chess player spec names: a level
@@ -95,18 +98,50 @@ func (p *TeamChessPlayer) Name() string { return p.Level.Name }
 type tcSearch struct {
 	nodes, limit uint64
 	deadline     time.Time
-	stopped      bool
-	stop         *atomic.Bool
-	stack        [MaxPly + 1]teamchess.Game
-	acts         [MaxPly + 1][]tcAct
-	moves        [MaxPly + 1][]teamchess.Move
-	keys         []int
+	// listBy, when set, ends the root's move listing early (half the time
+	// to the deadline), so that the moves listed get searched.
+	listBy time.Time
+	// stopped: the node budget, the deadline, done or stop ended the
+	// search (poll checks the last three).
+	stopped bool
+	done    <-chan struct{} // the context's; nil: none
+	stop    *atomic.Bool    // Choose's Stop; nil under ChooseContext
+	stack   [MaxPly + 1]teamchess.Game
+	acts    [MaxPly + 1][]tcAct
+}
+
+// tcPollMoves is how many moves a generation makes between two polls: a
+// Team Chess position's list can have hundreds of thousands of moves
+// (chains of Saboteurs), which take seconds to build.
+const tcPollMoves = 1024
+
+// poll sets and returns stopped when the deadline passed, the context was
+// cancelled or Stop was called.
+func (s *tcSearch) poll() bool {
+	if s.stopped {
+		return true
+	}
+	if !s.deadline.IsZero() && !time.Now().Before(s.deadline) {
+		s.stopped = true
+	}
+	if s.stop != nil && s.stop.Load() {
+		s.stopped = true
+	}
+	if s.done != nil {
+		select {
+		case <-s.done:
+			s.stopped = true
+		default:
+		}
+	}
+	return s.stopped
 }
 
 // tcAct is one action in a search: a move, or a siege decision.
 type tcAct struct {
 	kind teamchess.ActionKind // ActMove, ActSiegeWin or ActSiegeContinue
 	move teamchess.Move
+	key  int // a move's tcOrder
 }
 
 // action returns a as a teamchess.Action for side.
@@ -131,16 +166,52 @@ func (s *tcSearch) child(g *teamchess.Game, a tcAct, ply int) *teamchess.Game {
 	return c
 }
 
-// Choose returns the action for the side to act in g (g is not changed).
+// Choose returns the action for the side to act in g (g is not changed)
+// within timeCap (0: none), or sooner when Stop is called. It is
+// ChooseContext with Stop as the cancellation.
 func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamChessResult {
-	s := &tcSearch{stop: &p.stop}
-	acts := append([]tcAct(nil), s.actions(g, 0)...)
+	p.stop.Store(false)
+	ctx := context.Background()
+	if timeCap > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeCap)
+		defer cancel()
+	}
+	return p.choose(ctx, g, &p.stop)
+}
+
+// ChooseContext returns the action for the side to act in g (g is not
+// changed). The context's deadline caps the time and its cancellation
+// stops the search: the answer is then the last completed iteration's
+// action, else the best of the first iteration's partial results, else
+// (stopped while the moves were still being listed, which can take
+// seconds in a position with many sacrifices) the best-ordered of the
+// moves listed so far. Under a deadline, the listing takes at most half
+// the time: the moves listed by then are searched. The action is legal in every case; its Kind is
+// empty only when the game is over. Depth 0 in the result means no
+// iteration completed.
+func (p *TeamChessPlayer) ChooseContext(ctx context.Context, g *teamchess.Game) TeamChessResult {
+	return p.choose(ctx, g, nil)
+}
+
+func (p *TeamChessPlayer) choose(ctx context.Context, g *teamchess.Game, stop *atomic.Bool) TeamChessResult {
+	s := &tcSearch{done: ctx.Done(), stop: stop}
+	if dl, ok := ctx.Deadline(); ok {
+		s.deadline = dl
+		s.listBy = time.Now().Add(time.Until(dl) / 2)
+	}
+	acts := s.actions(g, 0)
 	if len(acts) == 0 {
 		return TeamChessResult{}
 	}
 	pos := g.Position()
-	r := newRNG(p.Seed ^ pos.Hash() ^ uint64(len(acts))*0x9e37)
 	me := pos.Turn()
+	if s.stopped {
+		// Stopped while listing: the best-ordered move listed.
+		return TeamChessResult{Action: acts[0].action(me)}
+	}
+	acts = append([]tcAct(nil), acts...)
+	r := newRNG(p.Seed ^ pos.Hash() ^ uint64(len(acts))*0x9e37)
 	sign := 1
 	if me == chess.Black {
 		sign = -1
@@ -148,11 +219,7 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 	if p.kind == "random" {
 		return TeamChessResult{Action: acts[r.intn(len(acts))].action(me)}
 	}
-	p.stop.Store(false)
 	s.limit = p.Level.Nodes / TeamChessNodeDivisor
-	if timeCap > 0 {
-		s.deadline = time.Now().Add(timeCap)
-	}
 	depth := p.Level.Depth
 	if depth <= 0 || depth > MaxDepth {
 		depth = MaxDepth
@@ -161,7 +228,7 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 	if p.kind == "greedy" {
 		s.limit = 0
 	}
-	var best TeamChessResult
+	best := TeamChessResult{Action: acts[0].action(me)}
 	for d := 1; d <= depth; d++ {
 		scores := make([]int, 0, len(acts))
 		top := -Infinity
@@ -212,7 +279,9 @@ func (p *TeamChessPlayer) Choose(g *teamchess.Game, timeCap time.Duration) TeamC
 // actions lists the actions of the side to act in g, at ply (the list is
 // the ply's buffer, valid until the next call for the same ply): the
 // siege decisions, the forced move, or the legal moves sorted by tcOrder,
-// descending, stable.
+// descending, stable. When the search is stopped while the moves are
+// being listed (poll, every tcPollMoves moves), or the root's listing
+// reaches listBy, the list holds those listed so far, sorted.
 func (s *tcSearch) actions(g *teamchess.Game, ply int) []tcAct {
 	out := s.acts[ply][:0]
 	defer func() { s.acts[ply] = out }()
@@ -232,23 +301,13 @@ func (s *tcSearch) actions(g *teamchess.Game, ply int) []tcAct {
 		return out
 	}
 	pos := g.Position()
-	moves := teamchess.AppendLegalMoves(&pos, s.moves[ply][:0])
-	s.moves[ply] = moves
-	keys := s.keys[:0]
-	for _, m := range moves {
-		keys = append(keys, tcOrder(&pos, m))
-	}
-	s.keys = keys
-	// Insertion sort by key, descending, stable (the lists are short).
-	for i := 1; i < len(moves); i++ {
-		for j := i; j > 0 && keys[j] > keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-			moves[j], moves[j-1] = moves[j-1], moves[j]
+	for m := range teamchess.AllLegalMoves(&pos) {
+		out = append(out, tcAct{kind: teamchess.ActMove, move: m, key: tcOrder(&pos, m)})
+		if len(out)%tcPollMoves == 0 && (s.poll() || ply == 0 && !s.listBy.IsZero() && !time.Now().Before(s.listBy)) {
+			break
 		}
 	}
-	for _, m := range moves {
-		out = append(out, tcAct{kind: teamchess.ActMove, move: m})
-	}
+	slices.SortStableFunc(out, func(a, b tcAct) int { return cmp.Compare(b.key, a.key) })
 	return out
 }
 
@@ -313,16 +372,19 @@ func (s *tcSearch) search(g *teamchess.Game, depth, alpha, beta, ply int) int {
 	if g.Phase() == teamchess.Finished {
 		return tcTerminal(g, ply)
 	}
-	if s.limit > 0 && s.nodes >= s.limit || !s.deadline.IsZero() && s.nodes&255 == 0 && time.Now().After(s.deadline) {
+	if s.limit > 0 && s.nodes >= s.limit {
 		s.stopped = true
 	}
-	if s.nodes&63 == 0 && s.stop.Load() {
-		s.stopped = true
+	if s.nodes&63 == 0 {
+		s.poll()
 	}
 	if depth <= 0 || s.stopped || ply >= MaxPly-1 {
 		return tcEvaluate(g)
 	}
 	acts := s.actions(g, ply)
+	if s.stopped {
+		return tcEvaluate(g) // an unfinished list: the score is not used
+	}
 	white := g.Turn() == chess.White
 	best := -Infinity
 	if !white {

@@ -2,6 +2,7 @@ package teamchess
 
 import (
 	"fmt"
+	"iter"
 
 	"sandtable/games/chess"
 )
@@ -31,17 +32,37 @@ func LegalMoves(p *chess.Position) []Move {
 // once, as a head without its forced reply (Forced nil), when the opponent
 // would have a legal reply.
 func appendLegal(p *chess.Position, dst []Move, expand bool) []Move {
+	eachLegal(p, expand, func(m Move) bool {
+		dst = append(dst, m)
+		return true
+	})
+	return dst
+}
+
+// AllLegalMoves yields LegalMoves(p) one at a time, in the same order,
+// without building the list: a caller that stops early (a search whose
+// time is up) pays only for the moves it took, and the first moves come at
+// once however long the list would be.
+func AllLegalMoves(p *chess.Position) iter.Seq[Move] {
+	return func(yield func(Move) bool) { eachLegal(p, true, yield) }
+}
+
+// eachLegal calls yield with each legal move (expanded as appendLegal
+// says) until yield returns false; it returns false when stopped so.
+func eachLegal(p *chess.Position, expand bool, yield func(Move) bool) bool {
 	var buf [256]chess.Move
 	for _, m := range p.AppendLegalMoves(buf[:0]) {
-		if !m.IsSacrifice() {
-			dst = append(dst, Move{Board: m})
+		if !m.IsSacrifice() && !yield(Move{Board: m}) {
+			return false
 		}
 	}
 	var cb [32]chess.Move
 	for _, c := range p.SacrificeCandidates(cb[:0]) {
-		dst = appendSacrifices(p, c, dst, expand)
+		if !eachSacrifice(p, c, expand, yield) {
+			return false
+		}
 	}
-	return dst
+	return true
 }
 
 // queenCaptured reports whether the side to move's Queen is absent from the
@@ -60,37 +81,38 @@ func assassinTargets(p *chess.Position, bare chess.Move) chess.Bitboard {
 	return b &^ (1 << bare.To())
 }
 
-// appendSacrifices appends the legal role forms of the bare sacrifice.
-func appendSacrifices(p *chess.Position, bare chess.Move, dst []Move, expand bool) []Move {
+// eachSacrifice yields the legal role forms of the bare sacrifice; false
+// when yield stopped it.
+func eachSacrifice(p *chess.Position, bare chess.Move, expand bool, yield func(Move) bool) bool {
 	if queenCaptured(p) {
 		if m := sacrifice(bare, RoyalGuard, 0); p.IsLegal(m) {
-			dst = append(dst, Move{Board: m})
+			return yield(Move{Board: m})
 		}
-		return dst
+		return true
 	}
 	for b := assassinTargets(p, bare); b != 0; b &= b - 1 {
-		if m := sacrifice(bare, Assassin, b.First()); p.IsLegal(m) {
-			dst = append(dst, Move{Board: m})
+		if m := sacrifice(bare, Assassin, b.First()); p.IsLegal(m) && !yield(Move{Board: m}) {
+			return false
 		}
 	}
 	agent := sacrifice(bare, PoliticalAgent, 0)
 	if !p.IsLegal(agent) {
-		return dst // the pawn consumed leaves the king in check: no Saboteur either
+		return true // the pawn consumed leaves the king in check: no Saboteur either
 	}
-	dst = append(dst, Move{Board: agent})
+	if !yield(Move{Board: agent}) {
+		return false
+	}
 	sab := sacrifice(bare, Saboteur, 0)
 	after, _ := p.Play(sab)
 	if !expand {
 		if HasLegalMove(&after) {
-			dst = append(dst, Move{Board: sab})
+			return yield(Move{Board: sab})
 		}
-		return dst
+		return true
 	}
-	for _, r := range LegalMoves(&after) {
-		r := r
-		dst = append(dst, Move{Board: sab, Forced: &r})
-	}
-	return dst
+	return eachLegal(&after, true, func(r Move) bool {
+		return yield(Move{Board: sab, Forced: &r})
+	})
 }
 
 // HasLegalMove reports whether the side to move in p has any legal move,
