@@ -397,26 +397,31 @@ func TestAnswerCopyInBusyThreadAfterRestart(t *testing.T) {
 }
 
 // TestDeclineAnswerFails: a 500 on the answer to Decline: the challenge is
-// closed, so its message must lose its buttons.
+// closed, so its message must lose its buttons (the outbox edits it, as the
+// lost answer would have), and a press of the buttons still shown meanwhile
+// answers privately and starts no game.
 func TestDeclineAnswerFails(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	ch := h.survivalChallenge(alice, bob)
 	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	// The outbox's first edit of the message fails too: the stale buttons
+	// stay until its retry, so the press below finds them (otherwise the
+	// edit, delivered at once, can remove them first).
+	h.srv.ServerErrorNext("PATCH /channels/*/messages/*", 1)
 	_, err := h.srv.Click(bob, ch, buttonID(t, ch, "Decline"))
 	require.NoError(t, err)
 	h.serverErrorSeen("POST /interactions/*/*/callback")
-	in := h.click(bob, h.srv.Message(ch.ID), buttonID(t, ch, "Accept"))
+	h.serverErrorSeen("PATCH /channels/*/messages/*")
+	stale := h.srv.Message(ch.ID)
+	in := h.click(bob, stale, buttonID(t, stale, "Accept"))
 	m, err := in.WaitMessage(wait, nil)
 	require.NoError(t, err)
 	mustBeEphemeral(t, m, bob)
 	h.clock.Advance(2 * time.Hour)
 	h.swept()
 	require.Empty(t, h.srv.Threads(h.gen.ID), "declined: no game")
-	// Fails: the closing update was the lost answer itself (an Update
-	// answer has no saved copy, and only Accept closes the message with an
-	// effect); each press answers privately that it is no longer open.
 	require.Empty(t, h.srv.Message(ch.ID).Buttons(), "the declined challenge keeps its buttons: %q", h.srv.Message(ch.ID).Text())
 }
 

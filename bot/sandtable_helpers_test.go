@@ -344,6 +344,9 @@ func (g *sandGame) deploy(u *discordsim.User, channelID string, opts ...discords
 	mustBeEphemeral(g.h.t, ack, u)
 	require.Contains(g.h.t, ack.Text(), "I sent your deployment panel", "refused: %s", ack.Text())
 	require.NoError(g.h.t, g.h.srv.WaitFor(wait, func() bool { panel = g.dmPanel(u); return panel.ID != old.ID }), "no new panel")
+	// The old panel is closed by the effect after the new panel's post: the
+	// action delivers it before answering only when it can within a second.
+	g.h.drained()
 	return ack, panel
 }
 

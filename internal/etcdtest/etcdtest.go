@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Member is one running etcd server.
@@ -59,6 +60,10 @@ func StartCluster(t testing.TB, n int) *Cluster {
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{cu}, []url.URL{cu}
 		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{pu}, []url.URL{pu}
 		cfg.TickMs, cfg.ElectionMs = 200, 4000 // a busy 2-core machine
+		// Passwords are hashed at bcrypt's lowest cost: at etcd's default one
+		// hash takes seconds under -race on a busy machine, longer than a
+		// client's dial timeout, which bounds its authentication.
+		cfg.BcryptCost = uint(bcrypt.MinCost)
 		cfg.LogLevel = "error"
 		cfg.InitialClusterToken = "sandtable-test"
 		m.cfg = cfg
