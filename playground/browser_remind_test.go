@@ -2,31 +2,14 @@ package playground
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"sandtable/internal/testkit"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
-
-// testClock is a settable clock for the playground's bot.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // TestBrowserReminderAndGamesLink: the turn reminder shows in the game's
 // thread with the player's mention and the thread's link as the thread's
@@ -37,7 +20,7 @@ func TestBrowserReminderAndGamesLink(t *testing.T) {
 	// The clock starts 18 hours ago, so that once advanced to the reminder
 	// it is the browser's time again: the relative timestamps the page
 	// shows ("time runs out in 6 hours") then agree with the bot.
-	clock := &testClock{now: time.Now().Add(-18 * time.Hour)}
+	clock := testkit.NewClock(time.Now().Add(-18 * time.Hour))
 	tp := startPlayground(t, "", testConfig(), func(o *Options) {
 		o.Bot.Now = clock.Now
 		o.Bot.SweepEvery = 20 * time.Millisecond

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,32 +17,12 @@ import (
 
 	"sandtable/bot"
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
-// wait is the deadline of every wait for a condition in this package's tests: the bot's
-// answer, a view, the page in the browser, a shutdown. It only costs time when a test fails,
-// so it is generous: under -race on a loaded 2-core machine, one answer that renders a board
-// can take well over 15 s.
-const wait = 90 * time.Second
-
-// syncBuffer collects output written from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// wait is the deadline of every wait for a condition in this package's tests.
+const wait = testkit.Wait
 
 // testPlayground is a playground on a free loopback port with its own database.
 type testPlayground struct {
@@ -51,8 +30,8 @@ type testPlayground struct {
 	p       *Playground
 	store   *storage.Bolt
 	dbPath  string
-	stdout  *syncBuffer
-	stderr  *syncBuffer
+	stdout  *testkit.SyncBuffer
+	stderr  *testkit.SyncBuffer
 	stopped bool
 }
 
@@ -79,7 +58,7 @@ func startPlaygroundNoWait(t testing.TB, dbPath string, cfg bot.Config, hold <-c
 	}
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
-	tp := &testPlayground{t: t, store: store, dbPath: dbPath, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	tp := &testPlayground{t: t, store: store, dbPath: dbPath, stdout: &testkit.SyncBuffer{}, stderr: &testkit.SyncBuffer{}}
 	// A slow answer on a busy machine is still an answer: actions wait for it as long as any wait.
 	opts := Options{Config: cfg, Store: store, Stdout: tp.stdout, Stderr: tp.stderr, HoldBot: hold,
 		SaveDelay: 20 * time.Millisecond, AnswerWait: wait, Logger: bot.NewLogger(bot.LogConfig{Level: "warn", Format: "text"}, tp.stderr)}
