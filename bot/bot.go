@@ -24,6 +24,7 @@ import (
 	"sandtable/commands/sandtable"
 	"sandtable/commands/survival"
 	"sandtable/commands/teamchess"
+	"sandtable/internal/retry"
 	"sandtable/storage"
 )
 
@@ -564,15 +565,18 @@ func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 	if r.Posted != nil && !r.Ephemeral && !r.Update {
 		// The posted message's ID (a challenge's, a lobby's) is what its
 		// expiry edits: a failed read is retried a few times.
-		var err error
-		for attempt, wait := range []time.Duration{0, 200 * time.Millisecond, time.Second, 3 * time.Second} {
-			time.Sleep(wait)
-			var m *discordgo.Message
-			if m, err = b.sess.InteractionResponse(i); err == nil {
+		for attempt := 1; ; attempt++ {
+			m, err := b.sess.InteractionResponse(i)
+			if err == nil {
 				r.Posted(m.ID)
 				break
 			}
-			b.log.Warn("reading posted answer failed", "interaction", i.ID, "attempt", attempt+1, "err", err)
+			b.log.Warn("reading posted answer failed", "interaction", i.ID, "attempt", attempt, "err", err)
+			wait, again := readAnswerRetry.Delay(attempt, platformError(err))
+			if !again {
+				break
+			}
+			time.Sleep(wait)
 		}
 	}
 	if r.PrivateNote != nil {
@@ -582,6 +586,11 @@ func (b *Bot) send(i *discordgo.Interaction, r *commands.Response, err error) {
 		}
 	}
 }
+
+// readAnswerRetry paces the reads of a posted answer's ID: four reads at
+// most, 0.2-0.4, 0.4-0.8 and 0.8-1.6 s apart (or a longer Retry-After);
+// a permanent refusal ends them.
+var readAnswerRetry = retry.Policy{Base: 400 * time.Millisecond, Cap: 3 * time.Second, Jitter: 0.5, MaxAttempts: 4}
 
 func initialResponse(i *discordgo.Interaction, r *commands.Response) *discordgo.InteractionResponse {
 	switch {

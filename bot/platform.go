@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,20 +13,86 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/ui"
+	"sandtable/internal/retry"
 )
 
 // platform implements commands.Platform with the bot's discordgo session.
 type platform Bot
 
+// Send posts m; under a context carrying a nonce (retry.WithNonce) the
+// create carries it with enforce_nonce, so Discord answers a repeat of it
+// with the message already created.
 func (p *platform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
 	out := outgoing(m)
-	msg, err := p.sess.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+	send := &discordgo.MessageSend{
 		Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentions(),
-	}, discordgo.WithContext(ctx))
+	}
+	var msg *discordgo.Message
+	var err error
+	if nonce := retry.NonceFrom(ctx); nonce != "" {
+		msg, err = p.createOnce(ctx, channelID, send, nonce)
+	} else {
+		msg, err = p.sess.ChannelMessageSendComplex(channelID, send, requestOptions(ctx)...)
+	}
 	if err != nil {
 		return "", p.fail(err)
 	}
 	return msg.ID, nil
+}
+
+// messageCreate is a message create with Discord's nonce, which discordgo's
+// MessageSend (v0.29.0) lacks.
+type messageCreate struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce"`
+	EnforceNonce bool   `json:"enforce_nonce"`
+}
+
+// createOnce is ChannelMessageSendComplex with a nonce and enforce_nonce:
+// Discord answers a second create of one nonce (within a few minutes) with
+// 200 and the first's message, which is success.
+func (p *platform) createOnce(ctx context.Context, channelID string, send *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if len(nonce) > retry.MaxNonce {
+		return nil, fmt.Errorf("message nonce %q is longer than %d characters", nonce, retry.MaxNonce)
+	}
+	for _, e := range send.Embeds {
+		if e.Type == "" {
+			e.Type = discordgo.EmbedTypeRich
+		}
+	}
+	data := messageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: true}
+	endpoint := discordgo.EndpointChannelMessages(channelID)
+	var body []byte
+	var err error
+	if len(send.Files) > 0 {
+		contentType, payload, encErr := discordgo.MultipartBodyWithJSON(data, send.Files)
+		if encErr != nil {
+			return nil, encErr
+		}
+		body, err = p.sess.RequestRaw(http.MethodPost, endpoint, contentType, payload, endpoint, 0, requestOptions(ctx)...)
+	} else {
+		body, err = p.sess.RequestWithBucketID(http.MethodPost, endpoint, data, endpoint, requestOptions(ctx)...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(body, &msg); err != nil {
+		return nil, fmt.Errorf("%w: %v", discordgo.ErrJSONUnmarshal, err)
+	}
+	return &msg, nil
+}
+
+// requestOptions are the options of the platform's requests under ctx: its
+// cancellation, and no retries of discordgo's own (429s, 502s) when the
+// caller retries by its policy (retry.WithoutTransportRetries), so that the
+// policy sees the failure and its Retry-After. Interaction answers keep
+// discordgo's retries.
+func requestOptions(ctx context.Context) []discordgo.RequestOption {
+	if retry.TransportRetries(ctx) {
+		return []discordgo.RequestOption{discordgo.WithContext(ctx)}
+	}
+	return []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false), discordgo.WithRestRetries(0)}
 }
 
 func (p *platform) Edit(ctx context.Context, channelID, messageID string, m commands.Message) error {
@@ -52,7 +119,7 @@ func (p *platform) edit(ctx context.Context, channelID, messageID string, m comm
 		// board compacted into a line of text) keeps none.
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 	}
-	_, err := p.sess.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx))
+	_, err := p.sess.ChannelMessageEditComplex(edit, requestOptions(ctx)...)
 	return p.fail(err)
 }
 
@@ -63,7 +130,7 @@ func (p *platform) StartThread(ctx context.Context, channelID, name string, priv
 	}
 	ch, err := p.sess.ThreadStartComplex(channelID, &discordgo.ThreadStart{
 		Name: threadName(name), AutoArchiveDuration: 10080, Type: typ, Invitable: false,
-	}, discordgo.WithContext(ctx))
+	}, requestOptions(ctx)...)
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotExecuteActionOnThisChannelType {
 		return "", fmt.Errorf("%w: %v", commands.ErrNoThreads, err)
@@ -85,7 +152,7 @@ func (p *platform) ChannelType(ctx context.Context, channelID string) (ui.Channe
 			return channelType(ch.Type), nil
 		}
 	}
-	ch, err := p.sess.Channel(channelID, discordgo.WithContext(ctx))
+	ch, err := p.sess.Channel(channelID, requestOptions(ctx)...)
 	if err != nil {
 		return 0, p.fail(err)
 	}
@@ -93,18 +160,18 @@ func (p *platform) ChannelType(ctx context.Context, channelID string) (ui.Channe
 }
 
 func (p *platform) AddThreadMember(ctx context.Context, threadID, userID string) error {
-	return p.fail(p.sess.ThreadMemberAdd(threadID, userID, discordgo.WithContext(ctx)))
+	return p.fail(p.sess.ThreadMemberAdd(threadID, userID, requestOptions(ctx)...))
 }
 
 func (p *platform) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
-	return p.fail(p.sess.ThreadMemberRemove(threadID, userID, discordgo.WithContext(ctx)))
+	return p.fail(p.sess.ThreadMemberRemove(threadID, userID, requestOptions(ctx)...))
 }
 
 // ArchiveThread archives and locks a thread (locking needs the Manage
 // Threads permission).
 func (p *platform) ArchiveThread(ctx context.Context, threadID string) error {
 	yes := true
-	_, err := p.sess.ChannelEditComplex(threadID, &discordgo.ChannelEdit{Archived: &yes, Locked: &yes}, discordgo.WithContext(ctx))
+	_, err := p.sess.ChannelEditComplex(threadID, &discordgo.ChannelEdit{Archived: &yes, Locked: &yes}, requestOptions(ctx)...)
 	return p.fail(err)
 }
 
@@ -133,7 +200,7 @@ func (p *platform) dmChannel(ctx context.Context, userID string) (string, error)
 	if chID, ok := p.dmChans.Load(userID); ok {
 		return chID.(string), nil
 	}
-	ch, err := p.sess.UserChannelCreate(userID, discordgo.WithContext(ctx))
+	ch, err := p.sess.UserChannelCreate(userID, requestOptions(ctx)...)
 	if err != nil {
 		return "", err
 	}
@@ -183,7 +250,7 @@ func (p *platform) Download(ctx context.Context, url string, maxBytes int64) ([]
 func (p *platform) StartThreadFrom(ctx context.Context, channelID, messageID, name string) (string, error) {
 	ch, err := p.sess.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{
 		Name: threadName(name), AutoArchiveDuration: 10080,
-	}, discordgo.WithContext(ctx))
+	}, requestOptions(ctx)...)
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage {
 		return messageID, nil
@@ -200,7 +267,7 @@ func (p *platform) StartThreadFrom(ctx context.Context, channelID, messageID, na
 // FindThreads lists the guild's active threads and keeps those under
 // parentID named name (as threadName names it), newest first.
 func (p *platform) FindThreads(ctx context.Context, guildID, parentID, name string) ([]string, error) {
-	list, err := p.sess.GuildThreadsActive(guildID, discordgo.WithContext(ctx))
+	list, err := p.sess.GuildThreadsActive(guildID, requestOptions(ctx)...)
 	if err != nil {
 		return nil, p.fail(err)
 	}
@@ -236,7 +303,7 @@ func (p *platform) RecentDM(ctx context.Context, userID string, limit int) ([]co
 
 // Recent reads the latest limit messages of a channel and keeps the bot's.
 func (p *platform) Recent(ctx context.Context, channelID string, limit int) ([]commands.Posted, error) {
-	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "", discordgo.WithContext(ctx))
+	msgs, err := p.sess.ChannelMessages(channelID, limit, "", "", "", requestOptions(ctx)...)
 	if err != nil {
 		return nil, p.fail(err)
 	}

@@ -33,8 +33,13 @@ type Call struct {
 	Status int
 	Code   int
 	Error  string
-	// Fault is true when the answer was an injected fault (FailNext and friends).
+	// Fault is true when the answer was an injected fault (FailNext and friends). With
+	// Fault.Apply the call was handled all the same; Status is 0 when the connection was
+	// closed without an answer (Fault.Drop).
 	Fault bool
+	// Repeat is true for a message create whose nonce (with enforce_nonce) an earlier create
+	// used within the window: answered with that message, creating nothing.
+	Repeat bool
 	// Endpoint is true for an initial response the bot gave as the HTTP answer to an interaction
 	// delivered to its endpoint (see DeliverTo), recorded as the callback it stands for: Method
 	// POST, Path /interactions/{id}/{token}/callback. Status is what the fake made of it (204
@@ -168,6 +173,15 @@ type Fault struct {
 	RetryAfter time.Duration
 	// Global marks a 429 as global (X-RateLimit-Global), which makes discordgo hold every bucket.
 	Global bool
+	// Apply handles the call as usual before the fault strikes: Discord did the work (a message
+	// is created, an edit made) though the client may never learn it. With Status 0 the usual
+	// answer is sent (late with Hold, or never with Drop); with a Status, that error instead.
+	Apply bool
+	// Hold delays the answer that long, or until the client gives up and hangs up, whichever
+	// comes first: with a client timeout shorter than Hold, the answer is lost.
+	Hold time.Duration
+	// Drop closes the connection instead of answering: the client sees a transport error.
+	Drop bool
 }
 
 type fault struct {
@@ -182,7 +196,10 @@ func (s *Server) FailNext(pattern string, n int, f Fault) {
 	if n <= 0 {
 		return
 	}
-	if f.Message == "" {
+	if f.Status == 0 && !f.Apply && !f.Drop {
+		f.Status = 500 // a fault must answer something, or nothing at all
+	}
+	if f.Message == "" && f.Status != 0 {
 		f.Message = fmt.Sprintf("%d: injected fault", f.Status)
 	}
 	s.mu.Lock()
@@ -194,6 +211,20 @@ func (s *Server) FailNext(pattern string, n int, f Fault) {
 // retry_after. discordgo sleeps retry_after and retries (forever, so n must be finite).
 func (s *Server) RateLimitNext(pattern string, n int, retryAfter time.Duration) {
 	s.FailNext(pattern, n, Fault{Status: 429, Message: "You are being rate limited.", RetryAfter: retryAfter})
+}
+
+// LoseAnswerNext applies the next n calls matching pattern as usual, then closes their
+// connection without an answer: Discord did it, the client sees a transport error (and a
+// retry may make it twice).
+func (s *Server) LoseAnswerNext(pattern string, n int) {
+	s.FailNext(pattern, n, Fault{Apply: true, Drop: true})
+}
+
+// LateAnswerNext applies the next n calls matching pattern at once but holds their answer for
+// hold, or until the client gives up: with a client timeout shorter than hold, the client
+// never learns that the call succeeded.
+func (s *Server) LateAnswerNext(pattern string, n int, hold time.Duration) {
+	s.FailNext(pattern, n, Fault{Apply: true, Hold: hold})
 }
 
 // ServerErrorNext answers the next n calls matching pattern with 500 Internal Server Error;

@@ -16,7 +16,10 @@
 //     choices (at most 25), 9 opens a modal for the user; a second callback fails with 40060;
 //   - follow-ups (POST /webhooks/{app}/{token}), @original and follow-up GET/PATCH/DELETE,
 //     tokens expiring after 15 minutes (or Interaction.Expire) with 50027;
-//   - channel messages (JSON or multipart with payload_json and files[n]), edits (a key present
+//   - channel messages (JSON or multipart with payload_json and files[n]) with Discord's nonce:
+//     a create carrying a nonce (at most 25 characters) and enforce_nonce answers a repeat of
+//     that nonce by the same author within Options.NonceWindow (5 minutes on Options.Now's
+//     clock) with 200 and the message already created, creating nothing (Call.Repeat); edits (a key present
 //     replaces the field, null clears it, absent keeps it; "attachments" lists the files to
 //     keep), deletes, fetches (never ephemeral messages);
 //   - DM channel creation, thread creation (standalone: private unless type 11 is given, as in
@@ -77,7 +80,11 @@
 // SetDMsClosed (403, code 50007 on the message POST to the DM channel), RateLimitNext (429 with
 // retry_after; discordgo retries, so it must be finite), ServerErrorNext (500), FailNext (any
 // status and code), DropGateway (the bot reconnects and resumes), RequestReconnect (op 7), and
-// Options.CallbackDeadline (Discord's 3-second limit, off by default).
+// Options.CallbackDeadline (Discord's 3-second limit, off by default). Some faults strike after
+// Discord did the work (Fault.Apply): LoseAnswerNext applies a call and closes the connection
+// without an answer, LateAnswerNext holds the answer past the client's timeout, and
+// Fault{Apply: true, Status: 500} answers an error for a call that succeeded; a client then
+// retries something already done, which a nonce or a look at the channel must catch.
 //
 // # Waiting
 //

@@ -59,6 +59,18 @@ func (in *Interaction) DeliveryError() error {
 	return in.deliveryErr
 }
 
+// nonceWindow is Options.NonceWindow or its default.
+func (s *Server) nonceWindow() time.Duration {
+	if s.opts.NonceWindow > 0 {
+		return s.opts.NonceWindow
+	}
+	return DefaultNonceWindow
+}
+
+// DefaultNonceWindow is how long a message nonce is enforced unless Options.NonceWindow says
+// otherwise.
+const DefaultNonceWindow = 5 * time.Minute
+
 func (s *Server) now() time.Time {
 	if s.opts.Now != nil {
 		return s.opts.Now()

@@ -24,6 +24,9 @@ type msgPatch struct {
 	keep       []string // attachment IDs listed in "attachments"
 	flags      discordgo.MessageFlags
 	files      []File
+	// message create only: the nonce (a string, or an integer's digits) and enforce_nonce
+	nonce        string
+	enforceNonce bool
 	// interaction response data only
 	choices  []*discordgo.ApplicationCommandOptionChoice
 	customID string
@@ -73,6 +76,10 @@ func parseMessagePayload(raw []byte, files []File) (*msgPatch, *apiError) {
 			err = json.Unmarshal(v, &p.customID)
 		case "title":
 			err = json.Unmarshal(v, &p.title)
+		case "nonce":
+			p.nonce, err = decodeNonce(v)
+		case "enforce_nonce":
+			err = json.Unmarshal(v, &p.enforceNonce)
 		}
 		if err != nil {
 			return nil, errInvalidForm(fmt.Sprintf("field %q: %v", k, err))
@@ -81,11 +88,40 @@ func parseMessagePayload(raw []byte, files []File) (*msgPatch, *apiError) {
 	return p, nil
 }
 
+// maxNonce is the longest nonce Discord accepts (characters).
+const maxNonce = 25
+
+// decodeNonce reads a message nonce: a string of at most 25 characters, or an integer.
+func decodeNonce(v json.RawMessage) (string, error) {
+	var n any
+	if err := json.Unmarshal(v, &n); err != nil {
+		return "", err
+	}
+	var s string
+	switch x := n.(type) {
+	case nil:
+		return "", nil
+	case string:
+		s = x
+	case float64:
+		s = strings.TrimSpace(string(v))
+		if x != float64(int64(x)) {
+			return "", fmt.Errorf("must be an integer or a string")
+		}
+	default:
+		return "", fmt.Errorf("must be an integer or a string")
+	}
+	if utf8.RuneCountInString(s) > maxNonce {
+		return "", fmt.Errorf("must be %d or fewer in length", maxNonce)
+	}
+	return s, nil
+}
+
 // newMessageLocked builds a message from p (not yet stored). flags are the resulting flags.
 func (s *Server) newMessageLocked(c *Channel, author *User, p *msgPatch, typ discordgo.MessageType, flags discordgo.MessageFlags) *Message {
 	m := &Message{ID: s.newID(), ChannelID: c.ID, GuildID: c.GuildID, Author: author, Type: typ,
 		Content: p.content, Embeds: p.embeds, Components: p.components, Flags: flags,
-		Timestamp: time.Now().UTC(), Version: 1}
+		Timestamp: time.Now().UTC(), Version: 1, Nonce: p.nonce}
 	m.Attachments = s.attachmentsLocked(c.ID, p.files)
 	return m
 }

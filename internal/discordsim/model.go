@@ -111,7 +111,9 @@ type Message struct {
 	// ExportState.
 	Interaction *MessageInteraction `json:"interaction,omitempty"`
 	// ThreadID is the thread started from this message, if any (it has the message's ID).
-	ThreadID  string     `json:"thread_id,omitempty"`
+	ThreadID string `json:"thread_id,omitempty"`
+	// Nonce is the nonce the bot's create carried, if any (see Options.NonceWindow).
+	Nonce     string     `json:"nonce,omitempty"`
 	Timestamp time.Time  `json:"timestamp"`
 	EditedAt  *time.Time `json:"edited_at,omitempty"`
 	// Version counts edits: 1 when created.

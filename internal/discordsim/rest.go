@@ -38,6 +38,8 @@ type reply struct {
 	body    any
 	err     *apiError
 	headers map[string]string
+	// repeat: a message create answered with the message its nonce made before.
+	repeat bool
 }
 
 func ok(v any) reply      { return reply{status: 200, body: v} }
@@ -145,17 +147,43 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 			call.JSON = v
 		}
 	}
+	var f *Fault
 	if rep.status == 0 {
-		if f := s.takeFaultLocked(req.method, req.path); f != nil {
+		if f = s.takeFaultLocked(req.method, req.path); f != nil {
 			call.Fault = true
-			rep = faultReply(f)
+			if f.Apply {
+				rep = s.routeLocked(req)
+			}
+			if f.Status != 0 {
+				rep = faultReply(f)
+			}
 		} else {
 			rep = s.routeLocked(req)
 		}
 	}
+	call.Repeat = rep.repeat
+	if f != nil && f.Drop {
+		rep.status = 0
+	}
 	s.recordLocked(call, rep)
 	s.mu.Unlock()
 	s.logf("REST %s", call)
+
+	if f != nil && f.Hold > 0 {
+		t := time.NewTimer(f.Hold)
+		select {
+		case <-t.C:
+		case <-r.Context().Done(): // the client gave up (or the server closed)
+		}
+		t.Stop()
+	}
+	if f != nil && f.Drop {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+		panic(http.ErrAbortHandler) // closes the connection without an answer
+	}
 
 	if rep.err != nil {
 		body := map[string]any{"code": rep.err.Code, "message": rep.err.Message}
@@ -561,10 +589,24 @@ func (s *Server) postMessageLocked(c *Channel, req *request) reply {
 	if aerr != nil {
 		return fail(aerr)
 	}
+	nonceKey := ""
+	if p.nonce != "" && p.enforceNonce {
+		nonceKey = s.bot.ID + "/" + p.nonce
+		if use, found := s.st.nonces[nonceKey]; found && s.now().Sub(use.at) < s.nonceWindow() {
+			if old := s.st.messages[use.messageID]; old != nil {
+				rep := ok(s.messageJSONLocked(old))
+				rep.repeat = true
+				return rep
+			}
+		}
+	}
 	flags := p.flags & (discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications | discordgo.MessageFlagsIsComponentsV2)
 	m := s.newMessageLocked(c, s.bot, p, discordgo.MessageTypeDefault, flags)
 	if aerr := validateMessage(m); aerr != nil {
 		return fail(aerr)
+	}
+	if nonceKey != "" {
+		s.st.nonces[nonceKey] = nonceUse{messageID: m.ID, at: s.now()}
 	}
 	s.st.putMessage(m)
 	s.dispatchMessageLocked("MESSAGE_CREATE", m)

@@ -59,8 +59,13 @@ type Options struct {
 	// default guild, channels and users.
 	State []byte
 	// Now is the clock of the timestamps signing interactions delivered to an endpoint (see
-	// DeliverTo); default time.Now. A bot that checks them against an injected clock shares it.
+	// DeliverTo) and of the nonce window (NonceWindow); default time.Now. A bot that checks
+	// them against an injected clock shares it.
 	Now func() time.Time
+	// NonceWindow is how long a message create with a nonce and enforce_nonce makes a repeat of
+	// that nonce (from the same author) answer 200 with the message already created instead of
+	// creating another, as Discord does for "a few minutes"; default 5 minutes, on Now's clock.
+	NonceWindow time.Duration
 	// Files, with State, gives the bytes of attachments that State lists without data (as
 	// ExportStateSplit writes it), by attachment ID. An attachment found in neither is an error.
 	Files map[string][]byte

@@ -37,6 +37,16 @@ type store struct {
 	modals       map[string]*Modal // user ID -> open modal
 	// uploads are files attached to command options (not part of any message, not exported).
 	uploads map[string]*Attachment
+	// nonces are the message creates with enforce_nonce, by author ID + "/" + nonce (not
+	// exported: they matter for minutes).
+	nonces map[string]nonceUse
+}
+
+// nonceUse is a message created with enforce_nonce: a repeat of its nonce within the window
+// is answered with it.
+type nonceUse struct {
+	messageID string
+	at        time.Time // the server's clock (Options.Now)
 }
 
 func newStore() *store {
@@ -46,7 +56,7 @@ func newStore() *store {
 		messages: map[string]*Message{}, channelMsgs: map[string][]string{},
 		commands: map[string][]*discordgo.ApplicationCommand{}, cmdIDs: map[string]string{},
 		dmsClosed: map[string]bool{}, interactions: map[string]*Interaction{}, byToken: map[string]*Interaction{},
-		modals: map[string]*Modal{}, uploads: map[string]*Attachment{},
+		modals: map[string]*Modal{}, uploads: map[string]*Attachment{}, nonces: map[string]nonceUse{},
 	}
 }
 

@@ -89,6 +89,9 @@ func (s *Server) messageJSONLocked(m *Message) map[string]any {
 	if m.GuildID != "" {
 		out["guild_id"] = m.GuildID
 	}
+	if m.Nonce != "" {
+		out["nonce"] = m.Nonce
+	}
 	if m.EditedAt != nil {
 		out["edited_timestamp"] = m.EditedAt.Format(time.RFC3339Nano)
 	}
