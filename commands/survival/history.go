@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/render"
@@ -48,7 +49,7 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 	latest := frame == n-1
 	ended := latest && s.over()
 	side, _ := s.colorOf(t.Req.User.ID) // White for spectators
-	file, err := boardFile(t, g, commands.BoardView{Flipped: side == chess.Black, CaptureMarks: !ended && !g.Status().Over()})
+	file, err := boardFile(t, g, chessui.BoardView{Flipped: side == chess.Black, CaptureMarks: !ended && !g.Status().Over()})
 	if err != nil {
 		return commands.Message{}, err
 	}
@@ -59,7 +60,7 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 		desc = "No move has been played yet."
 	}
 	where := "Start position"
-	if last := commands.MoveNumberText(g); last != "" {
+	if last := chessui.MoveNumberText(g); last != "" {
 		where = "After " + last
 	}
 	e := &ui.Card{
@@ -99,13 +100,13 @@ func replay(t *turn) (*commands.Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
 	}
-	frames := []render.ChessBoard{commands.ChessFrame(g.Position(), nil, commands.BoardView{})}
+	frames := []render.ChessBoard{chessui.ChessFrame(g.Position(), nil, chessui.BoardView{})}
 	for i, mv := range s.Moves {
 		if _, _, err := g.PlayText(mv); err != nil {
 			return nil, fmt.Errorf("game %s: replay: move %d (%q): %w", t.Game.ID, i+1, mv, err)
 		}
 		from, to, _ := g.LastMoveSquares()
-		frames = append(frames, commands.ChessFrame(g.Position(), []chess.Square{from, to}, commands.BoardView{}))
+		frames = append(frames, chessui.ChessFrame(g.Position(), []chess.Square{from, to}, chessui.BoardView{}))
 	}
 	caption := commands.Plural(len(frames), "position", "positions") + ", every ply from the start"
 	if s.Result != "" && s.Result != "*" {

@@ -6,17 +6,18 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 )
 
 // boardFile draws g's current position as board.png.
-func boardFile(t *turn, g *chess.Game, v commands.BoardView) (*ui.File, error) {
+func boardFile(t *turn, g *chess.Game, v chessui.BoardView) (*ui.File, error) {
 	var last []chess.Square
 	if from, to, ok := g.LastMoveSquares(); ok {
 		last = []chess.Square{from, to}
 	}
-	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, g.Position(), last, v)
+	return chessui.ChessBoard(t.Renderer(), t.Settings().BoardSize, g.Position(), last, v)
 }
 
 // message is the board post of s (the state t saves, or t's): embed,
@@ -25,7 +26,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	g := s.game
 	pos := g.Position()
 	// Always from White's side (ruling 21); Flip shows Black's.
-	file, err := boardFile(t, g, commands.BoardView{CaptureMarks: !s.over()})
+	file, err := boardFile(t, g, chessui.BoardView{CaptureMarks: !s.over()})
 	if err != nil {
 		return commands.Message{}, err
 	}

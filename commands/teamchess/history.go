@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
@@ -102,7 +103,7 @@ func history(t *turn) (*response, error) {
 func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message, error) {
 	f := frames[i]
 	side, _ := st.game.SideOf(t.Req.User.ID) // White for anyone else
-	file, err := commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &f.pos, f.last, commands.BoardView{Flipped: side == chess.Black})
+	file, err := chessui.ChessBoard(t.Renderer(), t.Settings().BoardSize, &f.pos, f.last, chessui.BoardView{Flipped: side == chess.Black})
 	if err != nil {
 		return commands.Message{}, err
 	}
@@ -174,7 +175,7 @@ func replay(t *turn) (*commands.Replay, error) {
 	}
 	boards := make([]render.ChessBoard, len(frames))
 	for i := range frames {
-		boards[i] = commands.ChessFrame(&frames[i].pos, frames[i].last, commands.BoardView{})
+		boards[i] = chessui.ChessFrame(&frames[i].pos, frames[i].last, chessui.BoardView{})
 	}
 	return &commands.Replay{
 		Name:    "teamchess-" + t.Game.ID + "-replay.gif",

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
@@ -329,7 +330,7 @@ func boardFile(t *turn, st *State, flipped bool) (*ui.File, error) {
 			last = append(last, sq)
 		}
 	}
-	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
+	return chessui.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, chessui.BoardView{Flipped: flipped})
 }
 
 // plyStamp names the position a public board shows (plies played), so

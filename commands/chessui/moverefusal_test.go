@@ -1,4 +1,4 @@
-package commands
+package chessui
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands"
 	"sandtable/games/chess"
 )
 
@@ -19,7 +20,7 @@ func TestListingLineFits(t *testing.T) {
 		l.Moves = append(l.Moves, long)
 	}
 	me := &chess.MoveError{Reason: strings.Repeat("why ", 300), Legal: l}
-	var ue *UserError
+	var ue *commands.UserError
 	require.ErrorAs(t, MoveRefused(strings.Repeat("x", 500), me), &ue)
 	msg := ue.Msg
 	require.LessOrEqual(t, len([]rune(msg)), 2000)

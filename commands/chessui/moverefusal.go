@@ -1,9 +1,10 @@
-package commands
+package chessui
 
 import (
 	"fmt"
 	"strings"
 
+	"sandtable/commands"
 	"sandtable/games/chess"
 )
 
@@ -16,11 +17,11 @@ import (
 // clipped to 500, the echo to 100, and at most chess.MaxListed moves of at
 // most 100 characters each are shown.
 func MoveRefused(text string, me *chess.MoveError) error {
-	msg := fmt.Sprintf("%s is not a legal move: %s", QuoteInput(text), EngineText(me.Reason))
+	msg := fmt.Sprintf("%s is not a legal move: %s", commands.QuoteInput(text), commands.EngineText(me.Reason))
 	if l := listingLine(me.Legal); l != "" {
 		msg += "\n" + l
 	}
-	return &UserError{Msg: msg}
+	return &commands.UserError{Msg: msg}
 }
 
 // listingLine is the listing in words, "" when it names no move.
@@ -30,7 +31,7 @@ func listingLine(l chess.Listing) string {
 	}
 	spans := make([]string, len(l.Moves))
 	for i, m := range l.Moves {
-		spans[i] = QuoteInput(m)
+		spans[i] = commands.QuoteInput(m)
 	}
 	list := strings.Join(spans, ", ")
 	switch {
