@@ -139,7 +139,7 @@ type App struct {
 	Process string
 
 	locks keyedLocks // game or invitation ID -> its lock
-	kinds map[string]*Kind
+	kinds map[string]*kindTable
 
 	kicks     chan struct{} // see Kicks
 	deliverMu sync.Mutex    // one Deliver at a time
@@ -159,7 +159,7 @@ func New(store storage.Store, p Platform, s Settings, log *slog.Logger) *App {
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, DeliverInline: true, kinds: map[string]*Kind{},
+	a := &App{Store: store, Platform: p, Settings: s, Log: log, Render: render.New(), Now: time.Now, AnswerCopies: true, DeliverInline: true, kinds: map[string]*kindTable{},
 		kicks: make(chan struct{}, 1), Process: processName()}
 	return a
 }

@@ -109,7 +109,7 @@ type Spec[S any] struct {
 	Delivered func(t *Turn[S], result, id string) error
 
 	// Private reports whether the answer to req is private (see
-	// Kind.Private, which it becomes).
+	// kindTable.Private, which it becomes).
 	Private func(req *Request) bool
 
 	// Computer, when set, lets the bot's computer player take seats of
@@ -317,8 +317,8 @@ type kindOf[S any] struct {
 func Register[S any](a *App, g Game[S]) {
 	k := &kindOf[S]{g: g, spec: g.Spec()}
 	s := k.spec
-	wrap := func(m map[string]Action[S]) map[string]GameHandler {
-		out := make(map[string]GameHandler, len(m))
+	wrap := func(m map[string]Action[S]) map[string]gameHandler {
+		out := make(map[string]gameHandler, len(m))
 		for name, act := range m {
 			out[name] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
 				return k.run(a, req, rec, act)
@@ -330,7 +330,7 @@ func Register[S any](a *App, g Game[S]) {
 	for name, act := range s.Autocomplete {
 		gated[name] = gateAutocomplete(k, s, act)
 	}
-	legacy := &Kind{
+	legacy := &kindTable{
 		Name: s.Name, Title: s.Title, Definitions: s.Definitions, TopLevel: s.TopLevel,
 		Thread: wrap(s.Thread), Autocomplete: wrap(gated), Components: wrap(s.Components), Modals: wrap(s.Modals),
 		Private: s.Private,
@@ -467,7 +467,7 @@ func Register[S any](a *App, g Game[S]) {
 			legacy.Challenge[action] = h
 		}
 	}
-	a.Register(legacy)
+	a.register(legacy)
 }
 
 func (k *kindOf[S]) clock(s S) Clock { return k.g.Clock(s) }
