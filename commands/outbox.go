@@ -694,83 +694,154 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		}
 		body.Files = append(append([]*ui.File(nil), body.Files...), f)
 	}
-	switch e.Op {
-	case OpPost, OpBoard:
-		if e.Op == OpBoard && e.InPlace && e.Body == nil {
-			return LiveBoard(rec, e.Channel), nil // its compact form only (Turn.BoardLine)
+	kind, ok := effectKinds[e.Op]
+	if !ok {
+		return "", fmt.Errorf("unknown effect %q", e.Op)
+	}
+	d := &delivery{e: e, ch: ch, body: body, rec: rec, maybeDone: maybeDone}
+	if kind.reconcile != nil {
+		if id, err := kind.reconcile(ctx, a, d); err != nil || id != "" {
+			return id, err
 		}
-		if e.Op == OpBoard && e.InPlace {
-			if id, err := a.editBoard(ctx, rec, e.Channel, ch, body); err != nil || id != "" {
-				return id, err
+	}
+	return kind.perform(ctx, a, d)
+}
+
+// delivery is one attempt at the effect e: its channel ch (ChannelOfGame
+// resolved), its body as built for this attempt, its game rec when it was
+// read, and maybeDone, whether an earlier attempt may have done it.
+type delivery struct {
+	e         *Effect
+	ch        string
+	body      Message
+	rec       *storage.Game
+	maybeDone bool
+}
+
+// effectKind is how the effects of one Op are delivered: reconcile (nil:
+// nothing to reconcile) runs first and returns the ID of what an earlier
+// attempt already did, "" when it finds nothing and perform must run;
+// perform does the effect on the platform and returns the ID it yields.
+type effectKind struct {
+	reconcile func(ctx context.Context, a *App, d *delivery) (string, error)
+	perform   func(ctx context.Context, a *App, d *delivery) (string, error)
+}
+
+// effectKinds is the delivery of every Op. An Op missing here is refused
+// as unknown (and dropped: retrying cannot help).
+var effectKinds = map[Op]effectKind{
+	OpPost: {reconcile: reconcilePost, perform: send},
+	// A board updated in place is reconciled by editing the live board
+	// into its body (an edit does the same whatever came before); a board
+	// line only (Turn.BoardLine) yields the live board and posts nothing.
+	OpBoard: {
+		reconcile: func(ctx context.Context, a *App, d *delivery) (string, error) {
+			e := d.e
+			if e.InPlace && e.Body == nil {
+				return LiveBoard(d.rec, e.Channel), nil
 			}
-		}
-		if maybeDone || e.Reconcile {
-			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
-				return id, err
+			if e.InPlace {
+				if id, err := a.editBoard(ctx, d.rec, e.Channel, d.ch, d.body); err != nil || id != "" {
+					return id, err
+				}
 			}
-		}
-		return a.Platform.Send(ctx, ch, body)
-	case OpEdit:
-		err := a.Platform.Edit(ctx, ch, e.Message, body)
+			return reconcilePost(ctx, a, d)
+		},
+		perform: send,
+	},
+	OpEdit: {perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+		err := a.Platform.Edit(ctx, d.ch, d.e.Message, d.body)
 		var pe *PlatformError
 		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
 			// Discord allows no more edits of this message: post it anew.
-			return a.Platform.Send(ctx, ch, body)
+			return a.Platform.Send(ctx, d.ch, d.body)
 		}
 		return "", err
-	case OpDM:
-		if maybeDone {
-			recent, err := a.Platform.RecentDM(ctx, e.User, recentLimit)
-			if id := findPost(recent, body); err != nil || id != "" {
+	}},
+	OpDM: {
+		reconcile: func(ctx context.Context, a *App, d *delivery) (string, error) {
+			if !d.maybeDone {
+				return "", nil
+			}
+			recent, err := a.Platform.RecentDM(ctx, d.e.User, recentLimit)
+			if id := findPost(recent, d.body); err != nil || id != "" {
 				return id, err
 			}
-		}
-		id, err := a.Platform.DM(ctx, e.User, body)
-		if errors.Is(err, ErrDMClosed) {
-			a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
-			if e.Result != "" {
-				return DMClosed, nil
-			}
 			return "", nil
-		}
-		return id, err
-	case OpCompact:
-		err := a.Platform.Edit(ctx, ch, e.Message, body)
+		},
+		perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+			e := d.e
+			id, err := a.Platform.DM(ctx, e.User, d.body)
+			if errors.Is(err, ErrDMClosed) {
+				a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
+				if e.Result != "" {
+					return DMClosed, nil
+				}
+				return "", nil
+			}
+			return id, err
+		},
+	},
+	OpCompact: {perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+		err := a.Platform.Edit(ctx, d.ch, d.e.Message, d.body)
 		var pe *PlatformError
 		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
 			// Posted anew, the line would land below the newer board:
 			// wait until Discord allows the edit again.
-			return "", fmt.Errorf("compacting board %s: Discord allows no edit of it now (%d), trying later", e.Message, codeTooManyEdits)
+			return "", fmt.Errorf("compacting board %s: Discord allows no edit of it now (%d), trying later", d.e.Message, codeTooManyEdits)
 		}
 		if errors.As(err, &pe) && pe.HTTPStatus == 404 {
 			return "", nil // deleted meanwhile: nothing left to compact
 		}
 		return "", err
-	case OpEditDM:
-		err := a.Platform.EditDM(ctx, e.User, e.Message, body)
+	}},
+	OpEditDM: {perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+		err := a.Platform.EditDM(ctx, d.e.User, d.e.Message, d.body)
 		var pe *PlatformError
 		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
-			return a.Platform.DM(ctx, e.User, body)
+			return a.Platform.DM(ctx, d.e.User, d.body)
 		}
 		return "", err
-	case OpStartThread:
-		if e.Message != "" {
-			return a.Platform.StartThreadFrom(ctx, ch, e.Message, e.Name)
-		}
-		if maybeDone {
-			if id, err := a.unownedThread(ctx, e.Guild, ch, e.Name); err != nil || id != "" {
-				return id, err
+	}},
+	// A thread started from a message needs no reconciling: starting it
+	// again yields the same thread (StartThreadFrom).
+	OpStartThread: {
+		reconcile: func(ctx context.Context, a *App, d *delivery) (string, error) {
+			if d.e.Message != "" || !d.maybeDone {
+				return "", nil
 			}
-		}
-		return a.Platform.StartThread(ctx, ch, e.Name, e.Private)
-	case OpAddMember:
-		return "", a.Platform.AddThreadMember(ctx, ch, e.User)
-	case OpRemoveMember:
-		return "", a.Platform.RemoveThreadMember(ctx, ch, e.User)
-	case OpArchive:
-		return "", a.Platform.ArchiveThread(ctx, ch)
+			return a.unownedThread(ctx, d.e.Guild, d.ch, d.e.Name)
+		},
+		perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+			if d.e.Message != "" {
+				return a.Platform.StartThreadFrom(ctx, d.ch, d.e.Message, d.e.Name)
+			}
+			return a.Platform.StartThread(ctx, d.ch, d.e.Name, d.e.Private)
+		},
+	},
+	OpAddMember: {perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+		return "", a.Platform.AddThreadMember(ctx, d.ch, d.e.User)
+	}},
+	OpRemoveMember: {perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+		return "", a.Platform.RemoveThreadMember(ctx, d.ch, d.e.User)
+	}},
+	OpArchive: {perform: func(ctx context.Context, a *App, d *delivery) (string, error) {
+		return "", a.Platform.ArchiveThread(ctx, d.ch)
+	}},
+}
+
+// reconcilePost finds a post an earlier attempt made (or, with
+// Effect.Reconcile, one an answer's failed sending may have shown).
+func reconcilePost(ctx context.Context, a *App, d *delivery) (string, error) {
+	if !d.maybeDone && !d.e.Reconcile {
+		return "", nil
 	}
-	return "", fmt.Errorf("unknown effect %q", e.Op)
+	return a.alreadyPosted(ctx, d.ch, d.body)
+}
+
+// send posts the delivery's body in its channel.
+func send(ctx context.Context, a *App, d *delivery) (string, error) {
+	return a.Platform.Send(ctx, d.ch, d.body)
 }
 
 // alreadyPosted finds body among the bot's recent messages in channelID:
