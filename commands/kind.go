@@ -313,10 +313,12 @@ type kindOf[S any] struct {
 }
 
 // Register plugs the game g into the App. Call it before the bot starts;
-// registering a name twice panics.
+// registering a name twice, or a route table with a collision or an
+// unknown route (checkRoutes), panics.
 func Register[S any](a *App, g Game[S]) {
 	k := &kindOf[S]{g: g, spec: g.Spec()}
 	s := k.spec
+	checkRoutes(a, s)
 	wrap := func(m map[string]Action[S]) map[string]gameHandler {
 		out := make(map[string]gameHandler, len(m))
 		for name, act := range m {
