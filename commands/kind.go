@@ -8,6 +8,7 @@ import (
 	mrand "math/rand/v2"
 	"time"
 
+	"sandtable/commands/rating"
 	"sandtable/commands/ui"
 	"sandtable/render"
 	"sandtable/storage"
@@ -424,11 +425,11 @@ func Register[S any](a *App, g Game[S]) {
 					return err
 				}
 				if wasActive && !rec.Active {
-					changes, err := rateGame(tx, rec, k.ratingSides(rec, t.next), t.Now)
+					changes, err := rating.Rate(tx, rec, k.ratingSides(rec, t.next), t.Now)
 					if err != nil {
 						return err
 					}
-					t.effects = withRatingLine(t.effects, nil, Message{}, false, ratingChangesLine(changes, t.Now))
+					t.effects = withRatingLine(t.effects, nil, Message{}, false, rating.ChangesLine(changes, t.Now))
 				}
 				if err := tx.Games().Put(rec, t.Now); err != nil {
 					return err
@@ -590,11 +591,11 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		// game is rated once or not at all (set afresh on each run).
 		effects = t.effects
 		if ended {
-			changes, err := rateGame(tx, rec, k.ratingSides(rec, t.next), t.Now)
+			changes, err := rating.Rate(tx, rec, k.ratingSides(rec, t.next), t.Now)
 			if err != nil {
 				return err
 			}
-			effects = withRatingLine(t.effects, resp, origAnswer, resp != nil && resp.final != "", ratingChangesLine(changes, t.Now))
+			effects = withRatingLine(t.effects, resp, origAnswer, resp != nil && resp.final != "", rating.ChangesLine(changes, t.Now))
 		}
 		// Whatever the interaction changes or does on Discord, it does once.
 		if t.Req != nil && t.Req.InteractionID != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"sandtable/commands/rating"
 	"sandtable/commands/ui"
 	"sandtable/internal/glicko2"
 	"sandtable/storage"
@@ -75,7 +76,7 @@ func (a *App) gameOption(req *Request) (string, error) {
 // ratingSummary is "1623 ± 52" (with "?" when provisional), the deviation
 // grown by the time since the last game.
 func ratingSummary(p storage.PlayerRating, now time.Time) string {
-	d := glicko2.Decay(toGlicko(&p), now)
+	d := glicko2.Decay(rating.Glicko(&p), now)
 	return fmt.Sprintf("%s ± %d", RatingText(p, now), int(math.Round(d.Deviation)))
 }
 
@@ -87,11 +88,11 @@ func recordText(p storage.PlayerRating) string {
 // leaderboardOrder ranks players with an established rating first, by
 // rating, then the provisional ones (rating "?"), by rating: a player's
 // first lucky win does not put them on top of the list.
-func leaderboardOrder(all []rankedRating, now time.Time) []rankedRating {
+func leaderboardOrder(all []rating.Entry, now time.Time) []rating.Entry {
 	out := slices.Clone(all)
 	sort.SliceStable(out, func(i, j int) bool {
-		pi := glicko2.Decay(toGlicko(&out[i].PlayerRating), now).Provisional()
-		pj := glicko2.Decay(toGlicko(&out[j].PlayerRating), now).Provisional()
+		pi := glicko2.Decay(rating.Glicko(&out[i].PlayerRating), now).Provisional()
+		pj := glicko2.Decay(rating.Glicko(&out[j].PlayerRating), now).Provisional()
 		return !pi && pj
 	})
 	return out
@@ -114,10 +115,10 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 	if k.leaderboard != nil {
 		return k.leaderboard(a, req)
 	}
-	var all []rankedRating
+	var all []rating.Entry
 	if err := a.view(func(tx storage.Tx) error {
 		var err error
-		all, err = rankedRatings(tx, kind, req.GuildID)
+		all, err = rating.Ranked(tx, kind, req.GuildID)
 		return err
 	}); err != nil {
 		return nil, err
@@ -185,7 +186,7 @@ func (a *App) stats(req *Request) (*Response, error) {
 	var finished []*storage.Game
 	if err := a.view(func(tx storage.Tx) error {
 		for _, kn := range kinds {
-			all, err := rankedRatings(tx, kn, req.GuildID)
+			all, err := rating.Ranked(tx, kn, req.GuildID)
 			if err != nil {
 				return err
 			}
