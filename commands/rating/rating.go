@@ -26,7 +26,7 @@ type Change struct {
 	Before, After storage.PlayerRating
 }
 
-// Glicko and fromGlicko convert between the stored rating and the
+// Glicko converts the stored rating into the
 // algorithm's.
 func Glicko(p *storage.PlayerRating) glicko2.Rating {
 	if p == nil || p.Deviation == 0 {
