@@ -58,9 +58,9 @@
 // Pieces games share: Subcommands, Draw (an agreed draw), OpenChallenge,
 // Lobby/PutLobby/CloseLobby, OpenThread and Create (a game not started
 // from a challenge), SendPrivately, and the history viewer's controls
-// (history.go: HistoryButton, HistoryFrame, HistoryControls,
-// HistoryAnswer; the viewer is a private message its controls update in
-// place, stateless: each control carries its frame), replays (replay.go:
+// (package commands/historyview: Button, Frame, Controls, Answer; the
+// viewer is a private message its controls update in place, stateless:
+// each control carries its frame; games route HistoryAction to it), replays (replay.go:
 // Spec.Replay gives a finished game's frames; the framework encodes the
 // GIF within Discord's upload limit, posts it ReplayDelay after the end
 // through an effect that draws it when delivered, Effect.Replay, and

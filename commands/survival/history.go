@@ -5,6 +5,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/render"
@@ -23,7 +24,7 @@ import (
 func history(t *turn) (*response, error) {
 	s := t.State
 	n := len(s.Moves) + 1
-	frame, update, err := commands.HistoryFrame(t.Req, n)
+	frame, update, err := historyview.Frame(t.Req, n)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +32,7 @@ func history(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commands.HistoryAnswer(msg, update), nil
+	return historyview.Answer(msg, update), nil
 }
 
 // historyMessage is the viewer of s at frame (of n) for t's user.
@@ -54,8 +55,8 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 		return commands.Message{}, err
 	}
 	start := full.Start()
-	lines, cur := commands.ChessMoveLines(full.SANs(), start.Turn() == chess.White, start.FullmoveNumber(), frame)
-	desc := commands.HistoryWindow(lines, cur, 3000)
+	lines, cur := historyview.ChessMoveLines(full.SANs(), start.Turn() == chess.White, start.FullmoveNumber(), frame)
+	desc := historyview.Window(lines, cur, 3000)
 	if desc == "" {
 		desc = "No move has been played yet."
 	}
@@ -87,7 +88,7 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 	return commands.Message{
 		Cards: []*ui.Card{e},
 		Files: []*ui.File{file},
-		Rows:  []ui.Row{commands.HistoryControls(t.Game, frame, n, counter)},
+		Rows:  []ui.Row{historyview.Controls(t.Game, frame, n, counter)},
 	}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 )
@@ -84,7 +85,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		rows = []ui.Row{{
 			pickButton(t, s),
 			commands.GameArgButton(t.Game, "flip", strconv.Itoa(len(s.Moves)), "Flip board", ui.Secondary),
-			commands.HistoryButton(t.Game),
+			historyview.Button(t.Game),
 		}}
 	} else {
 		e.Color = commands.ColorOver
@@ -103,7 +104,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "Termination", Value: s.reasonText()},
 		}, s.Result)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
-		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game), commands.ReplayButton(t.Game)}}
+		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
@@ -88,7 +89,7 @@ func history(t *turn) (*response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
 	}
-	i, update, err := commands.HistoryFrame(t.Req, len(frames))
+	i, update, err := historyview.Frame(t.Req, len(frames))
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func history(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commands.HistoryAnswer(msg, update), nil
+	return historyview.Answer(msg, update), nil
 }
 
 // historyMessage is the viewer of frames[i] for t's user.
@@ -112,8 +113,8 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 		sans = append(sans, g.move.SAN)
 	}
 	start := frames[0].pos
-	lines, cur := commands.ChessMoveLines(sans, start.Turn() == chess.White, start.FullmoveNumber(), i)
-	desc := commands.HistoryWindow(lines, cur, 2500)
+	lines, cur := historyview.ChessMoveLines(sans, start.Turn() == chess.White, start.FullmoveNumber(), i)
+	desc := historyview.Window(lines, cur, 2500)
 	if desc == "" {
 		desc = "No move has been played yet."
 	}
@@ -161,7 +162,7 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 	return commands.Message{
 		Cards: []*ui.Card{e},
 		Files: []*ui.File{file},
-		Rows:  []ui.Row{commands.HistoryControls(t.Game, i, len(frames), counter)},
+		Rows:  []ui.Row{historyview.Controls(t.Game, i, len(frames), counter)},
 	}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
@@ -306,10 +307,10 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 	}
 	switch {
 	case view < 0 && !over:
-		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), commands.HistoryButton(t.Game))
+		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), historyview.Button(t.Game))
 	case view < 0:
 		// The public final board offers a rematch, sides swapped (ruling D20).
-		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game),
+		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game),
 			commands.ReplayButton(t.Game))
 	}
 	var rows []ui.Row

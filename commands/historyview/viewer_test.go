@@ -1,6 +1,7 @@
-package commands
+package historyview
 
 import (
+	"sandtable/commands"
 	"strings"
 	"testing"
 
@@ -12,14 +13,16 @@ import (
 
 // TestHistoryFrame: what each control asks for, among n frames.
 func TestHistoryFrame(t *testing.T) {
-	click := func(id string) *Request { return &Request{Type: ComponentRequest, CustomID: id} }
+	click := func(id string) *commands.Request {
+		return &commands.Request{Type: commands.ComponentRequest, CustomID: id}
+	}
 	for _, c := range []struct {
-		req    *Request
+		req    *commands.Request
 		frame  int
 		update bool
 		bad    bool
 	}{
-		{&Request{Type: CommandRequest, Command: "history"}, 9, false, false},
+		{&commands.Request{Type: commands.CommandRequest, Command: "history"}, 9, false, false},
 		{click("g:game1:history"), 9, false, false},
 		{click("g:game1:history:f"), 0, true, false},
 		{click("g:game1:history:l"), 9, true, false},
@@ -31,9 +34,9 @@ func TestHistoryFrame(t *testing.T) {
 		{click("g:game1:history:x3"), 0, false, true},
 		{click("g:game1:history:n"), 0, false, true},
 	} {
-		frame, update, err := HistoryFrame(c.req, 10)
+		frame, update, err := Frame(c.req, 10)
 		if c.bad {
-			var ue *UserError
+			var ue *commands.UserError
 			require.ErrorAs(t, err, &ue, c.req.CustomID)
 			continue
 		}
@@ -58,19 +61,19 @@ func TestHistoryControls(t *testing.T) {
 		}
 		return ids, disabled
 	}
-	ids, dis := routes(HistoryControls(g, 3, 10, "Ply 3/9"))
+	ids, dis := routes(Controls(g, 3, 10, "Ply 3/9"))
 	require.Equal(t, []string{"g:game1:history:f", "g:game1:history:p2", "g:game1:history:c3", "g:game1:history:n4", "g:game1:history:l"}, ids)
 	require.Equal(t, []bool{false, false, true, false, false}, dis)
-	_, dis = routes(HistoryControls(g, 0, 10, ""))
+	_, dis = routes(Controls(g, 0, 10, ""))
 	require.Equal(t, []bool{true, true, true, false, false}, dis)
-	_, dis = routes(HistoryControls(g, 9, 10, ""))
+	_, dis = routes(Controls(g, 9, 10, ""))
 	require.Equal(t, []bool{false, false, true, true, true}, dis)
-	_, dis = routes(HistoryControls(g, 0, 1, ""))
+	_, dis = routes(Controls(g, 0, 1, ""))
 	require.Equal(t, []bool{true, true, true, true, true}, dis)
 	for _, id := range ids {
-		c, err := ParseCustomID(id)
+		c, err := commands.ParseCustomID(id)
 		require.NoError(t, err)
-		require.Equal(t, HistoryAction, c.Action)
+		require.Equal(t, commands.HistoryAction, c.Action)
 	}
 }
 
@@ -82,15 +85,15 @@ func TestHistoryWindow(t *testing.T) {
 		lines = append(lines, strings.Repeat("x", 9)) // 10 with the newline
 	}
 	lines[50] = "**shown**"
-	out := HistoryWindow(lines, 50, 100)
+	out := Window(lines, 50, 100)
 	require.LessOrEqual(t, len(out), 100)
 	require.Contains(t, out, "**shown**")
 	require.True(t, strings.HasPrefix(out, "…\n") && strings.HasSuffix(out, "\n…"))
-	require.Equal(t, "a\nb", HistoryWindow([]string{"a", "b"}, 0, 100))
-	end := HistoryWindow(lines, 99, 100)
+	require.Equal(t, "a\nb", Window([]string{"a", "b"}, 0, 100))
+	end := Window(lines, 99, 100)
 	require.True(t, strings.HasPrefix(end, "…\n") && strings.HasSuffix(end, "xxxxxxxxx"), "nothing left out after the last line")
-	require.Contains(t, HistoryWindow(lines, 0, 100), "xxxxxxxxx\n…")
-	require.Empty(t, HistoryWindow(nil, 0, 100))
+	require.Contains(t, Window(lines, 0, 100), "xxxxxxxxx\n…")
+	require.Empty(t, Window(nil, 0, 100))
 }
 
 // TestChessMoveLines: numbered full moves, the shown ply in bold, a game

@@ -1,7 +1,8 @@
-package commands
+package historyview
 
 import (
 	"fmt"
+	"sandtable/commands"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,43 +11,25 @@ import (
 	"sandtable/storage"
 )
 
-// The history viewer (issue 15 item 3): every game shows any earlier
-// position privately to whoever asks, with its move list. A game numbers
-// its positions ("frames") 0 to n-1, the last being the latest; what a
-// frame is (a ply, a move, a turn) is the game's. The viewer is an
-// ephemeral message with ⏮ ◀ ▶ ⏭ controls whose custom IDs carry the
-// frame they show ("g:<game>:history:<arg>"), so a click needs nothing
-// stored and changes nothing: it updates the viewer it is on in place.
-//
-// The arg of a control: "" (the History button of a board, /history) opens
-// a new viewer at the latest frame; "f" is the first frame, "l" the latest
-// at the time of the click, "p<i>" and "n<i>" the frame i (◀ and ▶; two
-// letters so that every custom ID of a message differs, as Discord
-// requires), "c<i>" the disabled counter between them.
-
-// HistoryAction is the custom ID action of the history viewer's controls
-// and of the History button; games route it to their viewer.
-const HistoryAction = "history"
-
-// HistoryButton is the History button of game g's board messages: it
+// Button is the History button of game g's board messages: it
 // opens the history viewer privately, at the latest position.
-func HistoryButton(g *storage.Game) ui.Button {
-	b := GameButton(g, HistoryAction, "History", ui.Secondary)
+func Button(g *storage.Game) ui.Button {
+	b := commands.GameButton(g, commands.HistoryAction, "History", ui.Secondary)
 	b.Emoji = "📜"
 	return b
 }
 
-// HistoryFrame reads which of n frames (n ≥ 1) a history request asks
+// Frame reads which of n frames (n ≥ 1) a history request asks
 // for: a click on a viewer's control (update: answer by updating that
 // viewer), or the History button or the /history command (a new viewer,
 // at the latest frame). A frame past the last (a history that shrank: a
 // position loaded by an operator) is the last; a malformed arg is refused.
-func HistoryFrame(req *Request, n int) (frame int, update bool, err error) {
+func Frame(req *commands.Request, n int) (frame int, update bool, err error) {
 	last := max(n-1, 0)
-	if req.Type != ComponentRequest {
+	if req.Type != commands.ComponentRequest {
 		return last, false, nil
 	}
-	id, _ := ParseCustomID(req.CustomID)
+	id, _ := commands.ParseCustomID(req.CustomID)
 	switch {
 	case id.Arg == "":
 		return last, false, nil
@@ -61,20 +44,20 @@ func HistoryFrame(req *Request, n int) (frame int, update bool, err error) {
 		}
 		return min(i, last), true, nil
 	}
-	return 0, false, Errorf("This button does not belong to this game's history viewer.")
+	return 0, false, commands.Errorf("This button does not belong to this game's history viewer.")
 }
 
-// HistoryControls is the row of a viewer showing frame i of n: ⏮ ◀, a
+// Controls is the row of a viewer showing frame i of n: ⏮ ◀, a
 // disabled button labelled counter (where the viewer is, e.g. "Ply 3/40"),
 // ▶ ⏭; the controls that would not move are disabled.
-func HistoryControls(g *storage.Game, i, n int, counter string) ui.Row {
+func Controls(g *storage.Game, i, n int, counter string) ui.Row {
 	last := max(n-1, 0)
 	b := func(arg, emoji string, disabled bool) ui.Button {
-		btn := GameArgButton(g, HistoryAction, arg, "", ui.Secondary)
+		btn := commands.GameArgButton(g, commands.HistoryAction, arg, "", ui.Secondary)
 		btn.Emoji, btn.Disabled = emoji, disabled
 		return btn
 	}
-	mid := GameArgButton(g, HistoryAction, "c"+strconv.Itoa(i), Clip(counter, 80), ui.Secondary)
+	mid := commands.GameArgButton(g, commands.HistoryAction, "c"+strconv.Itoa(i), commands.Clip(counter, 80), ui.Secondary)
 	mid.Disabled = true
 	return ui.Row{
 		b("f", "⏮", i <= 0),
@@ -85,20 +68,20 @@ func HistoryControls(g *storage.Game, i, n int, counter string) ui.Row {
 	}
 }
 
-// HistoryAnswer is the answer showing the viewer m: the clicked viewer
+// Answer is the answer showing the viewer m: the clicked viewer
 // updated in place (update), or a new message only the user sees.
-func HistoryAnswer(m Message, update bool) *Response {
+func Answer(m commands.Message, update bool) *commands.Response {
 	if update {
 		// The viewer is ephemeral: updating it keeps it so.
-		return &Response{Update: true, Message: m}
+		return &commands.Response{Update: true, Message: m}
 	}
-	return &Response{Ephemeral: true, Message: m}
+	return &commands.Response{Ephemeral: true, Message: m}
 }
 
-// HistoryWindow joins lines, the line cur among them, keeping as many
+// Window joins lines, the line cur among them, keeping as many
 // lines around cur as fit in limit characters; "…" stands for the lines
 // left out at either end.
-func HistoryWindow(lines []string, cur, limit int) string {
+func Window(lines []string, cur, limit int) string {
 	if len(lines) == 0 {
 		return ""
 	}
@@ -128,7 +111,7 @@ func HistoryWindow(lines []string, cur, limit int) string {
 	if hi < len(lines) {
 		out += "\n…"
 	}
-	return Clip(out, limit)
+	return commands.Clip(out, limit)
 }
 
 // ChessMoveLines writes a chess move list (SANs from the start, the first
@@ -149,7 +132,7 @@ func ChessMoveLines(sans []string, whiteFirst bool, number, cur int) (lines []st
 	}
 	for i, san := range sans {
 		n := number + idx/2
-		text := EscapeText(san, 0)
+		text := commands.EscapeText(san, 0)
 		if i+1 == cur {
 			text = "**" + text + "**"
 		}
