@@ -10,11 +10,14 @@
 // checks it), nor discordgo (TestImportGraph).
 //
 // Its packages, one concern each: commands (this one) the core below;
-// commands/ui the neutral UI model; commands/rating the Glicko-2 ratings
-// of finished games; commands/chessui the 8x8 board, move refusal and
-// piece order the chess-family games share (it imports games/chess, the
-// framework does not); commands/commandstest the test harness (a fake
-// Platform, an App on memory, Toy: a stateless game for routing tests).
+// commands/ui the neutral UI model; commands/outbox the effects, the
+// platform they are performed on, the retry policy and the delivery of
+// one effect; commands/rating the Glicko-2 ratings of finished games;
+// commands/historyview the history viewer's controls; commands/chessui
+// the 8x8 board, move refusal and piece order the chess-family games
+// share (it imports games/chess, the framework does not);
+// commands/commandstest the test harness (a fake Platform, an App on
+// memory, Toy: a stateless game for routing tests).
 //
 // One action, for every game (kind.go, kindOf.run): lock the game → load
 // its record → decode its state (Game.Decode, by the stored codec version)
@@ -22,11 +25,12 @@
 // extra writes, and returns the answer) → the end (Game.Outcome) or the
 // clock rule (Game.Clock before and after: a new key restarts the deadline)
 // → encode → one transaction: interaction mark, extra writes, game,
-// outbox effects → the answer. Effects (outbox.go) are values delivered
-// afterwards by Deliver, in order per game, retried with backoff and
+// outbox effects → the answer. Effects (package commands/outbox) are
+// values delivered afterwards by Deliver (outbox.go here: claims, order
+// per game, retries with the outbox's backoff, results fed back), and
 // reconciled so a retry never shows a duplicate: each Op has its entry in
-// effectKinds, a reconcile (what an earlier attempt already did) and a
-// perform.
+// the outbox's table, a reconcile (what an earlier attempt already did)
+// and a perform (outbox.Perform).
 //
 // Messages, buttons, selects, slash command definitions and autocomplete
 // choices are the neutral UI model of package commands/ui (Message is
