@@ -142,7 +142,7 @@ type Spec[S any] struct {
 	RecordName string
 
 	// RatingSides, when set, lists the sides of the finished game s for
-	// its ratings (see rateGame): Team Chess's teams with each
+	// its ratings (see rating.Rate): Team Chess's teams with each
 	// commander's moves. Nil: each of the game's players (storage.Game's
 	// Players) is a side of its own, playing a whole part.
 	RatingSides func(s S) []RatingSide

@@ -15,7 +15,7 @@ import (
 	"sandtable/storage"
 )
 
-// The history viewer (commands/history.go), by turn. Frame 0 is the board
+// The history viewer (package commands/historyview), by turn. Frame 0 is the board
 // right after the reveal (the deployments as they were revealed), frame k
 // the board at the end of turn t0+k-1 (t0: the reveal's turn), the last
 // frame the game's position now. Every board is rebuilt from the stored

@@ -11,7 +11,7 @@ import (
 	"sandtable/render"
 )
 
-// The history viewer (commands/history.go): frame k is the position after
+// The history viewer (package commands/historyview): frame k is the position after
 // k plies, 0 the start position; every frame is rebuilt by replaying the
 // start FEN and the moves, which every state version stores, so games
 // stored before the game core show their whole history too. Survival has

@@ -13,7 +13,7 @@ import (
 	"sandtable/render"
 )
 
-// The history viewer (commands/history.go): frame k is the board after the
+// The history viewer (package commands/historyview): frame k is the board after the
 // k-th move (sacrifices and forced moves included), 0 the start position.
 // Every frame is rebuilt by replaying the stored actions from the start,
 // which every state version keeps: passes, tag-outs and siege choices
