@@ -13,7 +13,8 @@
 // commands/ui the neutral UI model; commands/outbox the effects, the
 // platform they are performed on, the retry policy and the delivery of
 // one effect; commands/rating the Glicko-2 ratings of finished games;
-// commands/historyview the history viewer's controls; commands/chessui
+// commands/historyview the history viewer's controls; commands/replay
+// the replay's frames and their GIF encoding; commands/chessui
 // the 8x8 board, move refusal and piece order the chess-family games
 // share (it imports games/chess, the framework does not);
 // commands/commandstest the test harness (a fake Platform, an App on
@@ -64,7 +65,7 @@
 // from a challenge), SendPrivately, and the history viewer's controls
 // (package commands/historyview: Button, Frame, Controls, Answer; the
 // viewer is a private message its controls update in place, stateless:
-// each control carries its frame; games route HistoryAction to it), replays (replay.go:
+// each control carries its frame; games route HistoryAction to it), replays (replay.go, package commands/replay:
 // Spec.Replay gives a finished game's frames; the framework encodes the
 // GIF within Discord's upload limit, posts it ReplayDelay after the end
 // through an effect that draws it when delivered, Effect.Replay, and

@@ -1,4 +1,4 @@
-package commands
+package replay
 
 import (
 	"bytes"
@@ -41,7 +41,7 @@ func gifOf(t *testing.T, f *ui.File) *gif.GIF {
 func TestReplayFileFits(t *testing.T) {
 	r := render.New()
 	rp := &Replay{Name: "x.gif", Chess: chessFrames(40)}
-	f, err := replayFile(r, rp, 640, MaxReplayBytes)
+	f, err := File(r, rp, 640, MaxBytes)
 	require.NoError(t, err)
 	g := gifOf(t, f)
 	require.Len(t, g.Image, 40, "every frame")
@@ -49,14 +49,14 @@ func TestReplayFileFits(t *testing.T) {
 	require.Equal(t, "image/gif", f.ContentType)
 	full := len(f.Data)
 
-	f, err = replayFile(r, rp, 640, full/3)
+	f, err = File(r, rp, 640, full/3)
 	require.NoError(t, err)
 	require.LessOrEqual(t, len(f.Data), full/3)
 	g = gifOf(t, f)
 	require.True(t, g.Config.Width < 480 || len(g.Image) < 40, "smaller or fewer frames")
 
-	_, err = replayFile(r, rp, 640, 100)
+	_, err = File(r, rp, 640, 100)
 	require.ErrorIs(t, err, render.ErrReplayTooLarge, "nothing fits 100 bytes")
-	_, err = replayFile(r, &Replay{Name: "none.gif"}, 640, MaxReplayBytes)
+	_, err = File(r, &Replay{Name: "none.gif"}, 640, MaxBytes)
 	require.Error(t, err)
 }
