@@ -65,13 +65,14 @@
 // from a challenge), SendPrivately, and the history viewer's controls
 // (package commands/historyview: Button, Frame, Controls, Answer; the
 // viewer is a private message its controls update in place, stateless:
-// each control carries its frame; games route HistoryAction to it), replays (replay.go, package commands/replay:
-// Spec.Replay gives a finished game's frames; the framework encodes the
-// GIF within Discord's upload limit, posts it ReplayDelay after the end
-// through an effect that draws it when delivered, Effect.Replay, and
-// answers ReplayButton privately; nothing is drawn while a game runs) and
-// the game archive (gamearchive.go: /history with an option or outside a
-// game thread lists a user's finished games of the server, paged).
+// each control carries its frame; games route HistoryAction to it),
+// replays (replay.go here, package commands/replay: Spec.Replay gives a
+// finished game's frames; the framework encodes the GIF within Discord's
+// upload limit, posts it ReplayDelay after the end through an effect that
+// draws it when delivered, Effect.Replay, and answers ReplayButton
+// privately; nothing is drawn while a game runs) and the game archive
+// (gamearchive.go: /history with an option or outside a game thread lists
+// a user's finished games of the server, paged).
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID, scope
