@@ -1,8 +1,8 @@
 // Package rating is the Glicko-2 rating of finished games (issue 17), per
 // server and game kind (storage.Ratings, internal/glicko2): whether a game
 // is rated (Rated), the update of its players' ratings from its sides
-// (Rate), the ratings as players read them (Text, ChangesLine) and a
-// server's ranking (Ranked).
+// (Rate), the ratings as players read them (Text, ChangesLine, Summary, Record) and a
+// server's ranking (Ranked, and Order: established ratings first).
 //
 // Invariants: Rate runs in the transaction that ends the game (the
 // framework's action path, package commands), so a game is rated once or

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -218,7 +219,33 @@ func Ranked(tx storage.Tx, kind, guildID string) ([]Entry, error) {
 	return all, err
 }
 
+// Entry is one player's rating in a ranking (Ranked, Order).
 type Entry struct {
 	User string
 	storage.PlayerRating
+}
+
+// Summary is "1623 ± 52" (with "?" when provisional), the deviation
+// grown by the time since the last game.
+func Summary(p storage.PlayerRating, now time.Time) string {
+	d := glicko2.Decay(Glicko(&p), now)
+	return fmt.Sprintf("%s ± %d", Text(p, now), int(math.Round(d.Deviation)))
+}
+
+// Record is "6 W · 3 L · 1 D".
+func Record(p storage.PlayerRating) string {
+	return fmt.Sprintf("%d W · %d L · %d D", p.Wins, p.Losses, p.Draws)
+}
+
+// Order ranks players with an established rating first, by
+// rating, then the provisional ones (rating "?"), by rating: a player's
+// first lucky win does not put them on top of the list.
+func Order(all []Entry, now time.Time) []Entry {
+	out := slices.Clone(all)
+	sort.SliceStable(out, func(i, j int) bool {
+		pi := glicko2.Decay(Glicko(&out[i].PlayerRating), now).Provisional()
+		pj := glicko2.Decay(Glicko(&out[j].PlayerRating), now).Provisional()
+		return !pi && pj
+	})
+	return out
 }
