@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,31 +24,47 @@ type modulePackage struct {
 	Deps                               []string
 }
 
-// modulePackages runs `go list -deps -test -json ./...` once and returns
-// the module's packages by import path. A package's Deps are those of the
-// package and of its test binary (internal and external tests), with the
-// test variants ("p [q.test]") named as the packages they vary.
+// modulePackages runs `go list -deps -test -json ./...` once for the
+// package's tests and returns the module's packages by import path. A
+// package's Deps are those of the package and of its test binary
+// (internal and external tests), with the test variants ("p [q.test]")
+// named as the packages they vary.
 func modulePackages(t *testing.T) map[string]*modulePackage {
 	t.Helper()
+	listOnce.Do(func() { listed, listErr = listModule() })
+	require.NoError(t, listErr)
+	require.Greater(t, len(listed), 10, "go list listed the module's packages")
+	return listed
+}
+
+var (
+	listOnce sync.Once
+	listed   map[string]*modulePackage
+	listErr  error
+)
+
+func listModule() (map[string]*modulePackage, error) {
 	out, err := exec.Command("go", "list", "-deps", "-test", "-json", "./...").Output()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		return nil, fmt.Errorf("go list: %w\n%s", err, ee.Stderr)
 	}
-	require.NoError(t, err)
-	type listed struct {
+	if err != nil {
+		return nil, err
+	}
+	type pkg struct {
 		modulePackage
 		Standard bool
 		Module   *struct{ Path string }
 	}
-	var all []listed
+	var all []pkg
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p listed
+		var p pkg
 		if err := dec.Decode(&p); err == io.EOF {
 			break
-		} else {
-			require.NoError(t, err)
+		} else if err != nil {
+			return nil, err
 		}
 		all = append(all, p)
 	}
@@ -73,8 +91,7 @@ func modulePackages(t *testing.T) map[string]*modulePackage {
 		slices.Sort(mp.Deps)
 		mp.Deps = slices.Compact(mp.Deps)
 	}
-	require.Greater(t, len(pkgs), 10, "go list listed the module's packages")
-	return pkgs
+	return pkgs, nil
 }
 
 // importRules says which packages of the module may import a third-party
