@@ -4,14 +4,95 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
+
+// modulePackage is one package of the module as `go list -deps -test
+// -json` describes it: its direct imports (its test files' included) and
+// everything it depends on, its tests included.
+type modulePackage struct {
+	ImportPath                         string
+	Imports, TestImports, XTestImports []string
+	Deps                               []string
+}
+
+// modulePackages runs `go list -deps -test -json ./...` once for the
+// package's tests and returns the module's packages by import path. A
+// package's Deps are those of the package and of its test binary
+// (internal and external tests), with the test variants ("p [q.test]")
+// named as the packages they vary.
+func modulePackages(t *testing.T) map[string]*modulePackage {
+	t.Helper()
+	listOnce.Do(func() { listed, listErr = listModule() })
+	require.NoError(t, listErr)
+	require.Greater(t, len(listed), 10, "go list listed the module's packages")
+	return listed
+}
+
+var (
+	listOnce sync.Once
+	listed   map[string]*modulePackage
+	listErr  error
+)
+
+func listModule() (map[string]*modulePackage, error) {
+	out, err := exec.Command("go", "list", "-deps", "-test", "-json", "./...").Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return nil, fmt.Errorf("go list: %w\n%s", err, ee.Stderr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	type pkg struct {
+		modulePackage
+		Standard bool
+		Module   *struct{ Path string }
+	}
+	var all []pkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		all = append(all, p)
+	}
+	base := func(path string) string { path, _, _ = strings.Cut(path, " "); return path }
+	pkgs := map[string]*modulePackage{}
+	for _, p := range all {
+		if p.Standard || p.Module == nil || p.Module.Path != "sandtable" || strings.Contains(p.ImportPath, " ") ||
+			strings.HasSuffix(p.ImportPath, ".test") {
+			continue
+		}
+		mp := p.modulePackage
+		pkgs[p.ImportPath] = &mp
+	}
+	for _, p := range all {
+		// The test binary "p.test" depends on everything p's tests do.
+		if mp := pkgs[strings.TrimSuffix(p.ImportPath, ".test")]; strings.HasSuffix(p.ImportPath, ".test") && mp != nil {
+			mp.Deps = append(mp.Deps, p.Deps...)
+		}
+	}
+	for _, mp := range pkgs {
+		for i, d := range mp.Deps {
+			mp.Deps[i] = base(d)
+		}
+		slices.Sort(mp.Deps)
+		mp.Deps = slices.Compact(mp.Deps)
+	}
+	return pkgs, nil
+}
 
 // importRules says which packages of the module may import a third-party
 // package directly: Discord's wire types stay in the Discord adapter, the
@@ -21,29 +102,11 @@ var importRules = map[string][]string{
 	"go.etcd.io/bbolt":              {"sandtable/storage"},
 }
 
-// TestImportGraph runs `go list -json ./...` and fails when a package of
-// the module (its test files included) imports discordgo or bbolt outside
-// the packages importRules allows.
+// TestImportGraph fails when a package of the module (its test files
+// included) imports discordgo or bbolt outside the packages importRules
+// allows.
 func TestImportGraph(t *testing.T) {
-	out, err := exec.Command("go", "list", "-json", "./...").Output()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		t.Fatalf("go list: %v\n%s", err, ee.Stderr)
-	}
-	require.NoError(t, err)
-	dec := json.NewDecoder(bytes.NewReader(out))
-	seen := 0
-	for {
-		var p struct {
-			ImportPath                         string
-			Imports, TestImports, XTestImports []string
-		}
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else {
-			require.NoError(t, err)
-		}
-		seen++
+	for _, p := range modulePackages(t) {
 		imports := slices.Concat(p.Imports, p.TestImports, p.XTestImports)
 		slices.Sort(imports)
 		for _, imp := range slices.Compact(imports) {
@@ -52,39 +115,51 @@ func TestImportGraph(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, seen, 10, "go list listed the module's packages")
 }
 
-// gamePackages are the game flows; the framework (commands, its ui model
-// and test harness) and the rules engines never import them: games are
-// plugged in by the wiring (the bot).
+// gamePackages are the game flows; the framework (commands and its
+// packages: ui model, test harness, ...), the chess-family UI and the rules
+// engines never import them: games are plugged in by the wiring (the bot).
 var gamePackages = []string{"sandtable/commands/survival", "sandtable/commands/teamchess", "sandtable/commands/sandtable"}
 
-// TestFrameworkImportsNoGame checks, with `go list -deps`, that neither the
-// framework nor the engines depend on a game's flow, even indirectly, and
-// that no game's flow depends on another's.
+// chessFamily is the UI the chess-family games share (board, move
+// refusal, piece order): it may import the chess engine, the framework
+// may not.
+const chessFamily = "sandtable/commands/chessui"
+
+// isFramework reports whether pkg is a framework package: commands or a
+// package under it that is neither a game flow nor the chess-family UI.
+func isFramework(pkg string) bool {
+	return (pkg == "sandtable/commands" || strings.HasPrefix(pkg, "sandtable/commands/")) &&
+		!slices.Contains(gamePackages, pkg) && pkg != chessFamily
+}
+
+// TestFrameworkImportsNoGame checks that neither the framework, the
+// chess-family UI, the engines, storage nor render depend on a game's flow,
+// even indirectly (tests included), that no game's flow depends on
+// another's, and that the framework depends on no rules engine (games/*).
 func TestFrameworkImportsNoGame(t *testing.T) {
-	deps := func(pkg string) []string {
-		out, err := exec.Command("go", "list", "-deps", "-test", pkg).Output()
-		require.NoError(t, err, pkg)
-		return strings.Fields(string(out))
-	}
-	for _, pkg := range []string{"sandtable/commands", "sandtable/commands/ui", "sandtable/commands/commandstest",
-		"sandtable/games/chess", "sandtable/games/teamchess", "sandtable/games/sandtable", "sandtable/games/engine", "sandtable/storage", "sandtable/render"} {
-		for _, d := range deps(pkg) {
-			if slices.Contains(gamePackages, d) {
-				t.Errorf("%s depends on the game flow %s", pkg, d)
+	pkgs := modulePackages(t)
+	var framework int
+	for path, p := range pkgs {
+		noGame := isFramework(path) || path == chessFamily || strings.HasPrefix(path, "sandtable/games/") ||
+			path == "sandtable/storage" || path == "sandtable/render"
+		if isFramework(path) {
+			framework++
+		}
+		for _, d := range p.Deps {
+			switch {
+			case noGame && slices.Contains(gamePackages, d):
+				t.Errorf("%s depends on the game flow %s", path, d)
+			case slices.Contains(gamePackages, path) && d != path && slices.Contains(gamePackages, d):
+				t.Errorf("the game %s depends on the game %s", path, d)
+			case isFramework(path) && strings.HasPrefix(d, "sandtable/games/"):
+				t.Errorf("the framework package %s depends on the rules engine %s", path, d)
 			}
 		}
 	}
-	for _, game := range gamePackages {
-		if _, err := exec.Command("go", "list", game).Output(); err != nil {
-			continue // not moved out yet
-		}
-		for _, d := range deps(game) {
-			if d != game && slices.Contains(gamePackages, d) {
-				t.Errorf("the game %s depends on the game %s", game, d)
-			}
-		}
+	require.GreaterOrEqual(t, framework, 3, "the framework's packages were listed")
+	for _, p := range append([]string{chessFamily, "sandtable/games/chess"}, gamePackages...) {
+		require.Contains(t, pkgs, p, "go list listed %s", p)
 	}
 }

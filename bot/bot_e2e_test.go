@@ -12,13 +12,14 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 )
 
 // testKind is a game kind whose commands misbehave on purpose.
-func testKind(release <-chan struct{}, started chan<- struct{}) *commands.Kind {
-	return &commands.Kind{
+func testKind(release <-chan struct{}, started chan<- struct{}) commandstest.Toy {
+	return commandstest.Toy{Routes: commands.Spec[commandstest.None]{
 		Name:  "test",
 		Title: "Test",
 		Definitions: []*ui.Command{
@@ -37,7 +38,7 @@ func testKind(release <-chan struct{}, started chan<- struct{}) *commands.Kind {
 				return commands.Reply("done"), nil
 			},
 		},
-	}
+	}}
 }
 
 func TestPanicAnswersUserAndLogsStack(t *testing.T) {

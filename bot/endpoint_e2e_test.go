@@ -17,6 +17,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 	"sandtable/storage"
@@ -25,7 +26,7 @@ import (
 // startHTTPBot starts the bot without a gateway connection: the simulator
 // delivers every interaction as a signed POST to the bot's endpoint, and
 // signs with the bot's clock (the bot checks timestamps against it).
-func startHTTPBot(t testing.TB, opts bot.Options, extra ...*commands.Kind) *harness {
+func startHTTPBot(t testing.TB, opts bot.Options, extra ...commandstest.Toy) *harness {
 	t.Helper()
 	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
 	srv := discordsim.Start(t, discordsim.Options{Now: c.Now})
@@ -47,7 +48,7 @@ func startHTTPBot(t testing.TB, opts bot.Options, extra ...*commands.Kind) *harn
 	b, err := bot.New(cfg, store, opts)
 	require.NoError(t, err)
 	for _, k := range extra {
-		b.App().Register(k)
+		commands.Register(b.App(), k)
 	}
 	srv.Connect(b.Session())
 	require.NoError(t, b.Start())
@@ -274,8 +275,8 @@ func storeDump(t *testing.T, s storage.Store) string {
 }
 
 // slowKind answers /slow only when release delivers (or after wait).
-func slowKind(release <-chan struct{}) *commands.Kind {
-	return &commands.Kind{
+func slowKind(release <-chan struct{}) commandstest.Toy {
+	return commandstest.Toy{Routes: commands.Spec[commandstest.None]{
 		Name: "slow", Title: "Slow",
 		Definitions: []*ui.Command{{Name: "slow", Description: "A slow command"}},
 		TopLevel: map[string]commands.Handler{"slow": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
@@ -285,7 +286,7 @@ func slowKind(release <-chan struct{}) *commands.Kind {
 			}
 			return &commands.Response{Message: commands.Message{Content: "slow answer"}}, nil
 		}},
-	}
+	}}
 }
 
 // TestHTTPInteractionsDeferral: a handler slower than the deferral delay

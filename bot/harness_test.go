@@ -15,6 +15,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
@@ -110,13 +111,13 @@ func startBot(t testing.TB, srv *discordsim.Server, dbPath string) *harness {
 	return startBotWith(t, srv, dbPath, bot.Options{})
 }
 
-func startBotWith(t testing.TB, srv *discordsim.Server, dbPath string, opts bot.Options, extra ...*commands.Kind) *harness {
+func startBotWith(t testing.TB, srv *discordsim.Server, dbPath string, opts bot.Options, extra ...commandstest.Toy) *harness {
 	t.Helper()
 	return startBotAt(t, srv, dbPath, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), opts, extra...)
 }
 
 // startBotAt starts a bot whose clock starts at start.
-func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.Time, opts bot.Options, extra ...*commands.Kind) *harness {
+func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.Time, opts bot.Options, extra ...commandstest.Toy) *harness {
 	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
@@ -133,7 +134,7 @@ func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.
 	b, err := bot.New(cfg, store, opts)
 	require.NoError(t, err)
 	for _, k := range extra {
-		b.App().Register(k)
+		commands.Register(b.App(), k)
 	}
 	srv.Connect(b.Session())
 	require.NoError(t, b.Start())

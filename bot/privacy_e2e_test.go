@@ -10,13 +10,14 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 )
 
 // noteKind has one command answering publicly with a private note.
-func noteKind() *commands.Kind {
-	return &commands.Kind{
+func noteKind() commandstest.Toy {
+	return commandstest.Toy{Routes: commands.Spec[commandstest.None]{
 		Name:        "note",
 		Title:       "Note",
 		Definitions: []*ui.Command{{Name: "standings", Description: "A public list and your own line"}},
@@ -27,7 +28,7 @@ func noteKind() *commands.Kind {
 				return r, nil
 			},
 		},
-	}
+	}}
 }
 
 // TestPrivateNoteFollowsAPublicAnswer: a public answer with a private note

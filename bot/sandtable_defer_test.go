@@ -12,6 +12,7 @@ import (
 
 	"sandtable/bot"
 	"sandtable/commands"
+	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
 	"sandtable/storage"
@@ -24,8 +25,8 @@ import (
 // follows up (ephemeral) without ever showing a public "thinking" message.
 // A submit answers only when release delivers (the test sends once it has
 // seen the deferral), or after wait.
-func slowFormKind(release <-chan struct{}) *commands.Kind {
-	return &commands.Kind{
+func slowFormKind(release <-chan struct{}) commandstest.Toy {
+	return commandstest.Toy{Routes: commands.Spec[commandstest.None]{
 		Name: "slowform", Title: "Slow form",
 		Definitions: []*ui.Command{{Name: "slowform", Description: "A form test"}},
 		TopLevel: map[string]commands.Handler{"slowform": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
@@ -37,11 +38,13 @@ func slowFormKind(release <-chan struct{}) *commands.Kind {
 				{ui.Button{Label: "Form", Style: ui.Primary,
 					Route: commands.CustomID{Scope: "g", ID: g.ID, Action: "open"}.String()}}}}}, nil
 		}},
-		Components: map[string]commands.GameHandler{"open": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
+		Components: map[string]commands.Action[commandstest.None]{"open": func(t *commands.Turn[commandstest.None]) (*commands.Response, error) {
+			g := t.Game
 			return &commands.Response{Modal: &commands.Modal{CustomID: commands.CustomID{Scope: "g", ID: g.ID, Action: "submit"}.String(), Title: "Form",
 				Inputs: []commands.ModalInput{{CustomID: "how", Label: "update or private", Required: true}}}}, nil
 		}},
-		Modals: map[string]commands.GameHandler{"submit": func(a *commands.App, req *commands.Request, g *storage.Game) (*commands.Response, error) {
+		Modals: map[string]commands.Action[commandstest.None]{"submit": func(t *commands.Turn[commandstest.None]) (*commands.Response, error) {
+			req := t.Req
 			select {
 			case <-release:
 			case <-time.After(wait):
@@ -51,7 +54,7 @@ func slowFormKind(release <-chan struct{}) *commands.Kind {
 			}
 			return commands.Private("a private answer"), nil
 		}},
-	}
+	}}
 }
 
 func TestSandTableDeferredFormSubmits(t *testing.T) {

@@ -44,6 +44,7 @@ type noteState struct {
 
 func (noteGame) Spec() commands.Spec[*noteState] {
 	return commands.Spec[*noteState]{Name: "note", Title: "Note",
+		Definitions: []*ui.Command{{Name: "dm", Description: "A direct message"}},
 		Thread: map[string]commands.Action[*noteState]{
 			// dm sends carol a direct message whose result the game keeps.
 			"dm": func(t *commands.Turn[*noteState]) (*commands.Response, error) {

@@ -159,7 +159,7 @@ func (a *App) OpenChallenge(req *Request, kind string, opponent *User, options m
 
 // openChallenge validates and posts a challenge for kind k. Options are the
 // kind's already validated settings, and describe lines shown in the embed.
-func (a *App) openChallenge(req *Request, k *Kind, opponent *User, options map[string]string, describe []string) (*Response, error) {
+func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options map[string]string, describe []string) (*Response, error) {
 	if req.GuildID == "" {
 		return nil, Errorf("Challenges are made in a server channel, not in direct messages.")
 	}
@@ -318,7 +318,7 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 // second one, and a refusal leaves the challenge open. Then one
 // transaction closes the challenge, saves the game and queues its first
 // effects (players added to the thread, the first board).
-func (a *App) acceptChallenge(req *Request, k *Kind, ch *Challenge) (*Response, error) {
+func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Response, error) {
 	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true, Unrated: ch.Casual}
 	starter := req.MessageID
@@ -404,7 +404,7 @@ func (a *App) commitNewGame(req *Request, rec *storage.Game, effects []Effect, a
 	return nil
 }
 
-func closedChallenge(k *Kind, ch *Challenge, outcome string) *Response {
+func closedChallenge(k *kindTable, ch *Challenge, outcome string) *Response {
 	title := "Challenge"
 	if k != nil {
 		title = k.Title + " challenge"

@@ -30,7 +30,7 @@ type clockState struct {
 }
 
 func (clockGame) Spec() commands.Spec[*clockState] {
-	return commands.Spec[*clockState]{Name: "clock", Title: "Clock", Thread: map[string]commands.Action[*clockState]{
+	return commands.Spec[*clockState]{Name: "clock", Title: "Clock", Definitions: defs("set", "fail"), Thread: map[string]commands.Action[*clockState]{
 		// set applies the options to the state.
 		"set": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
 			s := *t.State
@@ -342,7 +342,7 @@ func TestClockReadBeforeTheAction(t *testing.T) {
 type inPlace struct{ clockGame }
 
 func (inPlace) Spec() commands.Spec[*clockState] {
-	return commands.Spec[*clockState]{Name: "inplace", Title: "In place", Thread: map[string]commands.Action[*clockState]{
+	return commands.Spec[*clockState]{Name: "inplace", Title: "In place", Definitions: defs("bump"), Thread: map[string]commands.Action[*clockState]{
 		"bump": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
 			t.State.Key += "+"
 			t.Save(t.State)
@@ -431,10 +431,20 @@ func TestEffectsOnlyActionAppliedOnce(t *testing.T) {
 type postOnly struct{ clockGame }
 
 func (postOnly) Spec() commands.Spec[*clockState] {
-	return commands.Spec[*clockState]{Name: "clock", Title: "Clock", Thread: map[string]commands.Action[*clockState]{
+	return commands.Spec[*clockState]{Name: "clock", Title: "Clock", Definitions: defs("shout"), Thread: map[string]commands.Action[*clockState]{
 		"shout": func(t *commands.Turn[*clockState]) (*commands.Response, error) {
 			t.Post(commands.Message{Content: "shout"})
 			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "shouted"}}, nil
 		},
 	}}
+}
+
+// defs defines the test games' commands (Register refuses a route to a
+// command defined nowhere).
+func defs(names ...string) []*ui.Command {
+	out := make([]*ui.Command, len(names))
+	for i, n := range names {
+		out[i] = &ui.Command{Name: n, Description: "A test command"}
+	}
+	return out
 }

@@ -393,7 +393,7 @@ func LevelOption(levels []string, deflt string) *ui.CommandOption {
 
 // computerLevel reads req's level option for kind k: its default when
 // absent, a UserError when not one of k's levels.
-func computerLevel(k *Kind, req *Request) (string, error) {
+func computerLevel(k *kindTable, req *Request) (string, error) {
 	lv := strings.ToLower(strings.TrimSpace(req.Str("level")))
 	if lv == "" {
 		return k.computer.deflt, nil
@@ -416,7 +416,7 @@ func (a *App) isSelf(u *User) bool {
 // again by name), then one transaction saves the game (unrated, the seat
 // recorded, a computer move pending if it must act first) with its first
 // effects. The answer, in the channel, links the thread.
-func (a *App) startComputerGame(req *Request, k *Kind, ch *Challenge, level string) (*Response, error) {
+func (a *App) startComputerGame(req *Request, k *kindTable, ch *Challenge, level string) (*Response, error) {
 	seat := storage.ComputerSeat{User: ch.Opponent.ID, Level: level}
 	ch.Opponent.Name = k.computer.nameOf(seat)
 	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,

@@ -97,7 +97,7 @@ func parseConfirmArg(s string) (confirmArg, error) {
 // saw. A Confirm goes through the game's one action path (dedupe by
 // interaction, version compare at the commit), so a double click is two
 // actions: the second finds the game changed (over) and says so.
-func confirmRoutes[S any](k *kindOf[S], table map[string]GameHandler, routes map[string]Action[S]) {
+func confirmRoutes[S any](k *kindOf[S], table map[string]gameHandler, routes map[string]Action[S]) {
 	table[confirmAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
 		id, _ := ParseCustomID(req.CustomID)
 		c, err := parseConfirmArg(id.Arg)

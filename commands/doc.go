@@ -5,8 +5,20 @@
 // are decided by the engines in games/; each game's flow is its own package
 // (commands/survival, commands/teamchess, commands/sandtable) implementing
 // the typed contract Game[S] (kind.go), registered by the wiring (the bot
-// package): this package never imports a game (the root
-// TestFrameworkImportsNoGame checks it), nor discordgo (TestImportGraph).
+// package) with Register, the only way in: this package never imports a
+// game nor a rules engine (games/*; the root TestFrameworkImportsNoGame
+// checks it), nor discordgo (TestImportGraph).
+//
+// Its packages, one concern each: commands (this one) the core below;
+// commands/ui the neutral UI model; commands/outbox the effects, the
+// platform they are performed on, the retry policy and the delivery of
+// one effect; commands/rating the Glicko-2 ratings of finished games;
+// commands/historyview the history viewer's controls; commands/replay
+// the replay's frames and their GIF encoding; commands/chessui
+// the 8x8 board, move refusal and piece order the chess-family games
+// share (it imports games/chess, the framework does not);
+// commands/commandstest the test harness (a fake Platform, an App on
+// memory, Toy: a stateless game for routing tests).
 //
 // One action, for every game (kind.go, kindOf.run): lock the game → load
 // its record → decode its state (Game.Decode, by the stored codec version)
@@ -14,9 +26,12 @@
 // extra writes, and returns the answer) → the end (Game.Outcome) or the
 // clock rule (Game.Clock before and after: a new key restarts the deadline)
 // → encode → one transaction: interaction mark, extra writes, game,
-// outbox effects → the answer. Effects (outbox.go) are values delivered
-// afterwards by Deliver, in order per game, retried with backoff and
-// reconciled so a retry never shows a duplicate.
+// outbox effects → the answer. Effects (package commands/outbox) are
+// values delivered afterwards by Deliver (outbox.go here: claims, order
+// per game, retries with the outbox's backoff, results fed back), and
+// reconciled so a retry never shows a duplicate: each Op has its entry in
+// the outbox's table, a reconcile (what an earlier attempt already did)
+// and a perform (outbox.Perform).
 //
 // Messages, buttons, selects, slash command definitions and autocomplete
 // choices are the neutral UI model of package commands/ui (Message is
@@ -29,28 +44,35 @@
 // A game implements Game[S] and calls Register (commands/toy_test.go is a
 // complete small game): Spec gives its commands and routes (Thread,
 // Autocomplete, Components, Modals, Invitations), Start its challenge,
-// Delivered the results of its effects. The router (router.go) finds the
+// Delivered the results of its effects. Register checks the route table
+// (routes.go, checkRoutes) and panics at start on a collision or an
+// unknown route: a top-level command not among the game's Definitions,
+// shared or another game's; a thread command defined nowhere; an
+// autocomplete without its command; a defined command without a route; a
+// custom-ID action that is invalid or the framework's own. The router (router.go) finds the
 // game a thread or a custom ID belongs to and runs the route under the
 // game's lock with a fresh record; Sweep runs Timeout when a deadline has
 // passed, and posts a turn reminder when a share of the clock's period has
 // (remind.go); /games asks Summary and names whom each game waits on.
-// Ratings (rating.go, leaderboard.go): the action that ends a rated game
-// (not Unrated, not aborted, in a server) updates its players' Glicko-2
-// ratings (internal/glicko2, storage.Ratings) in the same transaction,
-// from Spec.RatingSides (default: one side per player), and adds the
-// changes to the game's final message; /leaderboard and /stats read them.
+// Ratings (package commands/rating; rating.go, leaderboard.go here): the
+// action that ends a rated game (not Unrated, not aborted, in a server)
+// updates its players' Glicko-2 ratings (rating.Rate) in the same
+// transaction, from Spec.RatingSides (default: one side per player), and
+// adds the changes to the game's final message; /leaderboard and /stats
+// read them.
 // Pieces games share: Subcommands, Draw (an agreed draw), OpenChallenge,
 // Lobby/PutLobby/CloseLobby, OpenThread and Create (a game not started
 // from a challenge), SendPrivately, and the history viewer's controls
-// (history.go: HistoryButton, HistoryFrame, HistoryControls,
-// HistoryAnswer; the viewer is a private message its controls update in
-// place, stateless: each control carries its frame), replays (replay.go:
-// Spec.Replay gives a finished game's frames; the framework encodes the
-// GIF within Discord's upload limit, posts it ReplayDelay after the end
-// through an effect that draws it when delivered, Effect.Replay, and
-// answers ReplayButton privately; nothing is drawn while a game runs) and
-// the game archive (gamearchive.go: /history with an option or outside a
-// game thread lists a user's finished games of the server, paged).
+// (package commands/historyview: Button, Frame, Controls, Answer; the
+// viewer is a private message its controls update in place, stateless:
+// each control carries its frame; games route HistoryAction to it),
+// replays (replay.go here, package commands/replay: Spec.Replay gives a
+// finished game's frames; the framework encodes the GIF within Discord's
+// upload limit, posts it ReplayDelay after the end through an effect that
+// draws it when delivered, Effect.Replay, and answers ReplayButton
+// privately; nothing is drawn while a game runs) and the game archive
+// (gamearchive.go: /history with an option or outside a game thread lists
+// a user's finished games of the server, paged).
 //
 // Custom IDs are "<scope>:<id>:<action>[:<arg>]" (CustomID, ParseCustomID):
 // scope "g" carries a game ID, scope "c" a challenge or lobby ID, scope

@@ -39,7 +39,7 @@ const archivePageSize = 5
 const archiveScan = 100
 
 // historyOptions are the options of /history (the archive's).
-func historyOptions(kinds []*Kind) []*ui.CommandOption {
+func historyOptions(kinds []*kindTable) []*ui.CommandOption {
 	game := &ui.CommandOption{Type: ui.String, Name: "game", Description: "Only games of this kind (archive)"}
 	for _, k := range kinds {
 		game.Choices = append(game.Choices, &ui.Choice{Name: Clip(k.Title, 100), Value: k.Name})

@@ -48,7 +48,7 @@ func archiveApp(t *testing.T) (*commands.App, *commandstest.Platform, storage.St
 	alice, bob, carol := commandstest.Alice, commandstest.Bob, commandstest.Carol
 	a, p, store := commandstest.NewApp(t, func(a *commands.App) {
 		commands.Register[*tttState](a, replayToe{})
-		a.Register(&commands.Kind{Name: "other", Title: "Other game"})
+		commands.Register(a, commandstest.Toy{Routes: commands.Spec[commandstest.None]{Name: "other", Title: "Other game"}})
 	})
 	ids := map[string]string{}
 	put := func(name, kind, guild string, players []string, o *storage.Outcome, ended time.Time, st *tttState) {

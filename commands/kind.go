@@ -8,6 +8,7 @@ import (
 	mrand "math/rand/v2"
 	"time"
 
+	"sandtable/commands/rating"
 	"sandtable/commands/ui"
 	"sandtable/render"
 	"sandtable/storage"
@@ -109,7 +110,7 @@ type Spec[S any] struct {
 	Delivered func(t *Turn[S], result, id string) error
 
 	// Private reports whether the answer to req is private (see
-	// Kind.Private, which it becomes).
+	// kindTable.Private, which it becomes).
 	Private func(req *Request) bool
 
 	// Computer, when set, lets the bot's computer player take seats of
@@ -141,7 +142,7 @@ type Spec[S any] struct {
 	RecordName string
 
 	// RatingSides, when set, lists the sides of the finished game s for
-	// its ratings (see rateGame): Team Chess's teams with each
+	// its ratings (see rating.Rate): Team Chess's teams with each
 	// commander's moves. Nil: each of the game's players (storage.Game's
 	// Players) is a side of its own, playing a whole part.
 	RatingSides func(s S) []RatingSide
@@ -313,12 +314,14 @@ type kindOf[S any] struct {
 }
 
 // Register plugs the game g into the App. Call it before the bot starts;
-// registering a name twice panics.
+// registering a name twice, or a route table with a collision or an
+// unknown route (checkRoutes), panics.
 func Register[S any](a *App, g Game[S]) {
 	k := &kindOf[S]{g: g, spec: g.Spec()}
 	s := k.spec
-	wrap := func(m map[string]Action[S]) map[string]GameHandler {
-		out := make(map[string]GameHandler, len(m))
+	checkRoutes(a, s)
+	wrap := func(m map[string]Action[S]) map[string]gameHandler {
+		out := make(map[string]gameHandler, len(m))
 		for name, act := range m {
 			out[name] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
 				return k.run(a, req, rec, act)
@@ -330,7 +333,7 @@ func Register[S any](a *App, g Game[S]) {
 	for name, act := range s.Autocomplete {
 		gated[name] = gateAutocomplete(k, s, act)
 	}
-	legacy := &Kind{
+	legacy := &kindTable{
 		Name: s.Name, Title: s.Title, Definitions: s.Definitions, TopLevel: s.TopLevel,
 		Thread: wrap(s.Thread), Autocomplete: wrap(gated), Components: wrap(s.Components), Modals: wrap(s.Modals),
 		Private: s.Private,
@@ -422,11 +425,11 @@ func Register[S any](a *App, g Game[S]) {
 					return err
 				}
 				if wasActive && !rec.Active {
-					changes, err := rateGame(tx, rec, k.ratingSides(rec, t.next), t.Now)
+					changes, err := rating.Rate(tx, rec, k.ratingSides(rec, t.next), t.Now)
 					if err != nil {
 						return err
 					}
-					t.effects = withRatingLine(t.effects, nil, Message{}, false, ratingChangesLine(changes, t.Now))
+					t.effects = withRatingLine(t.effects, nil, Message{}, false, rating.ChangesLine(changes, t.Now))
 				}
 				if err := tx.Games().Put(rec, t.Now); err != nil {
 					return err
@@ -467,7 +470,7 @@ func Register[S any](a *App, g Game[S]) {
 			legacy.Challenge[action] = h
 		}
 	}
-	a.Register(legacy)
+	a.register(legacy)
 }
 
 func (k *kindOf[S]) clock(s S) Clock { return k.g.Clock(s) }
@@ -588,11 +591,11 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		// game is rated once or not at all (set afresh on each run).
 		effects = t.effects
 		if ended {
-			changes, err := rateGame(tx, rec, k.ratingSides(rec, t.next), t.Now)
+			changes, err := rating.Rate(tx, rec, k.ratingSides(rec, t.next), t.Now)
 			if err != nil {
 				return err
 			}
-			effects = withRatingLine(t.effects, resp, origAnswer, resp != nil && resp.final != "", ratingChangesLine(changes, t.Now))
+			effects = withRatingLine(t.effects, resp, origAnswer, resp != nil && resp.final != "", rating.ChangesLine(changes, t.Now))
 		}
 		// Whatever the interaction changes or does on Discord, it does once.
 		if t.Req != nil && t.Req.InteractionID != "" {

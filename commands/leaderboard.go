@@ -2,14 +2,13 @@ package commands
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"sandtable/commands/rating"
 	"sandtable/commands/ui"
-	"sandtable/internal/glicko2"
 	"sandtable/storage"
 )
 
@@ -72,31 +71,6 @@ func (a *App) gameOption(req *Request) (string, error) {
 	return g, nil
 }
 
-// ratingSummary is "1623 ± 52" (with "?" when provisional), the deviation
-// grown by the time since the last game.
-func ratingSummary(p storage.PlayerRating, now time.Time) string {
-	d := glicko2.Decay(toGlicko(&p), now)
-	return fmt.Sprintf("%s ± %d", RatingText(p, now), int(math.Round(d.Deviation)))
-}
-
-// recordText is "6 W · 3 L · 1 D".
-func recordText(p storage.PlayerRating) string {
-	return fmt.Sprintf("%d W · %d L · %d D", p.Wins, p.Losses, p.Draws)
-}
-
-// leaderboardOrder ranks players with an established rating first, by
-// rating, then the provisional ones (rating "?"), by rating: a player's
-// first lucky win does not put them on top of the list.
-func leaderboardOrder(all []rankedRating, now time.Time) []rankedRating {
-	out := slices.Clone(all)
-	sort.SliceStable(out, func(i, j int) bool {
-		pi := glicko2.Decay(toGlicko(&out[i].PlayerRating), now).Provisional()
-		pj := glicko2.Decay(toGlicko(&out[j].PlayerRating), now).Provisional()
-		return !pi && pj
-	})
-	return out
-}
-
 // leaderboard answers /leaderboard game:<g>: the public top list of this
 // server, and the invoker's own line privately (PrivateNote).
 func (a *App) leaderboard(req *Request) (*Response, error) {
@@ -114,15 +88,15 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 	if k.leaderboard != nil {
 		return k.leaderboard(a, req)
 	}
-	var all []rankedRating
+	var all []rating.Entry
 	if err := a.view(func(tx storage.Tx) error {
 		var err error
-		all, err = rankedRatings(tx, kind, req.GuildID)
+		all, err = rating.Ranked(tx, kind, req.GuildID)
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	all = leaderboardOrder(all, req.Now)
+	all = rating.Order(all, req.Now)
 	if len(all) == 0 {
 		return Reply("No rated game of %s has been finished in this server yet.", k.Title), nil
 	}
@@ -133,8 +107,8 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 			mine = i
 		}
 		if i < leaderboardSize {
-			lines = append(lines, fmt.Sprintf("**%d.** <@%s> **%s** · %s · %s", i+1, r.User, ratingSummary(r.PlayerRating, req.Now),
-				Plural(r.Games, "game", "games"), recordText(r.PlayerRating)))
+			lines = append(lines, fmt.Sprintf("**%d.** <@%s> **%s** · %s · %s", i+1, r.User, rating.Summary(r.PlayerRating, req.Now),
+				Plural(r.Games, "game", "games"), rating.Record(r.PlayerRating)))
 		}
 	}
 	resp := &Response{Message: Message{Cards: []*ui.Card{{
@@ -146,7 +120,7 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 	if mine >= 0 {
 		r := all[mine]
 		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank in %s: %d of %d · %s · %s · %s.", k.Title, mine+1, len(all),
-			ratingSummary(r.PlayerRating, req.Now), Plural(r.Games, "rated game", "rated games"), recordText(r.PlayerRating))}
+			rating.Summary(r.PlayerRating, req.Now), Plural(r.Games, "rated game", "rated games"), rating.Record(r.PlayerRating))}
 	} else {
 		resp.PrivateNote = &Message{Content: fmt.Sprintf("You have no rated %s game in this server yet: you start at 1500?.", k.Title)}
 	}
@@ -185,19 +159,19 @@ func (a *App) stats(req *Request) (*Response, error) {
 	var finished []*storage.Game
 	if err := a.view(func(tx storage.Tx) error {
 		for _, kn := range kinds {
-			all, err := rankedRatings(tx, kn, req.GuildID)
+			all, err := rating.Ranked(tx, kn, req.GuildID)
 			if err != nil {
 				return err
 			}
-			all = leaderboardOrder(all, req.Now)
+			all = rating.Order(all, req.Now)
 			for i, r := range all {
 				if r.User != who.ID {
 					continue
 				}
 				fields = append(fields, &ui.Field{Name: a.kinds[kn].Title, Value: fmt.Sprintf(
 					"**%s** · rank %d of %d\n%s · %s\nStreak: %s · best win streak: %d",
-					ratingSummary(r.PlayerRating, req.Now), i+1, len(all), Plural(r.Games, "rated game", "rated games"),
-					recordText(r.PlayerRating), streakText(r.Streak), r.BestStreak)})
+					rating.Summary(r.PlayerRating, req.Now), i+1, len(all), Plural(r.Games, "rated game", "rated games"),
+					rating.Record(r.PlayerRating), streakText(r.Streak), r.BestStreak)})
 			}
 		}
 		// The newest finished games in this server (of the game asked).

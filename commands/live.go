@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"sandtable/commands/outbox"
 	"sandtable/storage"
 )
 
@@ -76,7 +77,7 @@ func (a *App) editBoard(ctx context.Context, rec *storage.Game, channel, ch stri
 	}
 	err := a.Platform.Edit(ctx, ch, live, body)
 	var pe *PlatformError
-	if errors.As(err, &pe) && (pe.Code == codeTooManyEdits || pe.HTTPStatus == 404) {
+	if errors.As(err, &pe) && (pe.Code == outbox.CodeTooManyEdits || pe.HTTPStatus == 404) {
 		a.Log.Info("the live board cannot be edited: posting it anew", "game", rec.ID, "message", live, "err", err)
 		return "", nil
 	}
@@ -84,17 +85,6 @@ func (a *App) editBoard(ctx context.Context, rec *storage.Game, channel, ch stri
 		return "", err
 	}
 	return live, nil
-}
-
-// LiveBoard is the message ID of game g's live board in channelID (as the
-// game named the channel to Board), "" when none was posted there yet.
-func LiveBoard(g *storage.Game, channelID string) string {
-	for _, b := range g.Boards {
-		if b.Channel == channelID {
-			return b.Message
-		}
-	}
-	return ""
 }
 
 // replaceBoard makes the message id, just posted by the board effect e of

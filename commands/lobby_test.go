@@ -56,7 +56,7 @@ func sheetMsg(l *sheet, closed bool) commands.Message {
 
 func (sheetGame) Spec() commands.Spec[*sheetState] {
 	return commands.Spec[*sheetState]{
-		Name: "sheet", Title: "Sheet",
+		Name: "sheet", Title: "Sheet", Definitions: defs("sheet"),
 		TopLevel: map[string]commands.Handler{"sheet": func(a *commands.App, req *commands.Request) (*commands.Response, error) {
 			if err := a.NeedTextChannel(req); err != nil {
 				return nil, err

@@ -38,7 +38,7 @@ type counterState struct {
 }
 
 func (g counterGame) Spec() commands.Spec[*counterState] {
-	return commands.Spec[*counterState]{Name: "counter", Title: "Counter", Thread: map[string]commands.Action[*counterState]{
+	return commands.Spec[*counterState]{Name: "counter", Title: "Counter", Definitions: defs("inc"), Thread: map[string]commands.Action[*counterState]{
 		"inc": func(t *commands.Turn[*counterState]) (*commands.Response, error) {
 			g.runs.Add(1)
 			s := *t.State

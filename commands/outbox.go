@@ -4,117 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
+	"sandtable/commands/outbox"
 	"sandtable/commands/ui"
 	"sandtable/storage"
 )
-
-// Effects are what an action does on Discord besides answering its own
-// interaction: posts, edits, direct messages, threads and their members.
-// They are values: an action asks for them (Turn.Post, ...), the framework
-// saves them in the outbox (storage.Outbox) in the transaction that saves
-// the state, and Deliver performs them afterwards, in order per game, with
-// retries. So a state change happens exactly once and its effects at least
-// once; a Discord failure or a crash after the commit delays an effect and
-// never loses it. Deliveries are reconciled so that a retry never shows
-// users a duplicate: a post is not repeated when one of the bot's recent
-// messages in the channel already is it (Platform.Recent), a public thread
-// is started from a message (a second start of it is Discord's 160004, which
-// StartThreadFrom answers with the same thread), and a new thread's retry
-// first looks for it by name (Platform.FindThreads).
-
-// Op is what an effect does.
-type Op string
-
-// The effects.
-const (
-	OpPost         Op = "post"          // post Body in Channel
-	OpEdit         Op = "edit"          // make Message of Channel Body
-	OpDM           Op = "dm"            // send Body to User by direct message (dropped when their DMs are closed: the result is DMClosed)
-	OpEditDM       Op = "edit_dm"       // make the direct message Message to User Body
-	OpStartThread  Op = "start_thread"  // start thread Name under Channel: from the message Message when set, else a new one (Private or public)
-	OpAddMember    Op = "add_member"    // add User to the thread Channel
-	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
-	OpArchive      Op = "archive"       // archive and lock the thread Channel (idempotent)
-	OpBoard        Op = "board"         // post Body in Channel as the game's live board there; the board it replaces becomes its compact form (see Turn.Board)
-	OpCompact      Op = "compact"       // make the replaced board Message of Channel its compact form Body (queued by an OpBoard's delivery)
-)
-
-// ChannelOfGame as an effect's Channel is the game's public thread, read
-// when the effect is delivered (the thread an earlier effect started).
-const ChannelOfGame = "@game"
-
-// ResultThread as a start_thread effect's Result makes the started thread
-// the game's public thread.
-const ResultThread = "thread"
-
-// DMClosed is what a dm effect with a Result yields when the user's direct
-// messages are closed (Discord's 50007): the game's Delivered hook learns
-// that the message was not sent (and may, say, tell the user in public).
-const DMClosed = "dm-closed"
-
-// Effect is one thing to do on Discord, stored in the outbox until done.
-type Effect struct {
-	Op      Op          `json:"op"`
-	Channel string      `json:"channel,omitempty"`
-	Message string      `json:"message,omitempty"`
-	User    string      `json:"user,omitempty"`
-	Guild   string      `json:"guild,omitempty"` // start_thread: the guild, to find the thread again
-	Name    string      `json:"name,omitempty"`
-	Private bool        `json:"private,omitempty"`
-	Body    *ui.Message `json:"body,omitempty"`
-	// Game is the game the effect belongs to (set by the framework).
-	Game string `json:"game,omitempty"`
-	// Reconcile makes even the first attempt of a post look for the
-	// message among the bot's recent ones (an answer whose sending failed
-	// may have been shown after all).
-	Reconcile bool `json:"reconcile,omitempty"`
-	// Result names what the ID the effect yields (a thread's, a message's)
-	// is to the game: ResultThread, or a name the game's Delivered hook
-	// knows. "" when nobody needs it.
-	Result string `json:"result,omitempty"`
-	// Final marks the post (or edit) that shows the game's end in its
-	// public thread: the ID it yields becomes the game's FinalMessage, which
-	// the closing summary links to (see markFinal).
-	Final bool `json:"final,omitempty"`
-	// Closing marks a thread's closing summary: its body is written again
-	// when delivered, from the game as stored then (closingSummary), so it
-	// links to the final message learnt meanwhile.
-	Closing bool `json:"closing,omitempty"`
-	// Compact is, for a board (OpBoard), what its message becomes once a
-	// newer board of its channel replaces it: text only.
-	Compact *ui.Message `json:"compact,omitempty"`
-	// InPlace makes a board (OpBoard) edit the live board of its channel
-	// instead of replacing it (see Turn.UpdateBoard).
-	InPlace bool `json:"in_place,omitempty"`
-	// Replay attaches to a post the replay of its game (an animated GIF),
-	// drawn when the post is delivered from the game as stored then: the
-	// outbox never holds the file. A game without a replay posts nothing.
-	Replay bool `json:"replay,omitempty"`
-	// Queued is when the effect was saved (for the outbox age metric);
-	// zero in effects saved before it was recorded.
-	Queued time.Time `json:"queued,omitempty"`
-}
-
-// maxAttempts is how many failed attempts an effect gets before it is
-// dropped (logged as an error): with the backoff, about a day of retries.
-const maxAttempts = 30
-
-// backoff is the wait after the n-th failed attempt (1, 2, 4 ... seconds,
-// at most an hour).
-func backoff(n int) time.Duration {
-	if n > 12 {
-		return time.Hour
-	}
-	d := time.Second << (n - 1)
-	if d > time.Hour {
-		d = time.Hour
-	}
-	return d
-}
 
 // Several processes may share one store (docs/architecture.md, "Many
 // processes"). An effect is delivered by the process holding its claim
@@ -585,13 +481,13 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		err = a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
 		return false, err
 	}
-	if err != nil && !permanent(err) && p.Attempts+1 < maxAttempts {
+	if err != nil && !outbox.Permanent(err) && p.Attempts+1 < outbox.MaxAttempts {
 		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "err", err)
 		if a.OnRetry != nil {
 			a.OnRetry()
 		}
 		err := a.update(func(tx storage.Tx) error {
-			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(backoff(p.Attempts+1)))
+			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(outbox.Backoff(p.Attempts+1)))
 		})
 		if err == nil {
 			a.settled(p.ID) // Attempts says it now
@@ -631,23 +527,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 	return true, err
 }
 
-// codeTooManyEdits is Discord's refusal to edit a message older than an
-// hour too many times (30046): the edit is posted as a new message.
-const codeTooManyEdits = 30046
-
 // errWaiting: the effect cannot be performed yet (its game's thread is
 // not started).
 var errWaiting = errors.New("waiting for the game's thread")
-
-// permanent reports whether retrying err cannot help: Discord refused the
-// request itself (4xx but 429), or the channel holds no threads.
-func permanent(err error) bool {
-	if errors.Is(err, ErrNoThreads) {
-		return true
-	}
-	var pe *PlatformError
-	return errors.As(err, &pe) && pe.HTTPStatus >= 400 && pe.HTTPStatus < 500 && pe.HTTPStatus != 429
-}
 
 // perform does e on the platform and returns the ID it yields (a message's
 // or a thread's, "" for others). maybeDone means an earlier attempt (of
@@ -694,120 +576,18 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 		}
 		body.Files = append(append([]*ui.File(nil), body.Files...), f)
 	}
-	switch e.Op {
-	case OpPost, OpBoard:
-		if e.Op == OpBoard && e.InPlace && e.Body == nil {
-			return LiveBoard(rec, e.Channel), nil // its compact form only (Turn.BoardLine)
-		}
-		if e.Op == OpBoard && e.InPlace {
-			if id, err := a.editBoard(ctx, rec, e.Channel, ch, body); err != nil || id != "" {
-				return id, err
-			}
-		}
-		if maybeDone || e.Reconcile {
-			if id, err := a.alreadyPosted(ctx, ch, body); err != nil || id != "" {
-				return id, err
-			}
-		}
-		return a.Platform.Send(ctx, ch, body)
-	case OpEdit:
-		err := a.Platform.Edit(ctx, ch, e.Message, body)
-		var pe *PlatformError
-		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
-			// Discord allows no more edits of this message: post it anew.
-			return a.Platform.Send(ctx, ch, body)
-		}
-		return "", err
-	case OpDM:
-		if maybeDone {
-			recent, err := a.Platform.RecentDM(ctx, e.User, recentLimit)
-			if id := findPost(recent, body); err != nil || id != "" {
-				return id, err
-			}
-		}
-		id, err := a.Platform.DM(ctx, e.User, body)
-		if errors.Is(err, ErrDMClosed) {
-			a.Log.Info("a direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
-			if e.Result != "" {
-				return DMClosed, nil
-			}
-			return "", nil
-		}
-		return id, err
-	case OpCompact:
-		err := a.Platform.Edit(ctx, ch, e.Message, body)
-		var pe *PlatformError
-		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
-			// Posted anew, the line would land below the newer board:
-			// wait until Discord allows the edit again.
-			return "", fmt.Errorf("compacting board %s: Discord allows no edit of it now (%d), trying later", e.Message, codeTooManyEdits)
-		}
-		if errors.As(err, &pe) && pe.HTTPStatus == 404 {
-			return "", nil // deleted meanwhile: nothing left to compact
-		}
-		return "", err
-	case OpEditDM:
-		err := a.Platform.EditDM(ctx, e.User, e.Message, body)
-		var pe *PlatformError
-		if errors.As(err, &pe) && pe.Code == codeTooManyEdits {
-			return a.Platform.DM(ctx, e.User, body)
-		}
-		return "", err
-	case OpStartThread:
-		if e.Message != "" {
-			return a.Platform.StartThreadFrom(ctx, ch, e.Message, e.Name)
-		}
-		if maybeDone {
-			if id, err := a.unownedThread(ctx, e.Guild, ch, e.Name); err != nil || id != "" {
-				return id, err
-			}
-		}
-		return a.Platform.StartThread(ctx, ch, e.Name, e.Private)
-	case OpAddMember:
-		return "", a.Platform.AddThreadMember(ctx, ch, e.User)
-	case OpRemoveMember:
-		return "", a.Platform.RemoveThreadMember(ctx, ch, e.User)
-	case OpArchive:
-		return "", a.Platform.ArchiveThread(ctx, ch)
-	}
-	return "", fmt.Errorf("unknown effect %q", e.Op)
+	return outbox.Perform(ctx, a.Platform, a.Log, deliveryHost{a}, &outbox.Delivery{Effect: e, Channel: ch, Body: body, Game: rec, MaybeDone: maybeDone})
 }
 
-// alreadyPosted finds body among the bot's recent messages in channelID:
-// the ID of the message an earlier attempt posted, or "".
-func (a *App) alreadyPosted(ctx context.Context, channelID string, body Message) (string, error) {
-	recent, err := a.Platform.Recent(ctx, channelID, recentLimit)
-	if err != nil {
-		return "", err
-	}
-	return findPost(recent, body), nil
+// deliveryHost is the App as outbox.Perform needs it.
+type deliveryHost struct{ a *App }
+
+func (h deliveryHost) EditBoard(ctx context.Context, rec *storage.Game, channel, ch string, body Message) (string, error) {
+	return h.a.editBoard(ctx, rec, channel, ch, body)
 }
 
-// recentLimit is how many recent messages reconciliation reads (Discord's
-// most per request).
-const recentLimit = 100
-
-// findPost is the ID of the message of recent that is body, or "".
-func findPost(recent []Posted, body Message) string {
-	for _, p := range recent {
-		if samePost(p, body) {
-			return p.ID
-		}
-	}
-	return ""
-}
-
-// samePost compares what Recent reads back of a message with a body.
-func samePost(p Posted, m Message) bool {
-	if p.Content != m.Content || len(p.Cards) != len(m.Cards) {
-		return false
-	}
-	for i, c := range m.Cards {
-		if p.Cards[i].Title != c.Title || p.Cards[i].Description != c.Description || p.Cards[i].Footer != c.Footer {
-			return false
-		}
-	}
-	return true
+func (h deliveryHost) UnownedThread(ctx context.Context, guildID, parentID, name string) (string, error) {
+	return h.a.unownedThread(ctx, guildID, parentID, name)
 }
 
 // delivered feeds an effect's result back to its game, in tx: the final

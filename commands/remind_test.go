@@ -213,7 +213,7 @@ func TestGamesListFitsItsCard(t *testing.T) {
 		lines, more int
 	}{{250, 11, 20}, {10, 20, 11}} {
 		a, _, store := commandstest.NewApp(t, func(a *commands.App) {
-			a.Register(&commands.Kind{Name: "long", Title: "Long", Summary: func(*commands.App, *storage.Game, string) string {
+			commands.Register(a, commandstest.Toy{Routes: commands.Spec[commandstest.None]{Name: "long", Title: "Long"}, Line: func(string) string {
 				return strings.Repeat("x", c.summary)
 			}})
 		})

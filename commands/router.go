@@ -11,21 +11,21 @@ import (
 	"sandtable/storage"
 )
 
-// GameHandler handles an interaction aimed at one stored game: a command in
+// gameHandler handles an interaction aimed at one stored game: a command in
 // the game's thread, its autocomplete, or a component carrying its ID. g is a
 // snapshot read before the handler runs, under the game's lock.
-type GameHandler func(a *App, req *Request, g *storage.Game) (*Response, error)
+type gameHandler func(a *App, req *Request, g *storage.Game) (*Response, error)
 
 // Handler handles an interaction not tied to a game (yet).
 type Handler func(a *App, req *Request) (*Response, error)
 
-// Kind is the router's table for one game: its commands and the handlers
-// of its routes. Register builds it from a Game[S], wrapping every route in
-// the framework's one action path; a bare Kind registered with App.Register
-// (adapter tests do) gets routing only. The shared commands (/move,
+// kindTable is the router's table for one game: its commands and the
+// handlers of its routes. Register builds it from a Game[S], wrapping every
+// route in the framework's one action path: a game has no other way in
+// (tests that need routes but no rules register a commandstest.Toy). The shared commands (/move,
 // /resign, /draw, /board, /games) reach the kind that owns the thread they
 // are used in, so adding a game changes no other game's code.
-type Kind struct {
+type kindTable struct {
 	Name  string // the storage kind, e.g. "survival"
 	Title string // shown to users, e.g. "Survival Chess: Tartan Grid"
 
@@ -36,13 +36,13 @@ type Kind struct {
 
 	// Thread handles commands used in the kind's game threads, by command
 	// name ("move", "resign", "draw", "board", and kind-specific ones).
-	Thread map[string]GameHandler
+	Thread map[string]gameHandler
 	// Autocomplete handles autocomplete for thread commands, by command name.
-	Autocomplete map[string]GameHandler
+	Autocomplete map[string]gameHandler
 	// Components handles buttons and selects with scope "g", by action;
 	// Modals handles modal submits the same way.
-	Components map[string]GameHandler
-	Modals     map[string]GameHandler
+	Components map[string]gameHandler
+	Modals     map[string]gameHandler
 	// Challenge handles buttons with scope "c" whose challenge or lobby
 	// document is of this kind, by action.
 	Challenge map[string]Handler
@@ -108,7 +108,7 @@ func Subcommands(name string, subs map[string]Handler) Handler {
 
 // AnswersPrivately reports whether req's answer is private: /games (the
 // caller's own games), /history (a viewer for the caller) or what some kind declares private (see
-// Kind.Private), so that a deferred answer must be ephemeral.
+// Spec.Private), so that a deferred answer must be ephemeral.
 func (a *App) AnswersPrivately(req *Request) bool {
 	if req.Type == CommandRequest && (req.Command == "games" || req.Command == HistoryAction) {
 		return true
@@ -121,10 +121,9 @@ func (a *App) AnswersPrivately(req *Request) bool {
 	return false
 }
 
-// Register adds a game kind. Call it before the bot starts (Definitions
-// are registered with Discord at start); registering a name twice is a
-// programming error and panics at start-up.
-func (a *App) Register(k *Kind) {
+// register adds a game's table (see Register). Registering a name twice is
+// a programming error and panics at start-up.
+func (a *App) register(k *kindTable) {
 	if _, dup := a.kinds[k.Name]; dup {
 		panic("commands: kind registered twice: " + k.Name)
 	}
@@ -143,7 +142,7 @@ func (a *App) Definitions() []*ui.Command {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	kinds := make([]*Kind, 0, len(names))
+	kinds := make([]*kindTable, 0, len(names))
 	for _, n := range names {
 		kinds = append(kinds, a.kinds[n])
 	}
@@ -316,7 +315,7 @@ func (a *App) handleInvitation(req *Request, id CustomID) (*Response, error) {
 }
 
 // withGame runs h under the game's lock with a fresh snapshot of the game.
-func (a *App) withGame(id string, req *Request, h GameHandler) (*Response, error) {
+func (a *App) withGame(id string, req *Request, h gameHandler) (*Response, error) {
 	unlock := a.lock(id)
 	defer unlock()
 	g, err := a.snapshot(id)
@@ -421,8 +420,8 @@ func (a *App) NextDeadline() time.Time {
 	return t
 }
 
-// typedKind is the typed kind behind k (nil for a bare Kind, or no kind).
-func (k *Kind) typedKind() any {
+// typedKind is the typed kind behind k (nil for no kind).
+func (k *kindTable) typedKind() any {
 	if k == nil {
 		return nil
 	}

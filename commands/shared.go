@@ -132,3 +132,8 @@ func (a *App) listGames(req *Request) (*Response, error) {
 // maxGamesList bounds the game lines of /games, leaving room in the
 // card's 4096 characters for the line saying how many more there are.
 const maxGamesList = 4000
+
+// HistoryAction is the custom ID action of the history viewer's controls
+// and of the History button (package historyview), and the /history
+// command; games route it to their viewer.
+const HistoryAction = "history"

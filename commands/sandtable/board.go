@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
 	"sandtable/render"
@@ -200,7 +201,7 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			row = append(row, commands.GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
 		row = append(row, commands.GameButton(g, "private", "My private view", ui.Secondary),
-			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary), commands.HistoryButton(g))
+			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary), historyview.Button(g))
 		comps = []ui.Row{row}
 	} else {
 		e.Color = commands.ColorOver
@@ -217,7 +218,7 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 		}
 	}
 	if s.over() {
-		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), commands.HistoryButton(g), commands.ReplayButton(g)}}
+		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), historyview.Button(g), commands.ReplayButton(g)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
 	"sandtable/render"
@@ -14,7 +15,7 @@ import (
 	"sandtable/storage"
 )
 
-// The history viewer (commands/history.go), by turn. Frame 0 is the board
+// The history viewer (package commands/historyview), by turn. Frame 0 is the board
 // right after the reveal (the deployments as they were revealed), frame k
 // the board at the end of turn t0+k-1 (t0: the reveal's turn), the last
 // frame the game's position now. Every board is rebuilt from the stored
@@ -114,7 +115,7 @@ func historyView(t *turn) (*response, error) {
 		who.side, _ = s.sideOf(t.Req.User.ID)
 	}
 	if s.pos.Phase() == engine.PhaseDeployment || s.pos.Turn() == 0 {
-		_, update, err := commands.HistoryFrame(t.Req, 1)
+		_, update, err := historyview.Frame(t.Req, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -122,13 +123,13 @@ func historyView(t *turn) (*response, error) {
 		if s.over() {
 			text = "This game ended during Deployment: it has no history, and no deployment is revealed (ruling D19)."
 		}
-		return commands.HistoryAnswer(commands.Message{Content: text}, update), nil
+		return historyview.Answer(commands.Message{Content: text}, update), nil
 	}
 	p, err := loadPast(t.View, t.Game.ID, s)
 	if err != nil {
 		return nil, err
 	}
-	i, update, err := commands.HistoryFrame(t.Req, p.frames)
+	i, update, err := historyview.Frame(t.Req, p.frames)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +137,7 @@ func historyView(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commands.HistoryAnswer(msg, update), nil
+	return historyview.Answer(msg, update), nil
 }
 
 // historyMessage is frame i of p as who may see it.
@@ -235,7 +236,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	return commands.Message{
 		Cards: []*ui.Card{e},
 		Files: files,
-		Rows:  []ui.Row{commands.HistoryControls(t.Game, i, p.frames, counter)},
+		Rows:  []ui.Row{historyview.Controls(t.Game, i, p.frames, counter)},
 	}, nil
 }
 
@@ -278,7 +279,7 @@ func (p *past) turnList(i int, who audience) string {
 		}
 		lines = append(lines, line)
 	}
-	return commands.HistoryWindow(lines, cur, 1000)
+	return historyview.Window(lines, cur, 1000)
 }
 
 // historyBoard draws pos as who may see it: a view (the public one, or a

@@ -134,7 +134,7 @@ func (Game) Spec() commands.Spec[*State] {
 }
 
 // private: answers that may carry a secret, or a private draft, are
-// private from the first byte (see commands.Kind.Private).
+// private from the first byte (see commands.Spec.Private).
 func private(req *commands.Request) bool {
 	switch req.Type {
 	case commands.CommandRequest:

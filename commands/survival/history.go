@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/render"
 )
 
-// The history viewer (commands/history.go): frame k is the position after
+// The history viewer (package commands/historyview): frame k is the position after
 // k plies, 0 the start position; every frame is rebuilt by replaying the
 // start FEN and the moves, which every state version stores, so games
 // stored before the game core show their whole history too. Survival has
@@ -22,7 +24,7 @@ import (
 func history(t *turn) (*response, error) {
 	s := t.State
 	n := len(s.Moves) + 1
-	frame, update, err := commands.HistoryFrame(t.Req, n)
+	frame, update, err := historyview.Frame(t.Req, n)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +32,7 @@ func history(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commands.HistoryAnswer(msg, update), nil
+	return historyview.Answer(msg, update), nil
 }
 
 // historyMessage is the viewer of s at frame (of n) for t's user.
@@ -48,18 +50,18 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 	latest := frame == n-1
 	ended := latest && s.over()
 	side, _ := s.colorOf(t.Req.User.ID) // White for spectators
-	file, err := boardFile(t, g, commands.BoardView{Flipped: side == chess.Black, CaptureMarks: !ended && !g.Status().Over()})
+	file, err := boardFile(t, g, chessui.BoardView{Flipped: side == chess.Black, CaptureMarks: !ended && !g.Status().Over()})
 	if err != nil {
 		return commands.Message{}, err
 	}
 	start := full.Start()
-	lines, cur := commands.ChessMoveLines(full.SANs(), start.Turn() == chess.White, start.FullmoveNumber(), frame)
-	desc := commands.HistoryWindow(lines, cur, 3000)
+	lines, cur := historyview.ChessMoveLines(full.SANs(), start.Turn() == chess.White, start.FullmoveNumber(), frame)
+	desc := historyview.Window(lines, cur, 3000)
 	if desc == "" {
 		desc = "No move has been played yet."
 	}
 	where := "Start position"
-	if last := commands.MoveNumberText(g); last != "" {
+	if last := chessui.MoveNumberText(g); last != "" {
 		where = "After " + last
 	}
 	e := &ui.Card{
@@ -86,7 +88,7 @@ func historyMessage(t *turn, s *State, frame, n int) (commands.Message, error) {
 	return commands.Message{
 		Cards: []*ui.Card{e},
 		Files: []*ui.File{file},
-		Rows:  []ui.Row{commands.HistoryControls(t.Game, frame, n, counter)},
+		Rows:  []ui.Row{historyview.Controls(t.Game, frame, n, counter)},
 	}, nil
 }
 
@@ -99,13 +101,13 @@ func replay(t *turn) (*commands.Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
 	}
-	frames := []render.ChessBoard{commands.ChessFrame(g.Position(), nil, commands.BoardView{})}
+	frames := []render.ChessBoard{chessui.ChessFrame(g.Position(), nil, chessui.BoardView{})}
 	for i, mv := range s.Moves {
 		if _, _, err := g.PlayText(mv); err != nil {
 			return nil, fmt.Errorf("game %s: replay: move %d (%q): %w", t.Game.ID, i+1, mv, err)
 		}
 		from, to, _ := g.LastMoveSquares()
-		frames = append(frames, commands.ChessFrame(g.Position(), []chess.Square{from, to}, commands.BoardView{}))
+		frames = append(frames, chessui.ChessFrame(g.Position(), []chess.Square{from, to}, chessui.BoardView{}))
 	}
 	caption := commands.Plural(len(frames), "position", "positions") + ", every ply from the start"
 	if s.Result != "" && s.Result != "*" {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
@@ -42,7 +43,7 @@ func TestSurvivalHistoryEveryPly(t *testing.T) {
 		if from, to, ok := g.LastMoveSquares(); ok {
 			last = []chess.Square{from, to}
 		}
-		f, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, g.Position(), last, commands.BoardView{Flipped: flipped, CaptureMarks: true})
+		f, err := chessui.ChessBoard(a.Render, a.Settings.BoardSize, g.Position(), last, chessui.BoardView{Flipped: flipped, CaptureMarks: true})
 		require.NoError(t, err)
 		return f.Data
 	}

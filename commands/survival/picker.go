@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 )
@@ -95,7 +96,7 @@ func pickStep(s *State, c chess.Color, path string) (step commands.PickStep, uci
 			bySquare[m.From()] = append(bySquare[m.From()], pos.SAN(m))
 		}
 		sort.SliceStable(froms, func(i, j int) bool {
-			ri, rj := commands.PieceOrder(pos.PieceAt(froms[i]).Role()), commands.PieceOrder(pos.PieceAt(froms[j]).Role())
+			ri, rj := chessui.PieceOrder(pos.PieceAt(froms[i]).Role()), chessui.PieceOrder(pos.PieceAt(froms[j]).Role())
 			if ri != rj {
 				return ri < rj
 			}
@@ -104,7 +105,7 @@ func pickStep(s *State, c chess.Color, path string) (step commands.PickStep, uci
 		for _, sq := range froms {
 			sans := bySquare[sq]
 			step.Options = append(step.Options, commands.PickOption{
-				Label:       commands.PieceLabel(pos.PieceAt(sq).Role(), sq),
+				Label:       chessui.PieceLabel(pos.PieceAt(sq).Role(), sq),
 				Value:       sq.String(),
 				Description: commands.Plural(len(sans), "move", "moves") + ": " + strings.Join(sans, ", "),
 			})
@@ -128,8 +129,8 @@ func pickStep(s *State, c chess.Color, path string) (step commands.PickStep, uci
 	sort.SliceStable(moves, func(i, j int) bool { return moves[i].To().String() < moves[j].To().String() })
 	role := pos.PieceAt(from).Role()
 	step = commands.PickStep{
-		Text:        head + fmt.Sprintf("\n**%s**: pick its move.", commands.PieceLabel(role, from)),
-		Placeholder: "Pick the move of " + commands.PieceLabel(role, from),
+		Text:        head + fmt.Sprintf("\n**%s**: pick its move.", chessui.PieceLabel(role, from)),
+		Placeholder: "Pick the move of " + chessui.PieceLabel(role, from),
 		HasBack:     true,
 	}
 	if moves[0].IsPromotion() {

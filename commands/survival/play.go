@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/games/engine"
@@ -206,7 +207,7 @@ func playMove(t *turn, text string) (*response, error) {
 	if err != nil {
 		var me *chess.MoveError
 		if errors.As(err, &me) {
-			return nil, commands.MoveRefused(text, me)
+			return nil, chessui.MoveRefused(text, me)
 		}
 		return nil, err
 	}
@@ -302,11 +303,11 @@ func flip(t *turn) (*response, error) {
 			return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
 		}
 		where = " before the first move"
-		if last := commands.MoveNumberText(g); last != "" {
+		if last := chessui.MoveNumberText(g); last != "" {
 			where = " after " + last
 		}
 	}
-	file, err := boardFile(t, g, commands.BoardView{Flipped: true, CaptureMarks: !g.Status().Over()})
+	file, err := boardFile(t, g, chessui.BoardView{Flipped: true, CaptureMarks: !g.Status().Over()})
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +367,7 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 		if err != nil {
 			var me *chess.MoveError
 			if errors.As(err, &me) {
-				return nil, commands.MoveRefused(text, me)
+				return nil, chessui.MoveRefused(text, me)
 			}
 			return nil, commands.NotLegal(text, err.Error())
 		}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/games/chess"
 	"sandtable/storage"
 )
@@ -92,7 +93,7 @@ func (Game) Encode(s *State) ([]byte, error) {
 		if g, err = chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves); err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
 		}
-		c.LastMove = commands.MoveNumberText(g)
+		c.LastMove = chessui.MoveNumberText(g)
 	}
 	snap := g.Snapshot()
 	c.Position = &snap
@@ -139,7 +140,7 @@ func (Game) Decode(version int, raw []byte) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	s.LastMove = commands.MoveNumberText(g)
+	s.LastMove = chessui.MoveNumberText(g)
 	if s.End != nil {
 		// The old flow decided its endings itself: record them in the
 		// engine, which refuses play after them.

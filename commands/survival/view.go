@@ -6,17 +6,19 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 )
 
 // boardFile draws g's current position as board.png.
-func boardFile(t *turn, g *chess.Game, v commands.BoardView) (*ui.File, error) {
+func boardFile(t *turn, g *chess.Game, v chessui.BoardView) (*ui.File, error) {
 	var last []chess.Square
 	if from, to, ok := g.LastMoveSquares(); ok {
 		last = []chess.Square{from, to}
 	}
-	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, g.Position(), last, v)
+	return chessui.ChessBoard(t.Renderer(), t.Settings().BoardSize, g.Position(), last, v)
 }
 
 // message is the board post of s (the state t saves, or t's): embed,
@@ -25,7 +27,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	g := s.game
 	pos := g.Position()
 	// Always from White's side (ruling 21); Flip shows Black's.
-	file, err := boardFile(t, g, commands.BoardView{CaptureMarks: !s.over()})
+	file, err := boardFile(t, g, chessui.BoardView{CaptureMarks: !s.over()})
 	if err != nil {
 		return commands.Message{}, err
 	}
@@ -83,7 +85,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		rows = []ui.Row{{
 			pickButton(t, s),
 			commands.GameArgButton(t.Game, "flip", strconv.Itoa(len(s.Moves)), "Flip board", ui.Secondary),
-			commands.HistoryButton(t.Game),
+			historyview.Button(t.Game),
 		}}
 	} else {
 		e.Color = commands.ColorOver
@@ -102,7 +104,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "Termination", Value: s.reasonText()},
 		}, s.Result)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
-		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game), commands.ReplayButton(t.Game)}}
+		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/commandstest"
 	"sandtable/games/chess"
 )
@@ -40,7 +41,7 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 				game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
 				require.NoError(t, err)
 				from, to, _ := game.LastMoveSquares()
-				want, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), []chess.Square{from, to}, commands.BoardView{CaptureMarks: true})
+				want, err := chessui.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), []chess.Square{from, to}, chessui.BoardView{CaptureMarks: true})
 				require.NoError(t, err)
 				require.Equal(t, chess.Black, game.Position().Turn())
 				require.True(t, bytes.Equal(want.Data, r.Files[0].Data), "the board with Black to move is drawn from White's side")
@@ -62,7 +63,7 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 			if from, to, ok := game.LastMoveSquares(); ok {
 				last = []chess.Square{from, to}
 			}
-			want, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), last, commands.BoardView{Flipped: c.flipped})
+			want, err := chessui.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), last, chessui.BoardView{Flipped: c.flipped})
 			require.NoError(t, err)
 			got, w := r.Files[0].Data, want.Data
 			require.True(t, bytes.Equal(w, got), "the final board is drawn with Black at the bottom = %v", c.flipped)
@@ -92,7 +93,7 @@ func TestStaleSurvivalFlip(t *testing.T) {
 	game, err := chess.ReplayGame(chess.Survival, st.StartFEN, st.Moves)
 	require.NoError(t, err)
 	from, to, _ := game.LastMoveSquares()
-	want, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), []chess.Square{from, to}, commands.BoardView{Flipped: true, CaptureMarks: true})
+	want, err := chessui.ChessBoard(a.Render, a.Settings.BoardSize, game.Position(), []chess.Square{from, to}, chessui.BoardView{Flipped: true, CaptureMarks: true})
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want.Data, f1.Files[0].Data), "the flipped board has Black at the bottom")
 	_, err = a.Handle(click(carol, "g:game1:flip:9"))

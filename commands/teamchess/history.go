@@ -5,13 +5,15 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
 	"sandtable/render"
 )
 
-// The history viewer (commands/history.go): frame k is the board after the
+// The history viewer (package commands/historyview): frame k is the board after the
 // k-th move (sacrifices and forced moves included), 0 the start position.
 // Every frame is rebuilt by replaying the stored actions from the start,
 // which every state version keeps: passes, tag-outs and siege choices
@@ -87,7 +89,7 @@ func history(t *turn) (*response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
 	}
-	i, update, err := commands.HistoryFrame(t.Req, len(frames))
+	i, update, err := historyview.Frame(t.Req, len(frames))
 	if err != nil {
 		return nil, err
 	}
@@ -95,14 +97,14 @@ func history(t *turn) (*response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commands.HistoryAnswer(msg, update), nil
+	return historyview.Answer(msg, update), nil
 }
 
 // historyMessage is the viewer of frames[i] for t's user.
 func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message, error) {
 	f := frames[i]
 	side, _ := st.game.SideOf(t.Req.User.ID) // White for anyone else
-	file, err := commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &f.pos, f.last, commands.BoardView{Flipped: side == chess.Black})
+	file, err := chessui.ChessBoard(t.Renderer(), t.Settings().BoardSize, &f.pos, f.last, chessui.BoardView{Flipped: side == chess.Black})
 	if err != nil {
 		return commands.Message{}, err
 	}
@@ -111,8 +113,8 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 		sans = append(sans, g.move.SAN)
 	}
 	start := frames[0].pos
-	lines, cur := commands.ChessMoveLines(sans, start.Turn() == chess.White, start.FullmoveNumber(), i)
-	desc := commands.HistoryWindow(lines, cur, 2500)
+	lines, cur := historyview.ChessMoveLines(sans, start.Turn() == chess.White, start.FullmoveNumber(), i)
+	desc := historyview.Window(lines, cur, 2500)
 	if desc == "" {
 		desc = "No move has been played yet."
 	}
@@ -160,7 +162,7 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 	return commands.Message{
 		Cards: []*ui.Card{e},
 		Files: []*ui.File{file},
-		Rows:  []ui.Row{commands.HistoryControls(t.Game, i, len(frames), counter)},
+		Rows:  []ui.Row{historyview.Controls(t.Game, i, len(frames), counter)},
 	}, nil
 }
 
@@ -174,7 +176,7 @@ func replay(t *turn) (*commands.Replay, error) {
 	}
 	boards := make([]render.ChessBoard, len(frames))
 	for i := range frames {
-		boards[i] = commands.ChessFrame(&frames[i].pos, frames[i].last, commands.BoardView{})
+		boards[i] = chessui.ChessFrame(&frames[i].pos, frames[i].last, chessui.BoardView{})
 	}
 	return &commands.Replay{
 		Name:    "teamchess-" + t.Game.ID + "-replay.gif",

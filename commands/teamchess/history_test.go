@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
@@ -39,7 +40,7 @@ func TestTeamChessHistoryReplaysSacrificesAndPasses(t *testing.T) {
 				last = append(last, sq)
 			}
 		}
-		f, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
+		f, err := chessui.ChessBoard(a.Render, a.Settings.BoardSize, &pos, last, chessui.BoardView{Flipped: flipped})
 		require.NoError(t, err)
 		return f.Data
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
@@ -139,7 +140,7 @@ func pickLevel(pos *chess.Position, text, prefix, path string) (commands.PickSte
 			moves[from] = append(moves[from], d.label)
 		}
 		sort.SliceStable(froms, func(i, j int) bool {
-			ri, rj := commands.PieceOrder(pos.PieceAt(froms[i]).Role()), commands.PieceOrder(pos.PieceAt(froms[j]).Role())
+			ri, rj := chessui.PieceOrder(pos.PieceAt(froms[i]).Role()), chessui.PieceOrder(pos.PieceAt(froms[j]).Role())
 			if ri != rj {
 				return ri < rj
 			}
@@ -147,7 +148,7 @@ func pickLevel(pos *chess.Position, text, prefix, path string) (commands.PickSte
 		})
 		for _, sq := range froms {
 			step.Options = append(step.Options, commands.PickOption{
-				Label:       commands.PieceLabel(pos.PieceAt(sq).Role(), sq),
+				Label:       chessui.PieceLabel(pos.PieceAt(sq).Role(), sq),
 				Value:       prefix + sq.String(),
 				Description: commands.Plural(len(moves[sq]), "move", "moves") + ": " + strings.Join(moves[sq], ", "),
 			})
@@ -176,7 +177,7 @@ func pickLevel(pos *chess.Position, text, prefix, path string) (commands.PickSte
 		if len(step.Options) == 0 {
 			return none, "", commands.Errorf("No piece on %s can move now: nothing was played.", from)
 		}
-		piece := commands.PieceLabel(pos.PieceAt(from).Role(), from)
+		piece := chessui.PieceLabel(pos.PieceAt(from).Role(), from)
 		step.Text += fmt.Sprintf("\n**%s**: pick its move.", piece)
 		if sacrifice {
 			step.Text += " A pawn reaching the last rank is consumed in an 8th-rank sacrifice (rule 3): its role comes next."

@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
 	"sandtable/storage"
@@ -397,7 +398,7 @@ func refusal(err error, text string) error {
 		if text == "" {
 			text = me.Input
 		}
-		return commands.MoveRefused(text, me)
+		return chessui.MoveRefused(text, me)
 	}
 	return err
 }

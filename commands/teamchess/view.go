@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
+	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
@@ -305,10 +307,10 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 	}
 	switch {
 	case view < 0 && !over:
-		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), commands.HistoryButton(t.Game))
+		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), historyview.Button(t.Game))
 	case view < 0:
 		// The public final board offers a rematch, sides swapped (ruling D20).
-		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), commands.HistoryButton(t.Game),
+		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game),
 			commands.ReplayButton(t.Game))
 	}
 	var rows []ui.Row
@@ -329,7 +331,7 @@ func boardFile(t *turn, st *State, flipped bool) (*ui.File, error) {
 			last = append(last, sq)
 		}
 	}
-	return commands.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
+	return chessui.ChessBoard(t.Renderer(), t.Settings().BoardSize, &pos, last, chessui.BoardView{Flipped: flipped})
 }
 
 // plyStamp names the position a public board shows (plies played), so

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/commands"
+	"sandtable/commands/chessui"
 	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
@@ -29,7 +30,7 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 		if m, ok := s.game.LastMove(); ok {
 			last = []chess.Square{m.Board.From(), m.Board.To()}
 		}
-		f, err := commands.ChessBoard(a.Render, a.Settings.BoardSize, &pos, last, commands.BoardView{Flipped: flipped})
+		f, err := chessui.ChessBoard(a.Render, a.Settings.BoardSize, &pos, last, chessui.BoardView{Flipped: flipped})
 		require.NoError(t, err)
 		return f.Data
 	}

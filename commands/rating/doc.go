@@ -1,0 +1,15 @@
+// Package rating is the Glicko-2 rating of finished games (issue 17), per
+// server and game kind (storage.Ratings, internal/glicko2): whether a game
+// is rated (Rated), the update of its players' ratings from its sides
+// (Rate), the ratings as players read them (Text, ChangesLine, Summary, Record) and a
+// server's ranking (Ranked, and Order: established ratings first).
+//
+// Invariants: Rate runs in the transaction that ends the game (the
+// framework's action path, package commands), so a game is rated once or
+// not at all whatever crashes or retries happen, and a player whose rating
+// already names the game as its last is left alone. Every update of one
+// game is computed from the ratings before it. A game is rated when it
+// ended with an outcome other than aborted, in a server, and is not
+// Unrated (a casual challenge or lobby, a computer seat). It decides
+// nothing about Discord: the framework shows what it returns.
+package rating

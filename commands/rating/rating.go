@@ -1,0 +1,251 @@
+package rating
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"sandtable/internal/glicko2"
+	"sandtable/storage"
+)
+
+// Side is one side of a finished game as its ratings see it: the
+// players of the side and, for each, the moves they played (Moves nil:
+// each player took a whole part; see commands.Spec.RatingSides).
+type Side struct {
+	Players []string
+	Moves   []int
+}
+
+// Change is one player's rating before and after a rated game.
+type Change struct {
+	User          string
+	Before, After storage.PlayerRating
+}
+
+// Glicko converts the stored rating into the
+// algorithm's.
+func Glicko(p *storage.PlayerRating) glicko2.Rating {
+	if p == nil || p.Deviation == 0 {
+		return glicko2.New()
+	}
+	return glicko2.Rating{Rating: p.Rating, Deviation: p.Deviation, Volatility: p.Volatility, Last: p.Last}
+}
+
+// NewRating is the stored rating of a player never rated.
+func NewRating() storage.PlayerRating {
+	g := glicko2.New()
+	return storage.PlayerRating{Rating: g.Rating, Deviation: g.Deviation, Volatility: g.Volatility}
+}
+
+// Rated reports whether the finished game rec changes ratings.
+func Rated(rec *storage.Game) bool {
+	return rec.Outcome != nil && rec.Outcome.Method != storage.Aborted && !rec.Unrated && rec.GuildID != ""
+}
+
+// sideWeights are the parts of a side's players in the game: own is each
+// player's weight as the one rated (the side's most active player 1, the
+// others in proportion to their moves; a player with no move 0), faced
+// each player's weight as an opponent (their share of the side's moves).
+// A side with no move at all counts every player equally.
+func sideWeights(s Side) (own, faced []float64) {
+	own, faced = make([]float64, len(s.Players)), make([]float64, len(s.Players))
+	total, most := 0, 0
+	for i := range s.Players {
+		if i < len(s.Moves) {
+			total += s.Moves[i]
+			most = max(most, s.Moves[i])
+		}
+	}
+	for i := range s.Players {
+		if s.Moves == nil || total == 0 {
+			own[i], faced[i] = 1, 1/float64(len(s.Players))
+			continue
+		}
+		m := 0
+		if i < len(s.Moves) {
+			m = s.Moves[i]
+		}
+		own[i], faced[i] = float64(m)/float64(most), float64(m)/float64(total)
+	}
+	return own, faced
+}
+
+// Rate applies the finished game rec to its players' ratings and
+// records in tx, the transaction that ends it, and returns the changes
+// (none when the game is not rated). sides are the game's sides; a side
+// scores 1 against another when it holds a winner and the other none, 0
+// the other way round, and ½ otherwise: a draw, or a loss for everybody
+// (Team Chess's mutual loss, docs/rules/teamchess.md). Every update is
+// computed from the ratings before the game. A player whose rating already
+// names rec as its last game is left alone (rated once).
+func Rate(tx storage.Tx, rec *storage.Game, sides []Side, now time.Time) ([]Change, error) {
+	if !Rated(rec) || len(sides) < 2 {
+		return nil, nil
+	}
+	winners := map[string]bool{}
+	for _, w := range rec.Outcome.Winners {
+		winners[w] = true
+	}
+	before := map[string]*storage.PlayerRating{}
+	for _, s := range sides {
+		for _, u := range s.Players {
+			pr, err := tx.Ratings().Get(rec.Kind, rec.GuildID, u)
+			if errors.Is(err, storage.ErrNotFound) {
+				nr := NewRating()
+				pr = &nr
+			} else if err != nil {
+				return nil, err
+			}
+			before[u] = pr
+		}
+	}
+	won := make([]bool, len(sides))
+	anyWon := false
+	for i, s := range sides {
+		for _, u := range s.Players {
+			if winners[u] {
+				won[i], anyWon = true, true
+			}
+		}
+	}
+	var changes []Change
+	for i, s := range sides {
+		own, _ := sideWeights(s)
+		for pi, u := range s.Players {
+			if own[pi] == 0 || before[u].LastGame == rec.ID {
+				continue
+			}
+			var results []glicko2.Result
+			for j, o := range sides {
+				if j == i {
+					continue
+				}
+				score := 0.5
+				switch {
+				case won[i] && !won[j]:
+					score = 1
+				case won[j] && !won[i]:
+					score = 0
+				}
+				_, faced := sideWeights(o)
+				for oi, ou := range o.Players {
+					if faced[oi] > 0 {
+						results = append(results, glicko2.Result{Opponent: Glicko(before[ou]), Score: score, Weight: own[pi] * faced[oi]})
+					}
+				}
+			}
+			if len(results) == 0 {
+				continue
+			}
+			g := glicko2.Update(Glicko(before[u]), results, now)
+			after := *before[u]
+			after.Rating, after.Deviation, after.Volatility, after.Last = g.Rating, g.Deviation, g.Volatility, g.Last
+			after.Games++
+			after.LastGame = rec.ID
+			switch {
+			case won[i]:
+				after.Wins++
+				after.Streak = max(after.Streak, 0) + 1
+				after.BestStreak = max(after.BestStreak, after.Streak)
+			case anyWon:
+				after.Losses++
+				after.Streak = min(after.Streak, 0) - 1
+			default:
+				after.Draws++
+				after.Streak = 0
+			}
+			if err := tx.Ratings().Put(rec.Kind, rec.GuildID, u, &after); err != nil {
+				return nil, err
+			}
+			changes = append(changes, Change{User: u, Before: *before[u], After: after})
+		}
+	}
+	return changes, nil
+}
+
+// Text is a rating as players read it: rounded, with "?" when
+// provisional (its deviation, grown by the time since its last game, above
+// glicko2.ProvisionalDeviation).
+func Text(p storage.PlayerRating, now time.Time) string {
+	g := glicko2.Decay(Glicko(&p), now)
+	s := fmt.Sprintf("%d", int(math.Round(g.Rating)))
+	if g.Provisional() {
+		s += "?"
+	}
+	return s
+}
+
+// ChangesLine is the line a rated game's final message gains:
+// "Ratings: @alice 1500? → 1662? (+162) · @bob 1500? → 1338? (−162)".
+func ChangesLine(changes []Change, now time.Time) string {
+	if len(changes) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(changes))
+	for _, c := range changes {
+		d := int(math.Round(c.After.Rating)) - int(math.Round(c.Before.Rating))
+		sign := "+"
+		if d < 0 {
+			sign, d = "−", -d
+		}
+		parts = append(parts, fmt.Sprintf("<@%s> %s → %s (%s%d)", c.User, Text(c.Before, now), Text(c.After, now), sign, d))
+	}
+	return "Ratings: " + strings.Join(parts, " · ")
+}
+
+// Ranked lists a guild's ratings of a kind, best first (rating,
+// then fewer games' uncertainty: lower deviation, then user ID).
+func Ranked(tx storage.Tx, kind, guildID string) ([]Entry, error) {
+	var all []Entry
+	err := tx.Ratings().Each(kind, guildID, func(u string, r *storage.PlayerRating) error {
+		all = append(all, Entry{User: u, PlayerRating: *r})
+		return nil
+	})
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.Rating != b.Rating {
+			return a.Rating > b.Rating
+		}
+		if a.Deviation != b.Deviation {
+			return a.Deviation < b.Deviation
+		}
+		return a.User < b.User
+	})
+	return all, err
+}
+
+// Entry is one player's rating in a ranking (Ranked, Order).
+type Entry struct {
+	User string
+	storage.PlayerRating
+}
+
+// Summary is "1623 ± 52" (with "?" when provisional), the deviation
+// grown by the time since the last game.
+func Summary(p storage.PlayerRating, now time.Time) string {
+	d := glicko2.Decay(Glicko(&p), now)
+	return fmt.Sprintf("%s ± %d", Text(p, now), int(math.Round(d.Deviation)))
+}
+
+// Record is "6 W · 3 L · 1 D".
+func Record(p storage.PlayerRating) string {
+	return fmt.Sprintf("%d W · %d L · %d D", p.Wins, p.Losses, p.Draws)
+}
+
+// Order ranks players with an established rating first, by
+// rating, then the provisional ones (rating "?"), by rating: a player's
+// first lucky win does not put them on top of the list.
+func Order(all []Entry, now time.Time) []Entry {
+	out := slices.Clone(all)
+	sort.SliceStable(out, func(i, j int) bool {
+		pi := glicko2.Decay(Glicko(&out[i].PlayerRating), now).Provisional()
+		pj := glicko2.Decay(Glicko(&out[j].PlayerRating), now).Provisional()
+		return !pi && pj
+	})
+	return out
+}
