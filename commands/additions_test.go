@@ -101,6 +101,7 @@ func noteOf(t *testing.T, store storage.Store, id string) *noteState {
 // the game, or DMClosed when the user's DMs are closed (Discord's 50007);
 // any other failure is retried, never reported as closed.
 func TestDMResults(t *testing.T) {
+	t.Parallel()
 	a, p, store := noteSetup(t)
 	dm := func() {
 		_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "dm", "", nil))
@@ -135,6 +136,7 @@ func TestDMResults(t *testing.T) {
 // under the game's lock, its effects queued), with no interaction to mark;
 // a game of another state type is refused.
 func TestRun(t *testing.T) {
+	t.Parallel()
 	a, p, store := noteSetup(t)
 	r, err := commands.Run(a, &commands.Request{}, "game1", func(t *commands.Turn[*noteState]) (*commands.Response, error) {
 		s := *t.State
@@ -159,6 +161,7 @@ func TestRun(t *testing.T) {
 // TestStartKnowsTheThread: a game started from a challenge's message
 // knows its thread's ID (the message's) in Start.
 func TestStartKnowsTheThread(t *testing.T) {
+	t.Parallel()
 	a, _, store := noteSetup(t)
 	r := commandstest.Cmd(commandstest.Alice, "x", "", nil)
 	r.ChannelID = "general"

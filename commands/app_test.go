@@ -21,6 +21,7 @@ var (
 )
 
 func TestCustomIDValidation(t *testing.T) {
+	t.Parallel()
 	good := []string{"c:abcd1234:accept", "g:abcdef:flip", "g:abcdef:draw-accept:x"}
 	for _, s := range good {
 		c, err := commands.ParseCustomID(s)
@@ -44,6 +45,7 @@ func TestCustomIDValidation(t *testing.T) {
 // it later), ephemerally with the reason when the user's DMs are closed,
 // and a Discord failure is an error, not "your DMs are closed".
 func TestSendPrivately(t *testing.T) {
+	t.Parallel()
 	a, p, _ := commandstest.NewApp(t)
 	req := commandstest.Cmd(alice, "x", "", nil)
 	r, id, err := a.SendPrivatelyID(req, commands.Message{Content: "secret"}, "sent by DM")
@@ -75,6 +77,7 @@ func TestSendPrivately(t *testing.T) {
 // TestMoveTimeNamesTheRange: every refused move_time names the allowed
 // range, also one too large to be read as a duration at all.
 func TestMoveTimeNamesTheRange(t *testing.T) {
+	t.Parallel()
 	a, _, _ := commandstest.NewApp(t)
 	for _, in := range []string{"99999d", "soon", "10s", "31d", "-5m"} {
 		_, err := a.MoveTimeOption(commandstest.Cmd(alice, "survival", "challenge", map[string]string{"move_time": in}), "move_time")

@@ -15,6 +15,7 @@ import (
 // an answer updating the clicked message, learnt on delivery for a post
 // (Effect.Final) and from the adapter for a posted answer (Response.Posted).
 func TestMarkFinal(t *testing.T) {
+	t.Parallel()
 	board := func() *Message {
 		return &Message{Content: "board", Files: []*ui.File{{Name: "board.png", Data: []byte{1}}}}
 	}
@@ -93,6 +94,7 @@ func TestMarkFinal(t *testing.T) {
 // the final message is known, the link to it; another thread's summary
 // points to the public thread without pinging anybody.
 func TestClosingSummary(t *testing.T) {
+	t.Parallel()
 	rec := &storage.Game{ID: "gm", GuildID: "g1", ThreadID: "th", Outcome: &storage.Outcome{Winners: []string{"1"}, Method: storage.Resignation}}
 	m := closingSummary(rec, ChannelOfGame)
 	require.Contains(t, m.Content, "<@1> wins by resignation.")

@@ -12,6 +12,7 @@ import (
 // PlatformError the adapter wraps a REST error in: Discord's message
 // (escaped) and code, else the HTTP status, else the error's text.
 func TestDiscordReason(t *testing.T) {
+	t.Parallel()
 	cause := errors.New("HTTP 403 Forbidden, {\"message\": \"Missing Permissions\", \"code\": 50013}")
 	withMessage := &PlatformError{HTTPStatus: 403, Status: "403 Forbidden", Code: 50013, Message: "Missing *Permissions*", Err: cause}
 	require.Equal(t, `"Missing \*Permissions\*" (error 50013)`, discordReason(fmt.Errorf("thread: %w", withMessage)))

@@ -110,6 +110,7 @@ func set(t *testing.T, a *commands.App, at time.Duration, opts map[string]string
 // when it does not, stops without a rule or a period and when the game
 // ends; Turn.Deadline tells the action the deadline that is then stored.
 func TestClockRule(t *testing.T) {
+	t.Parallel()
 	d0 := commandstest.T0.Add(time.Hour)
 	a, _, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, d0)
 	deadline := func() time.Time { return commandstest.Game(t, store, "game1").Deadline }
@@ -136,6 +137,7 @@ func TestClockRule(t *testing.T) {
 // TestTimeoutAppliesTheClockRule: a due game's Timeout is saved like an
 // action: its effects are queued and its new key restarts the clock.
 func TestTimeoutAppliesTheClockRule(t *testing.T) {
+	t.Parallel()
 	d0 := commandstest.T0.Add(time.Hour)
 	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, d0)
 	require.NoError(t, a.Sweep(d0.Add(-time.Second)))
@@ -154,6 +156,7 @@ func TestTimeoutAppliesTheClockRule(t *testing.T) {
 // TestRefusedActionChangesNothing: an action that fails saves neither its
 // state nor its effects, and does not use up the interaction.
 func TestRefusedActionChangesNothing(t *testing.T) {
+	t.Parallel()
 	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	r := commandstest.Cmd(commandstest.Alice, "fail", "", nil)
 	_, err := a.Handle(r)
@@ -181,6 +184,7 @@ func TestRefusedActionChangesNothing(t *testing.T) {
 // and the game's later effects wait for it; a refusal Discord will repeat
 // (a 4xx) is dropped instead.
 func TestEffectsAreRetriedInOrder(t *testing.T) {
+	t.Parallel()
 	a, p, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	fails := 1
 	p.Fail = func(op, ch string) error {
@@ -215,6 +219,7 @@ func TestEffectsAreRetriedInOrder(t *testing.T) {
 // once; never confirmed (a crash before the answer), it is posted after
 // the grace period.
 func TestAnswerCopies(t *testing.T) {
+	t.Parallel()
 	a, p, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	a.AnswerCopies = true
 	answers := func() int {
@@ -275,6 +280,7 @@ func TestAnswerCopies(t *testing.T) {
 // every answer of the last 30 seconds (7,500 at 250 moves a second;
 // BenchmarkProcesses). Copies not confirmed stay until due.
 func TestShownAnswerCopiesDroppedAtOnce(t *testing.T) {
+	t.Parallel()
 	a, _, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	a.AnswerCopies = true
 	for range 3 {
@@ -296,6 +302,7 @@ func TestShownAnswerCopiesDroppedAtOnce(t *testing.T) {
 // because the message was edited too often (30046) is posted as a new
 // message instead of being lost; another 4xx is dropped.
 func TestEditRefusedForGoodIsPostedAnew(t *testing.T) {
+	t.Parallel()
 	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	edit := func(code int) {
 		require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
@@ -324,6 +331,7 @@ func TestEditRefusedForGoodIsPostedAnew(t *testing.T) {
 // given in place (S is a pointer) still restarts the clock when the key
 // changes: the framework reads the clock before the action runs.
 func TestClockReadBeforeTheAction(t *testing.T) {
+	t.Parallel()
 	a, _, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	commands.Register[*clockState](a, inPlace{})
 	raw, _ := json.Marshal(clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour})
@@ -355,6 +363,7 @@ func (inPlace) Spec() commands.Spec[*clockState] {
 // effects are performed right after its commit, before it answers, in
 // order; what fails is left to the outbox, which retries it.
 func TestInlineDelivery(t *testing.T) {
+	t.Parallel()
 	a, p, _ := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	a.DeliverInline = true
 	_, err := set(t, a, 0, nil)
@@ -380,6 +389,7 @@ func TestInlineDelivery(t *testing.T) {
 // one performed it: a post or a direct message already there is not
 // repeated, one not there is made.
 func TestRestartReconcilesUnknownEffects(t *testing.T) {
+	t.Parallel()
 	a, p, store := clockSetup(t, clockState{Key: "1", Rule: commands.PerMove, Period: time.Hour}, commandstest.T0.Add(time.Hour))
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
 		for _, e := range []commands.Effect{
@@ -413,6 +423,7 @@ func TestRestartReconcilesUnknownEffects(t *testing.T) {
 // Discord (no new state) is refused when its interaction comes again, so
 // it is not done twice.
 func TestEffectsOnlyActionAppliedOnce(t *testing.T) {
+	t.Parallel()
 	a, _, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*clockState](a, postOnly{}) })
 	raw, _ := json.Marshal(clockState{Key: "1"})
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {

@@ -98,6 +98,7 @@ func moves(n int) func(*storage.Game, *tttState) bool {
 // the level asked; each human move is answered by a computer move through
 // the game's own action; /games says "vs Computer".
 func TestComputerGameStartsAtOnceAndReplies(t *testing.T) {
+	t.Parallel()
 	a, p, store := newTTTComputer(t, tttComputer{}, nil)
 	resp, err := challengeComputer(t, a, "hard")
 	require.NoError(t, err)
@@ -154,6 +155,7 @@ func TestComputerGameStartsAtOnceAndReplies(t *testing.T) {
 // TestComputerChallengeRefusals: another bot is refused, a level against
 // a person or a level not offered is refused, and nothing is saved.
 func TestComputerChallengeRefusals(t *testing.T) {
+	t.Parallel()
 	a, _, store := newTTTComputer(t, tttComputer{}, nil)
 	_, err := challengeComputer(t, a, "grandmaster")
 	require.Contains(t, commandstest.UserMsg(t, err), "level must be one of easy, casual, hard")
@@ -182,6 +184,7 @@ func TestComputerChallengeRefusals(t *testing.T) {
 // TestComputerWithoutEngineRefused: a game whose Spec has no Computer
 // refuses a challenge of the bot.
 func TestComputerWithoutEngineRefused(t *testing.T) {
+	t.Parallel()
 	a, _, _ := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
 	r := commandstest.Cmd(commandstest.Alice, "ttt", "challenge", nil)
 	r.ChannelID = "general"
@@ -198,6 +201,7 @@ func TestComputerWithoutEngineRefused(t *testing.T) {
 // sweep; the first App's search, finishing later on a game that changed,
 // applies nothing.
 func TestComputerMoveResumedAfterARestart(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
 	var mu sync.Mutex
@@ -268,6 +272,7 @@ func TestComputerMoveResumedAfterARestart(t *testing.T) {
 // TestComputerPoolIsBounded: with one worker, two games' computer moves
 // are computed one at a time, and both are made.
 func TestComputerPoolIsBounded(t *testing.T) {
+	t.Parallel()
 	var running, most atomic.Int32
 	gate := make(chan struct{})
 	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
@@ -331,6 +336,7 @@ func TestComputerPoolIsBounded(t *testing.T) {
 // neither kills the worker nor loops: the pending move is postponed a
 // minute, and the sweep after that minute makes it.
 func TestComputerPanicIsRetriedLater(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		if calls.Add(1) == 1 {
@@ -368,6 +374,7 @@ func TestComputerPanicIsRetriedLater(t *testing.T) {
 // says that the computer is not rated (its games are unrated), rather than
 // promising it a rating that starts at 1500; its recent games are listed.
 func TestStatsOfTheComputer(t *testing.T) {
+	t.Parallel()
 	a, _, store := newTTTComputer(t, tttComputer{}, nil)
 	_, err := challengeComputer(t, a, "easy")
 	require.NoError(t, err)
@@ -411,6 +418,7 @@ func TestStatsOfTheComputer(t *testing.T) {
 // registration forbids but an HTTP interaction could still carry) is
 // refused and starts nothing.
 func TestComputerChallengeOutsideAServer(t *testing.T) {
+	t.Parallel()
 	a, _, store := newTTTComputer(t, tttComputer{}, nil)
 	r := commandstest.Cmd(commandstest.Alice, "ttt", "challenge", nil)
 	r.ChannelID, r.GuildID = "dm-alice", ""
@@ -448,6 +456,7 @@ func (l *lockedBuffer) String() string {
 // text, which may name the computer's secret (a SandTable Drone target),
 // is not written to the log.
 func TestComputerRefusalKeepsItsTextOutOfTheLog(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		calls.Add(1)

@@ -72,6 +72,7 @@ func summaryIn(t *testing.T, p *commandstest.Platform, channel string) string {
 // becomes the game's final message, and the summary posted ArchiveDelay
 // after the end links to it.
 func TestSummaryLinksTheFinalAnswer(t *testing.T) {
+	t.Parallel()
 	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
 	end := win(t, tttTable(t, a))
 	require.NotNil(t, end.Posted, "the ending answer asks for its message ID")
@@ -90,6 +91,7 @@ func TestSummaryLinksTheFinalAnswer(t *testing.T) {
 // with an effect; the ID the post got is the final message, which the
 // summary links to.
 func TestSummaryLinksTheFinalPost(t *testing.T) {
+	t.Parallel()
 	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
 	move := tttTable(t, a)
 	_, err := move(commandstest.Alice, "5", 0)
@@ -111,6 +113,7 @@ func TestSummaryLinksTheFinalPost(t *testing.T) {
 // (AnswerLost) or the process stopped before sending it, the outbox shows
 // it, and the message it posts is the final one.
 func TestSummaryLinksALostAnswer(t *testing.T) {
+	t.Parallel()
 	for _, lost := range []bool{true, false} {
 		t.Run(fmt.Sprintf("lost=%v", lost), func(t *testing.T) {
 			a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
@@ -144,6 +147,7 @@ func TestSummaryLinksALostAnswer(t *testing.T) {
 // arrived, the summary says where the record is without a link, and
 // nothing else changes.
 func TestSummaryWithoutFinalMessage(t *testing.T) {
+	t.Parallel()
 	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
 	win(t, tttTable(t, a))
 	g := commandstest.Game(t, store, g0(t, store))

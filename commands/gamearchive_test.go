@@ -124,6 +124,7 @@ func pager(m commands.Message) (prev, next *ui.Button) {
 // ◀ ▶; the game option keeps one kind, the user option lists someone
 // else's; other servers' games and games still on are never listed.
 func TestArchivePagesAndFilters(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	a, _, _, ids := archiveApp(t)
 	history := func(u commands.User, channel string, opts map[string]commands.Option) (*commands.Response, error) {
@@ -232,6 +233,7 @@ func TestArchivePagesAndFilters(t *testing.T) {
 // that game's viewer, as before the archive existed; with an option, or
 // anywhere else, the archive.
 func TestArchiveOrViewer(t *testing.T) {
+	t.Parallel()
 	alice := commandstest.Alice
 	a, _, _, ids := archiveApp(t)
 	in := func(channel string, opts map[string]string) *commands.Response {
@@ -271,6 +273,7 @@ func TestArchiveOrViewer(t *testing.T) {
 // TestArchiveStablePages: a game that ends while someone reads the archive
 // does not shift its pages; a new /history lists it first.
 func TestArchiveStablePages(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	a, _, store, _ := archiveApp(t)
 	r, err := a.Handle(at(commandstest.Cmd(alice, "history", "", map[string]string{"game": "ttt"})))
@@ -301,6 +304,7 @@ func TestArchiveStablePages(t *testing.T) {
 // TestArchiveReplayButton: the archive's 🎞 button sends the game's
 // replay privately, one frame per position.
 func TestArchiveReplayButton(t *testing.T) {
+	t.Parallel()
 	a, _, _, ids := archiveApp(t)
 	r, err := a.Handle(at(commandstest.Click(commandstest.Carol, "g:"+ids["ttt5"]+":replay", "m1")))
 	require.NoError(t, err)

@@ -112,6 +112,7 @@ func compactions(t *testing.T, p *commandstest.Platform) map[string]int {
 // before it in its channel, once, into the line the earlier board named;
 // the newest is the live board and keeps its image and buttons.
 func TestBoardReplacesTheLiveBoardOnce(t *testing.T) {
+	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	for range 3 {
@@ -137,6 +138,7 @@ func TestBoardReplacesTheLiveBoardOnce(t *testing.T) {
 
 // TestBoardsPerChannel: a second channel's boards replace only each other.
 func TestBoardsPerChannel(t *testing.T) {
+	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	lbMove(t, a, "both")
 	lbMove(t, a, "both")
@@ -168,6 +170,7 @@ func TestBoardsPerChannel(t *testing.T) {
 // board still compacts exactly the one before it, and one live board is
 // left with its image.
 func TestBoardRetriedAfterTheNextMove(t *testing.T) {
+	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	p.Fail = func(op, ch string) error {
@@ -194,6 +197,7 @@ func TestBoardRetriedAfterTheNextMove(t *testing.T) {
 // was lost (a crash, a timeout): the retry finds the message among the
 // recent ones instead of posting it again, and swaps the live board once.
 func TestBoardPostedButNotRecorded(t *testing.T) {
+	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	lost := &losingPlatform{Platform: p, lose: 1}
@@ -213,6 +217,7 @@ func TestBoardPostedButNotRecorded(t *testing.T) {
 // TestBoardRefusedReplacesNothing: a board Discord refuses for good (a
 // 4xx) is dropped, and the board before it stays live, uncompacted.
 func TestBoardRefusedReplacesNothing(t *testing.T) {
+	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	p.Fail = func(op, ch string) error {
@@ -234,6 +239,7 @@ func TestBoardRefusedReplacesNothing(t *testing.T) {
 // TestCompactionWaitsOutTooManyEdits: Discord's 30046 on a compaction is
 // waited out (retried), not posted anew below the newer board.
 func TestCompactionWaitsOutTooManyEdits(t *testing.T) {
+	t.Parallel()
 	a, p, _, _ := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	p.Fail = func(op, ch string) error {
@@ -279,6 +285,7 @@ func (l *losingPlatform) Send(ctx context.Context, channelID string, m commands.
 // When Discord allows no more edits of it (30046), the update is posted
 // as a new board, which replaces it.
 func TestUpdateBoardEditsInPlace(t *testing.T) {
+	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	lbMove(t, a, "")
 	lbMove(t, a, "in place")
@@ -319,6 +326,7 @@ func TestUpdateBoardEditsInPlace(t *testing.T) {
 // TestBoardLineSetsTheCompactForm: BoardLine changes what the live board
 // becomes, without editing it; the next board compacts it into that.
 func TestBoardLineSetsTheCompactForm(t *testing.T) {
+	t.Parallel()
 	a, p, _, _ := newLiveBoardGame(t)
 	lbMove(t, a, "")
 	commandstest.Deliver(t, a, commandstest.T0)
@@ -335,6 +343,7 @@ func TestBoardLineSetsTheCompactForm(t *testing.T) {
 // (the first run thrown away, as an optimistic backend may), each board
 // still compacts the one before it once.
 func TestBoardsSafeToRunAgain(t *testing.T) {
+	t.Parallel()
 	p := commandstest.NewPlatform()
 	mem := storage.NewMemory()
 	a := commands.New(rerunStore{mem}, p, commands.Settings{BoardSize: 320, MoveTime: time.Hour, ChallengeTTL: time.Hour, LobbyTTL: time.Hour},

@@ -111,6 +111,7 @@ func (sheetGame) Spec() commands.Spec[*sheetState] {
 }
 
 func TestLobbyHelpers(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	a, p, _ := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*sheetState](a, sheetGame{}) })
 	p.Types["th"] = ui.PublicThread
@@ -162,6 +163,7 @@ func TestLobbyHelpers(t *testing.T) {
 }
 
 func TestLobbyStartThroughCreate(t *testing.T) {
+	t.Parallel()
 	alice := commandstest.Alice
 	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*sheetState](a, sheetGame{}) })
 	l := &sheet{ID: commands.NewID(), Kind: "sheet", ChannelID: "general", Names: []string{alice.ID}}

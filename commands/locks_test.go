@@ -11,6 +11,7 @@ import (
 // TestKeyedLocks: one key's holders run one at a time, other keys do not
 // wait, and a key is forgotten once nobody holds or waits for it.
 func TestKeyedLocks(t *testing.T) {
+	t.Parallel()
 	var k keyedLocks
 	unlock := k.lock("g1")
 	other := make(chan struct{})

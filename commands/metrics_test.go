@@ -44,6 +44,7 @@ func putGames(t testing.TB, s storage.Store, kind string, n int, active bool, st
 // TestActiveGames: the gauge's figures count active games by kind, never
 // finished ones.
 func TestActiveGames(t *testing.T) {
+	t.Parallel()
 	a, _, store := commandstest.NewApp(t)
 	putGames(t, store, "survival", 3, true, 10)
 	putGames(t, store, "teamchess", 2, true, 10)

@@ -122,6 +122,7 @@ func postTexts(p *commandstest.Platform) []string {
 // action again: no update is lost, no error reaches the user, and only the
 // committed runs' effects are posted.
 func TestActionRunsAgainAfterAConflict(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	read, release := make(chan struct{}), make(chan struct{})
@@ -169,6 +170,7 @@ func TestActionRunsAgainAfterAConflict(t *testing.T) {
 // up after its last run with a private "try again" (not an internal
 // error), and only B's increments count.
 func TestActionGivenUpAfterMaxRuns(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	b, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
@@ -193,6 +195,7 @@ func TestActionGivenUpAfterMaxRuns(t *testing.T) {
 // given up after maxRuns conflicting runs (possible on a busy machine) is
 // refused as busy and counts nothing.
 func TestManyProcessesNoLostUpdate(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	var apps []*commands.App
@@ -237,6 +240,7 @@ func TestManyProcessesNoLostUpdate(t *testing.T) {
 // times out once. The process whose timeout loses the race reads the game
 // again, finds it no longer due, and does nothing, silently.
 func TestTimerFiresOnceAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	due := commandstest.T0.Add(time.Hour)
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, due)
@@ -285,6 +289,7 @@ func TestTimerFiresOnceAcrossProcesses(t *testing.T) {
 // them (what the dead process posted is not posted again), and says so in
 // its log.
 func TestOutboxDeliveredOnceAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
@@ -310,6 +315,7 @@ func TestOutboxDeliveredOnceAcrossProcesses(t *testing.T) {
 // process that died are taken over once that claim runs out, not after the
 // default minute.
 func TestClaimTTLIsConfigured(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
@@ -326,6 +332,7 @@ func TestClaimTTLIsConfigured(t *testing.T) {
 // writer died) are delivered once although every process's dispatcher
 // goes for them at the same time.
 func TestConcurrentDispatchersDeliverOnce(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	const n = 30
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
@@ -367,6 +374,7 @@ func TestConcurrentDispatchersDeliverOnce(t *testing.T) {
 // no process was serving (the heartbeat every process writes is stale),
 // and once when several processes start together.
 func TestDowntimeCreditedOnceByManyProcesses(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error { return tx.Meta().SetHeartbeat(commandstest.T0) }))
 	start := commandstest.T0.Add(time.Hour)
@@ -427,6 +435,7 @@ func (s rerunStore) Update(ctx context.Context, fn func(storage.Tx) error) error
 // timeout, challenge expiry and downtime credit on a store that runs every
 // transaction function twice: the same outcome, each effect once.
 func TestUpdatesSafeToRunAgain(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	p := commandstest.NewPlatform()
 	mem := storage.NewMemory()
@@ -499,6 +508,7 @@ func TestUpdatesSafeToRunAgain(t *testing.T) {
 // over: another delivers them at once, reconciled; the answer copies it
 // knew were shown are dropped, not handed over.
 func TestHandOverAtShutdown(t *testing.T) {
+	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
 	a, logsA := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))

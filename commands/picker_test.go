@@ -14,6 +14,7 @@ import (
 // TestPickRoundTrip: every picker state survives its custom ID, and a
 // damaged arg is refused with a message for the user.
 func TestPickRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, p := range []Pick{
 		{Stamp: "12", Open: true},
 		{Stamp: "12", Select: true, Path: ""},
@@ -46,6 +47,7 @@ func TestPickRoundTrip(t *testing.T) {
 // ends; every route parses back to the state it should carry and fits
 // Discord's 100 characters.
 func TestPickerMessagePages(t *testing.T) {
+	t.Parallel()
 	g := &storage.Game{ID: "abcdefghij"}
 	var opts []PickOption
 	for i := 0; i < 60; i++ {
@@ -96,6 +98,7 @@ func TestPickerMessagePages(t *testing.T) {
 // TestPickerMessageTooLong: a path whose controls would not fit in a
 // custom ID gets no menu, only the advice to type the move.
 func TestPickerMessageTooLong(t *testing.T) {
+	t.Parallel()
 	g := &storage.Game{ID: "abcdefghij"}
 	long := strings.Repeat("e7e8s:", 14)
 	m := PickerMessage(g, "pick", Pick{Stamp: "5", Path: long}, PickStep{Text: "Pick.", Options: []PickOption{{Label: "x", Value: long + "d2"}}})
@@ -107,6 +110,7 @@ func TestPickerMessageTooLong(t *testing.T) {
 // private one; a move's private answer replaces the picker, a public one
 // is posted as it is.
 func TestPickAnswers(t *testing.T) {
+	t.Parallel()
 	msg := Message{Content: "x"}
 	require.Equal(t, &Response{Ephemeral: true, Message: msg}, PickAnswer(Pick{Stamp: "1", Open: true}, msg))
 	require.Equal(t, &Response{Update: true, Message: msg}, PickAnswer(Pick{Stamp: "1", Select: true}, msg))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestQuoteInput(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"e4", "`e4`"},
 		{"  d4-d5\n e4-e5\t", "`d4-d5 e4-e5`"},
@@ -23,6 +24,7 @@ func TestQuoteInput(t *testing.T) {
 }
 
 func TestEscapeText(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, `\*\*b\*\* \_i\_ \~\~s\~\~ \|\|x\|\| \`+"`c\\`"+` \# h \> q \[l\](u) \<@`+"\u200b"+`1\> @`+"\u200b"+`here a\\b`,
 		EscapeText("**b** _i_ ~~s~~ ||x|| `c` # h > q [l](u) <@1> @here a\\b", 0))
 	require.Equal(t, "one two", EscapeText("one\ntwo\x00", 0))
@@ -31,6 +33,7 @@ func TestEscapeText(t *testing.T) {
 }
 
 func TestEngineText(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, "`<@\u200b1>` is not a move: write it in SAN (e4)", EngineText(`"<@1>" is not a move: write it in SAN (e4)`))
 	long := EngineText(`"` + strings.Repeat("z", 190) + `\x00" is too long to be a move`)
 	require.Equal(t, 99, strings.Count(long, "z"))
@@ -41,6 +44,7 @@ func TestEngineText(t *testing.T) {
 // with "…", never into invalid UTF-8 and never inside a symbol made of
 // several code points (emoji sequences, flags, combining accents).
 func TestClip(t *testing.T) {
+	t.Parallel()
 	family := "👨\u200d👩\u200d👧" // one symbol, five code points
 	for _, c := range []struct {
 		name, in string
@@ -75,6 +79,7 @@ func TestClip(t *testing.T) {
 // (select labels, board logs, echoes) count characters and keep UTF-8
 // valid.
 func TestTextCutsByCharacters(t *testing.T) {
+	t.Parallel()
 	name := strings.Repeat("象", 60)
 	require.Equal(t, strings.Repeat("象", 40)+"…", Clip(name, 41))
 	require.Equal(t, "short", Clip("short", 41))

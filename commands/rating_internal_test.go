@@ -10,6 +10,7 @@ import (
 // that is the final message, else a post of its own; a run again starts
 // from the action's own message.
 func TestWithRatingLine(t *testing.T) {
+	t.Parallel()
 	board := Message{Content: "Checkmate."}
 	effects := []Effect{{Op: OpPost, Channel: ChannelOfGame, Body: &Message{Content: "x"}}, {Op: OpPost, Channel: ChannelOfGame, Body: &board, Final: true}}
 	out := withRatingLine(effects, nil, Message{}, false, "Ratings: …")

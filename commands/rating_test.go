@@ -66,6 +66,7 @@ func rating(t *testing.T, s storage.Store, kind, user string) *storage.PlayerRat
 // message, and neither a replayed interaction nor a second game's end
 // rates it again; a time-out's end is rated too.
 func TestGameEndRatesOnce(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	a, p, mem := ratingApp(t)
 	desc := tttGame(t, a, alice, bob, "m1", false)
@@ -156,6 +157,7 @@ func carolUser() commands.User { return commandstest.Carol }
 // unrated: said on the challenge, no rating written, no line in the final
 // message; /stats lists it as casual.
 func TestCasualGameChangesNoRating(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	a, _, mem := ratingApp(t)
 	desc := tttGame(t, a, alice, bob, "m1", true)

@@ -10,6 +10,7 @@ import (
 // TestTimeLeft: the reminder says the time left to the minute, in at most
 // two units.
 func TestTimeLeft(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		6 * time.Hour:                   "6 hours",
 		6*time.Hour - 4*time.Second:     "6 hours", // a sweep a few seconds late
@@ -35,6 +36,7 @@ func TestTimeLeft(t *testing.T) {
 // clock, stays (or stays sent) while the run goes on, and is off outside
 // (0, 1) or without a clock.
 func TestNextRemind(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	c := Clock{Rule: PerMove, Key: "1", Period: 24 * time.Hour}
 	d := now.Add(24 * time.Hour)

@@ -68,6 +68,7 @@ func tttPlay(t *testing.T, a *commands.App, u commands.User, cell string, at tim
 // time, not at 74 %; it mentions the player to move, says the time left,
 // links the thread and shows the deadline; it is sent once.
 func TestReminderOnceAtItsShare(t *testing.T) {
+	t.Parallel()
 	a, p, store := remindSetup(t, 0.75)
 	g := commandstest.Game(t, store, "ttt1")
 	require.True(t, g.Remind.Equal(commandstest.T0.Add(45*time.Minute)), "stored with the game: %s", g.Remind)
@@ -96,6 +97,7 @@ func TestReminderOnceAtItsShare(t *testing.T) {
 // cancels it; the next move's reminder falls 45 minutes into that move and
 // names the next player.
 func TestReminderNotAfterTheMove(t *testing.T) {
+	t.Parallel()
 	a, p, store := remindSetup(t, 0.75)
 	tttPlay(t, a, commandstest.Alice, "5", 10*time.Minute)
 	require.True(t, commandstest.Game(t, store, "ttt1").Remind.Equal(commandstest.T0.Add(55*time.Minute)))
@@ -120,6 +122,7 @@ func TestReminderNotAfterTheMove(t *testing.T) {
 // the same store) does not send the reminder the first one sent, even
 // when the first one died before delivering it: the outbox delivers it.
 func TestReminderNotAgainAfterARestart(t *testing.T) {
+	t.Parallel()
 	a, p, store := remindSetup(t, 0.75)
 	require.NoError(t, a.Sweep(commandstest.T0.Add(45*time.Minute))) // queued, then the process "dies"
 	require.Equal(t, 1, a.Pending())
@@ -135,6 +138,7 @@ func TestReminderNotAgainAfterARestart(t *testing.T) {
 // TestReminderOnceOnTwoProcesses: two processes sweeping at the same time
 // send one reminder between them (the game's version compare).
 func TestReminderOnceOnTwoProcesses(t *testing.T) {
+	t.Parallel()
 	a, p, store := remindSetup(t, 0.75)
 	b := restarted(a, store, p)
 	at := commandstest.T0.Add(45 * time.Minute)
@@ -160,6 +164,7 @@ func restarted(a *commands.App, store storage.Store, p *commandstest.Platform) *
 // TestReminderOff: at 0 no reminder is set or sent; turned off after one
 // was set, the due timer is cleared and nothing is posted.
 func TestReminderOff(t *testing.T) {
+	t.Parallel()
 	a, p, store := remindSetup(t, 0)
 	require.True(t, commandstest.Game(t, store, "ttt1").Remind.IsZero())
 	sweep(t, a, 59*time.Minute)
@@ -176,6 +181,7 @@ func TestReminderOff(t *testing.T) {
 // are both due at one sweep (the bot was busy), the timeout comes first and
 // ends the game: no reminder of a move that can no longer be made.
 func TestReminderNeverAfterTheTimeout(t *testing.T) {
+	t.Parallel()
 	a, p, store := remindSetup(t, 0.75)
 	sweep(t, a, time.Hour)
 	require.Empty(t, reminders(p))
@@ -190,6 +196,7 @@ func TestReminderNeverAfterTheTimeout(t *testing.T) {
 // (by a mention, which an ephemeral answer does not ping; the caller's own
 // turn is the game's summary's to say) and links the thread.
 func TestGamesSaysWhoseTurnWithALink(t *testing.T) {
+	t.Parallel()
 	a, _, _ := remindSetup(t, 0.75)
 	list := func(u commands.User) string {
 		resp, err := a.Handle(&commands.Request{Type: commands.CommandRequest, Command: "games", User: u, Now: commandstest.T0})
@@ -208,6 +215,7 @@ func TestGamesSaysWhoseTurnWithALink(t *testing.T) {
 // TestGamesListFitsItsCard: a long list stops before the card's 4096
 // characters and says how many more games there are; a short one at 20.
 func TestGamesListFitsItsCard(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		summary     int // characters of each game's summary
 		lines, more int

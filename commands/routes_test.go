@@ -13,6 +13,7 @@ import (
 // TestRegisterChecksRoutes: a route table with a collision or an unknown
 // route panics at registration, naming the route; a sound one registers.
 func TestRegisterChecksRoutes(t *testing.T) {
+	t.Parallel()
 	type spec = commands.Spec[commandstest.None]
 	type acts = map[string]commands.Action[commandstest.None]
 	act := func(*commands.Turn[commandstest.None]) (*commands.Response, error) { return nil, nil }

@@ -14,6 +14,7 @@ import (
 // attempt made, never a thread another game owns, and makes a new one
 // only when there is none; a thread from a message is the message's.
 func TestOpenThreadReusesOnlyOrphans(t *testing.T) {
+	t.Parallel()
 	a, p, store := commandstest.NewApp(t)
 	owned, err := a.OpenThread(t.Context(), "g", "general", "", "Team Chess · White team (alice)", true)
 	require.NoError(t, err)

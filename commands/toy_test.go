@@ -152,6 +152,7 @@ func tttMove(t *commands.Turn[*tttState]) (*commands.Response, error) {
 // TestToyGameThroughTheContract plays tic-tac-toe from the challenge to a
 // win, through the framework only.
 func TestToyGameThroughTheContract(t *testing.T) {
+	t.Parallel()
 	alice, bob := commandstest.Alice, commandstest.Bob
 	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
 	r := commandstest.Cmd(alice, "ttt", "challenge", nil)

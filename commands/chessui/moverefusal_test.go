@@ -14,6 +14,7 @@ import (
 // of the longest text quoted) keeps a refusal within Discord's 2000
 // characters, with a reason and an echo at their limits.
 func TestListingLineFits(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("d1=Saboteur:", 20)
 	l := chess.Listing{Total: 30, MustCapture: true}
 	for range chess.MaxListed {

@@ -13,6 +13,7 @@ import (
 
 // TestHistoryFrame: what each control asks for, among n frames.
 func TestHistoryFrame(t *testing.T) {
+	t.Parallel()
 	click := func(id string) *commands.Request {
 		return &commands.Request{Type: commands.ComponentRequest, CustomID: id}
 	}
@@ -50,6 +51,7 @@ func TestHistoryFrame(t *testing.T) {
 // disabled where they would not move, and have distinct custom IDs (even
 // with a single frame, where ◀ and ▶ both target frame 0).
 func TestHistoryControls(t *testing.T) {
+	t.Parallel()
 	g := &storage.Game{ID: "game1"}
 	routes := func(row ui.Row) (ids []string, disabled []bool) {
 		seen := map[string]bool{}
@@ -80,6 +82,7 @@ func TestHistoryControls(t *testing.T) {
 // TestHistoryWindow: the line shown stays, with as many neighbours as fit,
 // and ellipses where lines were left out.
 func TestHistoryWindow(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for i := 0; i < 100; i++ {
 		lines = append(lines, strings.Repeat("x", 9)) // 10 with the newline
@@ -99,6 +102,7 @@ func TestHistoryWindow(t *testing.T) {
 // TestChessMoveLines: numbered full moves, the shown ply in bold, a game
 // starting with Black numbered "1…".
 func TestChessMoveLines(t *testing.T) {
+	t.Parallel()
 	lines, cur := ChessMoveLines([]string{"e8=Q", "a1=N", "Qe7", "Nb3"}, true, 1, 3)
 	require.Equal(t, []string{"1. e8=Q a1=N", "2. **Qe7** Nb3"}, lines)
 	require.Equal(t, 1, cur)

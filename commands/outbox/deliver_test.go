@@ -5,6 +5,7 @@ import "testing"
 // TestEveryEffectHasItsDelivery: each Op of the outbox is in effectKinds
 // with a perform, so none is dropped as unknown.
 func TestEveryEffectHasItsDelivery(t *testing.T) {
+	t.Parallel()
 	ops := []Op{OpPost, OpEdit, OpDM, OpEditDM, OpStartThread, OpAddMember, OpRemoveMember, OpArchive, OpBoard, OpCompact}
 	for _, op := range ops {
 		if k, ok := effectKinds[op]; !ok || k.perform == nil {

@@ -33,6 +33,7 @@ func oneEach(ids ...string) []Side {
 // TestUnratedEndsChangeNothing: an aborted game, a casual one, a game
 // outside a server and a game without an outcome rate nobody.
 func TestUnratedEndsChangeNothing(t *testing.T) {
+	t.Parallel()
 	s := storage.NewMemory()
 	won := &storage.Outcome{Winners: []string{"a"}, Losers: []string{"b"}, Method: storage.Resignation}
 	for name, rec := range map[string]*storage.Game{
@@ -59,6 +60,7 @@ func TestUnratedEndsChangeNothing(t *testing.T) {
 // TestDrawAndMutualLoss: a draw, and a loss for everybody (no winner),
 // both score ½: equal new players keep 1500.
 func TestDrawAndMutualLoss(t *testing.T) {
+	t.Parallel()
 	s := storage.NewMemory()
 	for _, o := range []*storage.Outcome{{Method: storage.Agreement}, {Losers: []string{"a", "b"}, Method: storage.MutualLoss}} {
 		ch := rateIn(t, s, &storage.Game{ID: string(o.Method), Kind: string(o.Method), GuildID: "g", Outcome: o}, oneEach("a", "b"))
@@ -77,6 +79,7 @@ func TestDrawAndMutualLoss(t *testing.T) {
 // commander's own part is their moves over their team's most active
 // commander's: w1 a whole game, w2 a third, w3 nothing (not rated).
 func TestTeamWeights(t *testing.T) {
+	t.Parallel()
 	s := storage.NewMemory()
 	rec := &storage.Game{ID: "tc", Kind: "teamchess", GuildID: "g",
 		Outcome: &storage.Outcome{Winners: []string{"w1", "w2", "w3"}, Losers: []string{"b1", "b2"}, Method: storage.Checkmate}}

@@ -39,6 +39,7 @@ func gifOf(t *testing.T, f *ui.File) *gif.GIF {
 // (smaller, then fewer frames, by the renderer); a replay nothing fits is
 // an error, not a file over the limit.
 func TestReplayFileFits(t *testing.T) {
+	t.Parallel()
 	r := render.New()
 	rp := &Replay{Name: "x.gif", Chess: chessFrames(40)}
 	f, err := File(r, rp, 640, MaxBytes)

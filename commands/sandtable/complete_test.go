@@ -34,6 +34,7 @@ func sandFirstTurn(t *testing.T, seed uint64, south, north string) *engine.Posit
 // TestSandAutocompleteNames: the engine's choices become Discord's, named
 // by their value and note (the engine's tests cover which choices).
 func TestSandAutocompleteNames(t *testing.T) {
+	t.Parallel()
 	pos, err := engine.ParsePosition(mainPos)
 	require.NoError(t, err)
 	cs := uiChoices(pos.CompleteMove(engine.South, "e4-e5", limits))
@@ -48,6 +49,7 @@ func TestSandAutocompleteNames(t *testing.T) {
 // router, submitted as the option, are played by /move and added by
 // /step (a few per list: every handler call draws a board).
 func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
+	t.Parallel()
 	pos := sandFirstTurn(t, 3, "skirmish", "fortress")
 	mover := alice
 	if pos.ToMove() == engine.North {
@@ -98,6 +100,7 @@ func TestSandAutocompleteAnswersAreAccepted(t *testing.T) {
 // characters (code points, not bytes: a multi-byte note keeps as much as
 // an ASCII one), closed, and never cuts the value.
 func TestSandChoiceNamesFit(t *testing.T) {
+	t.Parallel()
 	var c choices
 	c.add("e4-e5", strings.Repeat("é", 120))
 	name := c.out[0].Name

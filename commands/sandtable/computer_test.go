@@ -20,6 +20,7 @@ import (
 // making its whole turns (a Main action, then its hazard uses) whenever
 // the turn is its own.
 func TestSandTableAgainstTheComputer(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	r := cmd(alice, "sandtable", "challenge", map[string]string{"level": "beginner"})
 	r.ChannelID = "general"

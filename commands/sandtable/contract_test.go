@@ -26,6 +26,7 @@ func finished(winner, reason string) string {
 // TestOutcomeOfEveryEnding: every way a SandTable game ends has a typed
 // outcome: the winner's side and user, or none, and the method.
 func TestOutcomeOfEveryEnding(t *testing.T) {
+	t.Parallel()
 	south, north := []string{alice.ID}, []string{bob.ID}
 	for _, c := range []struct {
 		name string
@@ -67,6 +68,7 @@ func withEnd(s *State, e *BotEnd) *State { s.Outcome = e; return s }
 // confirmation keeps it), then a period per turn that the turn's Main
 // action and hazard uses keep, restarted when the turn passes.
 func TestClockOfSandTable(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, engine.NewGame(4).Format())
 	at := func(d time.Duration) { a.Now = func() time.Time { return t0.Add(d) } }
@@ -128,6 +130,7 @@ func TestClockOfSandTable(t *testing.T) {
 // first effects (the status message, both panels by DM), which reach
 // Discord only from the outbox; the IDs they yield are recorded in the game.
 func TestStartIsOneTransaction(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	r := cmd(alice, "sandtable", "challenge", map[string]string{"turn_time": "2h"})
 	r.ChannelID = "general"
@@ -177,6 +180,7 @@ func TestStartIsOneTransaction(t *testing.T) {
 // private fallback carries the real image; a 500 on a panel's DM is
 // retried, never reported as closed DMs.
 func TestClosedDMsAtStart(t *testing.T) {
+	t.Parallel()
 	start := func(t *testing.T) (*commands.App, *commandstest.Platform, storage.Store, *storage.Game) {
 		a, p, store := newApp(t)
 		r := cmd(alice, "sandtable", "challenge", nil)
@@ -256,6 +260,7 @@ func TestClosedDMsAtStart(t *testing.T) {
 // player who confirmed first; nothing is on Discord before they are
 // delivered.
 func TestRevealIsSavedWithItsEffects(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	pos := engine.NewGame(6)
 	for _, act := range []string{"S preset phalanx", "N preset skirmish", "S confirm"} {
@@ -292,6 +297,7 @@ func TestRevealIsSavedWithItsEffects(t *testing.T) {
 // edits every remembered panel of both players and the status message,
 // through the outbox.
 func TestEndDuringDeploymentClosesPanels(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g := putGame(t, store, engine.NewGame(6).Format())
 	_, s := load(t, store)

@@ -83,6 +83,7 @@ func viewer(t *testing.T, a *commands.App, u commands.User, i int) *commands.Res
 // game had then), with that turn's log. In the fast tier, the first two turns
 // and the last are checked.
 func TestSandHistoryFrames(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	ends, logs := playedGame(t, store)
 	_, s := load(t, store)
@@ -139,6 +140,7 @@ func TestSandHistoryFrames(t *testing.T) {
 // public board and log, without its spotter or target; once the game is
 // over, everyone sees it.
 func TestSandHistorySecrets(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	_, logs := playedGame(t, store)
 	_, s := load(t, store)
@@ -225,6 +227,7 @@ func commandsResign(t *testing.T, a *commands.App, u commands.User) (*commands.R
 // TestSandHistoryInDeployment: nothing of a deployment is shown, while
 // it runs or after a game that ended in it.
 func TestSandHistoryInDeployment(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, engine.NewGame(9).Format())
 	r := viewer(t, a, alice, -1)
@@ -276,6 +279,7 @@ func fieldValue(m commands.Message, name string) string {
 // frame only and says why; the running game's pending Drone order stays
 // its owner's; the game in Deployment shows nothing.
 func TestSandHistoryOfFixtureGames(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "storage", "testdata", "fixture-v1")
 	db, err := os.ReadFile(filepath.Join(dir, "bot.db"))
 	require.NoError(t, err)

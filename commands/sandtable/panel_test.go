@@ -95,6 +95,7 @@ func requireMoved(t *testing.T, m *commands.Message) {
 }
 
 func TestReopeningKeepsOnePanel(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t)
 	s := gameState(t, store, g)
 	require.Len(t, s.Panels[engine.South], 1)
@@ -162,6 +163,7 @@ func TestReopeningKeepsOnePanel(t *testing.T) {
 // the live one, and a form opened from it, turns its message into a
 // pointer and changes nothing; the live panel's controls act.
 func TestOlderPanelChangesNothing(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t)
 	old := p.DMs[alice.ID][0]
 	_, err := a.Handle(click(alice, buttonOf(t, statusOf(t, p, g), "Deploy (private)")))
@@ -220,6 +222,7 @@ func selectRoute(t *testing.T, m commands.Message) string {
 }
 
 func TestPanelRefusalReplacedBySuccess(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t)
 	panel := p.DMs[alice.ID][0]
 	before := gameState(t, store, g).pos.Format()
@@ -285,6 +288,7 @@ func (l *lossy) DM(ctx context.Context, userID string, m commands.Message) (stri
 // number tells it from the older panel, the same otherwise) and sends no
 // second one.
 func TestReopenRetriedSendsOnePanel(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t)
 	l := &lossy{Platform: p}
 	a.Platform = l
@@ -329,6 +333,7 @@ func TestReopenRetriedSendsOnePanel(t *testing.T) {
 // delivered: the first, no longer live when it arrives, is turned into a
 // pointer at once; the second is the live one.
 func TestPanelDeliveredAfterANewerOne(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t)
 	status := statusOf(t, p, g)
 	for range 2 {
@@ -354,6 +359,7 @@ func TestPanelDeliveredAfterANewerOne(t *testing.T) {
 // ephemeral answer with its own key: an older one's controls change
 // nothing; once the player's DMs open, the panel goes there again.
 func TestPanelsWithClosedDMs(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t, bob)
 	require.True(t, gameState(t, store, g).DMClosed[engine.North])
 	status := statusOf(t, p, g)
@@ -396,6 +402,7 @@ func TestPanelsWithClosedDMs(t *testing.T) {
 // TestRevealClosesTheWaitingPanel: the player who confirmed first has
 // their live panel closed by the reveal.
 func TestRevealClosesTheWaitingPanel(t *testing.T) {
+	t.Parallel()
 	a, p, store, g := started(t)
 	for _, u := range []commands.User{alice, bob} {
 		panel := p.DMs[u.ID][0]

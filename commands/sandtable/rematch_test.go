@@ -16,6 +16,7 @@ import (
 // game's text channel, a challenge to the opponent with sides swapped and
 // the same turn time; accepting it starts that game.
 func TestRematchSwapsSides(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))

@@ -54,6 +54,7 @@ func startReminded(t *testing.T) (*commands.App, *commandstest.Platform, storage
 // its period and names the players who have not confirmed: both, or only
 // the one still deploying; it tells nothing of either deployment.
 func TestReminderOfTheDeployment(t *testing.T) {
+	t.Parallel()
 	t.Run("both", func(t *testing.T) {
 		a, p, store, id := startReminded(t)
 		require.True(t, commandstest.Game(t, store, id).Remind.Equal(t0.Add(6*time.Hour)))
@@ -100,6 +101,7 @@ func TestReminderOfTheDeployment(t *testing.T) {
 // Main action and hazard uses keep it; a turn finished before it cancels
 // it.
 func TestReminderOfATurn(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	a.Settings.RemindAt = 0.75
 	pos := engine.NewGame(4)

@@ -26,6 +26,7 @@ func requireAlready(t *testing.T, r *commands.Response, err error, want string) 
 }
 
 func TestRepeatedDeploymentClicks(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, engine.NewGame(5).Format())
 	deploy := func(u commands.User) commands.Message {
@@ -77,6 +78,7 @@ func TestRepeatedDeploymentClicks(t *testing.T) {
 }
 
 func TestRepeatedDraftClicks(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, mainPos)
 	step := func(text string) commands.Message {
@@ -124,6 +126,7 @@ func TestRepeatedDraftClicks(t *testing.T) {
 }
 
 func TestRepeatedDroneClicks(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, `sandtable-position 1
 phase postturn

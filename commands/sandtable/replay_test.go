@@ -21,6 +21,7 @@ import (
 // end of every turn, a Drone order shown in the turn it was given; the
 // button sends it privately.
 func TestSandReplay(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	_, logs := playedGame(t, store)
 	_, s := load(t, store)
@@ -99,6 +100,7 @@ func replayOf(t *testing.T, a *commands.App, id string) *commands.Replay {
 // TestSandReplayNoneAfterDeployment: a game that ended during Deployment
 // reveals nothing (ruling D19): no replay is posted, the button says so.
 func TestSandReplayNoneAfterDeployment(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, engine.NewGame(9).Format())
 	require.NoError(t, a.Sweep(t0.Add(2*time.Hour))) // neither confirmed: cancelled
@@ -138,6 +140,7 @@ func BenchmarkSandReplay(b *testing.B) {
 // machine-readable record (ruling G23), which replays to the final
 // position: the start after the reveal, every action, the result.
 func TestSandRecordAttached(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	playedGame(t, store)
 	_, s := load(t, store)

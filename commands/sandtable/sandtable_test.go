@@ -24,6 +24,7 @@ import (
 // TestParseDeployEdits: the engine reads the edits (its tests cover the
 // notation); the panel's answer names the line, quoted inert.
 func TestParseDeployEdits(t *testing.T) {
+	t.Parallel()
 	edits, err := parseDeployEdits(engine.South, "place I a5 b5\nmove a5-c5")
 	require.NoError(t, err)
 	require.Len(t, edits, 3)
@@ -45,12 +46,14 @@ func TestParseDeployEdits(t *testing.T) {
 // TestDeployEditsIgnoreInvisibleCharacters: invisible characters in typed
 // edits are not read.
 func TestDeployEditsIgnoreInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	edits, err := parseDeployEdits(engine.South, "place T\u200b c3\u2060; move\u00a0c3-d3\x00\nremove \ufeffd3")
 	require.NoError(t, err)
 	require.Len(t, edits, 3)
 }
 
 func TestDroneNotation(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[[2]string]string{
 		{"d4", "f6"}: "Dd4-f6", {" D4 ", "F6"}: "Dd4-f6", {"si12", "f6"}: "DSI12-f6", {"SI12", " f6"}: "DSI12-f6",
 	} {
@@ -61,6 +64,7 @@ func TestDroneNotation(t *testing.T) {
 }
 
 func TestSandTableLastMoves(t *testing.T) {
+	t.Parallel()
 	pos, err := engine.ParsePosition(mainPos)
 	require.NoError(t, err)
 	entries, err := pos.Clone().ApplyString("Tc3-c6/d7")
@@ -88,6 +92,7 @@ func sq(t *testing.T, s string) engine.Square {
 }
 
 func TestSandLogLines(t *testing.T) {
+	t.Parallel()
 	pos, err := engine.ParsePosition(mainPos)
 	require.NoError(t, err)
 	entries, err := pos.ApplyString("e4-e5 f4-g5")
@@ -106,6 +111,7 @@ func TestSandLogLines(t *testing.T) {
 }
 
 func TestSandPrivateAnswers(t *testing.T) {
+	t.Parallel()
 	a, _, _ := newApp(t)
 	for _, c := range []struct {
 		req  *commands.Request
@@ -140,6 +146,7 @@ func lastPost(t *testing.T, a *commands.App, p *commandstest.Platform) commands.
 // Deployment the one who confirmed wins, and nobody having confirmed
 // cancels the game.
 func TestSandTimeoutRulings(t *testing.T) {
+	t.Parallel()
 	t.Run("postturn", func(t *testing.T) {
 		a, p, store := newApp(t)
 		putGame(t, store, strings.Replace(mainPos, "phase main", "phase postturn\nhazard-uses 1", 1))
@@ -193,6 +200,7 @@ func TestSandTimeoutRulings(t *testing.T) {
 }
 
 func TestSandMoveRefusalsAndDedupe(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	move := func(u commands.User, text string) (*commands.Response, error) {
@@ -234,6 +242,7 @@ func TestSandMoveRefusalsAndDedupe(t *testing.T) {
 }
 
 func TestLoadPositionRefusals(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	// An active game of another kind.
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
@@ -260,6 +269,7 @@ func TestLoadPositionRefusals(t *testing.T) {
 // TestSandStateRoundTrip: everything a restart needs is in the stored
 // state, including drafts, step drafts and unconfirmed Drone orders.
 func TestSandStateRoundTrip(t *testing.T) {
+	t.Parallel()
 	_, _, store := newApp(t)
 	g := putGame(t, store, mainPos)
 	_, s := load(t, store)
@@ -278,6 +288,7 @@ func TestSandStateRoundTrip(t *testing.T) {
 }
 
 func TestSandBoardMessageFields(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, mainPos)
 	resp, err := a.Handle(cmd(carol, "board", "", nil))
@@ -307,6 +318,7 @@ func TestSandBoardMessageFields(t *testing.T) {
 // shows anyone, privately, the public view from North's side, changing
 // nothing.
 func TestSandPublicBoardFromSouthAndFlip(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, strings.Replace(mainPos, "to-move south", "to-move north", 1))
 	drawn := func(flipped bool) []byte {
@@ -339,6 +351,7 @@ func TestSandPublicBoardFromSouthAndFlip(t *testing.T) {
 // TestSandBoardAtHazardCap: at the cap of 40 Mines and Anti-Air the
 // PostTurn prompt says that only a Drone can be used.
 func TestSandBoardAtHazardCap(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	var b strings.Builder
 	b.WriteString("sandtable-position 1\nphase postturn\nto-move south\nhazard-uses 1\npiece SB1 a1\npiece SI1 b1\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n")
@@ -363,6 +376,7 @@ func TestSandBoardAtHazardCap(t *testing.T) {
 // thread and turns its draft message into what was played, without the
 // "not played yet" text and without buttons.
 func TestSandCommitClosesTheDraft(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	r, err := a.Handle(cmd(alice, "step", "", map[string]string{"step": "e4-e5"}))
@@ -386,6 +400,7 @@ func TestSandCommitClosesTheDraft(t *testing.T) {
 // TestSandFinishedFootersAdvertiseNoMoves: once the game is over, the
 // board and the deployment status no longer point to /move or /resign.
 func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	r, err := a.Handle(cmd(carol, "board", "", nil))
@@ -411,6 +426,7 @@ func TestSandFinishedFootersAdvertiseNoMoves(t *testing.T) {
 // number), at codec version 0, loads, and is saved again in the tagged
 // form at version 1.
 func TestSandStateFormat0(t *testing.T) {
+	t.Parallel()
 	old, err := os.ReadFile("../../games/sandtable/testdata/legacy/entries.json")
 	require.NoError(t, err)
 	var entries []json.RawMessage
@@ -446,6 +462,7 @@ func TestSandStateFormat0(t *testing.T) {
 // reveal and its turn log (archived turns included), from which every
 // turn's board is rebuilt; an operator's position starts a new history.
 func TestSandHistoryRebuildsEveryTurn(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g := putGame(t, store, engine.NewGame(9).Format())
 	_, s := load(t, store)
@@ -499,6 +516,7 @@ func TestSandHistoryRebuildsEveryTurn(t *testing.T) {
 // TestAcceptWhereThreadsCannotBe: a challenge whose channel cannot hold
 // threads is closed at acceptance, saying why, and nothing is saved.
 func TestAcceptWhereThreadsCannotBe(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	r := cmd(alice, "sandtable", "challenge", nil)
 	r.ChannelID = "general"
@@ -528,6 +546,7 @@ func TestAcceptWhereThreadsCannotBe(t *testing.T) {
 // TestGamesNeedATextChannel: a SandTable challenge is opened only in a
 // server text channel, where the bot can create the game's thread.
 func TestGamesNeedATextChannel(t *testing.T) {
+	t.Parallel()
 	a, p, _ := newApp(t)
 	open := func(channel string, typ ui.ChannelType) error {
 		p.Types[channel] = typ
@@ -547,6 +566,7 @@ func TestGamesNeedATextChannel(t *testing.T) {
 // the next board, pinging the next player, and the turn's board becomes
 // the line of its turn. The mover is answered privately.
 func TestSandOneLiveBoardPerTurn(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, mainPos)
 	r, err := a.Handle(cmd(carol, "board", "", nil))

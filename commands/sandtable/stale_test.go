@@ -16,6 +16,7 @@ import (
 // replaced.
 
 func TestStaleDrawOfferButtons(t *testing.T) {
+	t.Parallel()
 	// Survival's offers: commands/survival's test of the same name.
 	for _, kind := range []string{Kind} {
 		t.Run(kind, func(t *testing.T) {
@@ -83,6 +84,7 @@ func TestStaleDrawOfferButtons(t *testing.T) {
 // TestStaleDrawOfferLapsed: an offer that lapsed with the turn cannot be
 // accepted by its buttons once a new offer is made.
 func TestStaleDrawOfferLapsed(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, mainPos)
 	old, err := a.Handle(cmd(alice, "draw", "offer", nil))
@@ -108,6 +110,7 @@ func TestStaleDrawOfferLapsed(t *testing.T) {
 // up to date, one whose draft is gone loses its buttons, and nothing
 // changes either way.
 func TestStaleStepDraftButtons(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, mainPos)
 	step := func(text string) commands.Message {
@@ -146,6 +149,7 @@ func TestStaleStepDraftButtons(t *testing.T) {
 // TestStaleDroneBoardButton: a board's Order a Drone orders only in that
 // board's turn.
 func TestStaleDroneBoardButton(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, `sandtable-position 1
 phase postturn

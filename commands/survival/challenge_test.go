@@ -58,6 +58,7 @@ func activeGames(t *testing.T, store storage.Store) int {
 // channel, where the bot can create the game's threads (SandTable and
 // Team Chess: in package commands).
 func TestGamesNeedATextChannel(t *testing.T) {
+	t.Parallel()
 	a, p, _ := newApp(t)
 	open := func(channel string, typ ui.ChannelType) error {
 		p.Types[channel] = typ
@@ -75,6 +76,7 @@ func TestGamesNeedATextChannel(t *testing.T) {
 // TestAcceptWhereThreadsCannotBe: a challenge whose channel cannot hold
 // threads is closed at acceptance, saying why; no game is left behind.
 func TestAcceptWhereThreadsCannotBe(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	msg := challengeOf(t, a, "m1", nil)
 	p.Fail = func(op, _ string) error {
@@ -98,6 +100,7 @@ func TestAcceptWhereThreadsCannotBe(t *testing.T) {
 // challenge's message, with the colours and time asked for; the players
 // are added and the first board posted from the outbox, not before.
 func TestAcceptStartsTheGame(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	msg := challengeOf(t, a, "chal1", map[string]string{"color": "black", "move_time": "30m"})
 	require.Contains(t, msg.Cards[0].Description, "Colour of "+alice.Mention()+": black.")
@@ -152,6 +155,7 @@ func TestAcceptStartsTheGame(t *testing.T) {
 // TestAcceptColours: White and Black as asked; random gives each side to
 // either player over many games.
 func TestAcceptColours(t *testing.T) {
+	t.Parallel()
 	whites := map[string]int{}
 	for i := range 40 {
 		color := "random"
@@ -184,6 +188,7 @@ func TestAcceptColours(t *testing.T) {
 // challenge open (Accept again starts one game); failing at the first
 // board delays it, it is posted once on a later delivery.
 func TestAcceptSurvivesDiscordErrors(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	msg := challengeOf(t, a, "chal1", nil)
 	serverError := &commands.PlatformError{HTTPStatus: 500, Status: "500 Internal Server Error", Err: errors.New("HTTP 500")}
@@ -222,6 +227,7 @@ func TestAcceptSurvivesDiscordErrors(t *testing.T) {
 // challenger cancels; either closes the challenge without a game; an
 // expired challenge is closed when clicked or swept.
 func TestChallengeDeclineCancelExpire(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	msg := challengeOf(t, a, "chal1", nil)
 	_, err := a.Handle(click(bob, buttonOf(t, msg, "Cancel")))
@@ -270,6 +276,7 @@ func TestChallengeDeclineCancelExpire(t *testing.T) {
 // a colour among white, black and random, and a time per move in range;
 // nothing is opened otherwise.
 func TestChallengeRefusals(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	open := func(opponent *commands.User, opts map[string]string) error {
 		r := cmd(alice, "survival", "challenge", opts)
@@ -305,6 +312,7 @@ func TestChallengeRefusals(t *testing.T) {
 // naming the open one, and opens nothing; once that one is answered or has
 // expired, a new one opens; one never shown is replaced (ruling 27).
 func TestOneOpenChallengePerPair(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	open := func(from, to commands.User, guild string, now time.Time) error {
 		r := cmd(from, "survival", "challenge", nil)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSweepTimesOutOnlyDueGames(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle, "a1a2")
 	require.NoError(t, a.Sweep(t0.Add(59*time.Minute)))
@@ -40,6 +41,7 @@ func TestSweepTimesOutOnlyDueGames(t *testing.T) {
 // TestDowntimeIsCredited: a game whose clock ran out while the bot was down
 // is not lost on time at the restart; its deadline moves by the downtime.
 func TestDowntimeIsCredited(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle) // deadline t0+1h
 	open, err := a.Handle(&commands.Request{Type: commands.CommandRequest, InteractionID: "ch1", GuildID: "g", ChannelID: "general",
@@ -89,6 +91,7 @@ func TestDowntimeIsCredited(t *testing.T) {
 }
 
 func TestNoHeartbeatNoCredit(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	down, err := a.CreditDowntime(t0.Add(5 * time.Hour))
@@ -101,6 +104,7 @@ func TestNoHeartbeatNoCredit(t *testing.T) {
 // TestClock: Survival's clock runs per move for the side to move, one run
 // per ply, MoveTime long, and stops once the game is over.
 func TestClock(t *testing.T) {
+	t.Parallel()
 	s := decoded(t, &State{StartFEN: kingsShuffle, Moves: []string{}, White: alice, Black: bob, MoveTime: 90 * time.Minute})
 	require.Equal(t, commands.Clock{Rule: commands.PerMove, Actors: []string{alice.ID}, Key: "0", Period: 90 * time.Minute}, Game{}.Clock(s))
 
@@ -132,6 +136,7 @@ func TestClock(t *testing.T) {
 // the state without a move (a draw offer, declining it) keeps the
 // deadline; the end of the game stops it.
 func TestClockRestartsOnlyWithTheMove(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle) // deadline t0+1h, an hour per move
 	at := func(d time.Duration, u commands.User, command, sub string, opts map[string]string) *commands.Response {
@@ -182,6 +187,7 @@ func unix(tm time.Time) string { return strconv.FormatInt(tm.Unix(), 10) }
 // that keeps the clock keeps the credited deadline (neither the one before
 // the credit nor one credited twice), and the next move starts a fresh run.
 func TestCreditedDeadlineKeptByActions(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle) // deadline t0+1h
 	require.NoError(t, a.Heartbeat(t0.Add(10*time.Minute)))
@@ -216,6 +222,7 @@ func TestCreditedDeadlineKeptByActions(t *testing.T) {
 // when the time runs out, not scored: no winner, no loser, the method
 // "aborted", result "*" (ruling 28).
 func TestNoFirstMoveIsAborted(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))

@@ -52,6 +52,7 @@ func oldResultLine(result, reason string) string {
 // decodes into the typed End, whose Outcome is typed, and the game shows
 // the same result line and PGN termination as before.
 func TestDecodeVersion0Ends(t *testing.T) {
+	t.Parallel()
 	white := &storage.Outcome{Winners: []string{alice.ID}, Losers: []string{bob.ID}, Side: "white"}
 	black := &storage.Outcome{Winners: []string{bob.ID}, Losers: []string{alice.ID}, Side: "black"}
 	draw := &storage.Outcome{}
@@ -122,6 +123,7 @@ func TestDecodeVersion0Ends(t *testing.T) {
 // draw offer, plays on: the offer is still there, and the next action
 // stores the state at the current version.
 func TestDecodeVersion0Running(t *testing.T) {
+	t.Parallel()
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(v0State(kingsShuffle, []string{"a1a2"}, "", ""), &m))
 	m["draw_offer"], m["draw_seq"], m["draw_answer"] = alice.ID, 2, "1 decline "+bob.ID
@@ -157,6 +159,7 @@ func TestDecodeVersion0Running(t *testing.T) {
 // TestDecodeRefusals: an unknown version, broken JSON and moves that do not
 // replay are errors.
 func TestDecodeRefusals(t *testing.T) {
+	t.Parallel()
 	good := v0State(kingsShuffle, []string{"a1a2"}, "", "")
 	_, err := Game{}.Decode(Game{}.Version()+1, good)
 	require.ErrorContains(t, err, "unknown Survival state version")
@@ -172,6 +175,7 @@ func TestDecodeRefusals(t *testing.T) {
 // (written before the game core; storage/testdata/fixture-v1) decode, and
 // the finished ones show the result line their stored reason gave.
 func TestDecodeFixtureStates(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "storage", "testdata", "fixture-v1")
 	db, err := os.ReadFile(filepath.Join(dir, "bot.db"))
 	require.NoError(t, err)
@@ -226,6 +230,7 @@ func TestDecodeFixtureStates(t *testing.T) {
 // move (it is read only for records), and a position that disagrees with
 // the history's length is refused.
 func TestVersion2ResumesWithoutReplay(t *testing.T) {
+	t.Parallel()
 	s, err := Game{}.Decode(1, v0State(kingsShuffle, []string{"a1a2", "h8g8"}, "", ""))
 	require.NoError(t, err)
 	raw, err := Game{}.Encode(s)

@@ -52,6 +52,7 @@ func waitPly(t *testing.T, store storage.Store, id string, n int) (*storage.Game
 // board like a human's, mentioning alice; the board says "vs Computer";
 // the game is unrated.
 func TestComputerPlaysWhiteAndReplies(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g := computerGame(t, a, store, "black", "beginner")
 	require.True(t, g.Unrated)
@@ -86,6 +87,7 @@ func TestComputerPlaysWhiteAndReplies(t *testing.T) {
 // TestComputerRematchStartsAtOnce: resigning then clicking Rematch starts
 // a new game against the computer at the same level, without acceptance.
 func TestComputerRematchStartsAtOnce(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g := computerGame(t, a, store, "white", "casual")
 	r := cmd(alice, "resign", "", nil)
@@ -124,6 +126,7 @@ func TestComputerRematchStartsAtOnce(t *testing.T) {
 // give the same legal move (the framework seeds by game and ply), and the
 // level's node budget, not the time cap, bounds the search.
 func TestComputerMoveIsDeterministic(t *testing.T) {
+	t.Parallel()
 	g, err := chess.ReplayGame(chess.Survival, chess.NewGame(chess.Survival).StartFEN(), nil)
 	require.NoError(t, err)
 	s := &State{StartFEN: g.StartFEN(), Moves: []string{}, game: g}

@@ -23,6 +23,7 @@ func clickAt(u commands.User, customID string, d time.Duration) *commands.Reques
 // nothing; Cancel drops it; only the asked player's Confirm within a minute,
 // with the game as it was when asked, resigns, once.
 func TestResignAsksFirst(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	version := func() int64 { return commandstest.Game(t, store, id).Version }
@@ -91,6 +92,7 @@ func TestResignAsksFirst(t *testing.T) {
 // button, asks first; a decline does not; a Confirm answers only the offer
 // it was asked about.
 func TestDrawAcceptAsksFirst(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	active := func() bool { return commandstest.Game(t, store, id).Active }
@@ -140,6 +142,7 @@ func TestDrawAcceptAsksFirst(t *testing.T) {
 // and its outbox copy to show first), a summary is posted and the thread
 // archived and locked, once.
 func TestEndArchivesTheThread(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, kingsShuffle)
 	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
@@ -162,6 +165,7 @@ func TestEndArchivesTheThread(t *testing.T) {
 // channel, a challenge to the same opponent with colours swapped and the
 // same move time; accepting it starts a game with the colours swapped.
 func TestRematch(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))

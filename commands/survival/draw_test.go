@@ -11,6 +11,7 @@ import (
 )
 
 func TestSurvivalThreefoldClaim(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	// Ka2 Kg8 Ka1 Kh8 Ka2 Kg8 Ka1 Kh8: the start position has occurred three times.
 	id := putGame(t, store, kingsShuffle, "a1a2", "h8g8", "a2a1", "g8h8", "a1a2", "h8g8", "a2a1")
@@ -38,6 +39,7 @@ func TestSurvivalThreefoldClaim(t *testing.T) {
 }
 
 func TestSurvivalFiftyMoveClaim(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, "7k/8/8/8/8/8/8/K7 w - - 99 80")
 	_, err := a.Handle(cmd(alice, "draw", "claim", nil))
@@ -52,6 +54,7 @@ func TestSurvivalFiftyMoveClaim(t *testing.T) {
 // TestStaleDrawOfferButtons: a draw offer's buttons answer that offer
 // only (the SandTable half of this test is in package commands).
 func TestStaleDrawOfferButtons(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	active := func() bool { return commandstest.Game(t, store, "game1").Active }
 	putGame(t, store, kingsShuffle)

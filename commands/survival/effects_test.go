@@ -39,6 +39,7 @@ func failOnce(p *commandstest.Platform, ops ...string) {
 // announcement delays it; it is posted once, with the record, on a later
 // delivery.
 func TestTimeLossAnnouncedDespiteErrors(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle, "a1a2")
 	failOnce(p, "send")
@@ -84,6 +85,7 @@ func (p *lossyPlatform) Send(ctx context.Context, channelID string, m commands.M
 // announcement but its answer was lost, the retry finds the post among the
 // thread's recent messages and posts nothing more.
 func TestLostAnswerNotPostedTwice(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	a.Platform = &lossyPlatform{Platform: p, lose: 1}
 	putGame(t, store, kingsShuffle)
@@ -99,6 +101,7 @@ func TestLostAnswerNotPostedTwice(t *testing.T) {
 // TestPlayersAddedDespiteErrors: a 500 on adding a player to the new
 // game's thread is retried, and the first board follows it.
 func TestPlayersAddedDespiteErrors(t *testing.T) {
+	t.Parallel()
 	a, p, _ := newApp(t)
 	msg := challengeOf(t, a, "chal1", nil)
 	_, err := a.Handle(commandstest.Click(bob, buttonOf(t, msg, "Accept"), "chal1"))
@@ -119,6 +122,7 @@ func TestPlayersAddedDespiteErrors(t *testing.T) {
 // TestSimultaneousMovesApplyOnce: the same move sent many times at once
 // (double clicks, two devices) is played once; the others are refused.
 func TestSimultaneousMovesApplyOnce(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	const n = 8
@@ -151,6 +155,7 @@ func TestSimultaneousMovesApplyOnce(t *testing.T) {
 // challenge's message is an effect like the others: a 500 delays it, it
 // is not lost.
 func TestExpiredChallengeEditRetried(t *testing.T) {
+	t.Parallel()
 	a, p, _ := newApp(t)
 	challengeOf(t, a, "chal1", nil)
 	failOnce(p, "edit")
@@ -171,6 +176,7 @@ func TestExpiredChallengeEditRetried(t *testing.T) {
 // order they were made: a time-out's announcement waits for the first
 // board that Discord refused earlier.
 func TestGameEffectsKeepTheirOrder(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	msg := challengeOf(t, a, "chal1", nil)
 	_, err := a.Handle(commandstest.Click(bob, buttonOf(t, msg, "Accept"), "chal1"))

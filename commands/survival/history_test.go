@@ -28,6 +28,7 @@ import (
 // clicker's side, with the k-th move in bold in the move list; the
 // controls are disabled at the ends, and a click changes nothing stored.
 func TestSurvivalHistoryEveryPly(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	moves := []string{"a1a2", "h8g8", "a2a3", "g8f8", "a3b3", "f8e8", "b3b4"}
 	putGame(t, store, kingsShuffle, moves...)
@@ -104,6 +105,7 @@ func TestSurvivalHistoryEveryPly(t *testing.T) {
 // TestSurvivalHistoryOfAFinishedGame: the final message offers History;
 // its last frame carries the result, without capture marks.
 func TestSurvivalHistoryOfAFinishedGame(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, kingsShuffle, "a1a2")
 	_, err := commandstest.Confirm(t, a, cmd(alice, "resign", "", nil))
@@ -120,6 +122,7 @@ func TestSurvivalHistoryOfAFinishedGame(t *testing.T) {
 // (storage/testdata/fixture-v1, state version 0) open in the viewer at
 // every ply.
 func TestSurvivalHistoryOfFixtureGames(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "storage", "testdata", "fixture-v1")
 	db, err := os.ReadFile(filepath.Join(dir, "bot.db"))
 	require.NoError(t, err)
@@ -198,6 +201,7 @@ func requireControls(t *testing.T, r *commands.Response, atFirst, atLast bool) {
 // were played steps on: ⏭ goes to the position at the time of the click,
 // ▶ past the old end reaches the new moves.
 func TestSurvivalHistoryViewerStaysUseful(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, kingsShuffle, "a1a2")
 	r, err := a.Handle(cmd(carol, "history", "", nil))

@@ -16,6 +16,7 @@ import (
 // claimed) in the state's Outcome and in the stored game, and stops the
 // clock.
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	whiteWins := func(m storage.Method) storage.Outcome {
 		return storage.Outcome{Winners: []string{alice.ID}, Losers: []string{bob.ID}, Side: "white", Method: m}
 	}

@@ -138,6 +138,7 @@ func legalUCI(t *testing.T, fen string) []string {
 // A picker that dropped or invented a move, offered a non-capture when a
 // capture is due, or cut a list at 25 fails.
 func TestSurvivalPickerOffersExactlyTheLegalMoves(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, fen string
 		pieces    int
@@ -166,6 +167,7 @@ func TestSurvivalPickerOffersExactlyTheLegalMoves(t *testing.T) {
 // capturing pieces are offered, the picker says why, and the capture is
 // described.
 func TestSurvivalPickerMandatoryCapture(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, "4k3/8/8/3p4/4P3/8/8/K7 w - - 0 1")
 	root := openPicker(t, a, alice)
@@ -185,6 +187,7 @@ func TestSurvivalPickerMandatoryCapture(t *testing.T) {
 // plays it with exactly /move's effects and answer: the same stored game,
 // the same public board and the same posts.
 func TestSurvivalPickerPromotionPlaysLikeMove(t *testing.T) {
+	t.Parallel()
 	start := chess.Survival.StartFEN()
 	a, p, store := newApp(t)
 	id := putGame(t, store, start)
@@ -235,6 +238,7 @@ func TestSurvivalPickerPromotionPlaysLikeMove(t *testing.T) {
 // button shown before the last move refuses, playing nothing; a forged
 // choice is refused.
 func TestSurvivalPickerRefusesOthersAndStalePickers(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	board := boardMsg(t, a)
@@ -288,6 +292,7 @@ func TestSurvivalPickerRefusesOthersAndStalePickers(t *testing.T) {
 // TestSurvivalPickerPagesAndBack: the pages of a long list turn both ways,
 // Back returns to the pieces and the choice made after paging plays.
 func TestSurvivalPickerPagesAndBack(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, "8/8/8/3Q4/8/8/8/6k1 w - - 0 1")
 	root := openPicker(t, a, alice)

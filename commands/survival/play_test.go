@@ -13,6 +13,7 @@ import (
 )
 
 func TestSurvivalDeadPositionEndsAtOnce(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	// The bishops face each other on the long diagonal: the capture is
 	// forced and eliminates Black.
@@ -41,6 +42,7 @@ func TestSurvivalDeadPositionEndsAtOnce(t *testing.T) {
 }
 
 func TestSurvivalResignAnyTimeByEitherPlayer(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	_, err := a.Handle(cmd(carol, "resign", "", nil))
@@ -54,6 +56,7 @@ func TestSurvivalResignAnyTimeByEitherPlayer(t *testing.T) {
 }
 
 func TestSurvivalInteractionAppliedOnce(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	req := cmd(alice, "move", "", map[string]string{"move": "Ka2"})
@@ -74,6 +77,7 @@ func TestSurvivalInteractionAppliedOnce(t *testing.T) {
 // captures on a line of its own, in the notation typed, and the count
 // with the first 8 when there are more; nothing is played.
 func TestSurvivalRefusalNamesForcedCaptures(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, "4k3/8/8/3p4/4P3/8/8/K7 w - - 0 1")
 	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Ka3"})) // a UserError: answered privately (bot e2e)
@@ -101,6 +105,7 @@ func TestSurvivalRefusalNamesForcedCaptures(t *testing.T) {
 // the variant's own notation: no castling in Survival (the Team Chess
 // half of this test is in package commands).
 func TestNotAMoveHintPerVariant(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, kingsShuffle)
 	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "hello"}))
@@ -111,6 +116,7 @@ func TestNotAMoveHintPerVariant(t *testing.T) {
 
 // TestGamesLineNamesTheColour: /games writes the colour as a title.
 func TestGamesLineNamesTheColour(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	putGame(t, store, kingsShuffle)
 	for u, want := range map[commands.User]string{alice: "you play White", bob: "you play Black"} {
@@ -134,6 +140,7 @@ func TestGamesLineNamesTheColour(t *testing.T) {
 // typed (SAN or UCI), at most 25, as UCI values; nothing once the game is
 // over. Nothing is saved.
 func TestAutocomplete(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, "8/P7/8/8/8/8/8/K6k w - - 0 1")
 	before := commandstest.Game(t, store, id).Version
@@ -166,6 +173,7 @@ func TestAutocomplete(t *testing.T) {
 // turn it is, whose value plays nothing when submitted, even by the player
 // to move (ruling 26).
 func TestAutocompleteOnlyForTheMover(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, "8/P7/8/8/8/8/8/K6k w - - 0 1")
 	ac := func(u commands.User) []*ui.Choice {
@@ -200,6 +208,7 @@ func TestAutocompleteOnlyForTheMover(t *testing.T) {
 // player to move) and compacts the one before into its line of the move
 // list, once; the mover is answered privately; /board answers privately.
 func TestSurvivalOneLiveBoard(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	id := putGame(t, store, kingsShuffle)
 	for i, m := range []string{"Ka2", "Kg8", "Ka1"} {

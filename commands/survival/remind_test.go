@@ -30,6 +30,7 @@ func remindersIn(p *commandstest.Platform, channel string) []string {
 // a move made before it cancels it; /games says whom the game waits on
 // and links its thread.
 func TestReminderNamesThePlayerToMove(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	a.Settings.RemindAt = 0.75
 	msg := challengeOf(t, a, "chal1", map[string]string{"color": "white", "move_time": "8h"})

@@ -22,6 +22,7 @@ import (
 // ply), drawn when delivered: the outbox holds no image. The final board's
 // 🎞 Replay button sends the same privately; before the end it is refused.
 func TestSurvivalReplay(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	moves := []string{"a1a2", "h8g8", "a2a1"}
 	id := putGame(t, store, kingsShuffle, moves...)
@@ -80,6 +81,7 @@ func TestSurvivalReplay(t *testing.T) {
 // TestSurvivalReplayFrames: the frames are the positions of the game, each
 // with its move highlighted, from White's side.
 func TestSurvivalReplayFrames(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	id := putGame(t, store, "8/8/8/8/8/8/1p6/K7 w - - 0 1")
 	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "Kxb2"}))

@@ -16,6 +16,7 @@ import (
 // with Black to move and the final one whoever won, is drawn from White's
 // side (ruling 21).
 func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		moves   []string // played first, by alice then bob
@@ -74,6 +75,7 @@ func TestSurvivalBoardsFromWhitesSide(t *testing.T) {
 // TestStaleSurvivalFlip: Flip board shows the position of the board it is
 // on, not the game's position now, always from Black's side.
 func TestStaleSurvivalFlip(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	putGame(t, store, kingsShuffle)
 	b0, err := a.Handle(cmd(alice, "board", "", nil))

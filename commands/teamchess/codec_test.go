@@ -36,6 +36,7 @@ func rewriteStored(t *testing.T, store storage.Store, id string, change func(st,
 // move (it is replayed only for the whole record), and a snapshot that
 // disagrees with the history's length, or its absence, is refused.
 func TestVersion2ResumesWithoutReplay(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	play := func(u commands.User, move string) (*commands.Response, error) {
@@ -97,6 +98,7 @@ func TestVersion2ResumesWithoutReplay(t *testing.T) {
 // record (the flow asks the engine whether the team had sacrificed,
 // instead of searching the record).
 func TestResumedGameKnowsEarlierSacrifices(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "1n2k1n1/PP4PP/8/3q4/3Q4/8/pp4pp/1N2K1N1 w - - 0 1", []commands.User{alice}, []commands.User{bob})
 	play := func(u commands.User, move string) string {
@@ -117,6 +119,7 @@ func TestResumedGameKnowsEarlierSacrifices(t *testing.T) {
 // resumed at every move hold every move from the first, not only those
 // since the last save.
 func TestResumedGameRecordsTheWholeGame(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	moves := []struct {

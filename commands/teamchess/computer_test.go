@@ -29,6 +29,7 @@ func waitActions(t *testing.T, store storage.Store, id string, n int) *State {
 // commanders to either queue at a level and removes them; only the
 // creator may; Start makes an unrated game recording its computer seats.
 func TestLobbyAddsAndRemovesComputers(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
 	require.NoError(t, err)
@@ -77,6 +78,7 @@ func TestLobbyAddsAndRemovesComputers(t *testing.T) {
 // to no thread and pinged nowhere; bob, alice's adviser, can still
 // /suggest. A computer commanding White moves first at once.
 func TestHumanTeamAgainstAComputer(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	cpu := commands.ComputerUser(1, "beginner")
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, bob}, []commands.User{cpu})
@@ -134,6 +136,7 @@ func BenchmarkComputerAction(b *testing.B) {
 // computer is refused at Start (ruling D30) and starts no game; with a
 // person on a side it starts.
 func TestComputersAloneDoNotStart(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
 	require.NoError(t, err)
@@ -167,6 +170,7 @@ func TestComputersAloneDoNotStart(t *testing.T) {
 // commander ends, its final message does not claim the records were
 // updated (they are not, ruling D27): it says none changed.
 func TestComputerGameEndSaysNoRecordChanges(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	cpu := commands.ComputerUser(1, "beginner")
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{cpu})

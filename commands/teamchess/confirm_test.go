@@ -15,6 +15,7 @@ import (
 // first; Cancel, someone else's click and a click after the minute change
 // nothing; a Confirm in time tags out once; /resign asks too.
 func TestTagOutAsksFirst(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, bob}, []commands.User{carol, dan})
 	version := func() int64 { return commandstest.Game(t, store, g.ID).Version }

@@ -20,6 +20,7 @@ import (
 // a timeout each give the next commander the full move time; a refused
 // action or a read (/board, /record) keeps the deadline; the end stops it.
 func TestMoveTimerRestartsWithEveryTransition(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, bob}, []commands.User{carol, dan})
 	deadline := func() time.Time { return commandstest.Game(t, store, g.ID).Deadline }
@@ -62,6 +63,7 @@ func TestMoveTimerRestartsWithEveryTransition(t *testing.T) {
 
 // TestNoMoveTimeNoClock: a game without a move time has no deadline.
 func TestNoMoveTimeNoClock(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	l := &lobby{ID: commands.NewID(), Kind: Kind, GuildID: "g", ChannelID: "general", Creator: alice,
 		White: []commands.User{alice}, Black: []commands.User{bob}}
@@ -79,6 +81,7 @@ func TestNoMoveTimeNoClock(t *testing.T) {
 // TestOutcomes: every way a game ends is stored as a typed outcome: the
 // method, the winning side, and the teams' members as winners and losers.
 func TestOutcomes(t *testing.T) {
+	t.Parallel()
 	type step struct {
 		by       commands.User
 		cmd, sub string
@@ -154,6 +157,7 @@ func TestOutcomes(t *testing.T) {
 // engine's snapshot (version 2), which decodes to the same game; an
 // unknown version or a state that does not replay is an error.
 func TestStateCodec(t *testing.T) {
+	t.Parallel()
 	game, err := tc.NewGame(tc.Setup{White: []tc.Member{{ID: alice.ID, Name: "alice"}}, Black: []tc.Member{{ID: bob.ID, Name: "bob"}}})
 	require.NoError(t, err)
 	_, err = game.Play(alice.ID, "e4")
@@ -195,6 +199,7 @@ func TestStateCodec(t *testing.T) {
 // once; the members and the first boards are effects, performed by the
 // outbox, in order.
 func TestStartIsOneTransactionThenEffects(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	l := &lobby{ID: commands.NewID(), Kind: Kind, GuildID: "g", ChannelID: "general", Creator: alice,
 		White: []commands.User{alice, bob}, Black: []commands.User{carol}, MoveTime: time.Hour, Created: t0}
@@ -246,6 +251,7 @@ func TestStartIsOneTransactionThenEffects(t *testing.T) {
 // reuses the public thread (started from the same message) and makes the
 // game.
 func TestStartRefusedThreadChangesNothing(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	l := &lobby{ID: commands.NewID(), Kind: Kind, GuildID: "g", ChannelID: "general", Creator: alice,
 		White: []commands.User{alice}, Black: []commands.User{bob}, MoveTime: time.Hour, Created: t0}

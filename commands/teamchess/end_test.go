@@ -19,6 +19,7 @@ import (
 // thread, pointing to it; all three are archived and locked, once (ruling
 // D21).
 func TestTeamThreadsArchivedAtTheEnd(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	_, err := a.Handle(in(alice, team[chess.White], "move", "", map[string]string{"move": "e4"}))
@@ -78,6 +79,7 @@ func TestTeamThreadsArchivedAtTheEnd(t *testing.T) {
 // the open lobby, or to the game it started; a member who cannot play
 // again leaves it before the start (ruling D20).
 func TestRematchSwapsSides(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	// bob commands twice for Black, the smaller team (rule 1.1).
 	g, pub, _ := startGame(t, a, store, "", []commands.User{carol, alice}, []commands.User{bob, bob})
@@ -162,6 +164,7 @@ func TestRematchSwapsSides(t *testing.T) {
 // TestRematchAfterTheLobbyClosed: once the rematch lobby is cancelled or
 // expired (its message then says so), Rematch opens another.
 func TestRematchAfterTheLobbyClosed(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	_, err := commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
@@ -221,6 +224,7 @@ func memberIDs(s *State, side chess.Color) []string {
 // TestRematchOfAnAbortedGame: a game aborted before its first move
 // (ruling D18) offers a rematch too, and its threads close like any other.
 func TestRematchOfAnAbortedGame(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))

@@ -28,6 +28,7 @@ import (
 // that move in play, drawn from the clicker's team's side, and tells what
 // followed the move; the last tells the result.
 func TestTeamChessHistoryReplaysSacrificesAndPasses(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob, dan})
 	board := func(flipped bool) []byte {
@@ -106,6 +107,7 @@ func TestTeamChessHistoryReplaysSacrificesAndPasses(t *testing.T) {
 // at every move, the finished ones ending with the result they were
 // scored with.
 func TestTeamChessHistoryOfFixtureGames(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "storage", "testdata", "fixture-v1")
 	db, err := os.ReadFile(filepath.Join(dir, "bot.db"))
 	require.NoError(t, err)

@@ -29,6 +29,7 @@ func statsByID(t *testing.T, a *commands.App) map[string]tc.PlayerStats {
 // dishonourable mate (rule 2.1's upgrade, rule 5); the mate is scored and
 // recorded as a dishonourable checkmate (ruling 6).
 func TestTeamChessHonourAnnounced(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob, dan})
 	play := func(u commands.User, move string) string {
@@ -68,6 +69,7 @@ func TestTeamChessHonourAnnounced(t *testing.T) {
 // record and its PGN, and loading it rewrites neither the game nor the
 // players' records.
 func TestTeamChessOldFinishedGameKeepsItsCategory(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	// Black's own Saboteur forces White's mate: honourable today (White
 	// never sacrificed), dishonourable by the old ruling A9.

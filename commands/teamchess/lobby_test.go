@@ -13,6 +13,7 @@ import (
 // already so is answered privately "Already done" and leaves the lobby
 // message as it is (ruling D1).
 func TestRepeatedLobbyChoices(t *testing.T) {
+	t.Parallel()
 	a, _, _ := newApp(t)
 	erin := commands.User{ID: "100005", Name: "erin"}
 	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
@@ -70,6 +71,7 @@ func TestRepeatedLobbyChoices(t *testing.T) {
 // TestStaleLobbyMenus: the lobby's menus act on the commander they named
 // when drawn, not on whoever holds that queue place now.
 func TestStaleLobbyMenus(t *testing.T) {
+	t.Parallel()
 	a, _, _ := newApp(t)
 	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
 	require.NoError(t, err)

@@ -28,6 +28,7 @@ func otherProcess(store storage.Store, p commands.Platform) *commands.App {
 // the write (no join is lost), and the router handles the click again on
 // the lobby as it is then; a lobby started elsewhere is no longer open.
 func TestLobbyChangedInAnotherProcess(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	b := otherProcess(store, p)
 	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))

@@ -117,6 +117,7 @@ func stateOf(t *testing.T, fen string) *State {
 // the whole moves it reaches with the engine's move generator; each
 // option extends its step's path and Back returns to it.
 func TestTeamChessPickerOffersExactlyTheLegalMoves(t *testing.T) {
+	t.Parallel()
 	for _, fen := range []string{
 		chess.TeamChess.StartFEN(),
 		"r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1",    // b8 and bxa8: Assassin, Saboteur, Political Agent
@@ -145,6 +146,7 @@ func TestTeamChessPickerOffersExactlyTheLegalMoves(t *testing.T) {
 // role (the impossible Royal Guard said with its reason), the Assassin's
 // target; then Back and Start over; the move played is /move's.
 func TestTeamChessPickerSacrifice(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, _, team := startGame(t, a, store, "r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob})
 	board := boardAsked(t, a, alice, team[chess.White])
@@ -193,6 +195,7 @@ func TestTeamChessPickerSacrifice(t *testing.T) {
 // a move of the opponent's; then the opponent's picker offers that move
 // alone, and plays it.
 func TestTeamChessPickerForcedReply(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
 	resp, err := pickIn(a, alice, pub, buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move"))
@@ -232,6 +235,7 @@ func TestTeamChessPickerForcedReply(t *testing.T) {
 // who acts; a picker shown before a tag-out or a move refuses; a forged
 // choice is refused; nothing is played.
 func TestTeamChessPickerRefusals(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	open := buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move")
@@ -274,6 +278,7 @@ func TestTeamChessPickerRefusals(t *testing.T) {
 // leaves exactly what the same /move leaves: the stored game, the answer
 // and every post in the three threads.
 func TestTeamChessPickerPlaysLikeMove(t *testing.T) {
+	t.Parallel()
 	const id = "pickpickpi"
 	const fen = "r3k3/1P6/8/3n4/8/8/8/Q3K3 w - - 0 1"
 	a, pa, storeA := newApp(t)
@@ -313,6 +318,7 @@ func TestTeamChessPickerPlaysLikeMove(t *testing.T) {
 // during a siege decision the board has no picker and an older picker
 // says to decide the siege first.
 func TestTeamChessPickerPagesAndSiege(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
 	resp, err := pickIn(a, alice, pub, buttonOf(t, boardAsked(t, a, alice, pub), "Pick a move"))
@@ -367,6 +373,7 @@ func TestTeamChessPickerPagesAndSiege(t *testing.T) {
 // carries, the picker refuses it with a message for the user or shows a
 // step; it never panics and never names a move the engine refuses.
 func TestTeamChessPickerForgedPaths(t *testing.T) {
+	t.Parallel()
 	st := stateOf(t, "3qk3/1P6/8/8/8/8/6p1/Q3K3 w - - 0 1")
 	pos := st.game.Position()
 	paths := []string{"e", "b", "b7b", "b7b8x", "b7b8g", "b7b8a:", "b7b8a:zz", "b7b8a:e8", "b7b8p:d8", "b7b8s", "b7b8s:",

@@ -19,6 +19,7 @@ import (
 // final public board announces the changes; the Team Chess leaderboard
 // keeps rule 6.1's order with the rating beside it.
 func TestTeamChessGameIsRated(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	require.False(t, g.Unrated, "rated by default")
@@ -91,6 +92,7 @@ func TestTeamChessGameIsRated(t *testing.T) {
 // TestCasualLobby: /teamchess new casual:true opens a casual lobby; its
 // game changes no rating.
 func TestCasualLobby(t *testing.T) {
+	t.Parallel()
 	a, _, _ := newApp(t)
 	r := commandstest.Cmd(alice, "teamchess", "new", nil)
 	r.ChannelID = "general"

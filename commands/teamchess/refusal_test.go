@@ -14,6 +14,7 @@ import (
 // pinned bishop's reason comes with bd3; sacrifice roles are one entry
 // each.
 func TestTeamChessRefusalNamesLegalMoves(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "k7/8/1Q6/8/4p3/4P3/3P4/K7 w - - 0 1", []commands.User{alice}, []commands.User{bob})
 	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "d4"}))
@@ -38,6 +39,7 @@ func TestTeamChessRefusalNamesLegalMoves(t *testing.T) {
 // TestNotAMoveHint: the hint after text that is not a move shows Team
 // Chess's own notation: sacrifices, no promotion.
 func TestNotAMoveHint(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "", []commands.User{carol}, []commands.User{bob})
 	_, err := a.Handle(in(carol, pub, "move", "", map[string]string{"move": "hello"}))

@@ -29,6 +29,7 @@ func remindersIn(p *commandstest.Platform, channel string) []string {
 // member; after a tag-out on time the next commander's move has its own;
 // /games says which commander the game waits on.
 func TestReminderNamesTheCommander(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	a.Settings.RemindAt = 0.75
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})

@@ -13,6 +13,7 @@ import (
 // the replay: the start and the board after every move; the public final
 // board's Replay button sends it privately; the archive names the teams.
 func TestTeamChessReplay(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	for i, mv := range []string{"e4", "e5", "Nf3"} {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestTeamChessInteractionAppliedOnce(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
 	req := in(alice, pub, "move", "", map[string]string{"move": "e4"})
@@ -32,6 +33,7 @@ func TestTeamChessInteractionAppliedOnce(t *testing.T) {
 // threads (linked to the game) as in the public thread; elsewhere they are
 // refused.
 func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	before, _ := p.Snapshot()
@@ -70,6 +72,7 @@ func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
 // TestTeamChessSuggestGoesToTheTeamThreadOnly: a suggestion is sent to the
 // adviser's team thread and nowhere else, and the answer is private.
 func TestTeamChessSuggestGoesToTheTeamThreadOnly(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	_, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	before, _ := p.Snapshot()
@@ -95,6 +98,7 @@ func TestTeamChessSuggestGoesToTheTeamThreadOnly(t *testing.T) {
 // TestTeamChessRecordsTalliedOnce: the end of a game adds to the records in
 // its own transaction, once.
 func TestTeamChessRecordsTalliedOnce(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	_, pub, _ := startGame(t, a, store, "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", []commands.User{alice, carol}, []commands.User{bob})
 	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "a8=Agent"}))
@@ -122,6 +126,7 @@ func TestTeamChessRecordsTalliedOnce(t *testing.T) {
 // choices, autocomplete lists at most 25, each value short enough and
 // playable.
 func TestTeamChessAutocompleteStaysWithinDiscordLimits(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "4k3/P7/8/7q/8/2K5/7p/Q7 w - - 0 1", []commands.User{alice}, []commands.User{bob})
 	for _, typed := range []string{"", "a8", "a8=sab", "a7a8s"} {
@@ -151,6 +156,7 @@ func TestTeamChessAutocompleteStaysWithinDiscordLimits(t *testing.T) {
 // whose turn it is (its value plays nothing), in every thread
 // (suggesting the other side's moves would be advice nobody may act on).
 func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	choices := func(u commands.User, channel, command string) []string {
@@ -211,6 +217,7 @@ func TestTeamChessAutocompleteOnlyForWhoMayAct(t *testing.T) {
 // smaller team (rule 1.1, ruling A1), and is withdrawn when it no longer
 // does.
 func TestTeamChessLobbyDoubleRules(t *testing.T) {
+	t.Parallel()
 	u := func(names ...string) []commands.User {
 		var out []commands.User
 		for _, n := range names {
@@ -244,6 +251,7 @@ func TestTeamChessLobbyDoubleRules(t *testing.T) {
 }
 
 func TestTeamChessPrivateAnswers(t *testing.T) {
+	t.Parallel()
 	a, _, _ := newApp(t)
 	for _, c := range []struct {
 		req  *commands.Request
@@ -265,6 +273,7 @@ func TestTeamChessPrivateAnswers(t *testing.T) {
 // TestTeamChessLobbyButtonsReachTheKind: scope "c" buttons find a lobby
 // like a challenge; once the lobby is closed they are refused.
 func TestTeamChessLobbyButtonsReachTheKind(t *testing.T) {
+	t.Parallel()
 	a, _, _ := newApp(t)
 	resp, err := a.Handle(in(alice, "general", "teamchess", "new", nil))
 	require.NoError(t, err)
@@ -290,6 +299,7 @@ func TestTeamChessLobbyButtonsReachTheKind(t *testing.T) {
 // publicly; the invoker's own rank goes in a private note, and a player
 // without a record gets none (ruling D11).
 func TestLeaderboardRankIsPrivate(t *testing.T) {
+	t.Parallel()
 	a, _, store := newApp(t)
 	ranked, unranked := commands.User{ID: "100001", Name: "ann"}, commands.User{ID: "100009", Name: "zed"}
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
@@ -323,6 +333,7 @@ func TestLeaderboardRankIsPrivate(t *testing.T) {
 // message (the framework, through the game's Spec.LobbyExpired). Downtime
 // is credited to it like to a challenge.
 func TestLobbyExpires(t *testing.T) {
+	t.Parallel()
 	a, p, _ := newApp(t)
 	a.Settings.LobbyTTL = 24 * time.Hour
 	resp, err := a.Handle(in(alice, "general", "teamchess", "new", nil))
@@ -363,6 +374,7 @@ func TestLobbyExpires(t *testing.T) {
 }
 
 func TestLobbyExpiryCreditsDowntime(t *testing.T) {
+	t.Parallel()
 	a, p, _ := newApp(t)
 	resp, err := a.Handle(in(alice, "general", "teamchess", "new", nil))
 	require.NoError(t, err)
@@ -384,6 +396,7 @@ func TestLobbyExpiryCreditsDowntime(t *testing.T) {
 // TestGamesNeedATextChannel: lobbies are opened only in a server text
 // channel, where the bot can create the game's threads.
 func TestGamesNeedATextChannel(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	open := func(channel string, typ ui.ChannelType) error {
 		p.Types[channel] = typ
@@ -403,6 +416,7 @@ func TestGamesNeedATextChannel(t *testing.T) {
 // TestTrimLabelCutsByCharacters: names in the lobby's select labels are
 // cut by characters, keeping UTF-8 valid.
 func TestTrimLabelCutsByCharacters(t *testing.T) {
+	t.Parallel()
 	name := strings.Repeat("象", 60)
 	require.Equal(t, strings.Repeat("象", 40)+"…", trimLabel(name))
 	require.Equal(t, "short", trimLabel("short"))

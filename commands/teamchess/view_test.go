@@ -20,6 +20,7 @@ import (
 // board's Flip button shows the clicker, privately, Black's side, and says
 // so when the board clicked shows an earlier position (rulings D4, D17).
 func TestTeamChessOrientationAndFlip(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, team := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	drawn := func(flipped bool) []byte {
@@ -88,6 +89,7 @@ var erin = commands.User{ID: "100009", Name: "erin"}
 // no action is taken after (ruling D18). After a move, the timer tags out
 // as before (ruling B1).
 func TestTeamChessNoFirstMoveIsAborted(t *testing.T) {
+	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
 	before, _ := p.Snapshot()

@@ -10,6 +10,7 @@ import (
 // TestMessageJSONRoundTrip: every part of a message survives the outbox's
 // JSON, controls keep their types, styles are written by name.
 func TestMessageJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	m := Message{
 		Content: "hi <@1>",
 		Cards:   []*Card{{Title: "T", Description: "D", URL: "https://x", Color: 0x123456, Footer: "F", Image: "board.png", Fields: []*Field{{Name: "a", Value: "b", Inline: true}}}},
