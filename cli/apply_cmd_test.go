@@ -41,6 +41,7 @@ func writePos(t *testing.T, text string) string {
 }
 
 func TestApplyPrintsPositionAndLog(t *testing.T) {
+	t.Parallel()
 	f := writePos(t, applyPos)
 	code, out, errs := runApply(t, "-game", "sandtable", "-position", f, "d4-d5 d3-d4", "Me5")
 	if code != 0 {
@@ -82,6 +83,7 @@ func mustSq(t *testing.T, s string) sandtable.Square {
 }
 
 func TestApplyIllegalActionExits1AndChangesNothing(t *testing.T) {
+	t.Parallel()
 	f := writePos(t, applyPos)
 	code, out, errs := runApply(t, "-game", "sandtable", "-position", f, "d4-d5", "Tc3-c9")
 	if code != 1 {
@@ -104,6 +106,7 @@ func TestApplyIllegalActionExits1AndChangesNothing(t *testing.T) {
 }
 
 func TestApplyBadInputExits2(t *testing.T) {
+	t.Parallel()
 	good := writePos(t, applyPos)
 	bad := writePos(t, "sandtable-position 1\nphase main\nto-move south\npiece SI1 d4\npiece SI2 d4\n")
 	cases := map[string][]string{
@@ -134,6 +137,7 @@ func TestApplyBadInputExits2(t *testing.T) {
 }
 
 func TestApplyReadsStandardInput(t *testing.T) {
+	t.Parallel()
 	f := writePos(t, applyPos)
 	in, err := os.Open(f)
 	if err != nil {
@@ -150,6 +154,7 @@ func TestApplyReadsStandardInput(t *testing.T) {
 }
 
 func TestApplyThroughDispatchFromDeployment(t *testing.T) {
+	t.Parallel()
 	f := writePos(t, "sandtable-position 1\nphase deployment\nseed 11\n")
 	var out, errb bytes.Buffer
 	code := dispatch([]string{"apply", "-game", "sandtable", "-position", f,
@@ -172,6 +177,7 @@ func TestApplyThroughDispatchFromDeployment(t *testing.T) {
 // message names the file, or standard input (it said "- is larger than
 // 1048576 bytes").
 func TestPositionInputIsBounded(t *testing.T) {
+	t.Parallel()
 	zero, err := os.Open("/dev/zero")
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +208,7 @@ func TestPositionInputIsBounded(t *testing.T) {
 // file or standard input; it was refused with "the first line must be
 // "sandtable-position 1"".
 func TestPositionFileWithByteOrderMark(t *testing.T) {
+	t.Parallel()
 	f := writePos(t, "\uFEFF"+applyPos)
 	code, out, errs := runApply(t, "-game", "sandtable", "-position", f, "d4-d5")
 	if code != 0 || !strings.Contains(out, "piece SI1 d5\n") {
@@ -228,6 +235,7 @@ func TestPositionFileWithByteOrderMark(t *testing.T) {
 // TestApplyRefusesARedactedView: a view hides secrets, so no action can be
 // judged on it; that is bad input (exit 2), not an illegal action (exit 1).
 func TestApplyRefusesARedactedView(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "view.txt")
 	view := "sandtable-position 1\nview none\nphase main\nto-move south\npiece SB1 a1\npiece SI1 b2\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n"
 	if err := os.WriteFile(path, []byte(view), 0o600); err != nil {

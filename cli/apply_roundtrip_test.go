@@ -13,6 +13,7 @@ import (
 // parser refuses. Now the first two actions are refused (exit 1, nothing
 // on standard output) and the third prints one Crater.
 func TestApplyNeverPrintsAnUnparseablePosition(t *testing.T) {
+	t.Parallel()
 	base := "piece SB1 a1\npiece SI30 b2\npiece NB1 t20\npiece NI1 t19\npiece NT9 k20\npiece NP9 l20\n"
 	for _, c := range []struct {
 		name, pos, action string

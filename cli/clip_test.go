@@ -15,6 +15,7 @@ import (
 // whole): the message clips it by characters, never splitting a UTF-8
 // sequence, with an ellipsis and the length.
 func TestCLIErrorsClipEchoedInput(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 900000)
 	wide := strings.Repeat("é", 300000)
 	spaced := strings.Repeat("a ", 450000)
@@ -82,6 +83,7 @@ func TestCLIErrorsClipEchoedInput(t *testing.T) {
 }
 
 func TestQuoteArgAndClipForeign(t *testing.T) {
+	t.Parallel()
 	if got := quoteArg("d4-d5"); got != `"d4-d5"` {
 		t.Errorf("short argument: %s", got)
 	}
@@ -130,6 +132,7 @@ func TestQuoteArgAndClipForeign(t *testing.T) {
 // closing quote and the colon were lost and lengths such as 202 or 203
 // appeared.
 func TestEchoedInputClippedOnce(t *testing.T) {
+	t.Parallel()
 	x := strings.Repeat("x", 300)
 	s199 := strings.Repeat("S", 199)
 	s300 := strings.Repeat("S", 300)

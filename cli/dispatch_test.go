@@ -16,6 +16,7 @@ func run(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"-h"}, {"help"}, {"--help"}} {
 		code, out, _ := run(args...)
 		require.Equal(t, 0, code)
@@ -27,6 +28,7 @@ func TestUsage(t *testing.T) {
 }
 
 func TestEverySubcommandHasHelp(t *testing.T) {
+	t.Parallel()
 	for name := range subcommands {
 		code, out, errOut := run(name, "-h")
 		require.Equal(t, 0, code, "%s -h", name)
@@ -35,6 +37,7 @@ func TestEverySubcommandHasHelp(t *testing.T) {
 }
 
 func TestRunRejectsBadConfig(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "c.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte("[discord]\ntokn = \"x\"\n"), 0o600))
 	code, _, errOut := run("run", "-config", cfg)

@@ -72,6 +72,7 @@ func checkMatch(t *testing.T, lines []string, games int) []string {
 // the colours, the shared openings, the tally; then the same match again
 // gives the same output and another seed other openings.
 func TestMatchOutput(t *testing.T) {
+	t.Parallel()
 	args := []string{"-game", "survival", "-a", "random", "-b", "greedy", "-games", "4", "-seed", "3", "-openings", "2", "-movetime", "5000"}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)
@@ -94,6 +95,7 @@ func TestMatchOutput(t *testing.T) {
 // twice with one seed (their node budgets, not the time cap, end their
 // searches).
 func TestMatchLevelsDeterministic(t *testing.T) {
+	t.Parallel()
 	testkit.SkipUnlessLong(t, "plays two whole matches of searching levels")
 	args := []string{"-game", "chess", "-a", "casual", "-b", "beginner", "-games", "2", "-seed", "5", "-movetime", "60000", "-maxplies", "60"}
 	code, lines, errOut := runMatch(t, args...)
@@ -106,6 +108,7 @@ func TestMatchLevelsDeterministic(t *testing.T) {
 }
 
 func TestMeanCI(t *testing.T) {
+	t.Parallel()
 	m, ci := meanCI([]float64{1, 0})
 	require.InDelta(t, 0.5, m, 1e-12)
 	require.InDelta(t, 0.98, ci, 1e-12) // 1.96 * sqrt(0.5) / sqrt(2)
@@ -121,6 +124,7 @@ func TestMeanCI(t *testing.T) {
 // (this test binary re-executed as sandtable), plays a short match
 // against random through the UCI protocol without forfeiting.
 func TestMatchUCIEngine(t *testing.T) {
+	t.Parallel()
 	if strings.ContainsAny(os.Args[0], " \t") {
 		t.Skip("the test binary's path has spaces; uci:COMMAND splits at spaces")
 	}
@@ -136,6 +140,7 @@ func TestMatchUCIEngine(t *testing.T) {
 // of the UCI_Variant option) that answers every go with an illegal
 // move loses every game by forfeit; one that never starts is refused.
 func TestMatchForfeits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "bad-engine")
 	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
@@ -168,6 +173,7 @@ done
 }
 
 func TestMatchArguments(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -192,6 +198,7 @@ func TestMatchArguments(t *testing.T) {
 // TestMatchTeamChess: a level against random in Team Chess: the format,
 // colours, shared openings and tally; reproducible with a seed.
 func TestMatchTeamChess(t *testing.T) {
+	t.Parallel()
 	pgn := filepath.Join(t.TempDir(), "games.pgn")
 	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200", "-pgn", pgn}
 	code, lines, errOut := runMatch(t, args...)
@@ -215,6 +222,7 @@ func TestMatchTeamChess(t *testing.T) {
 // notation (sacrifices with roles, targets and forced replies) crosses
 // both ways, and a level's budget is the same over UCI as in process.
 func TestMatchTeamChessUCI(t *testing.T) {
+	t.Parallel()
 	if strings.ContainsAny(os.Args[0], " \t") {
 		t.Skip("the test binary's path has spaces; uci:COMMAND splits at spaces")
 	}
@@ -236,6 +244,7 @@ func TestMatchTeamChessUCI(t *testing.T) {
 // TestMatchTeamChessUCIForfeits: a Team Chess engine whose move is refused
 // loses the game by forfeit, and the match goes on.
 func TestMatchTeamChessUCIForfeits(t *testing.T) {
+	t.Parallel()
 	script := filepath.Join(t.TempDir(), "bad-engine")
 	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
 while read line; do
@@ -260,6 +269,7 @@ done
 // and tally; reproducible with a seed, other openings with another seed;
 // uci: players are refused for SandTable.
 func TestMatchSandTable(t *testing.T) {
+	t.Parallel()
 	args := []string{"-game", "sandtable", "-a", "casual", "-b", "random", "-games", "4", "-seed", "5", "-openings", "3", "-movetime", "60000", "-maxplies", "300"}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)

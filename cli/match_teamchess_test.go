@@ -18,6 +18,7 @@ func (nopCloser) Close() error { return nil }
 // siege only when its answer says so in an info string, and otherwise
 // takes the Siege Win; a continued siege is sent as 0000 in the moves.
 func TestTCUCISiegeDecision(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		info string
 		want teamchess.ActionKind

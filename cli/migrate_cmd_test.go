@@ -63,6 +63,7 @@ func gamesIn(t *testing.T, s storage.Store, threads ...string) []string {
 // TestMigrateShardsToEtcdAndBack: two shards' files merged into etcd by
 // `sandtable migrate`, read back there; then etcd into a new bbolt file.
 func TestMigrateShardsToEtcdAndBack(t *testing.T) {
+	t.Parallel()
 	a := shardDB(t, "a", map[string]string{"g1": "survival", "g2": "teamchess"})
 	b := shardDB(t, "b", map[string]string{"g3": "sandtable"})
 	c := etcdtest.Start(t)
@@ -100,6 +101,7 @@ func TestMigrateShardsToEtcdAndBack(t *testing.T) {
 // different games are refused, the key and both files named, and nothing
 // is written.
 func TestMigrateRefusesConflicts(t *testing.T) {
+	t.Parallel()
 	a := shardDB(t, "a", map[string]string{"g1": "survival"})
 	b := shardDB(t, "b", map[string]string{"g1": "sandtable", "g9": "survival"})
 	dst := filepath.Join(t.TempDir(), "merged.db")
@@ -118,6 +120,7 @@ func TestMigrateRefusesConflicts(t *testing.T) {
 }
 
 func TestMigrateBadFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.db")
 	cases := []struct {
@@ -154,6 +157,7 @@ func TestMigrateBadFlags(t *testing.T) {
 // destination that is a source under another name, is refused as such, not reported as a
 // database locked by another process; an empty file is not taken for a database and stays empty.
 func TestMigrateRefusesOneFileTwice(t *testing.T) {
+	t.Parallel()
 	a := shardDB(t, "a", map[string]string{"g1": "survival"})
 	dir := t.TempDir()
 	hard, sym, empty := filepath.Join(dir, "hard.db"), filepath.Join(dir, "sym.db"), filepath.Join(dir, "empty.db")
@@ -192,6 +196,7 @@ func TestMigrateRefusesOneFileTwice(t *testing.T) {
 // file still opens with the bot it came from; a refused merge changes no
 // source either.
 func TestMigrateLeavesItsSourcesUnchanged(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("..", "storage", "testdata", "fixture-v1", "bot.db"))
 	require.NoError(t, err)
 	dir := t.TempDir()

@@ -476,6 +476,7 @@ func (r *procRig) sandPlayToDrone(thread *discordsim.Channel, south, north *disc
 // resigned. Every public message is shown once. Then the same with three
 // processes on shards 0, 1 and 2 of three.
 func TestProcessesPlaySandTableOnEtcd(t *testing.T) {
+	t.Parallel()
 	for _, count := range []int{2, 3} {
 		t.Run(fmt.Sprintf("%d processes", count), func(t *testing.T) {
 			r := newProcRig(t, count, 1, 1)
@@ -552,6 +553,7 @@ func (r *procRig) survivalGame(white, black *discordsim.User, opts ...discordsim
 // after a move's answer. The game goes on to its sixth ply, each applied
 // once, and nothing is shown twice.
 func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
+	t.Parallel()
 	r := newProcRig(t, 2, 1, 1)
 	p0 := r.start("p0", 0)
 	p1 := r.start("p1", 1)
@@ -634,6 +636,7 @@ func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
 // no move was played), once, and the game ends once. The killed process, restarted, does not
 // announce it again.
 func TestTimerOfADeadProcessFiresOnceOnEtcd(t *testing.T) {
+	t.Parallel()
 	r := newProcRig(t, 3, 1, 1)
 	r.start("p0", 0)
 	p1 := r.start("p1", 1)
@@ -679,6 +682,7 @@ func (r *procRig) legalMove(u *discordsim.User, thread *discordsim.Channel) stri
 // stopped, and after that one is restarted: every ply is applied once, and
 // everything is shown once.
 func TestEtcdMemberStopsMidGame(t *testing.T) {
+	t.Parallel()
 	r := newProcRig(t, 2, 1, 3)
 	r.start("p0", 0)
 	r.start("p1", 1)

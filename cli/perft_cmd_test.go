@@ -13,6 +13,7 @@ func runPerft(args ...string) (string, string, int) {
 }
 
 func TestPerftCommandTotal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -40,6 +41,7 @@ func TestPerftCommandTotal(t *testing.T) {
 }
 
 func TestPerftCommandDivide(t *testing.T) {
+	t.Parallel()
 	out, _, code := runPerft("-variant", "survival", "-depth", "2", "-divide")
 	if code != 0 {
 		t.Fatalf("code %d", code)
@@ -62,6 +64,7 @@ func TestPerftCommandDivide(t *testing.T) {
 // games/teamchess/testdata/teamchess.perft ("assassin-agent-saboteur"):
 // king 5 + Queen 15 + a8: Assassin xh8 1, Political Agent 1, Saboteur 14.
 func TestPerftCommandTeamChessDivide(t *testing.T) {
+	t.Parallel()
 	out, _, code := runPerft("-variant", "teamchess", "-fen", "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", "-depth", "1", "-divide")
 	if code != 0 {
 		t.Fatalf("code %d", code)
@@ -88,6 +91,7 @@ func TestPerftCommandTeamChessDivide(t *testing.T) {
 }
 
 func TestPerftCommandErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		msg  string

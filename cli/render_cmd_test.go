@@ -56,6 +56,7 @@ func samePixels(a, b image.Image) bool {
 // out by hand: pieces, orientation, the checked king (chess, teamchess),
 // Survival's capture marks and -last.
 func TestRenderChessCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	type pc = render.ChessPiece
 	for _, c := range []struct {
@@ -116,6 +117,7 @@ func TestRenderChessCLI(t *testing.T) {
 // TestRenderCLIErrors: every bad input exits 2 with a clear message on
 // standard error and writes no file.
 func TestRenderCLIErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.png")
 	bad := filepath.Join(dir, "bad.txt")
@@ -166,6 +168,7 @@ func TestRenderCLIErrors(t *testing.T) {
 }
 
 func TestRenderCLIHelp(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runRender(t, "-h")
 	if code != 0 || !strings.Contains(stderr, "usage: sandtable render") {
 		t.Errorf("exit %d, output %q", code, stderr)
@@ -232,6 +235,7 @@ func withoutDrones(text string) string {
 // Drone is byte-identical to the one without it; the Drone's owner sees
 // it; the other player's redacted view shows nothing of it.
 func TestRenderSandTableCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := sandGame(t)
 	if len(p.Drones()) != 1 {
@@ -274,6 +278,7 @@ func TestRenderSandTableCLI(t *testing.T) {
 // TestSandTableBoardConversion checks the conversion of an engine view
 // into the renderer's input against the position's own counts.
 func TestSandTableBoardConversion(t *testing.T) {
+	t.Parallel()
 	p := sandGame(t)
 	if _, err := sandboard.FromView(p); err == nil {
 		t.Error("a full position was converted")

@@ -80,6 +80,7 @@ func randomChessGame(t *testing.T, v chess.Variant, plies int, seed uint64) *che
 // becomes a GIF with one board per position, the last one the final
 // position with the last move highlighted, drawn as the renderer draws it.
 func TestReplayChessCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, v := range []chess.Variant{chess.Chess, chess.Survival} {
 		g := randomChessGame(t, v, 30, uint64(v)+5)
@@ -122,6 +123,7 @@ func TestReplayChessCLI(t *testing.T) {
 // TestReplayTeamChessCLI: Team Chess's own notation, sacrifices included,
 // replays, the Assassin's victim highlighted with the move.
 func TestReplayTeamChessCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	g, err := teamchess.NewGame(teamchess.Setup{FEN: "r3k3/1P6/8/8/8/8/8/3QK2R w - - 0 1",
 		White: []teamchess.Member{{ID: "1", Name: "Ann"}}, Black: []teamchess.Member{{ID: "2", Name: "Bob"}}})
@@ -204,6 +206,7 @@ func sandRecordFile(t *testing.T, dir string, actions int) (string, *sandtable.R
 // TestReplaySandTableCLI: a record becomes a GIF with a board per turn or
 // per action, the last the final board with everything shown.
 func TestReplaySandTableCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path, rec := sandRecordFile(t, dir, 30)
 	for _, each := range []string{"turn", "action"} {
@@ -236,6 +239,7 @@ func TestReplaySandTableCLI(t *testing.T) {
 // TestReplayCLIRefuses: bad arguments and bad files are refused with a
 // message naming the problem, and no file is written.
 func TestReplayCLIRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rec, _ := sandRecordFile(t, dir, 6)
 	good := filepath.Join(dir, "good.pgn")

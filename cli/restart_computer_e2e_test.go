@@ -20,6 +20,7 @@ import (
 // game goes on. (bot.TestSurvivalAgainstTheComputer holds a pending move
 // across a restart deterministically.)
 func TestKillWhileTheComputerThinks(t *testing.T) {
+	t.Parallel()
 	testkit.SkipUnlessLong(t, "child processes and a search at the strongest level")
 	r := newKillRig(t)
 	srv := r.srv

@@ -60,6 +60,7 @@ func (c *child) kill() {
 // middle of a Survival game, starts it again on the same database, and
 // finishes the game: nothing is lost and no move is applied twice.
 func TestRestartMidGame(t *testing.T) {
+	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	dir := t.TempDir()
 	config := filepath.Join(dir, "bot.toml")
@@ -158,6 +159,7 @@ level = "debug"
 // the board's delivery survive the kill; the restarted bot posts the board
 // once, and there is still one game and one thread.
 func TestKillBeforeTheFirstBoard(t *testing.T) {
+	t.Parallel()
 	// The bot runs in a child process, killed with SIGKILL (newKillRig).
 	r := newKillRig(t)
 	srv, gen := r.srv, r.gen

@@ -119,6 +119,7 @@ func (r *killRig) survivalGame(white, black *discordsim.User) *discordsim.Channe
 // restart the offer is still there to accept (once), the resignation's
 // result stands, and nothing is shown twice.
 func TestKillAfterDrawOfferAndResignation(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	th := r.survivalGame(alice, bob)
@@ -152,6 +153,7 @@ func TestKillAfterDrawOfferAndResignation(t *testing.T) {
 // one game and one thread exist; if the challenge is still open, Accept
 // again starts the game; either way the thread gets its first board once.
 func TestKillRightAfterAcceptClick(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
@@ -179,6 +181,7 @@ func TestKillRightAfterAcceptClick(t *testing.T) {
 // was answered: after the restart, one game with one public and two
 // private threads, its first boards once each, and the lobby closed.
 func TestKillAfterLobbyStart(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	lobby := r.answer(alice, r.gen.ID, "teamchess new")
@@ -210,6 +213,7 @@ func TestKillAfterLobbyStart(t *testing.T) {
 // Accept when the challenge is still open), there is one game, one thread,
 // the challenge is closed and the first board is shown once.
 func TestKillAtEachCallOfAnAccept(t *testing.T) {
+	t.Parallel()
 	testkit.SkipUnlessLong(t, "kills and restarts the bot about ten times")
 	last := false
 	for k := 1; !last; k++ {
@@ -263,6 +267,7 @@ func TestKillAtEachCallOfAnAccept(t *testing.T) {
 // The kill races the bot's commit of the delivery (a few milliseconds), so
 // before the outbox reconciled its deliveries this failed in most runs.
 func TestKillRightAfterTheFirstBoardPost(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
@@ -306,6 +311,7 @@ func (r *killRig) sandDeploy(u *discordsim.User) {
 // status, confirmation notices, reveal, the move's board) and the game goes
 // on.
 func TestKillAtSandTableSteps(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))
@@ -363,6 +369,7 @@ func TestKillAtSandTableSteps(t *testing.T) {
 // applied once (sending it again is refused), no board is repeated, and
 // the other side plays on.
 func TestKillAfterTeamChessMove(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	lobby := r.answer(alice, r.gen.ID, "teamchess new")
@@ -394,6 +401,7 @@ func TestKillAfterTeamChessMove(t *testing.T) {
 // announced, and restarted: the loss is announced once, the game stays
 // over, and /games lists nothing active.
 func TestKillAfterATimeLoss(t *testing.T) {
+	t.Parallel()
 	testkit.SkipUnlessLong(t, "waits for a real one-minute clock")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
@@ -420,6 +428,7 @@ func TestKillAfterATimeLoss(t *testing.T) {
 // panel: the restarted bot must not send that player a second panel (a
 // direct message is never reconciled, even on a retry).
 func TestKillRightAfterAPanelDM(t *testing.T) {
+	t.Parallel()
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")
 	ch := r.answer(alice, r.gen.ID, "sandtable challenge", discordsim.Opt("opponent", bob))

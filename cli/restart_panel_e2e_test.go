@@ -16,6 +16,7 @@ import (
 // second panel, and the player has one live panel, the older one pointing
 // to it.
 func TestKillRightAfterAReopenedPanelDM(t *testing.T) {
+	t.Parallel()
 	testkit.SkipUnlessLong(t, "kills and restarts a bot process")
 	r := newKillRig(t)
 	alice, bob := r.srv.User("alice"), r.srv.User("bob")

@@ -15,6 +15,7 @@ import (
 // the restarted bot posts it (board, coin toss, ping of the first mover)
 // once.
 func TestKillAfterTheLastConfirm(t *testing.T) {
+	t.Parallel()
 	// The bot runs in a child process, killed with SIGKILL (newKillRig).
 	r := newKillRig(t)
 	srv, gen := r.srv, r.gen

@@ -148,6 +148,7 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 }
 
 func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"real-token\"\n[playground]\nport = 0\ndatabase = %q\n",
@@ -166,6 +167,7 @@ func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
 // TestRunWritesACPUProfile: -cpuprofile writes a profile that is complete
 // when the bot stops.
 func TestRunWritesACPUProfile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[playground]\nport = 0\ndatabase = %q\n", filepath.Join(dir, "pg.db"))), 0o600))
@@ -188,6 +190,7 @@ func TestRunWritesACPUProfile(t *testing.T) {
 // TestPlaygroundOverHTTPInteractions: -http-interactions runs the playground's bot without a
 // gateway, behind its HTTP endpoint; without the playground it is refused.
 func TestPlaygroundOverHTTPInteractions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"real-token\"\n[playground]\nport = 0\ndatabase = %q\n",
@@ -210,6 +213,7 @@ func TestPlaygroundOverHTTPInteractions(t *testing.T) {
 // with no config file and no token: it prints the URL, serves the page, picks another port
 // when the default one is taken, and stops cleanly on Ctrl-C (SIGINT).
 func TestGoRunStartsThePlayground(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// Hold the default port, so the playground must pick another and say so.
 	if ln, err := net.Listen("tcp", "127.0.0.1:8765"); err == nil {
@@ -284,6 +288,7 @@ func TestASecondPlaygroundOnTheSameDatabaseSaysSo(t *testing.T) {
 // TestRunOnAnUnreachableEtcd: with storage.backend = "etcd" and no cluster
 // at the endpoints, the bot stops at once, naming them.
 func TestRunOnAnUnreachableEtcd(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "bot.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte(`[discord]
 token = "x"
@@ -324,6 +329,7 @@ func TestPlaygroundSaysItIgnoresEtcd(t *testing.T) {
 // TestRunOnAnUnopenableDatabase: a storage.path that cannot be opened stops
 // the bot with an error naming the key and the file once.
 func TestRunOnAnUnopenableDatabase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "bot.toml")
 	db := filepath.Join(dir, "no-such-dir", "bot.db")

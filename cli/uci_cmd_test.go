@@ -78,6 +78,7 @@ func (s *syncBuffer) String() string {
 }
 
 func TestUCIHandshake(t *testing.T) {
+	t.Parallel()
 	lines := uciScript(t, "uci\nisready\nquit\n")
 	require.Equal(t, []string{
 		"id name SandTable engine",
@@ -107,6 +108,7 @@ func bestmove(t *testing.T, lines []string) string {
 // at a level with a seed, answers with info lines for depths 1 and 2 and
 // the move the engine package chooses for the same position and limits.
 func TestUCIGoDepth(t *testing.T) {
+	t.Parallel()
 	lines := uciScriptUntilBest(t, "setoption name UCI_Variant value survival\nsetoption name Level value casual\nsetoption name Seed value 9\n"+
 		"position startpos moves a7a8q\ngo depth 2\nisready\nquit\n")
 	var depths []string
@@ -135,6 +137,7 @@ func TestUCIGoDepth(t *testing.T) {
 // TestUCIStopEndsInfinite: "go infinite" searches until "stop", and
 // only then says bestmove; quit ends the session.
 func TestUCIStopEndsInfinite(t *testing.T) {
+	t.Parallel()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ended := make(chan struct{})
@@ -194,6 +197,7 @@ func TestUCIStopEndsInfinite(t *testing.T) {
 // options, variants, levels and commands are reported as info strings;
 // the clock form of go answers.
 func TestUCIBadInput(t *testing.T) {
+	t.Parallel()
 	lines := uciScript(t, strings.Join([]string{
 		"setoption name UCI_Variant value bughouse",
 		"setoption name Level value grandmaster",
@@ -231,6 +235,7 @@ func TestUCIBadInput(t *testing.T) {
 }
 
 func TestUCIArguments(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	require.Equal(t, 2, dispatch([]string{"uci", "extra"}, &out, &errOut))
 	require.Contains(t, errOut.String(), "sandtable uci: unexpected argument")
@@ -243,6 +248,7 @@ func TestUCIArguments(t *testing.T) {
 // (a bad one is reported), a besieged side answers 0000 with the siege
 // advice, and after 0000 (the siege continued) the engine mates.
 func TestUCITeamChess(t *testing.T) {
+	t.Parallel()
 	set := "setoption name UCI_Variant value teamchess\nsetoption name Level value casual\n"
 	lines := uciScript(t, set+"position fen 7k/5K2/8/6Q1/8/8/8/8 w - - 0 1 moves g5g6\ngo depth 3\nisready\nquit\n")
 	require.Equal(t, "0000", bestmove(t, lines))
@@ -372,6 +378,7 @@ func uciLegal(t *testing.T, v chess.Variant, fen, move string) {
 // session, for every variant and go form. Before, the search cleared the
 // stop when it started and the session hung for good (30 of 30 tries).
 func TestUCIStopAtOnce(t *testing.T) {
+	t.Parallel()
 	gos := []string{"go infinite", "go", "go depth 64", "go movetime 100000", "go wtime 600000 btime 600000", "go nodes 100000000"}
 	for _, v := range uciVariants {
 		for _, g := range gos {
@@ -390,6 +397,7 @@ func TestUCIStopAtOnce(t *testing.T) {
 // TestUCIIsReadyDuringSearch: isready is answered while go infinite
 // searches (no bestmove before stop), and stop then answers.
 func TestUCIIsReadyDuringSearch(t *testing.T) {
+	t.Parallel()
 	for _, v := range uciVariants {
 		u := startUCIPipe(t)
 		u.send("setoption name UCI_Variant value " + v.String() + "\nposition startpos\ngo infinite\nisready\n")
@@ -408,6 +416,7 @@ func TestUCIIsReadyDuringSearch(t *testing.T) {
 // (before: no answer in 120 s, also after stop). The deadline is a hang
 // check, not a timing one.
 func TestUCIHugeTeamChessPosition(t *testing.T) {
+	t.Parallel()
 	const fen = "rn1qk1nr/PP4PP/8/8/8/8/pp4pp/RN1QK1NR w KQkq - 0 1"
 	u := startUCIPipe(t)
 	u.send("setoption name UCI_Variant value teamchess\nposition fen " + fen + "\ngo movetime 500\n")
@@ -427,6 +436,7 @@ func TestUCIHugeTeamChessPosition(t *testing.T) {
 // answered a move for the previous position); after go infinite, only
 // once stop came. A good position then searches again.
 func TestUCIRefusedPositionLeavesNone(t *testing.T) {
+	t.Parallel()
 	for _, v := range uciVariants {
 		for _, bad := range []string{"position fen not-a-fen", "position fen", "position", "position sideways"} {
 			u := startUCIPipe(t)
@@ -449,6 +459,7 @@ func TestUCIRefusedPositionLeavesNone(t *testing.T) {
 // TestUCIBadGoArguments: bad go arguments are reported in an info string
 // and ignored; the search still answers a legal move.
 func TestUCIBadGoArguments(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ goLine, want string }{
 		{"go depth 0 nodes 2000", "info string depth must be at least 1, not 0"},
 		{"go movetime -5 depth 1", "info string movetime must be at least 1, not -5"},
@@ -472,6 +483,7 @@ func TestUCIBadGoArguments(t *testing.T) {
 // ended silently on it); a line over the limit is refused with an info
 // string (a position one leaves no position) and the session goes on.
 func TestUCILongLines(t *testing.T) {
+	t.Parallel()
 	u := startUCIPipe(t)
 	u.send("position startpos moves " + strings.Repeat("e2e4 ", 400_000) + "\ngo depth 1\n")
 	lines := u.until("bestmove ")
@@ -494,6 +506,7 @@ func TestUCILongLines(t *testing.T) {
 // with the fallback move after uciStopGrace, and its own late output is
 // dropped.
 func TestUCIStopAnswersForAStuckSearch(t *testing.T) {
+	t.Parallel()
 	defer func(g time.Duration) { uciStopGrace = g }(uciStopGrace)
 	uciStopGrace = 10 * time.Millisecond
 	out := &syncBuffer{}
