@@ -20,6 +20,7 @@ import (
 	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
@@ -28,7 +29,7 @@ import (
 // signs with the bot's clock (the bot checks timestamps against it).
 func startHTTPBot(t testing.TB, opts bot.Options, extra ...commandstest.Toy) *harness {
 	t.Helper()
-	c := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	c := testkit.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	srv := discordsim.Start(t, discordsim.Options{Now: c.Now})
 	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), time.Second)
 	require.NoError(t, err)
@@ -37,7 +38,7 @@ func startHTTPBot(t testing.TB, opts bot.Options, extra ...commandstest.Toy) *ha
 	cfg.Discord.PublicKey = srv.PublicKey()
 	cfg.Discord.Gateway = false
 	cfg.Bot.ProcessName = "http-test"
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	opts.HTTPListen = "127.0.0.1:0"
 	opts.HTTPClient = srv.HTTPClient()
 	opts.Now = c.Now

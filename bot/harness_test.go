@@ -17,31 +17,12 @@ import (
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
-// wait is the deadline of every wait for a condition in these end-to-end tests (an answer, a
-// message, a call, a shutdown). It only costs time when a test fails, so it is generous: under
-// -race on a loaded 2-core machine, one answer that renders a board can take over 10 s.
-const wait = 90 * time.Second
-
-// clock is a settable test clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+// wait is the deadline of every wait for a condition in these end-to-end tests.
+const wait = testkit.Wait
 
 // sweepLog follows the bot's timer loop through bot.Options.AfterSweep.
 type sweepLog struct {
@@ -73,31 +54,14 @@ type harness struct {
 	srv   *discordsim.Server
 	bot   *bot.Bot
 	store *storage.Bolt
-	clock *clock
-	logs  *syncBuffer
+	clock *testkit.Clock
+	logs  *testkit.SyncBuffer
 	gen   *discordsim.Channel
 	sweep *sweepLog
 	// peers are the other bots sharing the store (multi_e2e_test.go):
 	// drained waits for their outboxes too.
 	peers   []*harness
 	stopped bool // a peer shut down (multi_e2e_test.go)
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newHarness(t testing.TB) *harness {
@@ -123,8 +87,8 @@ func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.
 	require.NoError(t, err)
 	cfg := bot.DefaultConfig()
 	cfg.Discord.Token = bot.NewSecret(srv.Token())
-	logs := &syncBuffer{}
-	c := &clock{now: start}
+	logs := &testkit.SyncBuffer{}
+	c := testkit.NewClock(start)
 	opts.HTTPClient = srv.HTTPClient()
 	opts.Now = c.Now
 	opts.SweepEvery = 20 * time.Millisecond

@@ -14,6 +14,7 @@ import (
 	"sandtable/bot"
 	"sandtable/games/sandtable"
 	"sandtable/internal/discordsim"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
@@ -27,7 +28,7 @@ type multi struct {
 	t     *testing.T
 	srv   *discordsim.Server
 	store *storage.Bolt
-	clock *clock
+	clock *testkit.Clock
 	count int                 // shard_count
 	gen   *discordsim.Channel // the text channel the games start in
 	hs    []*harness
@@ -43,7 +44,7 @@ func startMulti(t *testing.T, count, gameShard int, shards ...[]int) *multi {
 	require.NoError(t, err)
 	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), time.Second)
 	require.NoError(t, err)
-	m := &multi{t: t, srv: srv, store: store, count: count, clock: &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)},
+	m := &multi{t: t, srv: srv, store: store, count: count, clock: testkit.NewClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)),
 		gen: srv.Channels(g.ID)[0]}
 	t.Cleanup(func() {
 		for i := len(m.hs) - 1; i >= 0; i-- {
@@ -64,7 +65,7 @@ func (m *multi) start(shards ...int) *harness {
 	cfg.Discord.Token = bot.NewSecret(m.srv.Token())
 	cfg.Discord.ShardCount = m.count
 	cfg.Discord.ShardIDs = shards
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	sweeps := newSweepLog()
 	b, err := bot.New(cfg, m.store, bot.Options{HTTPClient: m.srv.HTTPClient(), Now: m.clock.Now, SweepEvery: 20 * time.Millisecond,
 		AfterSweep: sweeps.note, Logger: slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug}))})

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"sandtable/internal/testkit"
-
 	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/testkit"
 )
 
 // runMatch runs sandtable match and returns its exit code and output lines.

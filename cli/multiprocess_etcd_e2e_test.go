@@ -35,7 +35,7 @@ type proc struct {
 	shards []int
 	config string
 	cmd    *exec.Cmd
-	logs   *lockedBuffer
+	logs   *testkit.SyncBuffer
 	dead   bool
 }
 
@@ -139,7 +139,7 @@ process_name = %q
 		args += " " + r.args(name)
 	}
 	cmd.Env = append(os.Environ(), "SANDTABLE_MAIN_ARGS="+args)
-	p := &proc{name: name, shards: shards, config: config, cmd: cmd, logs: &lockedBuffer{}}
+	p := &proc{name: name, shards: shards, config: config, cmd: cmd, logs: &testkit.SyncBuffer{}}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	require.NoError(r.t, cmd.Start())
 	r.procs = append(r.procs, p)

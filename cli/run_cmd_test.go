@@ -14,33 +14,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/testkit"
 )
 
 var urlLine = regexp.MustCompile(`http://127\.0\.0\.1:(\d+)/`)
-
-// lockedBuffer is a bytes.Buffer safe for a writer and a reader in two goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // readURL reads lines from r until one holds the playground's URL.
 func readURL(t *testing.T, r io.Reader, timeout time.Duration) string {
@@ -115,7 +98,7 @@ func TestRunWithoutTokenStartsThePlayground(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	hold := make(chan struct{})
-	errOut := &lockedBuffer{}
+	errOut := &testkit.SyncBuffer{}
 	outR, code := startRun(ctx, []string{"-config", cfg}, errOut, hold)
 	base := readURL(t, outR, wait)
 
@@ -155,7 +138,7 @@ func TestPlaygroundFlagForcesThePlayground(t *testing.T) {
 		filepath.Join(dir, "pg.db"))), 0o600))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	errOut := &lockedBuffer{}
+	errOut := &testkit.SyncBuffer{}
 	outR, code := startRun(ctx, []string{"-config", cfg, "-playground"}, errOut, nil)
 	base := readURL(t, outR, wait)
 	waitBotState(t, base, "ready")
@@ -174,7 +157,7 @@ func TestRunWritesACPUProfile(t *testing.T) {
 	prof := filepath.Join(dir, "cpu.prof")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	errOut := &lockedBuffer{}
+	errOut := &testkit.SyncBuffer{}
 	outR, code := startRun(ctx, []string{"-config", cfg, "-cpuprofile", prof}, errOut, nil)
 	waitBotState(t, readURL(t, outR, wait), "ready")
 	cancel()
@@ -195,7 +178,7 @@ func TestPlaygroundOverHTTPInteractions(t *testing.T) {
 	cfg := filepath.Join(dir, "c.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte(fmt.Sprintf("[discord]\ntoken = \"real-token\"\n[playground]\nport = 0\ndatabase = %q\n",
 		filepath.Join(dir, "pg.db"))), 0o600))
-	errOut := &lockedBuffer{}
+	errOut := &testkit.SyncBuffer{}
 	require.Equal(t, 2, runWith(context.Background(), []string{"-config", cfg, "-http-interactions"}, io.Discard, errOut, nil))
 	require.Contains(t, errOut.String(), "-http-interactions is for the playground")
 
@@ -230,7 +213,7 @@ func TestGoRunStartsThePlayground(t *testing.T) {
 	cmd.Env = append(env, "SANDTABLE_MAIN_ARGS=run")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	stderr := &lockedBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	start := time.Now()
 	require.NoError(t, cmd.Start())
@@ -314,7 +297,7 @@ func TestPlaygroundSaysItIgnoresEtcd(t *testing.T) {
 		filepath.Join(dir, "pg.db"))), 0o600))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	errOut := &lockedBuffer{}
+	errOut := &testkit.SyncBuffer{}
 	outR, code := startRun(ctx, []string{"-config", cfg}, errOut, nil)
 	base := readURL(t, outR, wait)
 	go io.Copy(io.Discard, outR)

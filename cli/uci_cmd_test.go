@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"sandtable/games/chess"
 	"sandtable/games/engine"
 	"sandtable/games/teamchess"
+	"sandtable/internal/testkit"
 )
 
 // uciScript runs a whole scripted session and returns the output lines.
@@ -31,7 +31,7 @@ func uciScript(t *testing.T, script string) []string {
 // finished an iteration), waiting with a generous deadline.
 func uciScriptUntilBest(t *testing.T, script string) []string {
 	t.Helper()
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	r, w := io.Pipe()
 	done := make(chan struct{})
 	go func() {
@@ -57,24 +57,6 @@ func uciScriptUntilBest(t *testing.T, script string) []string {
 	w.Close()
 	<-done
 	return strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-}
-
-// syncBuffer is a bytes.Buffer safe for the session's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestUCIHandshake(t *testing.T) {
@@ -509,7 +491,7 @@ func TestUCIStopAnswersForAStuckSearch(t *testing.T) {
 	t.Parallel()
 	defer func(g time.Duration) { uciStopGrace = g }(uciStopGrace)
 	uciStopGrace = 10 * time.Millisecond
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	s := &uciSession{out: bufio.NewWriter(out)}
 	release := make(chan struct{})
 	s.launch(false, func() string { return "e2e4" }, func(_ context.Context, say func(string, ...any)) string {

@@ -1,12 +1,12 @@
 package historyview
 
 import (
-	"sandtable/commands"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"sandtable/commands"
 	"sandtable/commands/ui"
 	"sandtable/storage"
 )
