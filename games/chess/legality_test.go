@@ -80,6 +80,37 @@ func TestLegalMovesMatchSlowFilter(t *testing.T) {
 	}
 }
 
+// TestDoubleCheckOnlyKingMoves: in double check only the king moves, though
+// other pieces could capture or block one of the checkers. The random games
+// of TestLegalMovesMatchSlowFilter reach a double check only after about 50
+// games, beyond the fast tier's; these positions keep the rule in it.
+func TestDoubleCheckOnlyKingMoves(t *testing.T) {
+	t.Parallel()
+	for _, fen := range []string{
+		"4r2k/8/8/R7/8/3n4/8/1B2K3 w - - 0 1",                 // rook and knight; Bxd3 and Re5 would each answer one
+		"r7/k2B4/3Pp1r1/8/P3P2p/5PR1/1K2q1b1/R1b5 w - - 0 49", // queen and bishop; Rxc1 would take one
+	} {
+		for _, v := range []Variant{Chess, TeamChess} {
+			p, err := ParseFEN(v, fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := (p.attackersTo(p.Pieces(p.turn, King).First(), p.occupied()) & p.byColor[p.turn.Other()]).Count(); n != 2 {
+				t.Fatalf("%s: %d checkers, want a double check", fen, n)
+			}
+			got := uciList(p.LegalMoves())
+			if want := slowLegal(&p); !slices.Equal(got, want) {
+				t.Errorf("%s %s:\ngenerator %v\nslow      %v", v, fen, got, want)
+			}
+			for _, m := range p.LegalMoves() {
+				if p.PieceAt(m.From()).Role() != King {
+					t.Errorf("%s %s: %s moves a piece other than the king", v, fen, m.UCI())
+				}
+			}
+		}
+	}
+}
+
 // TestMagics checks every relevant occupancy of every square against the
 // slow ray walk.
 func TestMagics(t *testing.T) {

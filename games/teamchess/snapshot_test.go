@@ -270,6 +270,31 @@ func TestResumeKeepsEnPassantAndCastling(t *testing.T) {
 	}
 }
 
+// TestResumeKeepsSiegeContinue: a game resumed after the attacker declined
+// the Siege Win still owes the Siege Win its move (a failed one tags the
+// attacker out). The random games of TestResumeBehavesAsReplay resume in
+// that state only after about 30 games, beyond the fast tier's.
+func TestResumeKeepsSiegeContinue(t *testing.T) {
+	t.Parallel()
+	g, err := NewGame(Setup{FEN: "k7/8/1QK5/8/8/8/8/8 b - - 0 1", White: ids("ann bob"), Black: ids("cid dan")})
+	require.NoError(t, err)
+	require.Equal(t, SiegeDecision, g.Phase())
+	_, err = g.SiegeContinue("ann")
+	require.NoError(t, err)
+	require.True(t, g.SiegeContinuing())
+	r := resumeJSON(t, g)
+	require.True(t, r.SiegeContinuing(), "the resumed game still owes the siege its move")
+	require.Equal(t, see(t, g), see(t, r))
+	// Qb5 frees the black king: the siege failed, ann is tagged out.
+	want, wantErr := g.Play("ann", "Qb5")
+	got, gotErr := r.Play("ann", "Qb5")
+	require.NoError(t, wantErr)
+	require.Equal(t, errText(wantErr), errText(gotErr))
+	require.Equal(t, want, got)
+	require.Equal(t, see(t, g), see(t, r))
+	require.Equal(t, 1, g.ActiveIndex(chess.White), "ann's siege failed")
+}
+
 // saboteurGame is a game with a pending forced move after a sacrifice, a
 // tag-out and a second command.
 func saboteurGame(t testing.TB) *Game {
