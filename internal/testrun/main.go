@@ -45,14 +45,23 @@ var racePrefixes = []string{
 }
 
 // defaultBudget is the budget, in seconds of go test's package time, of a
-// package budgets does not name.
-const defaultBudget = 60
+// package budgets does not name, by tier.
+var defaultBudget = map[string]float64{"fast": 60, "long": 180, "bench": 0}
 
-// budgets are package time budgets in seconds, by tier: about twice the
-// time measured on two idle cores, so a busy machine still fits.
+// budgets are package time budgets in seconds, by tier: about one and a
+// half times the time measured on two cores busy with other work (December
+// 2026), so an idle CI machine fits with room, and a package that slows
+// down by half again fails. Raise one only with a reason in the commit.
 var budgets = map[string]map[string]float64{
-	"fast": {},
-	"long": {},
+	"fast": {
+		"sandtable/bot":                300, // 217 s under -race on a loaded machine: ~140 end-to-end tests
+		"sandtable/playground":         170, // 108 s: browser tests with headless Chromium
+		"sandtable/commands/sandtable": 80,  // 49 s under -race
+		"sandtable/cli":                60,  // 38 s: bot processes killed and restarted
+	},
+	"long": {
+		"sandtable/cli": 600, // 462 s before its tests ran in parallel: etcd clusters, real one-minute clocks
+	},
 }
 
 func main() {
@@ -285,7 +294,7 @@ func (r *runner) report(wall time.Duration) bool {
 	ok := true
 	fmt.Printf("\npackage test times (tier %s, wall %.0f s):\n", r.tier, wall.Seconds())
 	for _, p := range r.times {
-		budget := defaultBudget * 1.0
+		budget := defaultBudget[r.tier]
 		if b, named := budgets[r.tier][p.pkg]; named {
 			budget = b
 		}
@@ -295,7 +304,7 @@ func (r *runner) report(wall time.Duration) bool {
 			mark = " (race)"
 		}
 		verdict := ""
-		if r.scale > 0 && r.tier != "bench" && p.seconds > budget {
+		if r.scale > 0 && budget > 0 && p.seconds > budget {
 			verdict = fmt.Sprintf("  OVER BUDGET (%.0f s)", budget)
 			ok = false
 		}
