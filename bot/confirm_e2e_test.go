@@ -26,7 +26,7 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	require.Contains(t, mustBeEphemeral(t, prompt, bob), "Resign this game?")
 	in, err := h.srv.Click(bob, prompt, buttonID(t, prompt, "Cancel"))
 	require.NoError(t, err)
-	cancelled, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "Cancelled") })
+	cancelled, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "Cancelled") })
 	require.NoError(t, err)
 	require.Empty(t, cancelled.Buttons(), "the cancelled prompt has no buttons left")
 	require.Empty(t, h.messagesWith(thread.ID, "resigned"))
@@ -44,7 +44,7 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	// colours swapped, which bob accepts.
 	in, err = h.srv.Click(alice, m, buttonID(t, m, "Rematch"))
 	require.NoError(t, err)
-	offered, err := in.WaitMessage(wait, nil)
+	offered, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, offered, alice), "Rematch offered")
 	challenge, err := h.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
@@ -53,7 +53,7 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, challenge.Text(), bob.Mention())
 	accepted := h.click(bob, challenge, buttonID(t, challenge, "Accept"))
-	_, err = accepted.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	_, err = accepted.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	second, err := h.srv.WaitThread(wait, func(c *discordsim.Channel) bool { return c.ID != thread.ID && c.ParentID == h.gen.ID })
 	require.NoError(t, err)

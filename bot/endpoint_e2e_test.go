@@ -113,10 +113,11 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 		if c.Endpoint {
 			answers++
 			require.Equal(t, 204, c.Status, "the fake accepted the answer %s", c)
-			if len(c.Files) > 0 {
-				multipart++
-				require.Equal(t, "board.png", c.Files[0].Name)
-			}
+		}
+		// A slow handler's answer is deferred, then filled over REST.
+		if (c.Endpoint || strings.HasPrefix(c.Path, "/webhooks/")) && len(c.Files) > 0 {
+			multipart++
+			require.Equal(t, "board.png", c.Files[0].Name)
 		}
 	}
 	require.GreaterOrEqual(t, answers, 7, "the challenge, its Accept, autocomplete, two moves and two /board")

@@ -66,7 +66,7 @@ func TestAcceptRateLimitedOnce(t *testing.T) {
 	ch := h.survivalChallenge(alice, bob)
 	h.srv.RateLimitNext("POST /interactions/*/*/callback", 1, 50*time.Millisecond)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
-	m, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	m, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	require.Empty(t, m.Buttons())
 	h.drained()
@@ -86,12 +86,12 @@ func TestAcceptThreadStartFailsThenSecondAccept(t *testing.T) {
 	ch := h.survivalChallenge(alice, bob)
 	h.srv.ServerErrorNext("POST /channels/*/messages/*/threads", 1)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
-	_, err := in.WaitMessage(wait, nil)
+	_, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	require.Equal(t, 0, h.gamesListed(alice, "Survival Chess"), "no game without its thread")
 	open := h.srv.Message(ch.ID)
 	in = h.click(bob, open, buttonID(t, open, "Accept"))
-	_, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	_, err = in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	h.drained()
 	threads := h.srv.Threads(h.gen.ID)
@@ -109,7 +109,7 @@ func TestAcceptMemberAddFailsThenRetried(t *testing.T) {
 	ch := h.survivalChallenge(alice, bob)
 	h.srv.ServerErrorNext("PUT /channels/*/thread-members/*", 1)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
-	_, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	_, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	require.NoError(t, h.srv.WaitFor(wait, func() bool {
 		for _, c := range h.srv.CallsTo("PUT /channels/*/thread-members/*") {
@@ -143,13 +143,13 @@ func TestWrongUserCannotAcceptOrCancel(t *testing.T) {
 			continue
 		}
 		in := h.click(carol, ch, id)
-		m, err := in.WaitMessage(wait, nil)
+		m, err := in.WaitReply(wait, nil)
 		require.NoError(t, err)
 		mustBeEphemeral(t, m, carol)
 	}
 	// alice cannot accept her own challenge.
 	in := h.click(alice, ch, buttonID(t, ch, "Accept"))
-	m, err := in.WaitMessage(wait, nil)
+	m, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	mustBeEphemeral(t, m, alice)
 	require.Empty(t, h.srv.Threads(h.gen.ID))
@@ -219,7 +219,7 @@ func TestDrawAcceptClickAnswerFails(t *testing.T) {
 	thread := h.survivalGame(alice, bob)
 	offer := h.reply(alice, thread.ID, "draw offer")
 	in := h.click(bob, offer, buttonID(t, offer, "Accept draw"))
-	prompt, err := in.WaitMessage(wait, nil)
+	prompt, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
 	_, err = h.srv.Click(bob, prompt, buttonID(t, prompt, "Confirm"))
@@ -287,7 +287,7 @@ func TestStaleDrawButtonAfterMove(t *testing.T) {
 	offer := h.reply(bob, thread.ID, "draw offer")
 	h.move(alice, thread, "c7c8q")
 	in := h.click(alice, h.srv.Message(offer.ID), buttonID(t, offer, "Accept draw"))
-	m, err := in.WaitMessage(wait, nil)
+	m, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	require.NotContains(t, m.Text(), "Draw by agreement", "a lapsed offer cannot be accepted")
 	h.drained()
@@ -416,7 +416,7 @@ func TestDeclineAnswerFails(t *testing.T) {
 	h.serverErrorSeen("PATCH /channels/*/messages/*")
 	stale := h.srv.Message(ch.ID)
 	in := h.click(bob, stale, buttonID(t, stale, "Accept"))
-	m, err := in.WaitMessage(wait, nil)
+	m, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	mustBeEphemeral(t, m, bob)
 	h.clock.Advance(2 * time.Hour)
@@ -532,7 +532,7 @@ func TestExpiredChallengeWhoseEditFailed(t *testing.T) {
 	cur := h.srv.Message(ch.ID)
 	require.NotEmpty(t, cur.Buttons(), "the closing edit failed")
 	in := h.click(bob, cur, buttonID(t, cur, "Accept"))
-	_, err := in.WaitMessage(wait, nil)
+	_, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	h.drained()
 	require.Empty(t, h.srv.Threads(h.gen.ID), "an expired challenge starts no game")
@@ -590,7 +590,7 @@ func TestDoubleMoveAtOnce(t *testing.T) {
 	m2 := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
 	played := 0
 	for _, in := range []*discordsim.Interaction{m1, m2} {
-		m, err := in.WaitMessage(wait, nil)
+		m, err := in.WaitReply(wait, nil)
 		require.NoError(t, err)
 		if strings.HasPrefix(m.Text(), "You played") {
 			played++

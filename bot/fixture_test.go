@@ -333,7 +333,7 @@ func TestFixtureDatabase(t *testing.T) {
 		ch := srv.Message(meta.Messages["survival-challenge"])
 		require.NotNil(t, ch)
 		in := h.click(frank, ch, buttonID(t, ch, "Accept"))
-		updated, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+		updated, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 		require.NoError(t, err)
 		link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(updated.Text())
 		require.NotNil(t, link)

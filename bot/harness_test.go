@@ -246,9 +246,9 @@ func (h *harness) confirm(u *discordsim.User, prompt *discordsim.Message) *disco
 	mustBeEphemeral(h.t, prompt, u)
 	in, err := h.srv.Click(u, prompt, buttonID(h.t, prompt, "Confirm"))
 	require.NoError(h.t, err)
-	// The answer may replace the prompt (Update): wait for it, not for
-	// the prompt itself.
-	m, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return !strings.Contains(m.Text(), "Confirm within") })
+	// The answer may replace the prompt (Update) or follow it (a slow
+	// handler's deferred update): wait for it, not for the prompt itself.
+	m, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return !strings.Contains(m.Text(), "Confirm within") })
 	require.NoError(h.t, err, "no answer to Confirm")
 	return m
 }

@@ -32,7 +32,7 @@ func TestFirstBoardFailsThenArrives(t *testing.T) {
 	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
 	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
 	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
-	accepted, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	accepted, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(t, err)
 	require.Empty(t, accepted.Buttons(), "the challenge is closed: no second Accept")
 	threads := h.srv.Threads(h.gen.ID)

@@ -79,6 +79,6 @@ func TestRatingsThroughDiscord(t *testing.T) {
 func decline(t *testing.T, h *harness, u *discordsim.User, m *discordsim.Message) {
 	t.Helper()
 	in := h.click(u, m, buttonID(t, m, "Decline"))
-	_, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "declined") })
+	_, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "declined") })
 	require.NoError(t, err)
 }

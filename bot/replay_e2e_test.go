@@ -71,7 +71,7 @@ func TestReplayAndArchiveThroughDiscord(t *testing.T) {
 	require.Greater(t, posted.ID, final.ID, "after the final board")
 
 	in := h.click(carol(h), final, replayID)
-	m, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return gifOf(t, m) != nil })
+	m, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return gifOf(t, m) != nil })
 	require.NoError(t, err)
 	mustBeEphemeral(t, m, carol(h))
 	require.Len(t, gifOf(t, m).Image, len(moves)+1)
@@ -84,7 +84,7 @@ func TestReplayAndArchiveThroughDiscord(t *testing.T) {
 	require.Contains(t, text, "vs "+bob.Mention())
 	require.Contains(t, text, "https://discord.com/channels/"+thread.GuildID+"/"+thread.ID)
 	in = h.click(alice, arch, buttonID(t, arch, "1"))
-	m, err = in.WaitMessage(wait, func(m *discordsim.Message) bool { return gifOf(t, m) != nil })
+	m, err = in.WaitReply(wait, func(m *discordsim.Message) bool { return gifOf(t, m) != nil })
 	require.NoError(t, err)
 	mustBeEphemeral(t, m, alice)
 

@@ -213,7 +213,7 @@ func TestSandTableDMsClosed(t *testing.T) {
 	require.True(t, done.Ephemeral())
 	scan.check()
 	in := h.click(bob, g.board(), buttonID(t, g.board(), "My private view"))
-	pv, err := in.WaitMessage(wait, nil)
+	pv, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, pv, bob), "Your direct messages are closed")
 	require.Contains(t, pv.Text(), "target **t10**")

@@ -125,7 +125,7 @@ func TestSandTableFullGame(t *testing.T) {
 				requireNoSquare(t, pub.Text(), "c11")
 				// The private view shows it, by DM.
 				in := h.click(alice, g.board(), buttonID(t, g.board(), "My private view"))
-				ack, err := in.WaitMessage(wait, nil)
+				ack, err := in.WaitReply(wait, nil)
 				require.NoError(t, err)
 				require.Contains(t, mustBeEphemeral(t, ack, alice), "direct message")
 				pv := g.lastDM(alice, "Your private view")

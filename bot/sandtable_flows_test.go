@@ -56,7 +56,7 @@ piece NP9 l20
 	scan.check()
 	// Bob cannot order a Drone in Alice's turn.
 	in := h.click(bob, g.board(), buttonID(t, g.board(), "Order a Drone (private)"))
-	m, err := in.WaitMessage(wait, nil)
+	m, err := in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	require.Contains(t, mustBeEphemeral(t, m, bob), "It is not your turn")
 
@@ -79,7 +79,7 @@ piece NP9 l20
 	require.Contains(t, pub.Content, bob.Mention()+", your turn")
 	// Bob's turn: the Drone is hidden from him.
 	in = h.click(bob, pub, buttonID(t, pub, "My private view"))
-	_, err = in.WaitMessage(wait, nil)
+	_, err = in.WaitReply(wait, nil)
 	require.NoError(t, err)
 	bobView := g.lastDM(bob, "Your private view")
 	require.Contains(t, bobView.Text(), "You have no pending Drones")
@@ -258,7 +258,7 @@ piece NP9 l20
 		offer := h.reply(bob, g.thread.ID, "draw offer")
 		require.Contains(t, offer.Text(), "offers a draw")
 		in := h.click(bob, offer, buttonID(t, offer, "Accept draw"))
-		own, err := in.WaitMessage(wait, nil)
+		own, err := in.WaitReply(wait, nil)
 		require.NoError(t, err)
 		require.Contains(t, mustBeEphemeral(t, own, bob), "You made this draw offer")
 		m = h.reply(alice, g.thread.ID, "draw decline")
@@ -274,7 +274,7 @@ piece NP9 l20
 		require.Contains(t, mustBeEphemeral(t, m, alice), "There is no draw offer")
 		offer = h.reply(alice, g.thread.ID, "draw offer")
 		in = h.click(bob, offer, buttonID(t, offer, "Accept draw"))
-		prompt, err := in.WaitMessage(wait, nil)
+		prompt, err := in.WaitReply(wait, nil)
 		require.NoError(t, err)
 		done := h.confirm(bob, prompt)
 		require.Contains(t, done.Text(), "Draw by agreement.")

@@ -38,7 +38,7 @@ func (h *harness) sandStart(south, north *discordsim.User, opts ...discordsim.Op
 	require.False(h.t, ch.Ephemeral(), "a challenge is public: %s", ch.Text())
 	require.Contains(h.t, ch.Text(), "SandTable Chess")
 	in := h.click(north, ch, buttonID(h.t, ch, "Accept"))
-	updated, err := in.WaitMessage(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	updated, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
 	require.NoError(h.t, err)
 	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(updated.Text())
 	require.NotNil(h.t, link, "the accepted challenge links the game thread")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -351,6 +352,54 @@ func TestDeferredUpdateThenEditOriginal(t *testing.T) {
 	}
 	if _, err := e.srv.Select(e.alice, board, "g1:promo", "q", "k"); err == nil {
 		t.Error("two values for a single select accepted")
+	}
+}
+
+// TestWaitReplyAfterADeferredUpdate: after a deferred update the answer is
+// the follow-up or the clicked message edited, never the clicked message as
+// it was (which WaitMessage returns at once).
+func TestWaitReplyAfterADeferredUpdate(t *testing.T) {
+	e := newEnv(t)
+	board := postBoard(t, e)
+	release := make(chan struct{})
+	e.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		if err := s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
+			e.fail(err)
+			return
+		}
+		<-release
+		if i.MessageComponentData().Values[0] == "k" {
+			content := "Promoted to k"
+			_, err := s.InteractionResponseEdit(i.Interaction, &discordgo.WebhookEdit{Content: &content})
+			e.fail(err)
+			return
+		}
+		_, err := s.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "Only you see this", Flags: discordgo.MessageFlagsEphemeral})
+		e.fail(err)
+	})
+	in := must[*Interaction](t)(e.srv.Select(e.alice, board, "g1:promo", "q"))
+	if _, err := in.WaitResponse(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := in.WaitMessage(time.Second, nil); err != nil || m.ID != board.ID {
+		t.Fatalf("WaitMessage: %v, %v: the clicked message as it was", m, err)
+	}
+	if m, err := in.WaitReply(100*time.Millisecond, nil); err == nil {
+		t.Fatalf("WaitReply before the answer returned %q", m.Content)
+	}
+	release <- struct{}{}
+	m, err := in.WaitReply(5*time.Second, nil)
+	if err != nil || m.Content != "Only you see this" || m.ID == board.ID {
+		t.Fatalf("WaitReply after the follow-up: %+v, %v", m, err)
+	}
+	in = must[*Interaction](t)(e.srv.Select(e.alice, board, "g1:promo", "k"))
+	release <- struct{}{}
+	m, err = in.WaitReply(5*time.Second, nil)
+	if err != nil || m.ID != board.ID || m.Content != "Promoted to k" {
+		t.Fatalf("WaitReply after the edit: %+v, %v", m, err)
+	}
+	if err := e.nextErr(); err != nil {
+		t.Fatal(err)
 	}
 }
 
