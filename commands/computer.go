@@ -122,9 +122,9 @@ type computerKind struct {
 	levels  []string
 	deflt   string
 	aliases map[string]string
-	nameOf func(storage.ComputerSeat) string
-	actor  func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error)
-	move   func(a *App, rec *storage.Game, seat storage.ComputerSeat, key string) (stale bool, err error)
+	nameOf  func(storage.ComputerSeat) string
+	actor   func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error)
+	move    func(a *App, rec *storage.Game, seat storage.ComputerSeat, key string) (stale bool, err error)
 }
 
 // computerPool is the bounded pool of workers that compute computer moves.
