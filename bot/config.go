@@ -256,8 +256,10 @@ type GameConfig struct {
 	// which whoever must act is reminded in the game's thread; 0: never.
 	RemindAt float64 `toml:"remind_at"`
 	// ComputerWorkers is how many computer moves are computed at once
-	// (games against the computer); ComputerBudget caps the search time
-	// of one move (the level's node budget usually ends it sooner).
+	// (games against the computer; 2 by default, so that one long search
+	// does not hold up every other game); ComputerBudget caps the search
+	// time of one move (the level's node budget usually ends it sooner; a
+	// search past it and a grace is stopped, see commands.ComputerGrace).
 	ComputerWorkers int      `toml:"computer_workers"`
 	ComputerBudget  Duration `toml:"computer_budget"`
 }
@@ -387,7 +389,7 @@ func DefaultConfig() Config {
 			ChallengeTTL:    Duration(time.Hour),
 			LobbyTTL:        Duration(24 * time.Hour),
 			RemindAt:        0.75,
-			ComputerWorkers: 1,
+			ComputerWorkers: commands.DefaultComputerWorkers,
 			ComputerBudget:  Duration(5 * time.Second),
 		},
 		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL)},

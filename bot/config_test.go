@@ -73,6 +73,8 @@ claim_ttl = "5s"
 	require.Equal(t, 48*time.Hour, time.Duration(cfg.Game.LobbyTTL))
 	require.Equal(t, 0.5, cfg.Game.RemindAt)
 	require.Equal(t, 0.75, DefaultConfig().Game.RemindAt)
+	require.Equal(t, 2, cfg.Game.ComputerWorkers, "two computer workers by default: one long search does not hold up every game")
+	require.Equal(t, 5*time.Second, time.Duration(cfg.Game.ComputerBudget))
 	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.ClaimTTL))
 	require.Equal(t, time.Minute, time.Duration(DefaultConfig().Outbox.ClaimTTL))
 }

@@ -31,7 +31,8 @@ in-process players play; South takes White's place in the game lines
 (1-0 is a South win), a ply is one action (a Main action or a hazard use),
 and each pair's opening is a seeded pair of deployments (planned as the
 computer plans its own) and a seeded coin, then PLIES random actions. A SPEC is
-a level (beginner, casual, intermediate, advanced, strongest), random,
+a level (beginner, easy, intermediate, advanced, strongest; casual, the
+former name of easy, is still accepted), random,
 greedy, or uci:COMMAND, an external engine speaking UCI started with
 COMMAND (split at spaces; for example "uci:sandtable uci"); it is told
 UCI_Variant survival for Survival Chess (or, with -a-setup or -b-setup,

@@ -200,7 +200,7 @@ func TestMatchArguments(t *testing.T) {
 func TestMatchTeamChess(t *testing.T) {
 	t.Parallel()
 	pgn := filepath.Join(t.TempDir(), "games.pgn")
-	args := []string{"-game", "teamchess", "-a", "casual", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200", "-pgn", pgn}
+	args := []string{"-game", "teamchess", "-a", "easy", "-b", "random", "-games", "4", "-seed", "3", "-movetime", "60000", "-maxplies", "200", "-pgn", pgn}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)
 	results := checkMatch(t, lines, 4)
@@ -228,6 +228,7 @@ func TestMatchTeamChessUCI(t *testing.T) {
 	}
 	cmd := "uci:env SANDTABLE_MAIN_ARGS=uci " + os.Args[0] + " -test.run=^$"
 	common := []string{"-game", "teamchess", "-b", "random", "-games", "4", "-seed", "5", "-movetime", "120000", "-maxplies", "160"}
+	// "casual", the former name of easy, is still accepted by match and uci.
 	code, inProc, errOut := runMatch(t, append([]string{"-a", "casual"}, common...)...)
 	require.Equal(t, 0, code, errOut)
 	code, overUCI, errOut := runMatch(t, append([]string{"-a", cmd, "-a-setup",
@@ -270,7 +271,7 @@ done
 // uci: players are refused for SandTable.
 func TestMatchSandTable(t *testing.T) {
 	t.Parallel()
-	args := []string{"-game", "sandtable", "-a", "casual", "-b", "random", "-games", "4", "-seed", "5", "-openings", "3", "-movetime", "60000", "-maxplies", "300"}
+	args := []string{"-game", "sandtable", "-a", "easy", "-b", "random", "-games", "4", "-seed", "5", "-openings", "3", "-movetime", "60000", "-maxplies", "300"}
 	code, lines, errOut := runMatch(t, args...)
 	require.Equal(t, 0, code, errOut)
 	checkMatch(t, lines, 4)

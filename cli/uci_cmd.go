@@ -24,7 +24,8 @@ Speaks the UCI protocol on standard input and output (issue 16 item 3), so
 chess GUIs, match runners and other programs can play the Survival Chess
 and standard chess engine (games/engine). Commands: uci, isready,
 setoption name UCI_Variant value chess|survival|teamchess, setoption name Level value
-beginner|casual|intermediate|advanced|strongest, setoption name Seed value
+beginner|easy|intermediate|advanced|strongest (casual, the former name
+of easy, is still accepted), setoption name Seed value
 N, ucinewgame, position startpos|fen FEN [moves M...], go [depth N]
 [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS movestogo N]
 [infinite], stop, quit. In survival, "startpos" is the Tartan Grid and a

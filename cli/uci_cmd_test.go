@@ -66,7 +66,7 @@ func TestUCIHandshake(t *testing.T) {
 		"id name SandTable engine",
 		"id author the SandTable Bot project",
 		"option name UCI_Variant type combo default chess var chess var survival var teamchess",
-		"option name Level type combo default strongest var beginner var casual var intermediate var advanced var strongest",
+		"option name Level type combo default strongest var beginner var easy var intermediate var advanced var strongest",
 		"option name Seed type spin default 0 min 0 max 2147483647",
 		"uciok",
 		"readyok",

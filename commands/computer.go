@@ -2,12 +2,14 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sandtable/commands/ui"
@@ -27,7 +29,10 @@ import (
 // move. Sweep hands due games to a bounded pool of workers (started on
 // first use; Settings.ComputerWorkers of them), and so does every commit
 // that leaves one pending, so that the move is made at once rather than at
-// the next sweep.
+// the next sweep. A worker makes one computer action of a game and then
+// hands the game back to the end of the queue if another is pending (the
+// next action of a SandTable turn, another computer seat, a thought made
+// stale): games waiting take turns.
 //
 // A worker reads the game, decodes its state and asks the game's
 // Computer.Think for an action, with a time budget (Settings.ComputerBudget)
@@ -39,6 +44,20 @@ import (
 // bytes; a change of the record alone, such as a live board recorded as
 // delivered, leaves the search valid); else it thinks again on the new
 // state. The move is so posted exactly as a human's is.
+//
+// Never stuck: Think runs in a goroutine of its own, watched by its
+// worker. Past its budget plus a grace (ComputerGrace) its context is
+// cancelled, and it must then return at once its best action so far; if
+// it returns none, the computer plays First (a legal action found without
+// a search). Go cannot stop a goroutine: a Think still running a grace
+// after its cancellation is abandoned (left to end alone; it applies
+// nothing, its result is dropped) and the computer plays First, so its
+// worker is free again: the abandoned search's slot in the pool is
+// replaced by it. While as many searches are abandoned and still running
+// as there are workers (the cap: each may hold a core), no Think starts:
+// the computer plays First at once, and this is logged. So one game holds
+// a worker for at most its budget plus three graces (a stuck Think, then
+// a stuck First), and another game's computer never waits longer for it.
 
 // Computer is what a game offers to let the bot's computer player take a
 // seat (Spec.Computer).
@@ -47,20 +66,31 @@ type Computer[S any] struct {
 	// level of a challenge that names none.
 	Levels  []string
 	Default string
+	// Aliases are former level names that the level option still accepts,
+	// each with the level it names now ("casual": "easy"). A stored seat
+	// may hold one: Think and First must accept them.
+	Aliases map[string]string
 	// Think chooses what the computer seat does next in s: an action run
 	// (through a Turn whose Req is from the seat's user, with no
 	// interaction) on s as it is, or on nothing else: the framework runs it
 	// only while the game is unchanged. It runs outside the game's lock and
 	// must not touch the store; seed fixes every choice it makes, budget
-	// caps its search time.
-	Think func(s S, seat storage.ComputerSeat, seed uint64, budget time.Duration) (Action[S], error)
+	// caps its search time. When ctx is cancelled (the budget and a grace
+	// are spent) it must return at once with its best action so far.
+	Think func(ctx context.Context, s S, seat storage.ComputerSeat, seed uint64, budget time.Duration) (Action[S], error)
+	// First is a legal action in s found at once, without a search (the
+	// first legal move found, without generating them all): what the
+	// computer plays when Think was stopped and returned none, was
+	// abandoned, or may not start (see "Never stuck" above). nil: Think
+	// with a context already cancelled.
+	First func(s S, seat storage.ComputerSeat, seed uint64) (Action[S], error)
 	// Name is how messages name the computer of seat ("Computer
-	// (casual)"); nil: "Computer (<level>)".
+	// (easy)"); nil: "Computer (<level>)".
 	Name func(seat storage.ComputerSeat) string
 }
 
 // ComputerName is how the computer playing seat is named in messages and
-// lists: "Computer (casual)".
+// lists: "Computer (easy)".
 func ComputerName(seat storage.ComputerSeat) string {
 	if seat.Level == "" {
 		return "Computer"
@@ -71,9 +101,17 @@ func ComputerName(seat storage.ComputerSeat) string {
 // DefaultComputerWorkers and DefaultComputerBudget apply when Settings
 // leaves them zero.
 const (
-	DefaultComputerWorkers = 1
+	DefaultComputerWorkers = 2
 	DefaultComputerBudget  = 5 * time.Second
 )
+
+// ComputerGrace is how long past its budget a Think may run before it is
+// cancelled, and how long after that before it is abandoned: a quarter of
+// the budget, from 1 s to 5 s (an engine stops at its budget by itself;
+// the grace covers a busy machine).
+func ComputerGrace(budget time.Duration) time.Duration {
+	return min(max(budget/4, time.Second), 5*time.Second)
+}
 
 // computerRetry is when a computer move that failed is tried again.
 const computerRetry = time.Minute
@@ -81,11 +119,12 @@ const computerRetry = time.Minute
 // computerKind is the state-typed part of the computer player of a kind
 // registered with Register.
 type computerKind struct {
-	levels []string
-	deflt  string
-	nameOf func(storage.ComputerSeat) string
-	actor  func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error)
-	move   func(a *App, rec *storage.Game, seat storage.ComputerSeat, key string) (stale bool, err error)
+	levels  []string
+	deflt   string
+	aliases map[string]string
+	nameOf  func(storage.ComputerSeat) string
+	actor   func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error)
+	move    func(a *App, rec *storage.Game, seat storage.ComputerSeat, key string) (stale bool, err error)
 }
 
 // computerPool is the bounded pool of workers that compute computer moves.
@@ -95,9 +134,25 @@ type computerPool struct {
 	mu      sync.Mutex
 	pending map[string]bool // queued or being computed
 	again   map[string]bool // handed again while being computed: run once more
+	runs    map[string]int  // thoughts since the game was handed (maxComputerRuns)
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	stopped bool
+	workers int
+	// abandoned counts the thoughts abandoned and still running (see
+	// "Never stuck"); at workers, no Think starts.
+	abandoned atomic.Int32
+	// after is the watchdog's timer (nil: time's); tests drive their own.
+	after func(time.Duration) (<-chan time.Time, func())
+}
+
+// timer is a channel that receives once d has passed, and its stop.
+func (p *computerPool) timer(d time.Duration) (<-chan time.Time, func()) {
+	if p.after != nil {
+		return p.after(d)
+	}
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
 }
 
 // SetSelf records the bot's own user ID: a challenge naming it as the
@@ -146,8 +201,9 @@ func (a *App) scheduleComputer(id string) {
 			n = DefaultComputerWorkers
 		}
 		p.queue = make(chan string, 256)
-		p.pending, p.again = map[string]bool{}, map[string]bool{}
+		p.pending, p.again, p.runs = map[string]bool{}, map[string]bool{}, map[string]int{}
 		p.stop = make(chan struct{})
+		p.workers = n
 		for range n {
 			p.wg.Add(1)
 			go a.computerWorker()
@@ -194,21 +250,34 @@ func (a *App) computerWorker() {
 		case <-p.stop:
 			return
 		case id := <-p.queue:
-			for {
-				if err := a.safeComputerMove(id); err != nil {
-					a.Log.Error("computer move failed", "game", id, "err", err)
-				}
-				p.mu.Lock()
-				again := p.again[id] && !p.stopped
-				delete(p.again, id)
-				if !again {
-					delete(p.pending, id)
-				}
-				p.mu.Unlock()
-				if !again {
-					break
+			more, err := a.safeComputerMove(id)
+			if err != nil {
+				a.Log.Error("computer move failed", "game", id, "err", err)
+			}
+			p.mu.Lock()
+			// Handed again while computing (its worker may have read the
+			// game just before a change), or another action pending: to
+			// the end of the queue, so that games waiting take turns.
+			again := (p.again[id] || more) && !p.stopped
+			delete(p.again, id)
+			if again {
+				p.runs[id]++
+				if p.runs[id] >= maxComputerRuns {
+					again = false // the next sweep hands it again
 				}
 			}
+			if again {
+				select {
+				case p.queue <- id:
+				default:
+					again = false // the queue is full: the next sweep hands it again
+				}
+			}
+			if !again {
+				delete(p.pending, id)
+				delete(p.runs, id)
+			}
+			p.mu.Unlock()
 		}
 	}
 }
@@ -216,7 +285,7 @@ func (a *App) computerWorker() {
 // safeComputerMove is computerMove with a panic (an engine's bug) turned
 // into an error: the worker goes on, and the game's move is tried again
 // after computerRetry (its clock still runs).
-func (a *App) safeComputerMove(id string) (err error) {
+func (a *App) safeComputerMove(id string) (more bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -238,53 +307,50 @@ func (a *App) maybeComputer(rec *storage.Game, now time.Time) {
 	}
 }
 
-// computerMove makes the pending computer move of the game id, if due:
-// think on a snapshot, apply if the game is unchanged, else think again.
-//
-// After a move the game is read again: a computer that must act again
-// (the next action of a SandTable turn, or another computer seat) goes on
-// in the same worker, as its game is still marked pending here.
-func (a *App) computerMove(id string) error {
-	for n := 1; n <= maxComputerRuns; n++ {
-		rec, err := a.snapshot(id)
-		if errors.Is(err, storage.ErrNotFound) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		now := a.Now()
-		if !rec.Active || rec.ComputerMove.IsZero() || rec.ComputerMove.After(now) {
-			return nil
-		}
-		k := a.kinds[rec.Kind]
-		if k == nil || k.computer == nil {
-			return a.clearComputer(rec, time.Time{})
-		}
-		seat, key, ok, err := k.computer.actor(a, rec)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return a.clearComputer(rec, time.Time{}) // no computer must act: nothing pending
-		}
-		stale, err := k.computer.move(a, rec, seat, key)
-		if err != nil {
-			// Try again later rather than at every sweep; the game's clock
-			// still runs.
-			if cerr := a.clearComputer(rec, now.Add(computerRetry)); cerr != nil {
-				a.Log.Error("postponing a computer move failed", "game", id, "err", cerr)
-			}
-			return err
-		}
-		if stale {
-			a.Log.Info("the game changed while the computer thought: thinking again", "game", id, "run", n+1)
-		}
+// computerMove makes the pending computer action of the game id, if due:
+// think on a snapshot, apply if the game is unchanged. more says that the
+// game may need the computer again (an action was made, or the thought
+// was stale): the worker hands it back to the queue, where the computer
+// reads it again.
+func (a *App) computerMove(id string) (more bool, err error) {
+	rec, err := a.snapshot(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
 	}
-	return nil
+	now := a.Now()
+	if !rec.Active || rec.ComputerMove.IsZero() || rec.ComputerMove.After(now) {
+		return false, nil
+	}
+	k := a.kinds[rec.Kind]
+	if k == nil || k.computer == nil {
+		return false, a.clearComputer(rec, time.Time{})
+	}
+	seat, key, ok, err := k.computer.actor(a, rec)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		return false, a.clearComputer(rec, time.Time{}) // no computer must act: nothing pending
+	}
+	stale, err := k.computer.move(a, rec, seat, key)
+	if err != nil {
+		// Try again later rather than at every sweep; the game's clock
+		// still runs.
+		if cerr := a.clearComputer(rec, now.Add(computerRetry)); cerr != nil {
+			a.Log.Error("postponing a computer move failed", "game", id, "err", cerr)
+		}
+		return false, err
+	}
+	if stale {
+		a.Log.Info("the game changed while the computer thought: thinking again", "game", id)
+	}
+	return true, nil
 }
 
-// maxComputerRuns bounds the runs of one worker on one game (moves and
-// stale thoughts): the next sweep hands the game again.
+// maxComputerRuns bounds the thoughts of the workers on one game handed
+// once (actions and stale thoughts): the next sweep hands it again.
 const maxComputerRuns = 64
 
 // clearComputer sets the computer timer of rec to at (zero: none), under
@@ -317,7 +383,7 @@ func computerOf[S any](k *kindOf[S], c *Computer[S]) *computerKind {
 	if nameOf == nil {
 		nameOf = ComputerName
 	}
-	ck := &computerKind{levels: c.Levels, deflt: c.Default, nameOf: nameOf}
+	ck := &computerKind{levels: c.Levels, deflt: c.Default, aliases: c.Aliases, nameOf: nameOf}
 	ck.actor = func(a *App, rec *storage.Game) (storage.ComputerSeat, string, bool, error) {
 		st, err := k.decode(rec)
 		if err != nil {
@@ -343,7 +409,7 @@ func computerOf[S any](k *kindOf[S], c *Computer[S]) *computerKind {
 		if budget <= 0 {
 			budget = DefaultComputerBudget
 		}
-		act, err := c.Think(st, seat, computerSeed(rec.ID, key, seat.User), budget)
+		act, err := watchThink(a, rec.ID, c, st, seat, computerSeed(rec.ID, key, seat.User), budget)
 		if err != nil {
 			return false, fmt.Errorf("thinking: %w", err)
 		}
@@ -380,6 +446,108 @@ func computerOf[S any](k *kindOf[S], c *Computer[S]) *computerKind {
 	return ck
 }
 
+// thought is what one Think (or First) returned.
+type thought[S any] struct {
+	act Action[S]
+	err error
+}
+
+// watchThink asks c for the action of seat in st within budget, never
+// holding its worker longer than the budget and three graces: see "Never
+// stuck" above.
+func watchThink[S any](a *App, id string, c *Computer[S], st S, seat storage.ComputerSeat, seed uint64, budget time.Duration) (Action[S], error) {
+	p := &a.computers
+	grace := ComputerGrace(budget)
+	first := func() (Action[S], error) {
+		if n := p.abandoned.Load(); int(n) >= 2*p.workers {
+			return nil, fmt.Errorf("%d computer searches abandoned are still running: none more starts", n)
+		}
+		r, _, ok := watched(p, 0, grace, func(ctx context.Context) (Action[S], error) {
+			if c.First != nil {
+				return c.First(st, seat, seed)
+			}
+			return c.Think(ctx, st, seat, seed, budget)
+		})
+		if !ok {
+			return nil, errors.New("the computer's first legal action did not come in time either: abandoned")
+		}
+		if r.err == nil && r.act == nil {
+			r.err = errors.New("the computer found no legal action")
+		}
+		return r.act, r.err
+	}
+	if n := p.abandoned.Load(); int(n) >= p.workers {
+		a.Log.Warn("computer searches abandoned are still running, as many as the workers: this one plays a first legal action without searching",
+			"game", id, "abandoned", n)
+		return first()
+	}
+	r, cancelled, ok := watched(p, budget+grace, grace, func(ctx context.Context) (Action[S], error) {
+		return c.Think(ctx, st, seat, seed, budget)
+	})
+	switch {
+	case !ok:
+		a.Log.Error("a computer search ran past its budget and did not stop when cancelled: abandoned; the computer plays a first legal action",
+			"game", id, "budget", budget, "abandoned", p.abandoned.Load())
+		return first()
+	case cancelled && (r.err != nil || r.act == nil):
+		a.Log.Warn("a computer search ran past its budget and returned no action when stopped: the computer plays a first legal action",
+			"game", id, "budget", budget, "err", r.err)
+		return first()
+	case cancelled:
+		a.Log.Warn("a computer search ran past its budget: stopped, it plays its best action so far", "game", id, "budget", budget)
+	}
+	return r.act, r.err
+}
+
+// watched runs f in a goroutine of its own and waits for it: f's context
+// is cancelled once cancelAfter has passed (at once when zero), and f is
+// abandoned a grace after that (ok false; p.abandoned counts it until it
+// returns). A panic of f is its error.
+func watched[S any](p *computerPool, cancelAfter, grace time.Duration, f func(ctx context.Context) (Action[S], error)) (r thought[S], cancelled, ok bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// 0 running, 1 returned, 2 abandoned: the first to move it decides.
+	var state atomic.Int32
+	done := make(chan thought[S], 1)
+	go func() {
+		var r thought[S]
+		defer func() {
+			if v := recover(); v != nil {
+				r = thought[S]{err: fmt.Errorf("panic: %v", v)}
+			}
+			if state.CompareAndSwap(0, 1) {
+				done <- r
+			} else {
+				p.abandoned.Add(-1)
+			}
+		}()
+		r.act, r.err = f(ctx)
+	}()
+	if cancelAfter > 0 {
+		t, stop := p.timer(cancelAfter)
+		select {
+		case r := <-done:
+			stop()
+			return r, false, true
+		case <-t:
+		}
+	}
+	cancel()
+	t, stop := p.timer(grace)
+	defer stop()
+	select {
+	case r := <-done:
+		return r, true, true
+	case <-t:
+	}
+	p.abandoned.Add(1)
+	if state.CompareAndSwap(0, 2) {
+		return thought[S]{}, true, false
+	}
+	p.abandoned.Add(-1)
+	return <-done, true, true // it returned just now
+}
+
 // LevelOption is the "level" option of a challenge command for a game
 // whose computer plays levels (weakest first), defaulting to deflt.
 func LevelOption(levels []string, deflt string) *ui.CommandOption {
@@ -397,6 +565,9 @@ func computerLevel(k *kindTable, req *Request) (string, error) {
 	lv := strings.ToLower(strings.TrimSpace(req.Str("level")))
 	if lv == "" {
 		return k.computer.deflt, nil
+	}
+	if now, ok := k.computer.aliases[lv]; ok {
+		lv = now
 	}
 	if !slices.Contains(k.computer.levels, lv) {
 		return "", Errorf("level must be one of %s, not %s.", strings.Join(k.computer.levels, ", "), QuoteInput(lv))
@@ -445,7 +616,7 @@ func (a *App) startComputerGame(req *Request, k *kindTable, ch *Challenge, level
 }
 
 // ComputerSeats says who the computers of rec are, for a game's header
-// and /games: "vs Computer (casual)", or "" when rec has none.
+// and /games: "vs Computer (easy)", or "" when rec has none.
 func ComputerSeats(rec *storage.Game) string {
 	if rec == nil || len(rec.Computers) == 0 {
 		return ""

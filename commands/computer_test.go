@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -17,27 +18,38 @@ import (
 	"sandtable/storage"
 )
 
+// tttThink is the Think of tic-tac-toe's computer.
+type tttThink = func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*tttState], error)
+
 // tttComputer is tic-tac-toe with a computer player: think is its Think
-// (tttFirstFree when nil).
+// (tttFirstFree when nil), first its First. Its levels are easy, normal
+// and hard; "casual" is a former name of easy.
 type tttComputer struct {
 	ticTacToe
-	think func(s *tttState, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*tttState], error)
+	think tttThink
+	first func(s *tttState, seat storage.ComputerSeat, seed uint64) (commands.Action[*tttState], error)
 }
 
 func (g tttComputer) Spec() commands.Spec[*tttState] {
 	s := g.ticTacToe.Spec()
 	s.Definitions[0].Options[0].Options = append(s.Definitions[0].Options[0].Options,
-		commands.LevelOption([]string{"easy", "casual", "hard"}, "casual"))
+		commands.LevelOption([]string{"easy", "normal", "hard"}, "normal"))
 	think := g.think
 	if think == nil {
 		think = tttFirstFree
 	}
-	s.Computer = &commands.Computer[*tttState]{Levels: []string{"easy", "casual", "hard"}, Default: "casual", Think: think}
+	s.Computer = &commands.Computer[*tttState]{Levels: []string{"easy", "normal", "hard"}, Default: "normal",
+		Aliases: map[string]string{"casual": "easy"}, Think: think, First: g.first}
 	return s
 }
 
 // tttFirstFree plays the first free cell, through the game's own /move.
-func tttFirstFree(s *tttState, _ storage.ComputerSeat, _ uint64, _ time.Duration) (commands.Action[*tttState], error) {
+func tttFirstFree(_ context.Context, s *tttState, _ storage.ComputerSeat, _ uint64, _ time.Duration) (commands.Action[*tttState], error) {
+	return tttPlayFirst(s, storage.ComputerSeat{}, 0)
+}
+
+// tttPlayFirst is tttFirstFree as a First.
+func tttPlayFirst(s *tttState, _ storage.ComputerSeat, _ uint64) (commands.Action[*tttState], error) {
 	for i, c := range s.Cells {
 		if c == 0 {
 			return func(t *commands.Turn[*tttState]) (*commands.Response, error) {
@@ -158,7 +170,7 @@ func TestComputerChallengeRefusals(t *testing.T) {
 	t.Parallel()
 	a, _, store := newTTTComputer(t, tttComputer{}, nil)
 	_, err := challengeComputer(t, a, "grandmaster")
-	require.Contains(t, commandstest.UserMsg(t, err), "level must be one of easy, casual, hard")
+	require.Contains(t, commandstest.UserMsg(t, err), "level must be one of easy, normal, hard")
 
 	r := commandstest.Cmd(commandstest.Alice, "ttt", "challenge", map[string]string{"level": "easy"})
 	r.ChannelID = "general"
@@ -206,7 +218,7 @@ func TestComputerMoveResumedAfterARestart(t *testing.T) {
 	started := make(chan struct{}, 1)
 	var mu sync.Mutex
 	var seeds []uint64
-	blocked := tttComputer{think: func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+	blocked := tttComputer{think: func(_ context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		mu.Lock()
 		seeds = append(seeds, seed)
 		mu.Unlock()
@@ -223,7 +235,7 @@ func TestComputerMoveResumedAfterARestart(t *testing.T) {
 	_, err := challengeComputer(t, a1, "")
 	require.NoError(t, err)
 	g := onlyGame(t, store)
-	require.Equal(t, "casual", g.Computers[0].Level, "the default level")
+	require.Equal(t, "normal", g.Computers[0].Level, "the default level")
 	r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": "5"})
 	r.ChannelID = g.ThreadID
 	_, err = a1.Handle(r)
@@ -244,11 +256,11 @@ func TestComputerMoveResumedAfterARestart(t *testing.T) {
 	a2.AnswerCopies, a2.DeliverInline = false, false
 	a2.SetSelf(commandstest.Computer.ID)
 	t.Cleanup(a2.StopComputers)
-	commands.Register[*tttState](a2, tttComputer{think: func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+	commands.Register[*tttState](a2, tttComputer{think: func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		mu.Lock()
 		seeds2 = append(seeds2, seed)
 		mu.Unlock()
-		return tttFirstFree(s, seat, seed, b)
+		return tttFirstFree(ctx, s, seat, seed, b)
 	}})
 	require.NoError(t, a2.Sweep(commandstest.T0))
 	g = waitGame(t, store, moves(2))
@@ -275,7 +287,7 @@ func TestComputerPoolIsBounded(t *testing.T) {
 	t.Parallel()
 	var running, most atomic.Int32
 	gate := make(chan struct{})
-	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+	think := func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		n := running.Add(1)
 		for {
 			m := most.Load()
@@ -285,7 +297,7 @@ func TestComputerPoolIsBounded(t *testing.T) {
 		}
 		<-gate
 		running.Add(-1)
-		return tttFirstFree(s, seat, seed, b)
+		return tttFirstFree(ctx, s, seat, seed, b)
 	}
 	a, _, store := newTTTComputer(t, tttComputer{think: think}, func(s *commands.Settings) { s.ComputerWorkers = 1 })
 	var threads []string
@@ -338,11 +350,11 @@ func TestComputerPoolIsBounded(t *testing.T) {
 func TestComputerPanicIsRetriedLater(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+	think := func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		if calls.Add(1) == 1 {
 			panic("engine bug")
 		}
-		return tttFirstFree(s, seat, seed, b)
+		return tttFirstFree(ctx, s, seat, seed, b)
 	}
 	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
 	var mu sync.Mutex
@@ -458,7 +470,7 @@ func (l *lockedBuffer) String() string {
 func TestComputerRefusalKeepsItsTextOutOfTheLog(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
-	think := func(s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+	think := func(_ context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
 		calls.Add(1)
 		return func(t *commands.Turn[*tttState]) (*commands.Response, error) {
 			return nil, commands.Errorf("target k12 (hidden-xyzzy) is out of range")
@@ -480,4 +492,263 @@ func TestComputerRefusalKeepsItsTextOutOfTheLog(t *testing.T) {
 	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "computer") }, 30*time.Second, 5*time.Millisecond)
 	require.NotContains(t, logs.String(), "k12")
 	require.NotContains(t, logs.String(), "hidden-xyzzy")
+}
+
+// fakeTimers is the computer watchdog's clock in a test: a timer fires
+// when advance moves the clock to its time; a stopped one is dropped.
+type fakeTimers struct {
+	mu     sync.Mutex
+	now    time.Duration
+	next   int
+	timers map[int]fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Duration
+	ch chan time.Time
+}
+
+func newFakeTimers(a *commands.App) *fakeTimers {
+	f := &fakeTimers{timers: map[int]fakeTimer{}}
+	commands.SetComputerTimer(a, f.after)
+	return f
+}
+
+func (f *fakeTimers) after(d time.Duration) (<-chan time.Time, func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := f.next
+	f.next++
+	ch := make(chan time.Time, 1)
+	f.timers[id] = fakeTimer{at: f.now + d, ch: ch}
+	return ch, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.timers, id)
+	}
+}
+
+// waitTimers waits (a generous deadline) until n timers are running, and
+// returns the time the earliest is due in.
+func (f *fakeTimers) waitTimers(t *testing.T, n int) time.Duration {
+	t.Helper()
+	var in time.Duration
+	require.Eventually(t, func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		in = -1
+		for _, tm := range f.timers {
+			if in < 0 || tm.at-f.now < in {
+				in = tm.at - f.now
+			}
+		}
+		return len(f.timers) == n
+	}, 30*time.Second, time.Millisecond)
+	return in
+}
+
+// advance moves the clock by d, firing the timers due.
+func (f *fakeTimers) advance(d time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now += d
+	for id, tm := range f.timers {
+		if tm.at <= f.now {
+			tm.ch <- time.Time{}
+			delete(f.timers, id)
+		}
+	}
+}
+
+func (f *fakeTimers) elapsed() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+// twoComputerGames starts alice's and bob's games against the computer
+// and plays alice's "5" and bob's "3": the computer must answer both.
+// It returns the games' thread IDs, alice's first.
+func twoComputerGames(t *testing.T, a *commands.App, store storage.Store) [2]string {
+	t.Helper()
+	var threads [2]string
+	for i, u := range []commands.User{commandstest.Alice, commandstest.Bob} {
+		r := commandstest.Cmd(u, "ttt", "challenge", nil)
+		r.ChannelID = "general"
+		opp := commandstest.Computer
+		r.Options["opponent"] = commands.Option{User: &opp}
+		_, err := a.Handle(r)
+		require.NoError(t, err)
+		require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+			act, err := tx.Games().Active(u.ID)
+			require.Len(t, act, 1)
+			threads[i] = act[0].ThreadID
+			return err
+		}))
+		r = commandstest.Cmd(u, "move", "", map[string]string{"move": []string{"5", "3"}[i]})
+		r.ChannelID = threads[i]
+		_, err = a.Handle(r)
+		require.NoError(t, err)
+	}
+	return threads
+}
+
+// cellsIn is the cells of the game in thread.
+func cellsIn(t *testing.T, store storage.Store, thread string) [9]byte {
+	t.Helper()
+	var g *storage.Game
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		var err error
+		g, err = tx.Games().ByChannel(thread)
+		return err
+	}))
+	s, err := ticTacToe{}.Decode(g.StateVersion, g.State)
+	require.NoError(t, err)
+	return s.Cells
+}
+
+// waitCell waits (a generous deadline) until the computer (O) holds
+// cell (0-8) in the game of thread.
+func waitCell(t *testing.T, store storage.Store, thread string, cell int) {
+	t.Helper()
+	require.Eventually(t, func() bool { return cellsIn(t, store, thread)[cell] == 'O' }, 30*time.Second, time.Millisecond)
+}
+
+// isAlices tells alice's game (she played the centre) from bob's.
+func isAlices(s *tttState) bool { return s.Cells[4] != 0 }
+
+// play is the action of the computer's move to cell (1-9).
+func play(cell string) commands.Action[*tttState] {
+	return func(t *commands.Turn[*tttState]) (*commands.Response, error) {
+		t.Req.Options["move"] = commands.Option{String: cell}
+		return tttMove(t)
+	}
+}
+
+// TestStuckComputerDoesNotDelayAnotherGame: a search that ignores its
+// budget (alice's game: it returns only when cancelled) does not delay
+// another game's computer (bob's game is answered while alice's search
+// runs, no watchdog time having passed: the pool has two workers by
+// default); once its budget and the grace are spent, the watchdog cancels
+// it and its best move so far is played, which is logged.
+func TestStuckComputerDoesNotDelayAnotherGame(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, 2, commands.DefaultComputerWorkers)
+	think := func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+		if !isAlices(s) {
+			return tttFirstFree(ctx, s, seat, seed, b)
+		}
+		<-ctx.Done()
+		return play("9"), nil // its best so far
+	}
+	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
+	logs := &lockedBuffer{}
+	a.Log = slog.New(slog.NewTextHandler(logs, nil))
+	clock := newFakeTimers(a)
+	threads := twoComputerGames(t, a, store)
+
+	waitCell(t, store, threads[1], 0)
+	require.Zero(t, clock.elapsed(), "bob's game is answered while alice's search runs")
+	require.Zero(t, cellsIn(t, store, threads[0])[8], "alice's search is still running")
+
+	budget := commands.DefaultComputerBudget
+	in := clock.waitTimers(t, 1)
+	require.Equal(t, budget+commands.ComputerGrace(budget), in, "alice's search is cancelled after its budget and the grace")
+	clock.advance(in)
+	waitCell(t, store, threads[0], 8)
+	require.Contains(t, logs.String(), "past its budget")
+	require.Zero(t, commands.AbandonedComputerSearches(a))
+}
+
+// TestComputerThatNeverStopsIsAbandoned: with one worker, a search that
+// does not stop even when cancelled (alice's game) is abandoned a grace
+// after its cancellation: alice's game gets the first legal move (First),
+// and the worker, free again, answers bob's game, which so waited no
+// longer than alice's budget and two graces. While the abandoned search
+// runs (the cap: as many as the workers), the computer plays First at
+// once without searching, and says so in the log; the abandoned search's
+// result, when it comes, is dropped.
+func TestComputerThatNeverStopsIsAbandoned(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	var alicesThinks atomic.Int32
+	think := func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+		if !isAlices(s) {
+			return tttFirstFree(ctx, s, seat, seed, b)
+		}
+		alicesThinks.Add(1)
+		<-release // deaf to ctx
+		return play("9"), nil
+	}
+	a, _, store := newTTTComputer(t, tttComputer{think: think, first: tttPlayFirst}, func(s *commands.Settings) { s.ComputerWorkers = 1 })
+	logs := &lockedBuffer{}
+	a.Log = slog.New(slog.NewTextHandler(logs, nil))
+	clock := newFakeTimers(a)
+	defer close(release)
+	threads := twoComputerGames(t, a, store)
+
+	budget := commands.DefaultComputerBudget
+	grace := commands.ComputerGrace(budget)
+	require.Equal(t, budget+grace, clock.waitTimers(t, 1))
+	require.Zero(t, cellsIn(t, store, threads[1])[0], "one worker, busy with alice's game: bob's waits")
+	clock.advance(budget + grace)
+	require.Equal(t, grace, clock.waitTimers(t, 1), "cancelled; abandoned a grace later")
+	clock.advance(grace)
+	waitCell(t, store, threads[0], 0) // First: the first free cell
+	waitCell(t, store, threads[1], 0)
+	require.Equal(t, budget+2*grace, clock.elapsed(), "bob's game waited for alice's budget and two graces, no more")
+	require.Equal(t, 1, commands.AbandonedComputerSearches(a))
+	require.Contains(t, logs.String(), "did not stop when cancelled: abandoned")
+
+	// At the cap: alice's next move is answered by First, without a search.
+	r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": "4"})
+	r.ChannelID = threads[0]
+	_, err := a.Handle(r)
+	require.NoError(t, err)
+	waitCell(t, store, threads[0], 1)
+	require.Equal(t, int32(1), alicesThinks.Load(), "no search started at the cap")
+	require.Contains(t, logs.String(), "without searching")
+	require.Equal(t, budget+2*grace, clock.elapsed(), "no watchdog time at the cap")
+
+	// The abandoned search ends: its move (9) is dropped, the cap freed.
+	release <- struct{}{}
+	require.Eventually(t, func() bool { return commands.AbandonedComputerSearches(a) == 0 }, 30*time.Second, time.Millisecond)
+	require.Zero(t, cellsIn(t, store, threads[0])[8], "an abandoned search applies nothing")
+}
+
+// TestComputerWatchdogOnTheClock: with the real clock, a search that
+// returns only when cancelled gets its move played, not before its
+// budget and the grace.
+func TestComputerWatchdogOnTheClock(t *testing.T) {
+	t.Parallel()
+	budget := 100 * time.Millisecond
+	var cancelledAfter atomic.Int64
+	var start time.Time // before alice's move, so before the watchdog starts
+	think := func(ctx context.Context, s *tttState, seat storage.ComputerSeat, seed uint64, b time.Duration) (commands.Action[*tttState], error) {
+		<-ctx.Done()
+		cancelledAfter.Store(int64(time.Since(start)))
+		return tttFirstFree(ctx, s, seat, seed, b)
+	}
+	a, _, store := newTTTComputer(t, tttComputer{think: think}, func(s *commands.Settings) { s.ComputerBudget = budget })
+	_, err := challengeComputer(t, a, "")
+	require.NoError(t, err)
+	g := onlyGame(t, store)
+	r := commandstest.Cmd(commandstest.Alice, "move", "", map[string]string{"move": "5"})
+	r.ChannelID = g.ThreadID
+	start = time.Now()
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	waitGame(t, store, moves(2))
+	require.GreaterOrEqual(t, time.Duration(cancelledAfter.Load()), budget+commands.ComputerGrace(budget))
+}
+
+// TestLevelAliasIsItsLevel: level:casual, a former name of easy, is
+// accepted and is easy.
+func TestLevelAliasIsItsLevel(t *testing.T) {
+	t.Parallel()
+	a, _, store := newTTTComputer(t, tttComputer{}, nil)
+	resp, err := challengeComputer(t, a, "Casual")
+	require.NoError(t, err)
+	require.Contains(t, resp.Cards[0].Description, "Computer (easy)")
+	require.Equal(t, "easy", onlyGame(t, store).Computers[0].Level)
 }

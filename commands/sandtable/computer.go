@@ -1,6 +1,7 @@
 package sandtable
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -20,10 +21,10 @@ import (
 // direct message.
 
 // levels are the computer's levels, weakest first (games/engine's).
-var levels = []string{"beginner", "casual", "intermediate", "advanced", "strongest"}
+var levels = ai.LevelNames()
 
 func computer() *commands.Computer[*State] {
-	return &commands.Computer[*State]{Levels: levels, Default: levels[len(levels)/2], Think: think}
+	return &commands.Computer[*State]{Levels: levels, Default: levels[len(levels)/2], Aliases: ai.LevelAliases, Think: think}
 }
 
 // isComputer reports whether id is a computer seat of t's game.
@@ -32,8 +33,10 @@ func isComputer(g *storage.Game, id string) bool {
 	return ok
 }
 
-// think chooses the computer seat's next action in s.
-func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
+// think chooses the computer seat's next action in s: when ctx is
+// cancelled, the best found so far (the first candidate when none was
+// tried). Its First is think under a cancelled context.
+func think(ctx context.Context, s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
 	side, ok := s.sideOf(seat.User)
 	if !ok {
 		return nil, fmt.Errorf("the computer %s plays no side", seat.User)
@@ -52,7 +55,12 @@ func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duratio
 	}
 	// The engine is handed only the computer's own view (ruling D26): the
 	// other side's Drone orders never reach it.
-	act, err := p.Choose(s.pos.View(side), budget)
+	if budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	act, err := p.ChooseContext(ctx, s.pos.View(side))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package survival
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -20,13 +21,14 @@ var defaultLevel = engine.LevelNames()[len(engine.LevelNames())/2]
 
 // computer is Survival's computer player.
 func computer() *commands.Computer[*State] {
-	return &commands.Computer[*State]{Levels: engine.LevelNames(), Default: defaultLevel, Think: think}
+	return &commands.Computer[*State]{Levels: engine.LevelNames(), Default: defaultLevel, Aliases: engine.LevelAliases, Think: think}
 }
 
 // think returns the computer's move in s (chooseMove) as an action: the
-// path of a human's /move.
-func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
-	uci, err := chooseMove(s, seat.Level, seed, budget)
+// path of a human's /move. Its First is think under a cancelled context:
+// the engine's best-ordered legal move, without a search.
+func think(ctx context.Context, s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
+	uci, err := chooseMove(ctx, s, seat.Level, seed, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -35,8 +37,8 @@ func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duratio
 
 // chooseMove searches s's position (with the hashes of the positions
 // before it, for repetitions) at level, seeded, within budget, and
-// returns the move in UCI.
-func chooseMove(s *State, level string, seed uint64, budget time.Duration) (string, error) {
+// returns the move in UCI: when ctx is cancelled, the best found so far.
+func chooseMove(ctx context.Context, s *State, level string, seed uint64, budget time.Duration) (string, error) {
 	p, err := engine.NewPlayer(level, seed)
 	if err != nil {
 		return "", err
@@ -45,7 +47,7 @@ func chooseMove(s *State, level string, seed uint64, budget time.Duration) (stri
 	if err != nil {
 		return "", err
 	}
-	res := p.Choose(*s.game.Position(), hist, budget)
+	res := engine.ChooseContext(ctx, p, *s.game.Position(), hist, budget)
 	if res.Move == chess.NullMove {
 		return "", fmt.Errorf("the engine found no move in %s", s.game.Position().FEN())
 	}

@@ -9,6 +9,7 @@ import (
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
 	"sandtable/games/chess"
+	"sandtable/games/engine"
 	"sandtable/storage"
 )
 
@@ -22,7 +23,7 @@ func computerGame(t *testing.T, a *commands.App, store storage.Store, color, lev
 	r.Options["opponent"] = commands.Option{User: &bot}
 	resp, err := a.Handle(r)
 	require.NoError(t, err)
-	require.Contains(t, resp.Cards[0].Description, "Computer ("+level+")")
+	require.Contains(t, resp.Cards[0].Description, "Computer ("+engine.CanonicalLevel(level)+")")
 	var g *storage.Game
 	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
 		act, err := tx.Games().Active(alice.ID)
@@ -86,10 +87,12 @@ func TestComputerPlaysWhiteAndReplies(t *testing.T) {
 
 // TestComputerRematchStartsAtOnce: resigning then clicking Rematch starts
 // a new game against the computer at the same level, without acceptance.
+// level:casual, the former name of easy, is still accepted, and is easy.
 func TestComputerRematchStartsAtOnce(t *testing.T) {
 	t.Parallel()
 	a, p, store := newApp(t)
 	g := computerGame(t, a, store, "white", "casual")
+	require.Equal(t, []storage.ComputerSeat{{User: commandstest.Computer.ID, Level: "easy"}}, g.Computers, "casual is easy")
 	r := cmd(alice, "resign", "", nil)
 	r.ChannelID = g.ThreadID
 	_, err := commandstest.Confirm(t, a, r)
@@ -113,13 +116,36 @@ func TestComputerRematchStartsAtOnce(t *testing.T) {
 		next = act[0]
 		return err
 	}))
-	require.Equal(t, []storage.ComputerSeat{{User: commandstest.Computer.ID, Level: "casual"}}, next.Computers)
+	require.Equal(t, []storage.ComputerSeat{{User: commandstest.Computer.ID, Level: "easy"}}, next.Computers)
 	_, s2 := load(t, store, next.ID)
 	require.Equal(t, alice.ID, s2.Black.ID, "colours swapped")
 	require.Contains(t, resp.Content, "<#"+next.ThreadID+">", "the answer links the new game's thread")
-	require.Contains(t, resp.Content, "Computer (casual)", "the computer is named, not the bot pinged")
+	require.Contains(t, resp.Content, "Computer (easy)", "the computer is named, not the bot pinged")
 	require.NotContains(t, resp.Content, commandstest.Computer.Mention())
 	waitPly(t, store, next.ID, 1)
+}
+
+// TestStoredCasualGamePlaysOn: a game stored before the level "casual"
+// became "easy" (its computer seat names "casual") loads, and the computer
+// plays its move.
+func TestStoredCasualGamePlaysOn(t *testing.T) {
+	t.Parallel()
+	a, _, store := newApp(t)
+	bot := commandstest.Computer
+	st := &State{StartFEN: chess.TartanFEN, Moves: []string{"a7a8q"}, White: alice, Black: bot, MoveTime: time.Hour, Started: t0}
+	raw, err := Game{}.Encode(st)
+	require.NoError(t, err)
+	g := &storage.Game{ID: "old1", Kind: Kind, GuildID: "g", ChannelID: "general", ThreadID: "th-old",
+		Players: []string{alice.ID, bot.ID}, Active: true, Unrated: true, State: raw, StateVersion: Game{}.Version(),
+		Computers: []storage.ComputerSeat{{User: bot.ID, Level: "casual"}}, Deadline: t0.Add(time.Hour), ComputerMove: t0}
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error { return tx.Games().Put(g, t0) }))
+	require.NoError(t, a.Sweep(t0))
+	g, s := waitPly(t, store, g.ID, 2)
+	require.True(t, g.Active)
+	require.True(t, g.ComputerMove.IsZero(), "alice to move: nothing pending")
+	replay, err := chess.ReplayGame(chess.Survival, chess.TartanFEN, s.Moves)
+	require.NoError(t, err, "the computer's move is legal")
+	require.Equal(t, chess.White, replay.Position().Turn())
 }
 
 // TestComputerMoveIsDeterministic: the same position, level and seed
@@ -130,28 +156,28 @@ func TestComputerMoveIsDeterministic(t *testing.T) {
 	g, err := chess.ReplayGame(chess.Survival, chess.NewGame(chess.Survival).StartFEN(), nil)
 	require.NoError(t, err)
 	s := &State{StartFEN: g.StartFEN(), Moves: []string{}, game: g}
-	first, err := chooseMove(s, "casual", 42, time.Minute)
+	first, err := chooseMove(t.Context(), s, "easy", 42, time.Minute)
 	require.NoError(t, err)
 	_, err = g.Position().ParseMove(first)
 	require.NoError(t, err, "a legal move")
 	for i := 0; i < 2; i++ {
-		again, err := chooseMove(s, "casual", 42, time.Minute)
+		again, err := chooseMove(t.Context(), s, "easy", 42, time.Minute)
 		require.NoError(t, err)
 		require.Equal(t, first, again)
 	}
-	_, err = chooseMove(s, "grandmaster", 42, time.Minute)
+	_, err = chooseMove(t.Context(), s, "grandmaster", 42, time.Minute)
 	require.Error(t, err)
 }
 
 // BenchmarkComputerMove is the search time of one computer move from the
 // start position, per level (the worker's cost per move).
 func BenchmarkComputerMove(b *testing.B) {
-	for _, level := range []string{"beginner", "casual", "intermediate", "advanced", "strongest"} {
+	for _, level := range engine.LevelNames() {
 		b.Run(level, func(b *testing.B) {
 			g := chess.NewGame(chess.Survival)
 			s := &State{StartFEN: g.StartFEN(), Moves: []string{}, game: g}
 			for i := 0; i < b.N; i++ {
-				if _, err := chooseMove(s, level, uint64(i), time.Minute); err != nil {
+				if _, err := chooseMove(b.Context(), s, level, uint64(i), time.Minute); err != nil {
 					b.Fatal(err)
 				}
 			}

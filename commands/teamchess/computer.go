@@ -1,6 +1,7 @@
 package teamchess
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ var defaultLevel = engine.LevelNames()[len(engine.LevelNames())/2]
 
 // computer is Team Chess's computer player.
 func computer() *commands.Computer[*State] {
-	return &commands.Computer[*State]{Levels: engine.LevelNames(), Default: defaultLevel, Think: think,
+	return &commands.Computer[*State]{Levels: engine.LevelNames(), Default: defaultLevel, Aliases: engine.LevelAliases, Think: think,
 		Name: func(seat storage.ComputerSeat) string {
 			if n, _, ok := strings.Cut(strings.TrimPrefix(seat.User, "computer-"), "-"); ok {
 				return fmt.Sprintf("Computer %s (%s)", n, seat.Level)
@@ -40,17 +41,16 @@ func computer() *commands.Computer[*State] {
 
 // think searches s's game for the active commander seat at its level and
 // returns the engine's action (a move, a sacrifice, a siege decision) as
-// an action of that commander.
-func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
-	p, err := engine.NewTeamChessPlayer(seat.Level, seed)
+// an action of that commander: when ctx is cancelled, the best found so
+// far, else (cancelled while the moves were still being listed, which
+// takes seconds in a position with long chains of sacrifices) the
+// best-ordered of the moves listed so far. Its First is think under a
+// cancelled context: a move among the first listed, without a search.
+func think(ctx context.Context, s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
+	act, err := chooseAction(ctx, s, seat, seed, budget)
 	if err != nil {
 		return nil, err
 	}
-	res := p.Choose(s.game.Clone(), budget)
-	if res.Action.Kind == "" {
-		return nil, fmt.Errorf("the engine found no action")
-	}
-	act := res.Action
 	return func(t *turn) (*response, error) {
 		if err := commander(t, "move"); err != nil {
 			return nil, err
@@ -58,6 +58,24 @@ func think(s *State, seat storage.ComputerSeat, seed uint64, budget time.Duratio
 		act.By = t.Req.User.ID
 		return apply(t, func(g *tc.Game) ([]tc.Event, error) { return g.Apply(act) })
 	}, nil
+}
+
+// chooseAction is the engine's action for seat in s (see think).
+func chooseAction(ctx context.Context, s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (tc.Action, error) {
+	p, err := engine.NewTeamChessPlayer(seat.Level, seed)
+	if err != nil {
+		return tc.Action{}, err
+	}
+	if budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	res := p.ChooseContext(ctx, s.game.Clone())
+	if res.Action.Kind == "" {
+		return tc.Action{}, fmt.Errorf("the engine found no action")
+	}
+	return res.Action, nil
 }
 
 // computers lists the computer seats among the lobby's queues, once each.
@@ -111,7 +129,7 @@ func computerMenu(l *lobby, id func(string) string) *ui.Select {
 }
 
 // lobbyComputer adds a computer commander to a side's queue at a level
-// ("w:casual"), or removes one ("remove:<ID>"): the creator's menu.
+// ("w:easy"), or removes one ("remove:<ID>"): the creator's menu.
 func lobbyComputer(a *commands.App, req *commands.Request) (*response, error) {
 	l, err := loadCreatorLobby(a, req, "add or remove computer commanders")
 	if err != nil {
@@ -150,7 +168,7 @@ func lobbyComputer(a *commands.App, req *commands.Request) (*response, error) {
 	}
 	level := ""
 	for _, lv := range engine.LevelNames() {
-		if lv == arg {
+		if lv == engine.CanonicalLevel(arg) { // a menu sent before a level's renaming names its old name
 			level = lv
 		}
 	}

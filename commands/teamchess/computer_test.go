@@ -1,6 +1,7 @@
 package teamchess
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/games/engine"
 	tc "sandtable/games/teamchess"
 	"sandtable/storage"
 )
@@ -41,13 +43,17 @@ func TestLobbyAddsAndRemovesComputers(t *testing.T) {
 	require.Contains(t, selectOptions(t, lobby, "computer"), "b:beginner")
 	_, err = a.Handle(click(bob, menu, "b:beginner"))
 	require.Contains(t, commandstest.UserMsg(t, err), "Only alice")
+	require.Contains(t, selectOptions(t, lobby, "computer"), "b:easy")
+	require.NotContains(t, selectOptions(t, lobby, "computer"), "b:casual", "the level casual is now named easy")
+	// "b:casual": a menu sent before the level's renaming still adds an
+	// easy computer.
 	for _, v := range []string{"b:beginner", "b:casual"} {
 		r, err = a.Handle(click(alice, menu, v))
 		require.NoError(t, err)
 		require.True(t, r.Update)
 		lobby = r.Message
 	}
-	require.Contains(t, r.Content, "**Computer 2 (casual)**", "a computer is named, never mentioned")
+	require.Contains(t, r.Content, "**Computer 2 (easy)**", "a computer is named, never mentioned")
 	require.Contains(t, selectOptions(t, lobby, "computer"), "remove:computer-1-beginner")
 	r, err = a.Handle(click(alice, menu, "remove:computer-1-beginner"))
 	require.NoError(t, err)
@@ -69,7 +75,7 @@ func TestLobbyAddsAndRemovesComputers(t *testing.T) {
 		return err
 	}))
 	require.True(t, g.Unrated)
-	require.Equal(t, []storage.ComputerSeat{{User: "computer-2-casual", Level: "casual"}}, g.Computers)
+	require.Equal(t, []storage.ComputerSeat{{User: "computer-2-easy", Level: "easy"}}, g.Computers)
 }
 
 // TestHumanTeamAgainstAComputer: alice and bob (White) against a computer
@@ -115,7 +121,7 @@ func TestHumanTeamAgainstAComputer(t *testing.T) {
 // BenchmarkComputerAction is the search time of one computer commander's
 // action from the start position, per level (the worker's cost per move).
 func BenchmarkComputerAction(b *testing.B) {
-	for _, level := range []string{"beginner", "casual", "intermediate", "advanced", "strongest"} {
+	for _, level := range engine.LevelNames() {
 		b.Run(level, func(b *testing.B) {
 			g, err := tc.NewGame(tc.Setup{White: []tc.Member{{ID: "w"}}, Black: []tc.Member{{ID: "b"}}})
 			if err != nil {
@@ -124,7 +130,7 @@ func BenchmarkComputerAction(b *testing.B) {
 			s := &State{game: g}
 			seat := storage.ComputerSeat{User: "w", Level: level}
 			for i := 0; i < b.N; i++ {
-				if _, err := think(s, seat, uint64(i), time.Minute); err != nil {
+				if _, err := think(b.Context(), s, seat, uint64(i), time.Minute); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -184,4 +190,77 @@ func TestComputerGameEndSaysNoRecordChanges(t *testing.T) {
 	board := boardIn(t, a, p, pub)
 	require.NotContains(t, board.Content, "records are updated")
 	require.Contains(t, board.Content, "no personal record changes")
+}
+
+// hugeFEN has 507,247 legal moves (chains of Saboteurs forcing
+// Saboteurs), which take seconds to list.
+const hugeFEN = "rn1qk1nr/PP4PP/8/8/8/8/pp4pp/RN1QK1NR w KQkq - 0 1"
+
+// TestComputerInTheHugePositionMovesWithinItsBudget: in the 507k-move
+// position the computer's think (the seam the bot's workers call) gives a
+// legal action within its budget and the grace at every level, and a
+// cancelled one (the watchdog's, or the First of a computer at the cap of
+// abandoned searches) gives a legal action at once, without listing every
+// move.
+func TestComputerInTheHugePositionMovesWithinItsBudget(t *testing.T) {
+	t.Parallel()
+	budget := time.Second
+	grace := commands.ComputerGrace(budget)
+	g, err := tc.NewGame(tc.Setup{FEN: hugeFEN, White: []tc.Member{{ID: "w"}}, Black: []tc.Member{{ID: "b"}}})
+	require.NoError(t, err)
+	s := &State{game: g}
+	legal := func(what string, act tc.Action) {
+		t.Helper()
+		act.By = "w"
+		_, err := g.Clone().Apply(act)
+		require.NoError(t, err, "%s: %+v is legal", what, act)
+	}
+	for _, level := range []string{"beginner", "strongest"} {
+		seat := storage.ComputerSeat{User: "w", Level: level}
+		start := time.Now()
+		act, err := chooseAction(t.Context(), s, seat, 1, budget)
+		took := time.Since(start)
+		require.NoError(t, err)
+		legal(level, act)
+		require.Less(t, took, budget+grace, "%s: a move within the budget and the grace", level)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	start := time.Now()
+	act, err := chooseAction(ctx, s, storage.ComputerSeat{User: "w", Level: "strongest"}, 1, budget)
+	require.NoError(t, err)
+	legal("cancelled", act)
+	require.Less(t, time.Since(start), grace, "cancelled: a legal move at once")
+}
+
+// TestHugePositionInTheBot: a computer commander to move in the 507k-move
+// position, in the bot: its move is made within its budget and the
+// watchdog's graces, through the rules.
+func TestHugePositionInTheBot(t *testing.T) {
+	t.Parallel()
+	budget := time.Second
+	a, _, store := commandstest.NewApp(t, func(a *commands.App) {
+		a.Settings.ComputerBudget = budget
+		Register(a)
+	})
+	cpu := commands.ComputerUser(1, "strongest")
+	start := time.Now()
+	g, _, _ := startGame(t, a, store, hugeFEN, []commands.User{cpu}, []commands.User{carol})
+	s := waitActions(t, store, g.ID, 1)
+	took := time.Since(start)
+	require.Less(t, took, budget+3*commands.ComputerGrace(budget), "the watchdog's bound")
+	require.Equal(t, 1, s.game.ActionCount(), "the computer's action, through the rules")
+}
+
+// TestStoredCasualComputerPlaysOn: a computer commander added before the
+// level "casual" became "easy" (its ID and seat name "casual") still
+// plays.
+func TestStoredCasualComputerPlaysOn(t *testing.T) {
+	t.Parallel()
+	a, _, store := newApp(t)
+	cpu := commands.ComputerUser(1, "casual")
+	g, _, _ := startGame(t, a, store, "", []commands.User{cpu}, []commands.User{carol})
+	require.Equal(t, []storage.ComputerSeat{{User: cpu.ID, Level: "casual"}}, g.Computers, "the seat as stored")
+	s := waitActions(t, store, g.ID, 1)
+	require.Equal(t, 1, s.game.ActionCount())
 }

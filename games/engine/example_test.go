@@ -23,7 +23,7 @@ func ExampleSearcher_Search() {
 // A named level with a seed: the same position gives the same move on
 // every run and every machine.
 func ExampleNewPlayer() {
-	p, err := engine.NewPlayer("casual", 42)
+	p, err := engine.NewPlayer("easy", 42)
 	if err != nil {
 		panic(err)
 	}

@@ -59,7 +59,7 @@ type Level struct {
 // Levels are the named levels, weakest first.
 var Levels = []Level{
 	{Name: "beginner", Depth: 1, Nodes: 2_000, Margin: 150, TableBits: 12},
-	{Name: "casual", Depth: 2, Nodes: 10_000, Margin: 60, TableBits: 14},
+	{Name: "easy", Depth: 2, Nodes: 10_000, Margin: 60, TableBits: 14},
 	{Name: "intermediate", Depth: 4, Nodes: 50_000, Margin: 25, TableBits: 16},
 	{Name: "advanced", Depth: 8, Nodes: 200_000, Margin: 8, TableBits: 18},
 	{Name: "strongest", Depth: MaxDepth, Nodes: 1_000_000, Margin: 0, TableBits: 20},
@@ -74,10 +74,28 @@ func LevelNames() []string {
 	return out
 }
 
-// LevelByName returns the named level (case-insensitive).
+// LevelAliases are former level names still accepted (a stored game, a
+// script or a command may name one), each with the level it names now:
+// "casual" became "easy" so as not to clash with the casual (unrated)
+// option of a challenge.
+var LevelAliases = map[string]string{"casual": "easy"}
+
+// CanonicalLevel returns name in lower case, or the level an alias
+// (LevelAliases) names now. It does not check that the level exists.
+func CanonicalLevel(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if c, ok := LevelAliases[n]; ok {
+		return c
+	}
+	return n
+}
+
+// LevelByName returns the named level (case-insensitive; an alias of
+// LevelAliases names its level).
 func LevelByName(name string) (Level, error) {
+	name = CanonicalLevel(name)
 	for _, l := range Levels {
-		if strings.EqualFold(name, l.Name) {
+		if name == l.Name {
 			return l, nil
 		}
 	}

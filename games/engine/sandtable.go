@@ -39,7 +39,7 @@ type SandTableLevel struct {
 // names as Levels.
 var SandTableLevels = []SandTableLevel{
 	{Name: "beginner", Nodes: 300, Hazards: 30, Vehicles: 40, Noise: 250, Threat: 30},
-	{Name: "casual", Nodes: 1_500, Hazards: 80, Vehicles: 120, Noise: 80, Threat: 60},
+	{Name: "easy", Nodes: 1_500, Hazards: 80, Vehicles: 120, Noise: 80, Threat: 60},
 	{Name: "intermediate", Nodes: 5_000, Noise: 10, Threat: 80},
 	{Name: "advanced", Nodes: 40_000, Replies: 4, Threat: 80},
 	{Name: "strongest", Nodes: 150_000, Replies: 10, Threat: 80},
@@ -64,14 +64,15 @@ type SandTablePlayer struct {
 }
 
 // NewSandTablePlayer returns the player spec names: a level name (see
-// SandTableLevels), "random" or "greedy", with its seed.
+// SandTableLevels; an alias of LevelAliases names its level), "random"
+// or "greedy", with its seed.
 func NewSandTablePlayer(spec string, seed uint64) (*SandTablePlayer, error) {
 	s := strings.ToLower(spec)
 	if s == "random" || s == "greedy" {
 		return &SandTablePlayer{spec: s, seed: seed}, nil
 	}
 	for _, l := range SandTableLevels {
-		if l.Name == s {
+		if l.Name == CanonicalLevel(s) {
 			return &SandTablePlayer{spec: s, level: l, seed: seed}, nil
 		}
 	}

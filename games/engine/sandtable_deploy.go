@@ -12,7 +12,7 @@ import (
 //
 //   - both Bases in the back corners, each a fortress: Anti-Air on the
 //     three squares next to it (every Airplane line to the Base ends on
-//     one) and, from the level "casual" up, Mines across every Tank line
+//     one) and, from the level "easy" up, Mines across every Tank line
 //     to those squares (a Tank that ends next to a Base takes it with a
 //     dismount), with two Infantry holding them;
 //   - the four Tanks and two Airplanes spread across the width a few ranks
@@ -35,8 +35,10 @@ func SandTableDeployment(side sandtable.Side, level Level, seed uint64) *sandtab
 	return sandtable.RandomDeployment(side, r)
 }
 
-// levelIndex returns a level's index in Levels (0 for an unknown name).
+// levelIndex returns a level's index in Levels (0 for an unknown name;
+// an alias names its level).
 func levelIndex(name string) int {
+	name = CanonicalLevel(name)
 	for i, l := range Levels {
 		if l.Name == name {
 			return i

@@ -56,7 +56,7 @@ func mustSTPlayer(t testing.TB, spec string, seed uint64) *SandTablePlayer {
 // more and longer games.
 func TestSandTableSelfPlay(t *testing.T) {
 	t.Parallel()
-	pairs := [][2]string{{"random", "random"}, {"greedy", "random"}, {"beginner", "greedy"}, {"intermediate", "casual"}}
+	pairs := [][2]string{{"random", "random"}, {"greedy", "random"}, {"beginner", "greedy"}, {"intermediate", "easy"}}
 	games, turns := 1, 60
 	if testkit.Long() {
 		pairs = append(pairs, [2]string{"advanced", "greedy"}, [2]string{"strongest", "beginner"})

@@ -195,7 +195,7 @@ func TestDeterministic(t *testing.T) {
 	t.Parallel()
 	for _, v := range []chess.Variant{chess.Survival, chess.Chess} {
 		game := func(seed uint64) []string {
-			a := &SearchPlayer{Level: testLevel("casual", 3000), Seed: seed}
+			a := &SearchPlayer{Level: testLevel("easy", 3000), Seed: seed}
 			b := &SearchPlayer{Level: testLevel("intermediate", 6000), Seed: seed + 1}
 			return playGame(t, chess.StartPosition(v), a, b, 24)
 		}

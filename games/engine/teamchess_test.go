@@ -60,11 +60,11 @@ func TestTeamChessMateInOne(t *testing.T) {
 func TestTeamChessSacrificeRoleAndTarget(t *testing.T) {
 	t.Parallel()
 	g := tcGame(t, "4k3/1P6/2n5/7q/8/8/8/Q3K3 w - - 0 1")
-	if r := tcPlayer(t, "casual", 3).Choose(g, 0); r.Action.Move != "b7b8p" {
+	if r := tcPlayer(t, "easy", 3).Choose(g, 0); r.Action.Move != "b7b8p" {
 		t.Errorf("one commander a side: played %q; want the winning revolution b7b8p", r.Action.Move)
 	}
 	g = tcTeams(t, "4k3/1P6/2n5/7q/8/8/8/Q3K3 w - - 0 1", 2)
-	for _, lvl := range []string{"casual", "strongest"} {
+	for _, lvl := range []string{"easy", "strongest"} {
 		c := g.Clone()
 		r := tcPlayer(t, lvl, 3).Choose(c, 0)
 		if !strings.HasPrefix(r.Action.Move, "b7b8a:") && !strings.HasPrefix(r.Action.Move, "b7b8s:") {
@@ -114,7 +114,7 @@ func TestTeamChessSiegeChoice(t *testing.T) {
 	if g.Phase() != teamchess.SiegeDecision {
 		t.Fatalf("phase %v", g.Phase())
 	}
-	for _, lvl := range []string{"casual", "strongest"} {
+	for _, lvl := range []string{"easy", "strongest"} {
 		r = tcPlayer(t, lvl, 1).Choose(g, 0)
 		if r.Action.Kind != teamchess.ActSiegeWin {
 			t.Errorf("%s chose %v; want the Siege Win", lvl, r.Action)
@@ -152,7 +152,7 @@ func TestTeamChessLegalWholeGames(t *testing.T) {
 		games, maxActions = 2, 120
 	}
 	for i := 0; i < games; i++ {
-		eng, rnd := tcPlayer(t, "casual", uint64(i)), tcPlayer(t, "random", uint64(100+i))
+		eng, rnd := tcPlayer(t, "easy", uint64(i)), tcPlayer(t, "random", uint64(100+i))
 		a, b := eng, rnd
 		if i%2 == 1 {
 			a, b = rnd, eng
@@ -165,7 +165,7 @@ func TestTeamChessLegalWholeGames(t *testing.T) {
 func TestTeamChessDeterministic(t *testing.T) {
 	t.Parallel()
 	play := func() string {
-		log, _ := tcPlay(t, tcPlayer(t, "intermediate", 7), tcPlayer(t, "casual", 8), 30)
+		log, _ := tcPlay(t, tcPlayer(t, "intermediate", 7), tcPlayer(t, "easy", 8), 30)
 		return strings.Join(log, ",")
 	}
 	if x, y := play(), play(); x != y {
