@@ -136,8 +136,16 @@ func (g *sandGame) press(u *discordsim.User, m *discordsim.Message, label string
 // the component message's version when it was used (0 for commands).
 func (h *harness) answerOf(in *discordsim.Interaction, version int) *discordsim.Message {
 	h.t.Helper()
+	clicked := in.MessageID
 	r, err := in.WaitResponse(wait)
 	require.NoError(h.t, err)
+	if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+		// The answer is an edit through the interaction or a follow-up; an
+		// edit of the live board by the outbox meanwhile is not it.
+		m, err := in.WaitReply(wait, nil)
+		require.NoError(h.t, err)
+		return m
+	}
 	var m *discordsim.Message
 	require.NoError(h.t, h.srv.WaitFor(wait, func() bool {
 		if fs := in.Followups(); len(fs) > 0 {
@@ -145,11 +153,7 @@ func (h *harness) answerOf(in *discordsim.Interaction, version int) *discordsim.
 			return true
 		}
 		m = in.Message()
-		if r.Type == 6 {
-			// A deferred update: the answer is an edit or a follow-up.
-			return m != nil && m.Version > version
-		}
-		return m != nil && !m.Loading()
+		return m != nil && !m.Loading() && (m.ID != clicked || m.Version > version)
 	}))
 	return m
 }

@@ -63,17 +63,9 @@ func (h *harness) tcAnswer(in *discordsim.Interaction, component *discordsim.Mes
 			return false
 		})
 	case discordgo.InteractionResponseDeferredMessageUpdate:
-		err = h.srv.WaitFor(wait, func() bool {
-			if fs := in.Followups(); len(fs) > 0 {
-				out = fs[0]
-				return true
-			}
-			if m := in.Message(); m != nil && component != nil && m.Version > component.Version {
-				out = m
-				return true
-			}
-			return false
-		})
+		// An edit through the interaction or a follow-up, not another edit
+		// of the clicked message.
+		out, err = in.WaitReply(wait, nil)
 	default:
 		var newer func(*discordsim.Message) bool
 		if component != nil {

@@ -41,9 +41,10 @@ type Interaction struct {
 	originalID string
 	followups  []string
 	filled     bool // a deferred original was filled by the first follow-up
-	// deferredAt is the clicked message's version when the answer was a
-	// deferred update (6): the answer is an edit past it or a follow-up.
-	deferredAt int
+	// answerEdited: the original message was edited through this
+	// interaction's token (PATCH .../messages/@original), as the answer to
+	// a deferred update (6) is; an edit by anyone else is not the answer.
+	answerEdited bool
 	choices    []*discordgo.ApplicationCommandOptionChoice
 	modal      *Modal
 	expired    bool
@@ -128,20 +129,20 @@ func (in *Interaction) WaitAnswer(timeout time.Duration, pred func(*Message) boo
 // WaitReply waits for the answer the user sees and returns the first that
 // satisfies pred (nil: any): the original message once filled (responses 4,
 // 5 and 7), or, after a deferred update (6), the clicked message once edited
-// since or a follow-up. Unlike WaitMessage and WaitAnswer it never returns a
-// clicked message that the answer has not changed: a bot may defer any
-// click whose handler is slow, so a test that reads the answer of a click
-// reads it here.
+// through the interaction (not by another edit of a live message) or a
+// follow-up. Unlike WaitMessage and WaitAnswer it never returns a clicked
+// message that the answer has not changed: a bot may defer any click whose
+// handler is slow, so a test that reads the answer of a click reads it here.
 func (in *Interaction) WaitReply(timeout time.Duration, pred func(*Message) bool) (*Message, error) {
 	return waitValue(in.srv, timeout, func() (*Message, bool) {
 		in.srv.mu.Lock()
-		resp, base, original := in.resp, in.deferredAt, in.originalID
+		resp, edited, original := in.resp, in.answerEdited, in.originalID
 		in.srv.mu.Unlock()
 		if resp == nil {
 			return nil, false
 		}
 		for _, m := range in.Messages() {
-			if m.Loading() || resp.Type == discordgo.InteractionResponseDeferredMessageUpdate && m.ID == original && m.Version <= base {
+			if m.Loading() || resp.Type == discordgo.InteractionResponseDeferredMessageUpdate && m.ID == original && !edited {
 				continue
 			}
 			if pred == nil || pred(m) {
@@ -665,7 +666,6 @@ func (s *Server) callbackLocked(id, token string, req *request) reply {
 			return fail(errUnknownMessage())
 		}
 		in.originalID = old.ID
-		in.deferredAt = old.Version
 		if typ == discordgo.InteractionResponseUpdateMessage {
 			nm := s.editedLocked(old, p)
 			if aerr := validateMessage(nm); aerr != nil {
@@ -772,7 +772,11 @@ func (s *Server) webhookLocked(req *request) reply {
 	case "GET":
 		return ok(s.messageJSONLocked(m))
 	case "PATCH":
-		return s.editMessageLocked(m, req, "MESSAGE_UPDATE")
+		r := s.editMessageLocked(m, req, "MESSAGE_UPDATE")
+		if m.ID == in.originalID && r.err == nil {
+			in.answerEdited = true
+		}
+		return r
 	case "DELETE":
 		s.st.deleteMessage(m.ID)
 		if !m.Ephemeral() {

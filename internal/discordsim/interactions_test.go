@@ -387,6 +387,15 @@ func TestWaitReplyAfterADeferredUpdate(t *testing.T) {
 	if m, err := in.WaitReply(100*time.Millisecond, nil); err == nil {
 		t.Fatalf("WaitReply before the answer returned %q", m.Content)
 	}
+	// Another edit of the clicked message (a live board updated by the
+	// bot's outbox) is not the answer.
+	other := "Live board, edited meanwhile"
+	if _, err := e.sess.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: board.ID, Channel: board.ChannelID, Content: &other}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := in.WaitReply(100*time.Millisecond, nil); err == nil {
+		t.Fatalf("WaitReply after another edit of the clicked message returned %q", m.Content)
+	}
 	release <- struct{}{}
 	m, err := in.WaitReply(5*time.Second, nil)
 	if err != nil || m.Content != "Only you see this" || m.ID == board.ID {
