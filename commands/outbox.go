@@ -9,6 +9,7 @@ import (
 
 	"sandtable/commands/outbox"
 	"sandtable/commands/ui"
+	"sandtable/internal/retry"
 	"sandtable/storage"
 )
 
@@ -101,25 +102,44 @@ func (a *App) settled(id string) {
 	delete(a.tried, id)
 }
 
-// claim makes sure this process holds the claim on p for a whole delivery:
-// its own claim with enough time left needs no transaction. ok false: the
-// effect is another live process's, or done.
-func (a *App) claim(p storage.Pending, now time.Time) (ok bool, err error) {
-	if p.Owner == a.Process && p.Until.After(now.Add(2*a.deliveryTimeout())) {
-		return true, nil
+// claim makes sure this process holds the claim on p for a whole delivery
+// and returns when it ends: its own claim not due for renewal
+// (retry.NeedsRenewal) needs no transaction. ok false: the effect is
+// another live process's, or done.
+func (a *App) claim(p storage.Pending, now time.Time) (until time.Time, ok bool, err error) {
+	if p.Owner == a.Process && !retry.NeedsRenewal(now, p.Until, a.claimTTL()) {
+		return p.Until, true, nil
 	}
-	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(a.claimTTL())) })
+	until = now.Add(a.claimTTL())
+	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, until) })
 	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
-		return false, nil
+		return time.Time{}, false, nil
 	}
 	if err != nil {
-		return false, err
+		return time.Time{}, false, err
 	}
 	if p.Owner != "" && p.Owner != a.Process {
 		a.Log.Info("took over an effect whose claim ran out", "owner", a.Process, "effect", p.ID,
 			"previous_owner", p.Owner, "claim_ended", p.Until)
 	}
-	return true, nil
+	return until, true, nil
+}
+
+// keepClaim renews this process's claim on the effect id (held until
+// until) while ctx lasts: a delivery slower than the claim's renewal time
+// keeps it, so no other process takes the effect over from a live owner.
+func (a *App) keepClaim(ctx context.Context, id string, until time.Time) {
+	ttl := a.claimTTL()
+	k := retry.Keeper{TTL: ttl, Now: a.Now}
+	_ = k.Keep(ctx, until, func(context.Context) (time.Time, error) {
+		now := a.Now()
+		next := now.Add(ttl)
+		err := a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(id, a.Process, now, next) })
+		if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
+			return time.Time{}, retry.Permanent(err)
+		}
+		return next, err
+	})
 }
 
 // deliverNowBudget bounds how long an action waits for its own effects
@@ -470,24 +490,35 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
 	maybeDone := !a.fresh(p)
-	if mine, err := a.claim(p, now); err != nil || !mine {
+	until, mine, err := a.claim(p, now)
+	if err != nil || !mine {
 		return false, err
 	}
 	a.try(p.ID)
 	pctx, cancel := context.WithTimeout(ctx, a.deliveryTimeout())
+	// Every create the delivery makes carries the effect's nonce, so a
+	// repeat (a retry after a lost answer) is answered with the message
+	// already created; 429s and 5xx reach the retry policy below.
+	pctx = retry.WithoutTransportRetries(retry.WithNonce(pctx, retry.Nonce(p.ID)))
+	kept := make(chan struct{})
+	go func() { defer close(kept); a.keepClaim(pctx, p.ID, until) }()
 	id, err := a.perform(pctx, &e, maybeDone)
 	cancel()
+	<-kept
 	if errors.Is(err, errWaiting) {
 		err = a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
 		return false, err
 	}
-	if err != nil && !outbox.Permanent(err) && p.Attempts+1 < outbox.MaxAttempts {
-		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "err", err)
+	if errors.Is(err, outbox.ErrNoThreads) {
+		err = retry.Permanent(err)
+	}
+	if delay, again := retry.Effects.Delay(p.Attempts+1, err); again {
+		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "delay", delay, "err", err)
 		if a.OnRetry != nil {
 			a.OnRetry()
 		}
 		err := a.update(func(tx storage.Tx) error {
-			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(outbox.Backoff(p.Attempts+1)))
+			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(delay))
 		})
 		if err == nil {
 			a.settled(p.ID) // Attempts says it now
