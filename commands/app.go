@@ -73,8 +73,8 @@ type App struct {
 	streams streamSet     // the outbox streams being delivered, or parked
 	replays replayDrawer  // replays drawn off the delivery path
 	shownMu sync.Mutex
-	shown     map[string]bool // answer copies confirmed shown (AnswerSent)
-	tried     map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	shown   map[string]bool // answer copies confirmed shown (AnswerSent)
+	tried   map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
 
