@@ -166,14 +166,17 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		var head *storage.Pending
 		now := a.Now()
 		if err := a.view(func(tx storage.Tx) error {
-			ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
-			for i := range ps {
-				if ps[i].Stream == stream || ps[i].Stream == compactions(stream) {
-					head = &ps[i]
-					break
+			for _, s := range []string{stream, compactions(stream)} {
+				p, err := tx.Outbox().StreamHead(s)
+				if err != nil {
+					return err
+				}
+				if p != nil && a.deliverable(*p, now) {
+					head = p
+					return nil
 				}
 			}
-			return err
+			return nil
 		}); err != nil || head == nil {
 			return
 		}
@@ -515,6 +518,13 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 	}
 }
 
+// deliverable reports whether a stream's head p is this process's to
+// deliver at now (as HeadsFor offers it): due, and not another process's
+// while its claim runs.
+func (a *App) deliverable(p storage.Pending, now time.Time) bool {
+	return !p.Due.After(now) && (p.Owner == "" || p.Owner == a.Process || !p.Until.After(now))
+}
+
 // deliverStream delivers head and the effects of its stream that follow
 // it, in order, while they are due and succeed; the caller holds the
 // stream (a.streams). It returns how many it performed.
@@ -530,8 +540,7 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 		p = nil
 		if err := a.view(func(tx storage.Tx) error {
 			next, err := tx.Outbox().StreamHead(head.Stream)
-			if err != nil || next == nil || next.Due.After(now) ||
-				(next.Owner != "" && next.Owner != a.Process && next.Until.After(now)) {
+			if err != nil || next == nil || !a.deliverable(*next, now) {
 				return err
 			}
 			p = next
