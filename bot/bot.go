@@ -182,6 +182,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	}, log)
 	b.app.Now = opts.Now
 	b.app.Process = process
+	b.app.Workers = cfg.Outbox.Workers
 	b.app.Render.Observe = func(what string, took time.Duration) { b.ops.renders.WithLabelValues(what).Observe(took.Seconds()) }
 	b.app.OnRetry = func() { b.ops.retries.Inc() }
 	b.ops = newOps(b)

@@ -47,6 +47,9 @@ type OutboxConfig struct {
 	// crash, its effects wait that long before another process (or the
 	// restarted one) delivers them. Each delivery gets a third of it.
 	ClaimTTL Duration `toml:"claim_ttl"`
+	// Workers is how many games' effects are delivered at once (each
+	// game's in order).
+	Workers int `toml:"workers"`
 }
 
 // Claim TTL bounds: a delivery gets a third of the claim, at least a
@@ -392,7 +395,7 @@ func DefaultConfig() Config {
 			ComputerWorkers: commands.DefaultComputerWorkers,
 			ComputerBudget:  Duration(5 * time.Second),
 		},
-		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL)},
+		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL), Workers: commands.DefaultWorkers},
 		Playground: PlaygroundConfig{
 			Address:    "127.0.0.1",
 			Port:       8765,
@@ -480,6 +483,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.remind_at must be a share of the move's time from 0 (no reminders) to below 1, e.g. 0.75; got %v", c.Game.RemindAt)
 	case time.Duration(c.Outbox.ClaimTTL) < minClaimTTL || time.Duration(c.Outbox.ClaimTTL) > maxClaimTTL:
 		return fmt.Errorf("outbox.claim_ttl must be between %s and %s (a delivery gets a third of it), got %s", minClaimTTL, maxClaimTTL, time.Duration(c.Outbox.ClaimTTL))
+	case c.Outbox.Workers < 1 || c.Outbox.Workers > 256:
+		return fmt.Errorf("outbox.workers must be from 1 to 256 (how many games' effects are delivered at once); got %d", c.Outbox.Workers)
 	}
 	if c.Discord.APIBase != "" {
 		u, err := url.Parse(c.Discord.APIBase)

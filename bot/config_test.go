@@ -62,6 +62,7 @@ lobby_ttl = "2d"
 remind_at = 0.5
 [outbox]
 claim_ttl = "5s"
+workers = 3
 `)
 	cfg, err := LoadConfig(p, noEnv)
 	require.NoError(t, err)
@@ -77,6 +78,8 @@ claim_ttl = "5s"
 	require.Equal(t, 5*time.Second, time.Duration(cfg.Game.ComputerBudget))
 	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.ClaimTTL))
 	require.Equal(t, time.Minute, time.Duration(DefaultConfig().Outbox.ClaimTTL))
+	require.Equal(t, 3, cfg.Outbox.Workers)
+	require.Equal(t, 8, DefaultConfig().Outbox.Workers)
 }
 
 func TestEnvTokenOverridesFile(t *testing.T) {
@@ -121,6 +124,7 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
 		{"[outbox]\nclaim_ttl = \"2s\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
 		{"[outbox]\nclaim_ttl = \"2h\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
+		{"[outbox]\nworkers = 0\n", "outbox.workers must be from 1 to 256"},
 		{"[game\n", "bot.toml"},
 	}
 	for _, c := range cases {

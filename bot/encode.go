@@ -12,7 +12,6 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/ui"
-	"sandtable/internal/retry"
 )
 
 // payload is a ui.Message encoded for discordgo: what a message send, edit
@@ -208,9 +207,10 @@ func channelType(t discordgo.ChannelType) ui.ChannelType {
 // platformError wraps a Discord REST refusal in a commands.PlatformError,
 // which the game flow reads without discordgo: a *discordgo.RESTError, a
 // *discordgo.RateLimitError (a 429 that discordgo did not retry itself,
-// see requestOptions) and a 502 discordgo gave up retrying. Its Err is a
-// restFailure, so retry.Describe reads the status, Discord's code and the
-// server's Retry-After through it. Other errors (no answer) pass unchanged.
+// see requestOptions) and a 502 discordgo gave up retrying. The
+// PlatformError describes itself (RetryFailure), so retry.Describe reads the
+// status, Discord's code and the server's Retry-After through it. Other
+// errors (no answer) pass unchanged.
 func platformError(err error) error {
 	var (
 		re *discordgo.RESTError
@@ -224,47 +224,28 @@ func platformError(err error) error {
 		pe = &commands.PlatformError{HTTPStatus: http.StatusTooManyRequests, Status: "429 Too Many Requests"}
 		if rl.RateLimit != nil && rl.TooManyRequests != nil {
 			pe.Message = rl.TooManyRequests.Message
-			err = &restFailure{err: err, f: retry.Failure{Status: pe.HTTPStatus, RetryAfter: rl.TooManyRequests.RetryAfter}}
-		} else {
-			err = &restFailure{err: err, f: retry.Failure{Status: pe.HTTPStatus}}
+			pe.RetryAfter = rl.TooManyRequests.RetryAfter
 		}
 	case errors.As(err, &re):
 		pe = &commands.PlatformError{}
-		f := retry.Failure{}
 		if re.Response != nil {
 			pe.HTTPStatus = re.Response.StatusCode
 			pe.Status = re.Response.Status
-			f.Status = re.Response.StatusCode
-			f.RetryAfter = retryAfterHeader(re.Response.Header)
+			pe.RetryAfter = retryAfterHeader(re.Response.Header)
 		}
 		if re.Message != nil {
 			pe.Code = re.Message.Code
 			pe.Message = re.Message.Message
-			f.Code = re.Message.Code
 		}
-		err = &restFailure{err: err, f: f}
 	case strings.HasPrefix(err.Error(), "Exceeded Max retries HTTP 502"):
 		// discordgo's answer to a 502 once its own retries (MaxRestRetries) are spent.
 		pe = &commands.PlatformError{HTTPStatus: http.StatusBadGateway, Status: "502 Bad Gateway"}
-		err = &restFailure{err: err, f: retry.Failure{Status: http.StatusBadGateway}}
 	default:
 		return err
 	}
 	pe.Err = err
 	return pe
 }
-
-// restFailure is a REST error that describes itself to the retry policy.
-// TODO(lead): once commands.PlatformError has a RetryAfter field and a
-// RetryFailure method of its own, it can carry these and go.
-type restFailure struct {
-	err error
-	f   retry.Failure
-}
-
-func (e *restFailure) Error() string               { return e.err.Error() }
-func (e *restFailure) Unwrap() error               { return e.err }
-func (e *restFailure) RetryFailure() retry.Failure { return e.f }
 
 // retryAfterHeader reads a Retry-After header in seconds (0 when absent or
 // not a number of seconds).

@@ -272,7 +272,9 @@ func TestSurvivalTimeLossAnnouncementFailsThenArrives(t *testing.T) {
 	h.clock.Advance(61 * time.Minute)
 	h.requireTimeLosses(thread.ID, 0, "the first post failed")
 	h.clock.Advance(5 * time.Second)
-	h.requireTimeLosses(thread.ID, 1, "retried once")
+	h.requireTimeLosses(thread.ID, 0, "the retry is rate limited")
+	h.clock.Advance(5 * time.Second) // past the 429's Retry-After
+	h.requireTimeLosses(thread.ID, 1, "retried twice")
 	h.clock.Advance(time.Hour)
 	h.requireTimeLosses(thread.ID, 1, "never twice")
 }
@@ -442,7 +444,9 @@ func TestSandDeploymentTimeLossAnnouncementFails(t *testing.T) {
 	sg, _, _ := g.state()
 	require.False(t, sg.Active, "the loss on time is saved")
 	h.clock.Advance(5 * time.Second)
-	h.requireTimeLosses(g.thread.ID, 1, "after the retry")
+	h.requireTimeLosses(g.thread.ID, 0, "the retry is rate limited")
+	h.clock.Advance(5 * time.Second) // past the 429's Retry-After
+	h.requireTimeLosses(g.thread.ID, 1, "after the retries")
 	h.clock.Advance(time.Hour)
 	h.requireTimeLosses(g.thread.ID, 1, "never twice")
 }
@@ -458,9 +462,18 @@ func TestSandRevealRateLimited(t *testing.T) {
 	h.drained()
 	h.srv.RateLimitNext("POST /channels/*/messages", 1, 50*time.Millisecond)
 	g.deployRandom(bob)
-	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(g.thread.ID, "The coin is flipped")) > 0 }))
+	// The 429 reaches the outbox, which retries after its Retry-After.
+	require.NoError(t, h.srv.WaitFor(wait, func() bool {
+		for _, c := range h.srv.CallsTo("POST /channels/*/messages") {
+			if c.Status == 429 {
+				return true
+			}
+		}
+		return false
+	}))
 	h.clock.Advance(time.Minute)
 	h.swept()
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.messagesWith(g.thread.ID, "The coin is flipped")) > 0 }))
 	require.Len(t, h.messagesWith(g.thread.ID, "The coin is flipped"), 1)
 }
 

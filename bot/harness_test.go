@@ -83,9 +83,19 @@ func startBotWith(t testing.TB, srv *discordsim.Server, dbPath string, opts bot.
 // startBotAt starts a bot whose clock starts at start.
 func startBotAt(t testing.TB, srv *discordsim.Server, dbPath string, start time.Time, opts bot.Options, extra ...commandstest.Toy) *harness {
 	t.Helper()
+	return startBotConfigured(t, srv, dbPath, start, nil, opts, extra...)
+}
+
+// startBotConfigured is startBotAt with the default configuration changed
+// by configure (nil: unchanged).
+func startBotConfigured(t testing.TB, srv *discordsim.Server, dbPath string, start time.Time, configure func(*bot.Config), opts bot.Options, extra ...commandstest.Toy) *harness {
+	t.Helper()
 	store, err := storage.Open(dbPath, time.Second)
 	require.NoError(t, err)
 	cfg := bot.DefaultConfig()
+	if configure != nil {
+		configure(&cfg)
+	}
 	cfg.Discord.Token = bot.NewSecret(srv.Token())
 	logs := &testkit.SyncBuffer{}
 	c := testkit.NewClock(start)

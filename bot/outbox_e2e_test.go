@@ -1,13 +1,17 @@
 package bot_test
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"sandtable/bot"
 	"sandtable/internal/discordsim"
+	"sandtable/storage"
 )
 
 // boards are the messages in channelID whose text contains substr.
@@ -68,4 +72,53 @@ func TestLostMoveAnswerIsPosted(t *testing.T) {
 	require.Len(t, h.messagesWith(thread.ID, "played **g8=Q**"), 1, "posted once")
 	m := h.move(bob, thread, "e2e1k")
 	require.Contains(t, m.Text(), "e1=K")
+}
+
+// TestBoardWithLostAnswerIsPostedOnce: Discord makes a move's board but its
+// answer never reaches the bot (the connection drops, or the answer comes
+// after the delivery gave up): the retry finds the board already posted
+// (reconciled, and its create carries the same nonce), so the thread shows
+// it once, with one live board.
+func TestBoardWithLostAnswerIsPostedOnce(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		fault func(srv *discordsim.Server, pattern string)
+	}{
+		{"answer lost", func(srv *discordsim.Server, pattern string) { srv.LoseAnswerNext(pattern, 1) }},
+		// A delivery gets a third of the claim TTL: 1 s here.
+		{"answer late", func(srv *discordsim.Server, pattern string) { srv.LateAnswerNext(pattern, 1, 3*time.Second) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := discordsim.Start(t, discordsim.Options{})
+			h := startBotConfigured(t, srv, filepath.Join(t.TempDir(), "bot.db"), time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
+				func(c *bot.Config) { c.Outbox.ClaimTTL = bot.Duration(3 * time.Second) }, bot.Options{})
+			alice, bob := h.srv.User("alice"), h.srv.User("bob")
+			thread := h.survivalGame(alice, bob)
+			pattern := "POST /channels/" + thread.ID + "/messages"
+			tc.fault(h.srv, pattern)
+			h.move(alice, thread, "e7e8r")
+			require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.CallsTo(pattern)) > 0 }))
+			h.clock.Advance(5 * time.Second) // past the retry's backoff
+			h.swept()
+			h.clock.Advance(5 * time.Second)
+			h.swept()
+			c := h.countBotMessages(thread.ID)
+			require.Equal(t, 2, c.messages, "the first board and the move's, once: %q", c.compact)
+			require.Equal(t, 1, c.images, "one live board")
+			board := h.liveBoard(thread)
+			require.NotEmpty(t, board.Buttons(), "the live board keeps its controls")
+			require.Contains(t, board.Text(), bob.Mention()+", your move")
+			var games []*storage.Game
+			require.NoError(t, h.store.View(context.Background(), func(tx storage.Tx) (err error) {
+				games, err = tx.Games().Active(alice.ID)
+				return err
+			}))
+			require.Len(t, games, 1)
+			g := games[0]
+			require.Len(t, g.Boards, 1)
+			require.Equal(t, board.ID, g.Boards[0].Message, "the game knows the board Discord made")
+		})
+	}
 }

@@ -62,15 +62,19 @@ type App struct {
 	// this run (host, process ID and a random part); a restarted process
 	// is another owner, so it reconciles what it finds.
 	Process string
+	// Workers is how many outbox streams (games) Deliver delivers at once
+	// (0: DefaultWorkers).
+	Workers int
 
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*kindTable
 
-	kicks     chan struct{} // see Kicks
-	deliverMu sync.Mutex    // one Deliver at a time
-	shownMu   sync.Mutex
-	shown     map[string]bool // answer copies confirmed shown (AnswerSent)
-	tried     map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	kicks   chan struct{} // see Kicks
+	streams streamSet     // the outbox streams being delivered, or parked
+	replays replayDrawer  // replays drawn off the delivery path
+	shownMu sync.Mutex
+	shown   map[string]bool // answer copies confirmed shown (AnswerSent)
+	tried   map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
 

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"sandtable/commands/outbox"
 	"sandtable/commands/ui"
+	"sandtable/internal/retry"
 	"sandtable/storage"
 )
 
@@ -101,25 +103,44 @@ func (a *App) settled(id string) {
 	delete(a.tried, id)
 }
 
-// claim makes sure this process holds the claim on p for a whole delivery:
-// its own claim with enough time left needs no transaction. ok false: the
-// effect is another live process's, or done.
-func (a *App) claim(p storage.Pending, now time.Time) (ok bool, err error) {
-	if p.Owner == a.Process && p.Until.After(now.Add(2*a.deliveryTimeout())) {
-		return true, nil
+// claim makes sure this process holds the claim on p for a whole delivery
+// and returns when it ends: its own claim not due for renewal
+// (retry.NeedsRenewal) needs no transaction. ok false: the effect is
+// another live process's, or done.
+func (a *App) claim(p storage.Pending, now time.Time) (until time.Time, ok bool, err error) {
+	if p.Owner == a.Process && !retry.NeedsRenewal(now, p.Until, a.claimTTL()) {
+		return p.Until, true, nil
 	}
-	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, now.Add(a.claimTTL())) })
+	until = now.Add(a.claimTTL())
+	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, until) })
 	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
-		return false, nil
+		return time.Time{}, false, nil
 	}
 	if err != nil {
-		return false, err
+		return time.Time{}, false, err
 	}
 	if p.Owner != "" && p.Owner != a.Process {
 		a.Log.Info("took over an effect whose claim ran out", "owner", a.Process, "effect", p.ID,
 			"previous_owner", p.Owner, "claim_ended", p.Until)
 	}
-	return true, nil
+	return until, true, nil
+}
+
+// keepClaim renews this process's claim on the effect id (held until
+// until) while ctx lasts: a delivery slower than the claim's renewal time
+// keeps it, so no other process takes the effect over from a live owner.
+func (a *App) keepClaim(ctx context.Context, id string, until time.Time) {
+	ttl := a.claimTTL()
+	k := retry.Keeper{TTL: ttl, Now: a.Now}
+	_ = k.Keep(ctx, until, func(context.Context) (time.Time, error) {
+		now := a.Now()
+		next := now.Add(ttl)
+		err := a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(id, a.Process, now, next) })
+		if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
+			return time.Time{}, retry.Permanent(err)
+		}
+		return next, err
+	})
 }
 
 // deliverNowBudget bounds how long an action waits for its own effects
@@ -127,34 +148,47 @@ func (a *App) claim(p storage.Pending, now time.Time) (ok bool, err error) {
 const deliverNowBudget = time.Second
 
 // deliverNow performs, right after an action's commit and before its
-// answer, the effects the action queued on stream (a game's), in order,
-// while they succeed and within deliverNowBudget: so a game's thread shows
-// an action's posts before the next action can be made, in the usual case.
-// It does nothing while the dispatcher is delivering (it never waits for
-// it), and leaves whatever fails or remains to the dispatcher, which
-// retries as usual; a failure here is an attempt like any other.
+// answer, the effects the action queued on stream (a game's) and on its
+// board compactions, in order, while they succeed and within
+// deliverNowBudget: so a game's thread shows an action's posts before the
+// next action can be made, in the usual case. It does not wait for other
+// games' deliveries: only a worker delivering this very stream makes it
+// wait (not when the caller holds the game's lock, which that worker may
+// need: it then leaves the effects to the worker). Whatever fails or
+// remains is the dispatcher's, which retries as usual; a failure here is an
+// attempt like any other.
 func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
-	if !a.DeliverInline || !a.deliverMu.TryLock() {
+	if !a.DeliverInline {
 		return
 	}
-	defer a.deliverMu.Unlock()
-	start := time.Now()
-	for time.Since(start) < deliverNowBudget && ctx.Err() == nil {
+	deadline := time.Now().Add(deliverNowBudget)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var head *storage.Pending
 		now := a.Now()
 		if err := a.view(func(tx storage.Tx) error {
-			ps, err := tx.Outbox().HeadsFor(a.Process, now, 1<<20)
-			for i := range ps {
-				if ps[i].Stream == stream || ps[i].Stream == compactions(stream) {
-					head = &ps[i]
-					break
+			for _, s := range []string{stream, compactions(stream)} {
+				p, err := tx.Outbox().StreamHead(s)
+				if err != nil {
+					return err
+				}
+				if p != nil && a.deliverable(*p, now) {
+					head = p
+					return nil
 				}
 			}
-			return err
+			return nil
 		}); err != nil || head == nil {
 			return
 		}
+		wait := time.Until(deadline)
+		if gameLocked {
+			wait = 0
+		}
+		if !a.streams.acquire(ctx, head.Stream, wait) {
+			return
+		}
 		ok, err := a.deliverOne(ctx, *head, now, gameLocked)
+		a.streams.release(head.Stream)
 		if err != nil || !ok {
 			return
 		}
@@ -413,18 +447,33 @@ func (a *App) Pending() int {
 	return n
 }
 
+// DefaultWorkers is how many streams Deliver delivers at once unless
+// App.Workers says otherwise.
+const DefaultWorkers = 8
+
+func (a *App) workers() int {
+	if a.Workers > 0 {
+		return a.Workers
+	}
+	return DefaultWorkers
+}
+
 // Deliver performs every effect due at now, each stream in order, until
-// none is due; it returns how many it performed. A failed effect is retried
-// later with backoff (its stream waits); a refusal that retrying cannot
-// change (a 4xx other than 429) drops it, logged. Deliver is safe to call
-// from one goroutine at a time.
+// none is due; it returns how many it performed. The streams are delivered
+// in parallel by at most App.Workers workers, each stream by one at a time
+// (a stream an action is delivering itself, or parked behind its replay,
+// is skipped). A failed effect is retried later with the retry policy's
+// delay (its stream waits); a refusal that retrying cannot change drops
+// it, logged. Deliver may be called from several goroutines.
 func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
-	a.deliverMu.Lock()
-	defer a.deliverMu.Unlock()
 	if err := a.dropShown(); err != nil {
 		return 0, err
 	}
-	done := 0
+	var (
+		mu       sync.Mutex
+		done     int
+		firstErr error
+	)
 	for {
 		var heads []storage.Pending
 		if err := a.view(func(tx storage.Tx) error {
@@ -434,27 +483,73 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 		}); err != nil {
 			return done, err
 		}
-		if len(heads) == 0 {
-			return done, nil
-		}
 		progress := false
+		sem := make(chan struct{}, a.workers())
+		var wg sync.WaitGroup
 		for _, p := range heads {
 			if err := ctx.Err(); err != nil {
+				wg.Wait()
 				return done, err
 			}
-			ok, err := a.deliverOne(ctx, p, now, false)
-			if err != nil {
-				return done, err
+			if !a.streams.acquire(ctx, p.Stream, 0) {
+				continue
 			}
-			if ok {
-				done++
-				progress = true
-			}
+			sem <- struct{}{}
+			wg.Add(1)
+			go func(p storage.Pending) {
+				defer func() { a.streams.release(p.Stream); <-sem; wg.Done() }()
+				n, err := a.deliverStream(ctx, p, now)
+				mu.Lock()
+				defer mu.Unlock()
+				done += n
+				progress = progress || n > 0
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+			}(p)
+		}
+		wg.Wait()
+		if firstErr != nil {
+			return done, firstErr
 		}
 		if !progress {
 			return done, nil
 		}
 	}
+}
+
+// deliverable reports whether a stream's head p is this process's to
+// deliver at now (as HeadsFor offers it): due, and not another process's
+// while its claim runs.
+func (a *App) deliverable(p storage.Pending, now time.Time) bool {
+	return !p.Due.After(now) && (p.Owner == "" || p.Owner == a.Process || !p.Until.After(now))
+}
+
+// deliverStream delivers head and the effects of its stream that follow
+// it, in order, while they are due and succeed; the caller holds the
+// stream (a.streams). It returns how many it performed.
+func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.Time) (int, error) {
+	n := 0
+	p := &head
+	for p != nil && ctx.Err() == nil {
+		ok, err := a.deliverOne(ctx, *p, now, false)
+		if err != nil || !ok {
+			return n, err
+		}
+		n++
+		p = nil
+		if err := a.view(func(tx storage.Tx) error {
+			next, err := tx.Outbox().StreamHead(head.Stream)
+			if err != nil || next == nil || !a.deliverable(*next, now) {
+				return err
+			}
+			p = next
+			return nil
+		}); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // deliverOne performs one effect and records the result; ok reports it is
@@ -469,25 +564,47 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.Log.Error("dropping a corrupt effect", "effect", p.ID, "err", err)
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
+	var drawn *drawnReplay
+	if e.Replay && e.Game != "" {
+		var rec *storage.Game
+		if err := a.view(func(tx storage.Tx) (err error) { rec, err = tx.Games().Get(e.Game); return err }); err != nil {
+			return false, err
+		}
+		if drawn = a.replay(p.ID, p.Stream, rec); drawn == nil {
+			return false, nil // parked until drawn
+		}
+		defer a.forgetReplay(p.ID)
+	}
 	maybeDone := !a.fresh(p)
-	if mine, err := a.claim(p, now); err != nil || !mine {
+	until, mine, err := a.claim(p, now)
+	if err != nil || !mine {
 		return false, err
 	}
 	a.try(p.ID)
 	pctx, cancel := context.WithTimeout(ctx, a.deliveryTimeout())
-	id, err := a.perform(pctx, &e, maybeDone)
+	// Every create the delivery makes carries the effect's nonce, so a
+	// repeat (a retry after a lost answer) is answered with the message
+	// already created; 429s and 5xx reach the retry policy below.
+	pctx = retry.WithoutTransportRetries(retry.WithNonce(pctx, retry.Nonce(p.ID)))
+	kept := make(chan struct{})
+	go func() { defer close(kept); a.keepClaim(pctx, p.ID, until) }()
+	id, err := a.perform(pctx, &e, maybeDone, drawn)
 	cancel()
+	<-kept
 	if errors.Is(err, errWaiting) {
 		err = a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
 		return false, err
 	}
-	if err != nil && !outbox.Permanent(err) && p.Attempts+1 < outbox.MaxAttempts {
-		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "err", err)
+	if errors.Is(err, outbox.ErrNoThreads) {
+		err = retry.Permanent(err)
+	}
+	if delay, again := retry.Effects.Delay(p.Attempts+1, err); again {
+		a.Log.Warn("delivering an effect failed; retrying later", "effect", p.ID, "op", e.Op, "attempt", p.Attempts+1, "delay", delay, "err", err)
 		if a.OnRetry != nil {
 			a.OnRetry()
 		}
 		err := a.update(func(tx storage.Tx) error {
-			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(outbox.Backoff(p.Attempts+1)))
+			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(delay))
 		})
 		if err == nil {
 			a.settled(p.ID) // Attempts says it now
@@ -535,7 +652,8 @@ var errWaiting = errors.New("waiting for the game's thread")
 // or a thread's, "" for others). maybeDone means an earlier attempt (of
 // this process, or of one that crashed) may have done it already: a post
 // or a direct message is then looked for among the recent ones first.
-func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, error) {
+// drawn is a replay's drawing (Effect.Replay).
+func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
 	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") {
@@ -560,21 +678,20 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool) (string, e
 	if e.Closing && rec != nil {
 		body = closingSummary(rec, e.Channel)
 	}
-	if e.Replay && rec != nil {
-		f, caption, err := a.replayOf(rec)
-		if err != nil {
+	if e.Replay && rec != nil && drawn != nil {
+		if drawn.err != nil {
 			// Retrying cannot draw it: the thread's closing, queued
 			// behind it, must not wait for retries.
-			a.Log.Error("drawing a game's replay failed; it is not posted", "game", rec.ID, "err", err)
+			a.Log.Error("drawing a game's replay failed; it is not posted", "game", rec.ID, "err", drawn.err)
 			return "", nil
 		}
-		if f == nil {
+		if drawn.file == nil {
 			return "", nil // nothing to replay: nothing to post
 		}
-		if caption != "" {
-			body.Content += ": " + caption + "."
+		if drawn.caption != "" {
+			body.Content += ": " + drawn.caption + "."
 		}
-		body.Files = append(append([]*ui.File(nil), body.Files...), f)
+		body.Files = append(append([]*ui.File(nil), body.Files...), drawn.file)
 	}
 	return outbox.Perform(ctx, a.Platform, a.Log, deliveryHost{a}, &outbox.Delivery{Effect: e, Channel: ch, Body: body, Game: rec, MaybeDone: maybeDone})
 }

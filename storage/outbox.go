@@ -145,6 +145,19 @@ func (r outbox) Get(id string) (*Pending, error) {
 	return r.decode(id, v, true)
 }
 
+func (r outbox) StreamHead(stream string) (*Pending, error) {
+	var p *Pending
+	err := r.t.kv.scan(bOutbox, stream+"/", stream+"0", func(k string, v []byte) error {
+		var err error
+		p, err = r.decode(k, v, true)
+		if err == nil {
+			err = errStop
+		}
+		return err
+	})
+	return p, err
+}
+
 func (r outbox) Retry(id string, attempts int, due time.Time) error {
 	v := r.t.kv.get(bOutbox, id)
 	if v == nil {

@@ -393,6 +393,9 @@ type Outbox interface {
 	Heads(now time.Time, limit int) ([]Pending, error)
 	// Get reads the pending effect id, or ErrNotFound (done or unknown).
 	Get(id string) (*Pending, error)
+	// StreamHead reads the first pending effect of stream, whatever its
+	// due time and claim, or nil when the stream has none.
+	StreamHead(stream string) (*Pending, error)
 	// Retry records a failed attempt: attempts is the new count of failed
 	// attempts and due (wall time) when to try again. ErrNotFound if done.
 	Retry(id string, attempts int, due time.Time) error

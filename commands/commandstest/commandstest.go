@@ -288,11 +288,17 @@ func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Plat
 	return a, p, store
 }
 
-// Deliver delivers every effect due at now and fails the test on error.
+// Deliver delivers every effect due at now, replays included (drawn off
+// the delivery path: it waits for them), and fails the test on error.
 func Deliver(t testing.TB, a *commands.App, now time.Time) int {
 	t.Helper()
 	n, err := a.Deliver(context.Background(), now)
 	require.NoError(t, err)
+	for a.WaitReplays() {
+		m, err := a.Deliver(context.Background(), now)
+		require.NoError(t, err)
+		n += m
+	}
 	return n
 }
 

@@ -15,7 +15,8 @@
 //
 // This package holds the effect values (Effect, Op), the platform they
 // are performed on (Platform, Posted, PlatformError and its errors), the
-// retry policy (MaxAttempts, Backoff, Permanent) and the delivery of one
+// Discord code the delivery handles itself (CodeTooManyEdits; the retry
+// policy is internal/retry's) and the delivery of one
 // effect (Perform): a table with, per Op, a reconcile that finds what an
 // earlier attempt already did and a perform that does it. The dispatcher
 // that decides when and which effects are delivered (claims, order per

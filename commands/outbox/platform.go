@@ -3,6 +3,9 @@ package outbox
 import (
 	"context"
 	"errors"
+	"time"
+
+	"sandtable/internal/retry"
 
 	"sandtable/commands/ui"
 )
@@ -88,6 +91,9 @@ type PlatformError struct {
 	Status     string // the status line, "403 Forbidden"
 	Code       int    // Discord's error code (50001: missing access), 0 when none
 	Message    string // Discord's error message, "" when none
+	// RetryAfter is the wait the server asked for (Retry-After,
+	// retry_after), 0 when none.
+	RetryAfter time.Duration
 	Err        error
 }
 
@@ -95,3 +101,8 @@ func (e *PlatformError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the original error.
 func (e *PlatformError) Unwrap() error { return e.Err }
+
+// RetryFailure describes the refusal to the retry policy.
+func (e *PlatformError) RetryFailure() retry.Failure {
+	return retry.Failure{Status: e.HTTPStatus, Code: e.Code, RetryAfter: e.RetryAfter}
+}

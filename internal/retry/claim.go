@@ -39,12 +39,17 @@ type Keeper struct {
 // again after a tenth of the TTL while the claim lasts; Keep returns
 // renew's error once the claim has run out (the owner must stop: another
 // process may take the work over), or at once when the error is
-// Permanent (the claim is someone else's).
+// Permanent (the claim is someone else's). A renewal that returns an end
+// not after its own time (a clock that moved, a store that granted
+// nothing) is followed by the next one a tenth of the TTL later, never at
+// once.
 func (k Keeper) Keep(ctx context.Context, until time.Time, renew func(context.Context) (time.Time, error)) error {
 	var failed error
+	var floor time.Duration // the least wait before the next renewal
 	for {
 		now := k.now()
-		wait := RenewDue(until, k.TTL).Sub(now)
+		wait := max(RenewDue(until, k.TTL).Sub(now), floor)
+		floor = 0
 		if failed != nil {
 			if !now.Before(until) {
 				return failed
@@ -63,6 +68,9 @@ func (k Keeper) Keep(ctx context.Context, until time.Time, renew func(context.Co
 		switch {
 		case err == nil:
 			until, failed = next, nil
+			if !next.After(k.now()) {
+				floor = k.TTL / 10
+			}
 		case IsPermanent(err):
 			return err
 		default:

@@ -153,3 +153,39 @@ func TestKeepGivesUp(t *testing.T) {
 		t.Fatalf("Keep = %v after %d renewals, want the permanent error after 1", err, o.renews)
 	}
 }
+
+// TestKeepPacesPastEnds: a renewal that returns an end already past (a
+// clock that moved) does not make Keep renew again at once: the renewals
+// stay a tenth of the TTL apart.
+func TestKeepPacesPastEnds(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	clock := testkit.NewClock(start)
+	ttl := 30 * time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	renews := 0
+	k := Keeper{TTL: ttl, Now: clock.Now, Sleep: func(ctx context.Context, d time.Duration) error {
+		if d <= 0 {
+			t.Errorf("Keep slept %v", d)
+		}
+		clock.Advance(d)
+		if clock.Now().Sub(start) > 10*ttl {
+			cancel()
+		}
+		return ctx.Err()
+	}}
+	err := k.Keep(ctx, start.Add(ttl), func(context.Context) (time.Time, error) {
+		renews++
+		if renews > 1000 {
+			cancel()
+		}
+		return clock.Now().Add(-time.Second), nil
+	})
+	if err != nil {
+		t.Fatalf("Keep: %v", err)
+	}
+	if renews > 101 {
+		t.Fatalf("%d renewals in ten TTLs of past ends, want at most one per tenth of the TTL", renews)
+	}
+}
