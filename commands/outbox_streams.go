@@ -129,9 +129,11 @@ func (a *App) replay(id, stream string, rec *storage.Game) *drawnReplay {
 		d.mu.Lock()
 		r.file, r.caption, r.err, r.ready = f, caption, err, true
 		d.drawing--
+		// Unparked before anyone can see the drawing done: a Deliver
+		// after WaitReplays must find the stream deliverable.
+		a.streams.unpark(stream)
 		d.idle.Broadcast()
 		d.mu.Unlock()
-		a.streams.unpark(stream)
 		a.kick()
 	}()
 	return nil
