@@ -323,16 +323,7 @@ var etcdRetry = retry.Policy{Base: 3 * time.Millisecond, Cap: 375 * time.Millise
 // as 2).
 func backoff(n int) time.Duration { return etcdRetry.Backoff(n - 1) }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func sleepCtx(ctx context.Context, d time.Duration) error { return retry.Sleep(ctx, d) }
 
 // etcdKV is kv over one etcd transaction attempt: reads at one revision
 // (the first read's), writes buffered until commit.

@@ -5,30 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"sandtable/internal/testkit"
 )
-
-// simClock is a settable clock for Options.Now.
-type simClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *simClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *simClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // postWithNonce creates a message as the bot's outbox does: discordgo's MessageSend has no
 // nonce, so the payload is the bot's own.
@@ -63,7 +46,7 @@ func lastCall(t *testing.T, srv *Server, pattern string) *Call {
 // answered 200 with the message already created; outside the window, without enforce_nonce or
 // with another nonce, a message is created.
 func TestNonceMakesOneMessage(t *testing.T) {
-	clock := &simClock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	clock := testkit.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	srv := Start(t, Options{Now: clock.Now, NonceWindow: 3 * time.Minute})
 	sess := srv.NewSession()
 	ch := srv.Channel("general")

@@ -90,6 +90,11 @@ func (k Keeper) sleep(ctx context.Context, d time.Duration) error {
 	if k.Sleep != nil {
 		return k.Sleep(ctx, d)
 	}
+	return Sleep(ctx, d)
+}
+
+// Sleep waits d, or less when ctx ends first (then it returns ctx's error).
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
