@@ -45,9 +45,9 @@ type Interaction struct {
 	// interaction's token (PATCH .../messages/@original), as the answer to
 	// a deferred update (6) is; an edit by anyone else is not the answer.
 	answerEdited bool
-	choices    []*discordgo.ApplicationCommandOptionChoice
-	modal      *Modal
-	expired    bool
+	choices      []*discordgo.ApplicationCommandOptionChoice
+	modal        *Modal
+	expired      bool
 	// delivering is open while the fake posts the interaction to the bot's endpoint and reads
 	// the answer (nil with gateway delivery); deliveryErr says why that failed.
 	delivering  chan struct{}
