@@ -71,11 +71,15 @@ func main() {
 	noVet := flag.Bool("novet", false, "skip go vet (fast tier)")
 	parallel := flag.Int("parallel", 4, "go test's -parallel in the race pass: its end-to-end tests mostly wait on the loopback network")
 	jsonOut := flag.String("json", "", "also write go test's -json events to this file")
+	count := flag.Int("count", 0, "go test's -count (1 runs every test again instead of reusing go's cached results)")
 	flag.Parse()
 	start := time.Now()
 	var r runner
 	r.scale = *scale
 	r.tier = *tier
+	if *count > 0 {
+		r.extra = []string{"-count", fmt.Sprint(*count)}
+	}
 	if *jsonOut != "" {
 		f, err := os.Create(*jsonOut)
 		if err != nil {
@@ -166,7 +170,8 @@ type runner struct {
 	tier  string
 	scale float64
 
-	raw io.Writer // go test's events, when -json is given
+	raw   io.Writer // go test's events, when -json is given
+	extra []string  // more go test flags (-count)
 
 	mu                      sync.Mutex
 	times                   []pkgTime
@@ -183,7 +188,7 @@ func (r *runner) cmd(name string, args ...string) bool {
 // goTest runs go test -json with args and prints what go test would print
 // without -v: failing tests' output and the package lines.
 func (r *runner) goTest(env []string, args ...string) bool {
-	c := exec.Command("go", append([]string{"test", "-json"}, args...)...)
+	c := exec.Command("go", slices.Concat([]string{"test", "-json"}, r.extra, args)...)
 	c.Env = append(os.Environ(), env...)
 	c.Stderr = os.Stderr
 	out, err := c.StdoutPipe()
