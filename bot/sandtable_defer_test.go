@@ -61,7 +61,10 @@ func TestSandTableDeferredFormSubmits(t *testing.T) {
 	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
 	release := make(chan struct{})
-	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 400 * time.Millisecond}, slowFormKind(release))
+	// The submit handler waits for release, so it is deferred whatever the
+	// delay; the delay is long so that opening the form (a modal cannot
+	// follow a deferral) is answered in time on a busy machine.
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{DeferAfter: 2500 * time.Millisecond}, slowFormKind(release))
 	alice, carol := srv.User("alice"), srv.User("carol")
 	panel := h.reply(alice, h.gen.ID, "slowform")
 	require.True(t, panel.Ephemeral())
