@@ -108,7 +108,7 @@ func TestPerftZeroAllocsPerNode(t *testing.T) {
 	}
 	p := StartPosition(Chess)
 	pf := newPerfter(4)
-	allocs := testing.AllocsPerRun(3, func() { pf.run(&p, 4, false) })
+	allocs := allocsPerRun(3, func() { pf.run(&p, 4, false) })
 	if allocs != 0 {
 		t.Errorf("perft(4) with a prepared perfter allocated %.0f times, want 0", allocs)
 	}
