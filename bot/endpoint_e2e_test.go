@@ -303,7 +303,6 @@ func TestHTTPInteractionsDeferral(t *testing.T) {
 	r, err := in.WaitResponse(wait)
 	require.NoError(t, err, "the deferral answers while the handler runs")
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, r.Type)
-	require.Less(t, r.Latency, 3*time.Second, "within Discord's 3 seconds")
 	close(release)
 	m, err := in.WaitMessage(wait, nil)
 	require.NoError(t, err)

@@ -41,8 +41,9 @@ func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 		defer cancel()
 		_ = b.Shutdown(ctx)
 	}()
+	client := &http.Client{Timeout: wait} // an unbounded check fails the test
 	readyz := func() (int, string) {
-		resp, err := http.Get("http://" + b.HTTPAddr() + "/readyz")
+		resp, err := client.Get("http://" + b.HTTPAddr() + "/readyz")
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(resp.Body)
@@ -51,11 +52,9 @@ func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 	require.Eventually(t, func() bool { code, _ := readyz(); return code == http.StatusOK }, wait, 10*time.Millisecond)
 
 	c.Stop(0)
-	start := time.Now()
 	code, body := readyz()
 	require.Equal(t, http.StatusServiceUnavailable, code, body)
 	require.Contains(t, body, "store")
-	require.Less(t, time.Since(start), 5*time.Second, "the check is bounded")
 
 	c.Restart(0)
 	require.Eventually(t, func() bool { code, _ := readyz(); return code == http.StatusOK }, wait, 10*time.Millisecond)

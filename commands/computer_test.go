@@ -1,7 +1,6 @@
 package commands_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
@@ -445,24 +445,6 @@ func TestComputerChallengeOutsideAServer(t *testing.T) {
 	}))
 }
 
-// lockedBuffer is a log sink for several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestComputerRefusalKeepsItsTextOutOfTheLog: a computer action the rules
 // refuse (an engine's bug) is logged and retried later, but the refusal's
 // text, which may name the computer's secret (a SandTable Drone target),
@@ -477,7 +459,7 @@ func TestComputerRefusalKeepsItsTextOutOfTheLog(t *testing.T) {
 		}, nil
 	}
 	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
-	logs := &lockedBuffer{}
+	logs := &testkit.SyncBuffer{}
 	a.Log = slog.New(slog.NewTextHandler(logs, nil))
 	_, err := challengeComputer(t, a, "")
 	require.NoError(t, err)
@@ -642,7 +624,7 @@ func TestStuckComputerDoesNotDelayAnotherGame(t *testing.T) {
 		return play("9"), nil // its best so far
 	}
 	a, _, store := newTTTComputer(t, tttComputer{think: think}, nil)
-	logs := &lockedBuffer{}
+	logs := &testkit.SyncBuffer{}
 	a.Log = slog.New(slog.NewTextHandler(logs, nil))
 	clock := newFakeTimers(a)
 	threads := twoComputerGames(t, a, store)
@@ -681,7 +663,7 @@ func TestComputerThatNeverStopsIsAbandoned(t *testing.T) {
 		return play("9"), nil
 	}
 	a, _, store := newTTTComputer(t, tttComputer{think: think, first: tttPlayFirst}, func(s *commands.Settings) { s.ComputerWorkers = 1 })
-	logs := &lockedBuffer{}
+	logs := &testkit.SyncBuffer{}
 	a.Log = slog.New(slog.NewTextHandler(logs, nil))
 	clock := newFakeTimers(a)
 	defer close(release)
