@@ -389,7 +389,9 @@ type Outbox interface {
 	// after Done). stream must be non-empty and contain no "/".
 	Add(stream string, v any) (id string, err error)
 	// Heads lists the first pending effect of each stream whose due time is
-	// at or before now, at most limit, the earliest due first.
+	// at or before now, at most limit, the earliest due first. It reads the
+	// due index (schema 7): its cost grows with the effects due, not with
+	// the outbox.
 	Heads(now time.Time, limit int) ([]Pending, error)
 	// Get reads the pending effect id, or ErrNotFound (done or unknown).
 	Get(id string) (*Pending, error)
