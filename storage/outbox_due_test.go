@@ -245,4 +245,6 @@ func TestEtcdMigrationFromSchema6(t *testing.T) {
 	})
 }
 
-func isNotFound(err error) bool { return err != nil && strings.Contains(err.Error(), ErrNotFound.Error()) }
+func isNotFound(err error) bool {
+	return err != nil && strings.Contains(err.Error(), ErrNotFound.Error())
+}
