@@ -304,6 +304,9 @@ type Invitations interface {
 	Delete(id string) error
 	// Expired lists the IDs of invitations whose expiry is at or before now.
 	Expired(now time.Time) ([]string, error)
+	// NextExpiry is the earliest expiry of an invitation, or the zero time
+	// when none expires.
+	NextExpiry() (time.Time, error)
 	// Each calls fn with every invitation's ID and JSON, in ID order; fn must
 	// not keep raw.
 	Each(fn func(id string, raw []byte) error) error
