@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -93,4 +94,27 @@ func TestIdleBotReadsNothing(t *testing.T) {
 			t.Fatalf("the idle bot never went %s without a store transaction (%d in all)", quiet, store.n.Load())
 		}
 	}
+}
+
+// TestRetryWithoutPolling: with the event-driven loops on the real clock
+// (no SweepEvery), a board whose post failed arrives when its retry is due:
+// the dispatcher sleeps until the outbox's next due time (NextDelivery)
+// instead of waiting for a tick.
+func TestRetryWithoutPolling(t *testing.T) {
+	t.Parallel()
+	srv := discordsim.Start(t, discordsim.Options{})
+	h := startBotWith(t, srv, filepath.Join(t.TempDir(), "bot.db"), bot.Options{SweepEvery: -1})
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	ch := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("color", "white"))
+	h.srv.ServerErrorNext("POST /channels/*/messages", 1)
+	in := h.click(bob, ch, buttonID(t, ch, "Accept"))
+	_, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return strings.Contains(m.Text(), "accepted") })
+	require.NoError(t, err)
+	threads := h.srv.Threads(h.gen.ID)
+	require.Len(t, threads, 1)
+	require.NoError(t, h.srv.WaitFor(wait, func() bool {
+		return len(h.messagesWith(threads[0].ID, "first move must be a promotion")) > 0
+	}), "the retried board arrives")
+	require.Len(t, h.messagesWith(threads[0].ID, "first move must be a promotion"), 1, "once")
+	h.move(alice, h.srv.ChannelByID(threads[0].ID), "g7g8q")
 }
