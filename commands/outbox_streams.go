@@ -90,6 +90,7 @@ type replayDrawer struct {
 	mu      sync.Mutex
 	drawn   map[string]*drawnReplay // by effect ID
 	drawing int                     // replays being drawn
+	fresh   int                     // replays drawn since the last WaitReplays
 	idle    *sync.Cond
 	one     sync.Mutex // one drawing at a time: each takes a core
 }
@@ -129,6 +130,7 @@ func (a *App) replay(id, stream string, rec *storage.Game) *drawnReplay {
 		d.mu.Lock()
 		r.file, r.caption, r.err, r.ready = f, caption, err, true
 		d.drawing--
+		d.fresh++
 		// Unparked before anyone can see the drawing done: a Deliver
 		// after WaitReplays must find the stream deliverable.
 		a.streams.unpark(stream)
@@ -146,16 +148,17 @@ func (a *App) forgetReplay(id string) {
 	delete(a.replays.drawn, id)
 }
 
-// WaitReplays waits until no replay is being drawn and reports whether it
-// had to wait (a Deliver after it delivers what was drawn).
+// WaitReplays waits until no replay is being drawn and reports whether a
+// replay was drawn since its last call (a Deliver after it delivers what
+// was drawn; a drawing that ended before the call counts too).
 func (a *App) WaitReplays() bool {
 	d := &a.replays
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	waited := false
 	for d.drawing > 0 {
-		waited = true
 		d.idle.Wait()
 	}
-	return waited
+	drawn := d.fresh > 0
+	d.fresh = 0
+	return drawn
 }
