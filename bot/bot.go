@@ -52,8 +52,11 @@ type Options struct {
 	// AfterDeliver, when set, is called after each round of the outbox
 	// dispatcher (tests wait on it).
 	AfterDeliver func()
-	// SweepEvery is how often timers (move time limits, challenge expiry)
-	// are checked (default 5 s).
+	// SweepEvery, when set, is the longest the timer loop and the outbox
+	// dispatcher sleep: they then check at least that often (tests with a
+	// fake clock, which the loops cannot sleep on). Unset, a bot on a bbolt
+	// file sleeps until its next timer, heartbeat or delivery, woken by its
+	// own commits; on etcd it checks every 5 s.
 	SweepEvery time.Duration
 	// AfterSweep, when set, is called by the timer loop after each sweep
 	// with the clock time it swept at and its error. Once it reports a time
@@ -99,7 +102,10 @@ type Bot struct {
 	ops      *ops // metrics and the HTTP listener
 	// deliverDone is closed when the outbox dispatcher has stopped.
 	deliverDone chan struct{}
-	dmChans     sync.Map // user ID -> DM channel ID
+	// wakes receives a value after each commit of this process
+	// (wakingStore): the timer loop reads its next timer again.
+	wakes   chan struct{}
+	dmChans sync.Map // user ID -> DM channel ID
 	// publicKey verifies the HTTP interactions endpoint's requests; nil
 	// when the endpoint is off.
 	publicKey ed25519.PublicKey
@@ -116,9 +122,6 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	}
 	if opts.DeferAfter == 0 {
 		opts.DeferAfter = 1500 * time.Millisecond
-	}
-	if opts.SweepEvery <= 0 {
-		opts.SweepEvery = 5 * time.Second
 	}
 	if opts.HTTPListen != "" {
 		cfg.HTTP.Listen = opts.HTTPListen
@@ -168,8 +171,8 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	sess := sessions[0]
 	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess, sessions: sessions, publicKey: key,
 		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
-		deliverDone: make(chan struct{})}
-	b.app = commands.New(store, (*platform)(b), commands.Settings{
+		deliverDone: make(chan struct{}), wakes: make(chan struct{}, 1)}
+	b.app = commands.New(wakingStore{store, b.wakes}, (*platform)(b), commands.Settings{
 		BoardSize:       cfg.Game.BoardSize,
 		MoveTime:        time.Duration(cfg.Game.MoveTime),
 		ChallengeTTL:    time.Duration(cfg.Game.ChallengeTTL),
@@ -346,33 +349,77 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	return err
 }
 
+// retryEvery is how soon the loops look again at work that was due but
+// still is after they ran (a timer whose handler failed or runs elsewhere,
+// as a computer move does; an effect another worker or an action holds),
+// when no commit wakes them before.
+const retryEvery = 5 * time.Second
+
+// maxSleep is the longest the loops sleep without a wake-up: Options.
+// SweepEvery when set (tests with a fake clock, which the loops cannot
+// sleep on: they poll it at that period); none on a store only this
+// process uses (it is woken by its own commits); on etcd, whose other
+// processes' commits wake nobody here yet, the old 5-second poll.
+func (b *Bot) maxSleep() time.Duration {
+	if b.opts.SweepEvery > 0 {
+		return b.opts.SweepEvery
+	}
+	if _, shared := b.store.(*storage.Etcd); shared {
+		return 5 * time.Second
+	}
+	return 0
+}
+
+// sleep returns a timer channel firing after d capped by the maximum sleep
+// (nil: never) and the function stopping it.
+func (b *Bot) sleep(d time.Duration, none bool) (<-chan time.Time, func()) {
+	if m := b.maxSleep(); m > 0 && (none || d > m) {
+		d, none = m, false
+	}
+	if none {
+		return nil, func() {}
+	}
+	t := time.NewTimer(max(d, 0))
+	return t.C, func() { t.Stop() }
+}
+
+// timerLoop runs the timers (Sweep) when the earliest is due, the
+// heartbeat every commands.HeartbeatEvery and the prune of interaction
+// marks every hour, sleeping in between until the earliest of those times:
+// a commit of this process (wakingStore) wakes it to read the next timer
+// again, since the commit may have set an earlier one.
 func (b *Bot) timerLoop() {
 	defer close(b.loopDone)
-	t := time.NewTicker(b.opts.SweepEvery)
-	defer t.Stop()
-	lastPrune, lastBeat := time.Time{}, b.opts.Now()
+	polling := b.maxSleep() > 0
+	now := b.opts.Now()
+	lastPrune, lastBeat := time.Time{}, now
+	var next, hold time.Time // the next timer; no sweep before hold (still due after one)
+	read := true
 	for {
-		select {
-		case <-b.stop:
-			// The last heartbeat is the moment the clocks stop.
-			if err := b.app.Heartbeat(b.opts.Now()); err != nil {
-				b.log.Error("heartbeat failed", "err", err)
-			}
-			return
-		case <-t.C:
-		}
-		// Shutdown waits for this loop to end, so a sweep in progress
-		// finishes before the session closes.
-		now := b.opts.Now()
+		now = b.opts.Now()
 		if now.Sub(lastBeat) >= commands.HeartbeatEvery {
 			lastBeat = now
 			if err := b.app.Heartbeat(now); err != nil {
 				b.log.Error("heartbeat failed", "err", err)
 			}
 		}
-		err := b.app.Sweep(now)
-		if err != nil {
-			b.log.Error("timer sweep failed", "err", err)
+		if read || polling {
+			next, read = b.app.NextDeadline(), false
+		}
+		var err error
+		if !next.IsZero() && !next.After(now) && !now.Before(hold) {
+			// Shutdown waits for this loop to end, so a sweep in progress
+			// finishes before the session closes.
+			if err = b.app.Sweep(now); err != nil {
+				b.log.Error("timer sweep failed", "err", err)
+			}
+			// The sweep's own commits woke this loop: the next timer is
+			// read after them (a later commit wakes it again).
+			b.drainWakes()
+			if next = b.app.NextDeadline(); !next.IsZero() && !next.After(now) && !polling {
+				hold = now.Add(retryEvery)
+			}
+			read = false
 		}
 		if b.opts.AfterSweep != nil {
 			b.opts.AfterSweep(now, err)
@@ -383,7 +430,60 @@ func (b *Bot) timerLoop() {
 				b.log.Error("pruning interactions failed", "err", err)
 			}
 		}
+		until := lastBeat.Add(commands.HeartbeatEvery)
+		if p := lastPrune.Add(time.Hour); p.Before(until) {
+			until = p
+		}
+		if !next.IsZero() && next.Before(until) {
+			until = next
+			if until.Before(hold) {
+				until = hold
+			}
+		}
+		if !until.After(now) { // still due, polling
+			until = now.Add(b.maxSleep())
+		}
+		c, stop := b.sleep(until.Sub(now), false)
+		select {
+		case <-b.stop:
+			stop()
+			// The last heartbeat is the moment the clocks stop.
+			if err := b.app.Heartbeat(b.opts.Now()); err != nil {
+				b.log.Error("heartbeat failed", "err", err)
+			}
+			return
+		case <-c:
+		case <-b.wakes:
+			read = true
+		}
+		stop()
 	}
+}
+
+// drainWakes forgets a pending wake-up of the timer loop.
+func (b *Bot) drainWakes() {
+	select {
+	case <-b.wakes:
+	default:
+	}
+}
+
+// wakingStore is the store as the bot's App sees it: each commit wakes the
+// timer loop (wakes), since it may have set an earlier timer.
+type wakingStore struct {
+	storage.Store
+	wakes chan struct{}
+}
+
+func (s wakingStore) Update(ctx context.Context, fn func(storage.Tx) error) error {
+	err := s.Store.Update(ctx, fn)
+	if err == nil {
+		select {
+		case s.wakes <- struct{}{}:
+		default:
+		}
+	}
+	return err
 }
 
 // pruneBatch is how many interaction marks one transaction forgets.
@@ -407,14 +507,14 @@ func pruneInteractions(store storage.Store, cutoff time.Time) (int, error) {
 
 // deliverLoop is the outbox dispatcher: it delivers the effects actions
 // saved (commands.App.Deliver) as soon as they are saved (App.Kicks), and
-// retries failed ones when due, checking at every sweep period. Effects
-// left over from before a restart go out at start. It ends with Shutdown,
-// after finishing the delivery in progress.
+// retries failed ones when due (App.NextDelivery), sleeping in between:
+// with nothing to deliver it reads nothing. Effects left over from before
+// a restart go out at start. It ends with Shutdown, after finishing the
+// delivery in progress.
 func (b *Bot) deliverLoop() {
 	defer close(b.deliverDone)
 	ctx := context.Background()
-	t := time.NewTicker(b.opts.SweepEvery)
-	defer t.Stop()
+	polling := b.maxSleep() > 0
 	for {
 		if _, err := b.app.Deliver(ctx, b.opts.Now()); err != nil {
 			b.log.Error("delivering effects failed", "err", err)
@@ -422,12 +522,27 @@ func (b *Bot) deliverLoop() {
 		if b.opts.AfterDeliver != nil {
 			b.opts.AfterDeliver()
 		}
+		var d time.Duration
+		none := true
+		if !polling {
+			// Due and still there: held by an action or a replay being
+			// drawn (each kicks when done), or another process's.
+			if next := b.app.NextDelivery(); !next.IsZero() {
+				d, none = max(next.Sub(b.opts.Now()), 0), false
+				if d == 0 {
+					d = retryEvery
+				}
+			}
+		}
+		c, stop := b.sleep(d, none)
 		select {
 		case <-b.stop:
+			stop()
 			return
 		case <-b.app.Kicks():
-		case <-t.C:
+		case <-c:
 		}
+		stop()
 	}
 }
 

@@ -40,12 +40,18 @@ func TestAcceptCallbackFailsChallengeStillCloses(t *testing.T) {
 	ch := h.survivalChallenge(alice, bob)
 	accept := buttonID(t, ch, "Accept")
 	h.srv.ServerErrorNext("POST /interactions/*/*/callback", 1)
+	callbacks := len(h.srv.CallsTo("POST /interactions/*/*/callback"))
 	_, err := h.srv.Click(bob, ch, accept)
 	require.NoError(t, err)
 	require.NoError(t, h.srv.WaitFor(wait, func() bool { return len(h.srv.Threads(h.gen.ID)) == 1 }))
 	thread := h.srv.Threads(h.gen.ID)[0]
 	require.NoError(t, h.srv.WaitFor(wait, func() bool {
 		return len(h.messagesWith(thread.ID, "first move must be a promotion")) == 1
+	}))
+	// The answer follows the board: the fault must strike it, not the
+	// /games below.
+	require.NoError(t, h.srv.WaitFor(wait, func() bool {
+		return len(h.srv.CallsTo("POST /interactions/*/*/callback")) > callbacks
 	}))
 	h.clock.Advance(time.Minute) // the answer's copy is due after 30 s
 	h.swept()

@@ -100,8 +100,14 @@ func startBotConfigured(t testing.TB, srv *discordsim.Server, dbPath string, sta
 	logs := &testkit.SyncBuffer{}
 	c := testkit.NewClock(start)
 	opts.HTTPClient = srv.HTTPClient()
-	opts.Now = c.Now
-	opts.SweepEvery = 20 * time.Millisecond
+	if opts.SweepEvery >= 0 {
+		opts.Now = c.Now
+		opts.SweepEvery = 20 * time.Millisecond
+	} else {
+		// Event-driven loops on the real clock (c is then unused): what a
+		// bot runs with.
+		opts.SweepEvery = 0
+	}
 	sweeps := newSweepLog()
 	opts.AfterSweep = sweeps.note
 	opts.Logger = slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelDebug}))

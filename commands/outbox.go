@@ -212,13 +212,15 @@ func (a *App) Kicks() <-chan struct{} { return a.kicks }
 func (a *App) NextDelivery() time.Time {
 	var t time.Time
 	_ = a.view(func(tx storage.Tx) error {
-		n, err := tx.Outbox().Len()
-		if err != nil || n == 0 {
+		var err error
+		if t, err = tx.Outbox().NextDue(); err != nil || !t.IsZero() {
 			return err
 		}
-		t, err = tx.Outbox().NextDue()
-		if err == nil && t.IsZero() {
-			t = a.Now()
+		// Zero: an empty outbox, or a head due at once.
+		now := a.Now()
+		hs, err := tx.Outbox().Heads(now, 1)
+		if err == nil && len(hs) > 0 {
+			t = now
 		}
 		return err
 	})

@@ -409,12 +409,22 @@ func (a *App) timeoutGame(id string, now time.Time) error {
 	return k.Timeout(a, g, now)
 }
 
-// NextDeadline is when Sweep next has work, or the zero time.
+// NextDeadline is when Sweep next has work (a game's timer or an
+// invitation's expiry), or the zero time.
 func (a *App) NextDeadline() time.Time {
 	var t time.Time
 	_ = a.view(func(tx storage.Tx) error {
 		var err error
 		t, err = tx.Games().NextDeadline()
+		for _, inv := range []storage.Invitations{tx.Challenges(), tx.Lobbies()} {
+			if err != nil {
+				return err
+			}
+			var at time.Time
+			if at, err = inv.NextExpiry(); !at.IsZero() && (t.IsZero() || at.Before(t)) {
+				t = at
+			}
+		}
 		return err
 	})
 	return t

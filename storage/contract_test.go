@@ -421,6 +421,12 @@ func TestInvitations(t *testing.T) {
 			require.Empty(t, got)
 			got, _ = tx.Challenges().Expired(t0.Add(3 * time.Hour))
 			require.Equal(t, []string{"c1"}, got)
+			next, err := tx.Challenges().NextExpiry()
+			require.NoError(t, err)
+			require.True(t, next.Equal(t0.Add(3*time.Hour)), "next expiry %s", next)
+			next, err = tx.Lobbies().NextExpiry()
+			require.NoError(t, err)
+			require.True(t, next.IsZero(), "no lobby expires")
 		})
 	})
 }

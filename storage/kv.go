@@ -22,7 +22,7 @@ type kv interface {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// The buckets of the current schema (6).
+// The buckets of the current schema (7).
 const (
 	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset", "outbox_seq" (schema 3 and 4's counter, read only since 5)
 	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
@@ -41,11 +41,12 @@ const (
 	bOutboxBodies = "outbox_bodies" // stream "/" %020d sequence -> the effect's JSON (schema 4)
 	bOutboxSeq    = "outbox_seq"    // stream -> its last sequence number, decimal, kept for ever (schema 5)
 	bRatings      = "ratings"       // kind "/" guild "/" user -> JSON PlayerRating (schema 6)
+	bOutboxDue    = "outbox_due"    // head's due (bot's clock, sortable) "/" stream -> the head's ID (schema 7)
 )
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

@@ -70,6 +70,7 @@ const (
 //     stay unique and increasing.
 //   - interactions (dedupe marks): the latest time per interaction.
 //
+// The outbox's due index is not copied but rebuilt over the merged outbox.
 // The copy is made in transactions of at most 100 writes and 1 MiB, then
 // verified by counting the destination's keys per bucket. Stop every bot
 // using the sources or the destination first: the copy is not atomic (if
@@ -109,6 +110,9 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 	var globalSeq uint64
 	for i, d := range dumps {
 		for b, kvs := range d {
+			if b == bOutboxDue {
+				continue // rebuilt over the merged outbox
+			}
 			if merged[b] == nil {
 				merged[b] = map[string][]byte{}
 			}
@@ -235,6 +239,14 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 		rep.Batches++
 		start = end
 	}
+
+	// The outbox's due index, over the merged outbox.
+	n, batches, err := rebuildDueIndex(ctx, dst)
+	if err != nil {
+		return rep, fmt.Errorf("indexing the outbox's due times: %w", err)
+	}
+	rep.Written[bOutboxDue] = n
+	rep.Batches += batches
 
 	// Verify by counting.
 	got, err := dump(ctx, dst)

@@ -69,6 +69,7 @@ func TestMergeShardsIntoEtcd(t *testing.T) {
 
 	check := func(s Store) {
 		t.Helper()
+		requireDueIndexSound(t, s)
 		view(t, s, func(tx Tx) {
 			for _, n := range []string{"a", "b"} {
 				g, err := tx.Games().ByChannel("th-" + n)

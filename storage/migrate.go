@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // SchemaVersion is the layout version this code writes.
@@ -28,7 +29,11 @@ import (
 //     counter).
 //   - 6: players' ratings (ratings), per game kind, guild and user. A
 //     database of schema 5 opens with no ratings and plays on.
-const SchemaVersion = 6
+//   - 7: the outbox's due index (outbox_due), one entry per stream with
+//     pending effects, so a dispatcher pass reads only what is due. The
+//     migration builds it over the existing outbox: on bbolt in the
+//     migration's transaction, on etcd in batches (buildEtcdDueIndex).
+const SchemaVersion = 7
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -61,6 +66,15 @@ var migrations = []migration{
 	{from: 4, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 	// Schema 6 adds the ratings bucket, empty: nothing to convert.
 	{from: 5, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// Schema 7 adds the outbox's due index, built over the outbox (on etcd
+	// before the migration's transaction, in batches: buildEtcdDueIndex).
+	{from: 6, apply: func(btx *bolt.Tx) error {
+		if err := createBuckets(btx); err != nil {
+			return err
+		}
+		_, _, err := outbox{newTx(boltKV{btx})}.buildDueIndex("", -1)
+		return err
+	}, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.
@@ -107,7 +121,30 @@ func (s *Bolt) migrate() error {
 // migrate creates the schema under the store's prefix, or migrates it, in
 // one transaction: two processes starting at once both read "no schema",
 // one commits, the other's commit conflicts and its re-run finds the schema.
+//
+// From a schema before 7, the due index is first built in batches
+// (buildEtcdDueIndex), under a lock so that two processes migrating at
+// once do not undo each other's work.
 func (s *Etcd) migrate(ctx context.Context) error {
+	v, err := s.schema(ctx)
+	if err != nil {
+		return err
+	}
+	if v > 0 && v < 7 {
+		unlock, err := s.lock(ctx, "migrate")
+		if err != nil {
+			return fmt.Errorf("locking the store to migrate it: %w", err)
+		}
+		defer unlock()
+		if v, err = s.schema(ctx); err != nil {
+			return err
+		}
+		if v > 0 && v < 7 {
+			if err := s.buildEtcdDueIndex(ctx); err != nil {
+				return fmt.Errorf("migrating schema %d to 7: building the outbox's due index: %w", v, err)
+			}
+		}
+	}
 	return s.Update(ctx, func(tx Tx) error {
 		t := tx.(*txImpl)
 		k := t.kv.(*etcdKV)
@@ -154,6 +191,88 @@ func (s *Etcd) migrate(ctx context.Context) error {
 		}
 		return k.put(bMeta, "schema", []byte(strconv.Itoa(v)))
 	})
+}
+
+// schema reads the stored schema version (0: none).
+func (s *Etcd) schema(ctx context.Context) (int, error) {
+	var v int
+	err := s.View(ctx, func(tx Tx) error {
+		raw := tx.(*txImpl).kv.get(bMeta, "schema")
+		if raw == nil {
+			return nil
+		}
+		var err error
+		if v, err = strconv.Atoi(string(raw)); err != nil {
+			return fmt.Errorf("bad schema version %q", raw)
+		}
+		return nil
+	})
+	return v, err
+}
+
+// lock takes the store's mutex name (concurrency.Mutex on a session of its
+// own), waiting for another process holding it; unlock releases it.
+func (s *Etcd) lock(ctx context.Context, name string) (unlock func(), err error) {
+	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(10), concurrency.WithContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	m := concurrency.NewMutex(sess, s.opts.Prefix+"lock/"+name)
+	if err := m.Lock(ctx); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	return func() {
+		_ = m.Unlock(context.WithoutCancel(ctx))
+		sess.Close()
+	}, nil
+}
+
+// dueIndexBatch is how many streams one transaction of buildEtcdDueIndex
+// indexes: each costs a read of its head and a put, well inside etcd's 128
+// operations per transaction.
+const dueIndexBatch = 50
+
+// buildEtcdDueIndex builds the outbox's due index (schema 7) over an
+// etcd store of an earlier schema, in transactions of dueIndexBatch
+// streams: etcd caps a transaction at 128 operations, and an outbox may
+// hold any number of streams. It first deletes what an interrupted build
+// left, so it can be run again from the start; the caller holds the
+// migration lock, and no process of the earlier schema may run meanwhile
+// (stop every replica, migrate, start).
+func (s *Etcd) buildEtcdDueIndex(ctx context.Context) error {
+	if _, err := s.cli.Delete(ctx, s.opts.Prefix+bOutboxDue+"/", clientv3.WithPrefix()); err != nil {
+		return err
+	}
+	n, batches, err := rebuildDueIndex(ctx, s)
+	if err == nil {
+		slog.Info("storage: built the outbox's due index", "streams", n, "transactions", batches)
+	}
+	return err
+}
+
+// rebuildDueIndex writes the due index's entry of every outbox stream, in
+// transactions of dueIndexBatch streams; it returns how many streams and
+// transactions it took.
+func rebuildDueIndex(ctx context.Context, s Store) (streams, batches int, err error) {
+	after := ""
+	for {
+		var last string
+		var n int
+		if err := s.Update(ctx, func(tx Tx) error {
+			var err error
+			last, n, err = outbox{tx.(*txImpl)}.buildDueIndex(after, dueIndexBatch)
+			return err
+		}); err != nil {
+			return streams, batches, err
+		}
+		streams += n
+		batches++
+		if last == "" {
+			return streams, batches, nil
+		}
+		after = last
+	}
 }
 
 // migrate1to2 moves schema 1's documents into their repositories and

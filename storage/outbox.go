@@ -3,7 +3,6 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -13,9 +12,17 @@ import (
 // meets each stream's effects in the order they were added; the sequence is
 // the stream's counter in outbox_seq (schema 5; before, one global counter
 // in meta), never reused. The outbox bucket holds each
-// effect's small envelope (attempts, due time), which Heads scans; the
+// effect's small envelope (attempts, due time); the
 // effect itself (a message may carry a board image) is in outbox_bodies
 // under the same key, read only for the heads that are due.
+//
+// The due index (outbox_due, schema 7) holds one entry per stream with
+// pending effects: its head's due time (bot's clock) "/" stream -> the
+// head's ID. Every write that changes a stream's head (Add to an empty
+// stream, Retry of a head, Done of a head) moves the entry in the same
+// transaction, so Heads, HeadsFor and NextDue read only the entries due,
+// never the whole outbox. A stream's head is the first key of its prefix
+// (a seek).
 type outbox struct{ t *txImpl }
 
 type outboxEnvelope struct {
@@ -52,6 +59,10 @@ func (r outbox) Add(stream string, v any) (string, error) {
 		return "", err
 	}
 	n = max(n, m) + 1
+	head, _, err := r.first(stream)
+	if err != nil {
+		return "", err
+	}
 	if err := r.t.kv.put(bOutboxSeq, stream, []byte(strconv.FormatUint(n, 10))); err != nil {
 		return "", err
 	}
@@ -59,7 +70,50 @@ func (r outbox) Add(stream string, v any) (string, error) {
 	if err := r.t.kv.put(bOutboxBodies, id, raw); err != nil {
 		return "", err
 	}
+	if head == "" {
+		if err := r.t.kv.put(bOutboxDue, dueKey(time.Time{}, stream), []byte(id)); err != nil {
+			return "", err
+		}
+	}
 	return id, putJSON(r.t.kv, bOutbox, id, outboxEnvelope{})
+}
+
+// dueKey is the due index's key of a stream whose head is due at due (the
+// bot's clock).
+func dueKey(due time.Time, stream string) string { return timeKey(due) + "/" + stream }
+
+// first reads the head of stream: its ID and envelope ("" when the stream
+// has no pending effect).
+func (r outbox) first(stream string) (id string, env outboxEnvelope, err error) {
+	err = r.t.kv.scan(bOutbox, stream+"/", stream+"0", func(k string, v []byte) error {
+		id = k
+		if err := json.Unmarshal(v, &env); err != nil {
+			return fmt.Errorf("outbox %s: corrupt record: %w", k, err)
+		}
+		return errStop
+	})
+	return id, env, err
+}
+
+// indexHead puts the due index's entry of stream's head, if it has one.
+func (r outbox) indexHead(stream string) error {
+	id, env, err := r.first(stream)
+	if err != nil || id == "" {
+		return err
+	}
+	return r.t.kv.put(bOutboxDue, dueKey(env.Due, stream), []byte(id))
+}
+
+// due calls fn with the ID of every stream head due at or before now (wall
+// time), the earliest first, until fn returns errStop.
+func (r outbox) due(now time.Time, fn func(id string) error) error {
+	bot, err := r.t.toBot(now)
+	if err != nil {
+		return err
+	}
+	return r.t.kv.scan(bOutboxDue, "", prefixEnd(timeKey(bot)+"/"), func(_ string, v []byte) error {
+		return fn(string(v))
+	})
 }
 
 // seqValue parses a stored outbox sequence number (nil: 0).
@@ -97,44 +151,8 @@ func (r outbox) decode(id string, v []byte, withBody bool) (*Pending, error) {
 	return p, nil
 }
 
-// heads decodes the first effect of every stream.
-func (r outbox) heads() ([]*Pending, error) {
-	var out []*Pending
-	last := ""
-	err := r.t.kv.scan(bOutbox, "", "", func(k string, v []byte) error {
-		stream, _, _ := strings.Cut(k, "/")
-		if stream == last {
-			return nil
-		}
-		last = stream
-		p, err := r.decode(k, v, false)
-		if err != nil {
-			return err
-		}
-		out = append(out, p)
-		return nil
-	})
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Due.Before(out[j].Due) })
-	return out, err
-}
-
 func (r outbox) Heads(now time.Time, limit int) ([]Pending, error) {
-	hs, err := r.heads()
-	if err != nil {
-		return nil, err
-	}
-	var out []Pending
-	for _, p := range hs {
-		if p.Due.After(now) || len(out) >= limit {
-			break
-		}
-		full, err := r.Get(p.ID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *full)
-	}
-	return out, nil
+	return r.heads(now, limit, func(Pending) bool { return true })
 }
 
 func (r outbox) Get(id string) (*Pending, error) {
@@ -171,15 +189,42 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 	if err != nil {
 		return err
 	}
+	stream, _, _ := strings.Cut(id, "/")
+	head, _, err := r.first(stream)
+	if err != nil {
+		return err
+	}
+	if head == id && !bot.Equal(env.Due) {
+		if err := r.t.kv.del(bOutboxDue, dueKey(env.Due, stream)); err != nil {
+			return err
+		}
+		if err := r.t.kv.put(bOutboxDue, dueKey(bot, stream), []byte(id)); err != nil {
+			return err
+		}
+	}
 	env.Attempts, env.Due = attempts, bot // the claim stays
 	return putJSON(r.t.kv, bOutbox, id, env)
 }
 
 func (r outbox) Done(id string) error {
+	stream, _, _ := strings.Cut(id, "/")
+	head, env, err := r.first(stream)
+	if err != nil {
+		return err
+	}
 	if err := r.t.kv.del(bOutboxBodies, id); err != nil {
 		return err
 	}
-	return r.t.kv.del(bOutbox, id)
+	if err := r.t.kv.del(bOutbox, id); err != nil {
+		return err
+	}
+	if head != id {
+		return nil
+	}
+	if err := r.t.kv.del(bOutboxDue, dueKey(env.Due, stream)); err != nil {
+		return err
+	}
+	return r.indexHead(stream)
 }
 
 func (r outbox) Len() (int, error) {
@@ -189,9 +234,45 @@ func (r outbox) Len() (int, error) {
 }
 
 func (r outbox) NextDue() (time.Time, error) {
-	hs, err := r.heads()
-	if err != nil || len(hs) == 0 {
+	var due time.Time
+	err := r.t.kv.scan(bOutboxDue, "", "", func(k string, _ []byte) error {
+		ts, _, _ := strings.Cut(k, "/")
+		var err error
+		if due, err = time.Parse(timeLayout, ts); err != nil {
+			return fmt.Errorf("bad outbox_due key %q", k)
+		}
+		return errStop
+	})
+	if err != nil || due.Equal(time.Time{}) {
 		return time.Time{}, err
 	}
-	return hs[0].Due, nil
+	return r.t.toWall(due)
+}
+
+// buildDueIndex writes the due index's entry of every stream from after
+// on (in key order), at most limit of them; it returns the last stream
+// indexed ("" when it reached the end) and how many it indexed. The
+// migration to schema 7 calls it over an outbox without an index.
+func (r outbox) buildDueIndex(after string, limit int) (last string, n int, err error) {
+	from := ""
+	if after != "" {
+		from = after + "0" // past every key of stream after
+	}
+	for {
+		var stream string
+		if err := r.t.kv.scan(bOutbox, from, "", func(k string, _ []byte) error {
+			stream, _, _ = strings.Cut(k, "/")
+			return errStop
+		}); err != nil || stream == "" {
+			return "", n, err
+		}
+		if n == limit {
+			return last, n, nil
+		}
+		if err := r.indexHead(stream); err != nil {
+			return "", n, err
+		}
+		last, from = stream, stream+"0"
+		n++
+	}
 }

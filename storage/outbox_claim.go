@@ -44,25 +44,32 @@ func (r outbox) Claim(id, owner string, now, until time.Time) error {
 }
 
 func (r outbox) HeadsFor(owner string, now time.Time, limit int) ([]Pending, error) {
-	hs, err := r.heads()
-	if err != nil {
-		return nil, err
-	}
+	return r.heads(now, limit, func(p Pending) bool {
+		return p.Owner == "" || p.Owner == owner || !p.Until.After(now) // else another process delivers it
+	})
+}
+
+// heads lists the stream heads due at now that keep accepts, at most limit.
+func (r outbox) heads(now time.Time, limit int, keep func(Pending) bool) ([]Pending, error) {
 	var out []Pending
-	for _, p := range hs {
-		if p.Due.After(now) || len(out) >= limit {
-			break
-		}
-		if p.Owner != "" && p.Owner != owner && p.Until.After(now) {
-			continue // another process delivers it
-		}
-		full, err := r.Get(p.ID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *full)
+	if limit <= 0 {
+		return nil, nil
 	}
-	return out, nil
+	err := r.due(now, func(id string) error {
+		p, err := r.Get(id)
+		if err != nil {
+			return err
+		}
+		if !keep(*p) {
+			return nil
+		}
+		out = append(out, *p)
+		if len(out) >= limit {
+			return errStop
+		}
+		return nil
+	})
+	return out, err
 }
 
 func (r outbox) Release(owner string, now time.Time) (int, error) {

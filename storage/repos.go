@@ -423,6 +423,26 @@ func (r invitations) Expired(now time.Time) ([]string, error) {
 	return out, err
 }
 
+func (r invitations) NextExpiry() (time.Time, error) {
+	var at time.Time
+	mid := "/" + r.b + "/"
+	err := r.t.kv.scan(bExpiry, "", "", func(k string, _ []byte) error {
+		ts, _, _ := strings.Cut(k, "/")
+		if !strings.Contains(k, mid) {
+			return nil // the other repository's
+		}
+		var err error
+		if at, err = time.Parse(timeLayout, ts); err != nil {
+			return fmt.Errorf("bad expiry key %q", k)
+		}
+		return errStop
+	})
+	if err != nil || at.IsZero() {
+		return time.Time{}, err
+	}
+	return r.t.toWall(at)
+}
+
 func (r invitations) Each(fn func(id string, raw []byte) error) error {
 	return r.t.kv.scan(r.b, "", "", func(k string, v []byte) error {
 		var e envelope

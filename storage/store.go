@@ -304,6 +304,9 @@ type Invitations interface {
 	Delete(id string) error
 	// Expired lists the IDs of invitations whose expiry is at or before now.
 	Expired(now time.Time) ([]string, error)
+	// NextExpiry is the earliest expiry of an invitation, or the zero time
+	// when none expires.
+	NextExpiry() (time.Time, error)
 	// Each calls fn with every invitation's ID and JSON, in ID order; fn must
 	// not keep raw.
 	Each(fn func(id string, raw []byte) error) error
@@ -389,7 +392,9 @@ type Outbox interface {
 	// after Done). stream must be non-empty and contain no "/".
 	Add(stream string, v any) (id string, err error)
 	// Heads lists the first pending effect of each stream whose due time is
-	// at or before now, at most limit, the earliest due first.
+	// at or before now, at most limit, the earliest due first. It reads the
+	// due index (schema 7): its cost grows with the effects due, not with
+	// the outbox.
 	Heads(now time.Time, limit int) ([]Pending, error)
 	// Get reads the pending effect id, or ErrNotFound (done or unknown).
 	Get(id string) (*Pending, error)
