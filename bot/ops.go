@@ -165,8 +165,11 @@ func (o *ops) serve(b *Bot, addr string) error {
 	}
 	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		if err := b.ready(r.Context()); err != nil {
-			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+		if nr := b.ready(r.Context()); nr != nil {
+			if nr.err != nil {
+				b.log.Warn("/readyz: not ready", "reason", nr.reason, "err", nr.err)
+			}
+			http.Error(w, "not ready: "+nr.reason, http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -189,18 +192,26 @@ func (o *ops) serve(b *Bot, addr string) error {
 // readyStoreTimeout bounds /readyz's read of the store.
 const readyStoreTimeout = 2 * time.Second
 
-// ready says whether the bot serves: its store answers, and its gateway
-// connection is up or its interactions endpoint serves (and it is not
-// shutting down).
-func (b *Bot) ready(ctx context.Context) error {
+// notReady is why the bot does not serve: reason, short and fixed, is all
+// /readyz answers; err, the detail (which may name a file or a cluster's
+// addresses), goes to the log only.
+type notReady struct {
+	reason string
+	err    error
+}
+
+// ready says whether the bot serves (nil), or why not: its store answers,
+// and its gateway connection is up or its interactions endpoint serves
+// (and it is not shutting down).
+func (b *Bot) ready(ctx context.Context) *notReady {
 	if !b.started.Load() {
-		return errors.New("starting")
+		return &notReady{reason: "starting"}
 	}
 	b.gate.Lock()
 	closing := b.closing
 	b.gate.Unlock()
 	if closing {
-		return errors.New("shutting down")
+		return &notReady{reason: "shutting down"}
 	}
 	// A real read: a View that reads nothing never reaches an etcd cluster.
 	// Bounded, as a store's View retries an unavailable cluster for long.
@@ -210,7 +221,7 @@ func (b *Bot) ready(ctx context.Context) error {
 		_, err := tx.Meta().Heartbeat()
 		return err
 	}); err != nil {
-		return fmt.Errorf("store: %w", err)
+		return &notReady{reason: "store unavailable", err: err}
 	}
 	if b.publicKey != nil && b.ops.server != nil {
 		return nil // the interactions endpoint serves
@@ -219,7 +230,7 @@ func (b *Bot) ready(ctx context.Context) error {
 	connected := b.sess.DataReady
 	b.sess.RUnlock()
 	if !connected {
-		return errors.New("gateway not connected")
+		return &notReady{reason: "gateway not connected"}
 	}
 	return nil
 }
