@@ -358,7 +358,9 @@ func TestHTTPInteractionsDraining(t *testing.T) {
 
 // TestOutboxMetrics: a failed post counts a retry, and while it waits the
 // outbox reports the age of its oldest effect; once delivered, the age is
-// back to zero.
+// back to zero, and the wait histogram counts it (and the effects behind
+// it in its game) waiting over a second since due. The pool's size shows,
+// no stream in delivery at rest.
 func TestOutboxMetrics(t *testing.T) {
 	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
@@ -376,10 +378,18 @@ func TestOutboxMetrics(t *testing.T) {
 	h.clock.Advance(half)
 	require.InDelta(t, half.Seconds(), metric(t, addr, `sandtable_outbox_oldest_seconds`), 0.001)
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_pending`))
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_wait_seconds_count`)-metric(t, addr, `sandtable_outbox_wait_seconds_bucket{le="1.28"}`),
+		"nothing waited long yet")
 	h.clock.Advance(2 * time.Second)
 	h.swept()
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_oldest_seconds`))
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_retries_total`))
+	// The retried post waited 2 s less half its delay (at most 1 s) since
+	// its retry was due, on the bot's clock.
+	require.GreaterOrEqual(t, metric(t, addr, `sandtable_outbox_wait_seconds_count`)-metric(t, addr, `sandtable_outbox_wait_seconds_bucket{le="1.28"}`), 1.0)
+	require.Equal(t, float64(commands.DefaultWorkers), metric(t, addr, `sandtable_outbox_workers`))
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_delivering`))
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_parked`))
 }
 
 // TestHTTPInteractionsForms: a button answered with a form, and the form's

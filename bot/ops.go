@@ -30,6 +30,7 @@ type ops struct {
 	refused      *prometheus.CounterVec // interactions endpoint requests refused, by reason
 	renders      *prometheus.HistogramVec
 	retries      prometheus.Counter
+	waited       prometheus.Histogram // effects done: seconds since due
 	server       *http.Server
 	addr         string
 }
@@ -54,7 +55,19 @@ func newOps(b *Bot) *ops {
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)}, []string{"what"})
 	o.retries = prometheus.NewCounter(prometheus.CounterOpts{Name: "sandtable_outbox_retries_total",
 		Help: "Failed effect deliveries put back in the outbox for another attempt."})
-	o.reg.MustRegister(o.interactions, o.latency, o.deferrals, o.restErrors, o.refused, o.renders, o.retries,
+	o.waited = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sandtable_outbox_wait_seconds",
+		Help: "Effects this process recorded done (performed, or dropped as refused): seconds from when each was due " +
+			"(queued, or its retry's time) until then.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 16)})
+	o.reg.MustRegister(o.interactions, o.latency, o.deferrals, o.restErrors, o.refused, o.renders, o.retries, o.waited,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_workers",
+			Help: "The size of this process's delivery pool: how many games' effects it delivers at once (outbox.workers)."},
+			func() float64 { return float64(b.app.PoolSize()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_delivering",
+			Help: "Games whose effects this process is delivering now: its pool's busy workers and actions delivering their own effects."},
+			func() float64 { return float64(b.app.Delivering()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_parked",
+			Help: "Games whose effects wait, in this process, for their replay to be drawn."},
+			func() float64 { return float64(b.app.Parked()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_oldest_seconds",
 			Help: "How long the oldest effect in the outbox has waited since it was saved (0: empty)."}, func() float64 {
 			d, err := b.app.OldestPending(b.opts.Now())
