@@ -188,6 +188,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	b.app.Workers = cfg.Outbox.Workers
 	b.app.Render.Observe = func(what string, took time.Duration) { b.ops.renders.WithLabelValues(what).Observe(took.Seconds()) }
 	b.app.OnRetry = func() { b.ops.retries.Inc() }
+	b.app.OnDone = func(waited time.Duration) { b.ops.waited.Observe(waited.Seconds()) }
 	b.ops = newOps(b)
 	// The wiring: every game the bot plays.
 	survival.Register(b.app)

@@ -251,6 +251,62 @@ func TestHTTPInteractionsRefused(t *testing.T) {
 	require.Equal(t, map[string]any{"type": 1.0}, pong)
 }
 
+// TestHTTPInteractionFromAnotherGuild: a game's /move, replayed to the
+// endpoint signed but with another server's guild_id, is answered with a
+// private refusal and changes nothing (no state, no effect, no call to
+// Discord); from the game's server the same move is played.
+func TestHTTPInteractionFromAnotherGuild(t *testing.T) {
+	t.Parallel()
+	h := startHTTPBot(t, bot.Options{})
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	h.srv.DeliverTo("http://127.0.0.1:1/nowhere")
+	in := h.slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	require.NoError(t, h.srv.WaitFor(wait, func() bool { return in.DeliveryError() != nil }))
+	h.srv.DeliverTo(h.endpoint())
+	var payload map[string]any
+	require.NoError(t, json.Unmarshal(in.Payload, &payload))
+	require.Equal(t, h.srv.Guild().ID, payload["guild_id"])
+	payload["guild_id"] = "1111111111111111111"
+	forged, err := json.Marshal(payload)
+	require.NoError(t, err)
+	h.drained()
+	version := func() int64 {
+		var g *storage.Game
+		require.NoError(t, h.store.View(t.Context(), func(tx storage.Tx) (err error) { g, err = tx.Games().ByChannel(thread.ID); return err }))
+		return g.Version
+	}
+	before, v0, callsBefore := storeDump(t, h.store), version(), len(h.srv.Calls())
+
+	r, err := h.srv.SignedRequest(h.endpoint(), forged, h.clock.Now())
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(r)
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var answer struct {
+		Type discordgo.InteractionResponseType
+		Data struct {
+			Content string
+			Flags   discordgo.MessageFlags
+		}
+	}
+	require.NoError(t, json.Unmarshal(body, &answer), string(body))
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, answer.Type)
+	require.Equal(t, discordgo.MessageFlagsEphemeral, answer.Data.Flags)
+	require.Contains(t, answer.Data.Content, "another server")
+	h.drained()
+	require.Equal(t, before, storeDump(t, h.store), "the refused move changed the store")
+	require.Equal(t, v0, version(), "the refused move changed the game")
+	require.Len(t, h.srv.Calls(), callsBefore, "the refused move made the bot call Discord")
+	require.Equal(t, 1.0, metric(t, h.bot.HTTPAddr(), `sandtable_interactions_total{outcome="refused",type="command"}`))
+
+	h.move(alice, thread, "g7g8q")
+	require.Greater(t, version(), v0, "the move from the game's server was played")
+}
+
 // storeDump reads every game, challenge and pending effect of the store.
 func storeDump(t *testing.T, s storage.Store) string {
 	t.Helper()
@@ -358,7 +414,9 @@ func TestHTTPInteractionsDraining(t *testing.T) {
 
 // TestOutboxMetrics: a failed post counts a retry, and while it waits the
 // outbox reports the age of its oldest effect; once delivered, the age is
-// back to zero.
+// back to zero, and the wait histogram counts it (and the effects behind
+// it in its game) waiting over a second since due. The pool's size shows,
+// no stream in delivery at rest.
 func TestOutboxMetrics(t *testing.T) {
 	t.Parallel()
 	srv := discordsim.Start(t, discordsim.Options{})
@@ -376,10 +434,18 @@ func TestOutboxMetrics(t *testing.T) {
 	h.clock.Advance(half)
 	require.InDelta(t, half.Seconds(), metric(t, addr, `sandtable_outbox_oldest_seconds`), 0.001)
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_pending`))
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_wait_seconds_count`)-metric(t, addr, `sandtable_outbox_wait_seconds_bucket{le="1.28"}`),
+		"nothing waited long yet")
 	h.clock.Advance(2 * time.Second)
 	h.swept()
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_oldest_seconds`))
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_retries_total`))
+	// The retried post waited 2 s less half its delay (at most 1 s) since
+	// its retry was due, on the bot's clock.
+	require.GreaterOrEqual(t, metric(t, addr, `sandtable_outbox_wait_seconds_count`)-metric(t, addr, `sandtable_outbox_wait_seconds_bucket{le="1.28"}`), 1.0)
+	require.Equal(t, float64(commands.DefaultWorkers), metric(t, addr, `sandtable_outbox_workers`))
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_delivering`))
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_parked`))
 }
 
 // TestHTTPInteractionsForms: a button answered with a form, and the form's

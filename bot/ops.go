@@ -30,6 +30,7 @@ type ops struct {
 	refused      *prometheus.CounterVec // interactions endpoint requests refused, by reason
 	renders      *prometheus.HistogramVec
 	retries      prometheus.Counter
+	waited       prometheus.Histogram // effects done: seconds since due
 	server       *http.Server
 	addr         string
 }
@@ -54,7 +55,19 @@ func newOps(b *Bot) *ops {
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)}, []string{"what"})
 	o.retries = prometheus.NewCounter(prometheus.CounterOpts{Name: "sandtable_outbox_retries_total",
 		Help: "Failed effect deliveries put back in the outbox for another attempt."})
-	o.reg.MustRegister(o.interactions, o.latency, o.deferrals, o.restErrors, o.refused, o.renders, o.retries,
+	o.waited = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "sandtable_outbox_wait_seconds",
+		Help: "Effects this process recorded done (performed, or dropped as refused): seconds from when each was due " +
+			"(queued, or its retry's time) until then.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 16)})
+	o.reg.MustRegister(o.interactions, o.latency, o.deferrals, o.restErrors, o.refused, o.renders, o.retries, o.waited,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_workers",
+			Help: "The size of this process's delivery pool: how many games' effects it delivers at once (outbox.workers)."},
+			func() float64 { return float64(b.app.PoolSize()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_delivering",
+			Help: "Games whose effects this process is delivering now: its pool's busy workers and actions delivering their own effects."},
+			func() float64 { return float64(b.app.Delivering()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_parked",
+			Help: "Games whose effects wait, in this process, for their replay to be drawn."},
+			func() float64 { return float64(b.app.Parked()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_oldest_seconds",
 			Help: "How long the oldest effect in the outbox has waited since it was saved (0: empty)."}, func() float64 {
 			d, err := b.app.OldestPending(b.opts.Now())
@@ -165,8 +178,11 @@ func (o *ops) serve(b *Bot, addr string) error {
 	}
 	mux.HandleFunc("GET /livez", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		if err := b.ready(r.Context()); err != nil {
-			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+		if nr := b.ready(r.Context()); nr != nil {
+			if nr.err != nil {
+				b.log.Warn("/readyz: not ready", "reason", nr.reason, "err", nr.err)
+			}
+			http.Error(w, "not ready: "+nr.reason, http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -189,18 +205,26 @@ func (o *ops) serve(b *Bot, addr string) error {
 // readyStoreTimeout bounds /readyz's read of the store.
 const readyStoreTimeout = 2 * time.Second
 
-// ready says whether the bot serves: its store answers, and its gateway
-// connection is up or its interactions endpoint serves (and it is not
-// shutting down).
-func (b *Bot) ready(ctx context.Context) error {
+// notReady is why the bot does not serve: reason, short and fixed, is all
+// /readyz answers; err, the detail (which may name a file or a cluster's
+// addresses), goes to the log only.
+type notReady struct {
+	reason string
+	err    error
+}
+
+// ready says whether the bot serves (nil), or why not: its store answers,
+// and its gateway connection is up or its interactions endpoint serves
+// (and it is not shutting down).
+func (b *Bot) ready(ctx context.Context) *notReady {
 	if !b.started.Load() {
-		return errors.New("starting")
+		return &notReady{reason: "starting"}
 	}
 	b.gate.Lock()
 	closing := b.closing
 	b.gate.Unlock()
 	if closing {
-		return errors.New("shutting down")
+		return &notReady{reason: "shutting down"}
 	}
 	// A real read: a View that reads nothing never reaches an etcd cluster.
 	// Bounded, as a store's View retries an unavailable cluster for long.
@@ -210,7 +234,7 @@ func (b *Bot) ready(ctx context.Context) error {
 		_, err := tx.Meta().Heartbeat()
 		return err
 	}); err != nil {
-		return fmt.Errorf("store: %w", err)
+		return &notReady{reason: "store unavailable", err: err}
 	}
 	if b.publicKey != nil && b.ops.server != nil {
 		return nil // the interactions endpoint serves
@@ -219,7 +243,7 @@ func (b *Bot) ready(ctx context.Context) error {
 	connected := b.sess.DataReady
 	b.sess.RUnlock()
 	if !connected {
-		return errors.New("gateway not connected")
+		return &notReady{reason: "gateway not connected"}
 	}
 	return nil
 }

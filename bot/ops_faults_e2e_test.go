@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,13 +15,15 @@ import (
 	"sandtable/bot"
 	"sandtable/internal/discordsim"
 	"sandtable/internal/etcdtest"
+	"sandtable/internal/testkit"
 	"sandtable/storage"
 )
 
 // TestReadyzFollowsTheEtcdStore: /readyz reads the store, so a bot whose etcd
 // cluster is down is not ready (it used to say ok, its check reading
 // nothing), answers within a few seconds, keeps running, and is ready again
-// when the cluster is back.
+// when the cluster is back. It answers a short reason; the store's error
+// (addresses, timeouts) is in the log only.
 func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 	t.Parallel()
 	c := etcdtest.Start(t)
@@ -31,8 +34,9 @@ func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 	srv := discordsim.Start(t, discordsim.Options{})
 	cfg := bot.DefaultConfig()
 	cfg.Discord.Token = bot.NewSecret(srv.Token())
+	var logs testkit.SyncBuffer
 	b, err := bot.New(cfg, store, bot.Options{HTTPClient: srv.HTTPClient(), HTTPListen: "127.0.0.1:0",
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	require.NoError(t, err)
 	srv.Connect(b.Session())
 	require.NoError(t, b.Start())
@@ -54,7 +58,12 @@ func TestReadyzFollowsTheEtcdStore(t *testing.T) {
 	c.Stop(0)
 	code, body := readyz()
 	require.Equal(t, http.StatusServiceUnavailable, code, body)
-	require.Contains(t, body, "store")
+	require.Equal(t, "not ready: store unavailable", strings.TrimSpace(body), "a short reason, no error text")
+	for _, ep := range c.Endpoints() {
+		require.NotContains(t, body, strings.TrimPrefix(ep, "http://"))
+	}
+	require.Contains(t, logs.String(), "/readyz: not ready", "the detail is logged")
+	require.Contains(t, logs.String(), "reason=\"store unavailable\" err=")
 
 	c.Restart(0)
 	require.Eventually(t, func() bool { code, _ := readyz(); return code == http.StatusOK }, wait, 10*time.Millisecond)

@@ -15,16 +15,19 @@ import (
 	"time"
 
 	"sandtable/bot"
+	"sandtable/commands"
 	"sandtable/storage"
 )
 
-const migrateUsage = `usage: sandtable migrate -from bbolt:PATH[,PATH...] -to etcd:URL[,URL...] [-prefix P] [-config FILE]
-       sandtable migrate -from etcd:URL[,URL...] -to bbolt:PATH [-prefix P] [-config FILE]
+const migrateUsage = `usage: sandtable migrate -from bbolt:PATH[,PATH...] -to etcd:URL[,URL...] [-prefix P] [-config FILE] [-force]
+       sandtable migrate -from etcd:URL[,URL...] -to bbolt:PATH [-prefix P] [-config FILE] [-force]
 
 Copies every record of the bot (games and their indexes, challenges, lobbies,
 records, logs, interaction marks, the outbox, the playground's state) from
 one or more bbolt files, or from an etcd cluster, into a new store. Stop every
-bot using them first.
+bot using them first: a source whose heartbeat (written every 30 s by a
+running bot, and once more as it stops) is under 90 s old is refused as in
+use, nothing written, unless -force (a bot stopped moments ago, for sure).
 
 Several bbolt files (one per shard, as the bot ran before etcd) are merged:
 - records held by several files are copied once when identical; when they
@@ -51,11 +54,35 @@ flags:
 
 // migrateMain implements "sandtable migrate". Exit codes: 0 copied and
 // verified, 1 refused or failed (conflicts, a destination not empty, a
-// store that does not open), 2 bad arguments.
+// source in use, a store that does not open), 2 bad arguments.
 func migrateMain(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return migrateWith(ctx, args, stdout, stderr)
+}
+
+// migrateAliveWithin is how recent a source's heartbeat makes it in use: a
+// running bot writes one every commands.HeartbeatEvery (30 s), late by up
+// to a sweep on a busy machine.
+const migrateAliveWithin = 3 * commands.HeartbeatEvery
+
+// inUse is the refusal of a source whose newest heartbeat, at hb, is under
+// migrateAliveWithin old at now ("" when none is).
+func inUse(name string, hb, now time.Time) string {
+	if hb.IsZero() {
+		return ""
+	}
+	age := now.Sub(hb)
+	if age >= migrateAliveWithin {
+		return ""
+	}
+	when := fmt.Sprintf("%s ago", age.Round(time.Second))
+	if age < 0 {
+		when = fmt.Sprintf("%s ahead of this machine's clock", (-age).Round(time.Second))
+	}
+	return fmt.Sprintf("the source %s is in use: a bot recorded its heartbeat %s (at %s; a running bot records one every %s); "+
+		"nothing was written. Stop every bot using it and run this again once its heartbeat is %s old, or pass -force if every bot is stopped",
+		name, when, hb.UTC().Format(time.RFC3339), commands.HeartbeatEvery, migrateAliveWithin)
 }
 
 // storeSpec is a parsed -from or -to: a backend and its places.
@@ -86,11 +113,17 @@ func parseStoreSpec(flagName, v string) (storeSpec, error) {
 }
 
 func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return migrateAt(ctx, time.Now, args, stdout, stderr)
+}
+
+// migrateAt is migrateWith on the clock now (tests inject it).
+func migrateAt(ctx context.Context, now func() time.Time, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	from := fs.String("from", "", "the source: bbolt:PATH[,PATH...] or etcd:URL[,URL...]")
 	to := fs.String("to", "", "the destination: etcd:URL[,URL...] or bbolt:PATH")
 	prefix := fs.String("prefix", storage.DefaultEtcdPrefix, "the etcd key prefix (of the source or the destination)")
 	configPath := fs.String("config", "", "configuration file whose [storage] gives the etcd user, password and TLS files")
+	force := fs.Bool("force", false, "copy even from a source whose heartbeat is recent (every bot using it is stopped, for sure)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), migrateUsage)
 		fs.PrintDefaults()
@@ -199,6 +232,16 @@ func migrateWith(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			name = strings.Join(src.places, ",")
 		}
 		sources = append(sources, storage.Source{Name: name, Store: s})
+		var hb time.Time
+		if err := s.View(ctx, func(tx storage.Tx) (err error) { hb, err = tx.Meta().Heartbeat(); return err }); err != nil {
+			return fail(1, "source %s: reading its heartbeat: %v", name, err)
+		}
+		if msg := inUse(name, hb, now()); msg != "" {
+			if !*force {
+				return fail(1, "%s", msg)
+			}
+			fmt.Fprintf(stderr, "sandtable migrate: -force: copying %s although its heartbeat is %s old\n", name, now().Sub(hb).Round(time.Second))
+		}
 	}
 	d, err := open(dst, 0, false)
 	if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,9 +38,16 @@ func shardDB(t *testing.T, name string, games map[string]string) string {
 	return path
 }
 
+// runMigrate runs sandtable migrate an hour after the sources' heartbeat
+// (migrateT0): their bots are stopped.
 func runMigrate(args ...string) (code int, stdout, stderr string) {
+	return runMigrateAt(migrateT0.Add(time.Hour), args...)
+}
+
+// runMigrateAt runs sandtable migrate with now as the clock.
+func runMigrateAt(now time.Time, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = migrateWith(context.Background(), args, &out, &errb)
+	code = migrateAt(context.Background(), func() time.Time { return now }, args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -78,6 +86,12 @@ func TestMigrateShardsToEtcdAndBack(t *testing.T) {
 	e.Close()
 
 	back := filepath.Join(t.TempDir(), "back.db")
+	// The cluster's heartbeat (the files', migrateT0) 10 s old: its bots
+	// may be running, so it is refused, nothing created.
+	code, _, errOut = runMigrateAt(migrateT0.Add(10*time.Second), "-from", "etcd:"+eps, "-to", "bbolt:"+back, "-prefix", "bot/")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "10s ago")
+	require.NoFileExists(t, back)
 	code, _, errOut = runMigrate("-from", "etcd:"+eps, "-to", "bbolt:"+back, "-prefix", "bot/")
 	require.Equal(t, 0, code, errOut)
 	s, err := storage.Open(back, time.Second)
@@ -223,4 +237,52 @@ func TestMigrateLeavesItsSourcesUnchanged(t *testing.T) {
 	after, err = os.ReadFile(old)
 	require.NoError(t, err)
 	require.Equal(t, raw, after)
+}
+
+// TestMigrateRefusesASourceInUse: a source whose heartbeat is recent (its
+// bot may be running) is refused, saying how recent and naming -force, and
+// nothing is written; -force copies it; an old heartbeat is copied without.
+func TestMigrateRefusesASourceInUse(t *testing.T) {
+	t.Parallel()
+	old := shardDB(t, "old", map[string]string{"g1": "survival"})
+	live := shardDB(t, "live", map[string]string{"g2": "survival"})
+	s, err := storage.Open(live, time.Second)
+	require.NoError(t, err)
+	require.NoError(t, s.Update(context.Background(), func(tx storage.Tx) error {
+		return tx.Meta().SetHeartbeat(migrateT0.Add(time.Hour))
+	}))
+	require.NoError(t, s.Close())
+	dir := t.TempDir()
+	now := migrateT0.Add(time.Hour + 25*time.Second) // live's heartbeat is 25 s old, old's over an hour
+
+	for i, c := range []struct {
+		from, want string
+	}{
+		{live, "25s ago"},
+		{old + "," + live, "the source " + live + " is in use"},
+	} {
+		dst := filepath.Join(dir, fmt.Sprintf("refused%d.db", i))
+		code, out, errOut := runMigrateAt(now, "-from", "bbolt:"+c.from, "-to", "bbolt:"+dst)
+		require.Equal(t, 1, code, errOut)
+		require.Contains(t, errOut, c.want)
+		require.Contains(t, errOut, "-force")
+		require.Empty(t, out)
+		require.NoFileExists(t, dst, "nothing written")
+	}
+	// A heartbeat ahead of this machine's clock (clocks that disagree) is
+	// no proof the bot stopped either.
+	code, _, errOut := runMigrateAt(migrateT0.Add(time.Hour-5*time.Second), "-from", "bbolt:"+live, "-to", "bbolt:"+filepath.Join(dir, "skew.db"))
+	require.Equal(t, 1, code, errOut)
+	require.Contains(t, errOut, "ahead")
+
+	code, out, errOut := runMigrateAt(now, "-from", "bbolt:"+old, "-to", "bbolt:"+filepath.Join(dir, "old.db"))
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "verified")
+	code, out, errOut = runMigrateAt(now, "-force", "-from", "bbolt:"+old+","+live, "-to", "bbolt:"+filepath.Join(dir, "forced.db"))
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "verified")
+	require.Contains(t, errOut, "-force")
+	// Once the heartbeat is old enough, no -force is needed.
+	code, _, errOut = runMigrateAt(now.Add(2*time.Minute), "-from", "bbolt:"+live, "-to", "bbolt:"+filepath.Join(dir, "later.db"))
+	require.Equal(t, 0, code, errOut)
 }

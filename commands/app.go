@@ -57,6 +57,11 @@ type App struct {
 	// OnRetry, when set, is called each time a failed effect is put back
 	// in the outbox for another attempt (the bot counts retries).
 	OnRetry func()
+	// OnDone, when set, is called each time this process records an
+	// effect done (performed, or dropped as refused) with how long it
+	// waited since it was due (queued, or its retry's time): the bot's
+	// delivery delay histogram.
+	OnDone func(waited time.Duration)
 	// Process names this process among all those sharing the store: the
 	// owner of its outbox claims (see enqueue). New sets a name unique to
 	// this run (host, process ID and a random part); a restarted process

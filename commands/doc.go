@@ -51,7 +51,9 @@
 // autocomplete without its command; a defined command without a route; a
 // custom-ID action that is invalid or the framework's own. The router (router.go) finds the
 // game a thread or a custom ID belongs to and runs the route under the
-// game's lock with a fresh record; Sweep runs Timeout when a deadline has
+// game's lock with a fresh record, unless the interaction comes from
+// another server than the game's, or from direct messages by a non-player
+// (refuseOrigin: refused, nothing changes); Sweep runs Timeout when a deadline has
 // passed, and posts a turn reminder when a share of the clock's period has
 // (remind.go); /games asks Summary and names whom each game waits on.
 // Ratings (package commands/rating; rating.go, leaderboard.go here): the

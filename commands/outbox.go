@@ -642,6 +642,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 	})
 	if err == nil {
 		a.settled(p.ID)
+		a.observeDone(p, e.Queued)
 	}
 	return true, err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -266,6 +267,9 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 		}
 		return nil, err
 	}
+	if err := a.refuseOrigin(req, g); err != nil {
+		return nil, err
+	}
 	k := a.kinds[g.Kind]
 	if k == nil {
 		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
@@ -314,7 +318,9 @@ func (a *App) handleInvitation(req *Request, id CustomID) (*Response, error) {
 	return h(a, req)
 }
 
-// withGame runs h under the game's lock with a fresh snapshot of the game.
+// withGame runs h under the game's lock with a fresh snapshot of the game,
+// unless req comes from where the game cannot be acted on (refuseOrigin):
+// then nothing runs, an autocomplete gets no choices.
 func (a *App) withGame(id string, req *Request, h gameHandler) (*Response, error) {
 	unlock := a.lock(id)
 	defer unlock()
@@ -322,7 +328,44 @@ func (a *App) withGame(id string, req *Request, h gameHandler) (*Response, error
 	if err != nil {
 		return nil, err
 	}
+	if err := a.refuseOrigin(req, g); err != nil {
+		if req.Type == AutocompleteRequest {
+			return &Response{}, nil
+		}
+		return nil, err
+	}
 	return h(a, req, g)
+}
+
+// errOtherGuild and errNotPlayer refuse an interaction aimed at a game from
+// where it cannot be acted on (refuseOrigin).
+var (
+	errOtherGuild = Errorf("That game belongs to another server: nothing was done.")
+	errNotPlayer  = Errorf("You are not playing in this game: only its players act on it from direct messages. Nothing was done.")
+)
+
+// refuseOrigin refuses req, an interaction aimed at the game g, when it
+// comes from another server than the game's (a custom ID, a thread or a
+// game option replayed elsewhere), or from direct messages (no server) by
+// someone who is not one of g's players. A request that is no interaction
+// (Type 0: operators' tools) and a game of no server pass.
+func (a *App) refuseOrigin(req *Request, g *storage.Game) error {
+	if req == nil || req.Type == 0 || g.GuildID == "" {
+		return nil
+	}
+	switch {
+	case req.GuildID == g.GuildID:
+		return nil
+	case req.GuildID != "":
+		a.Log.Warn("an interaction from another server was refused", "game", g.ID, "guild", req.GuildID,
+			"game_guild", g.GuildID, "user", req.User.ID, "interaction", req.InteractionID)
+		return errOtherGuild
+	case slices.Contains(g.Players, req.User.ID):
+		return nil
+	}
+	a.Log.Warn("a direct-message interaction by a non-player was refused", "game", g.ID, "user", req.User.ID,
+		"interaction", req.InteractionID)
+	return errNotPlayer
 }
 
 // snapshot reads the stored game id.

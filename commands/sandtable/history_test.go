@@ -299,7 +299,9 @@ func TestSandHistoryOfFixtureGames(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &meta))
 	open := func(u commands.User, id, arg string) *commands.Response {
 		t.Helper()
-		r, err := a.Handle(commandstest.Click(u, "g:"+id+":history"+arg, "m1"))
+		req := commandstest.Click(u, "g:"+id+":history"+arg, "m1")
+		req.GuildID = commandstest.Game(t, store, id).GuildID // interactions come from the game's server
+		r, err := a.Handle(req)
 		require.NoError(t, err)
 		return r
 	}

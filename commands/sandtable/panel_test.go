@@ -419,3 +419,38 @@ func TestRevealClosesTheWaitingPanel(t *testing.T) {
 	require.Empty(t, m.Rows)
 	require.Empty(t, m.Files)
 }
+
+// TestDeploymentFromAnotherGuildIsRefused: /sandtable deploy naming the
+// game (its game option) from another server, and a panel's button
+// replayed there, are refused and change nothing; the same command in
+// direct messages (no server), by a player, applies as always.
+func TestDeploymentFromAnotherGuildIsRefused(t *testing.T) {
+	t.Parallel()
+	a, p, store, g := started(t)
+	version := commandstest.Game(t, store, g.ID).Version
+	pending := func() int {
+		var n int
+		require.NoError(t, store.View(t.Context(), func(tx storage.Tx) (err error) { n, err = tx.Outbox().Len(); return err }))
+		return n
+	}
+	require.Zero(t, pending())
+	panel := newestPanel(t, a, p, alice)
+
+	r := cmd(alice, "sandtable", "deploy", map[string]string{"preset": "phalanx", "game": g.ID})
+	r.GuildID, r.ChannelID = "other", "elsewhere"
+	_, err := a.Handle(r)
+	require.Contains(t, userMsg(t, err), "another server")
+	replayed := click(alice, buttonOf(t, panel, "Random"))
+	replayed.GuildID = "other"
+	_, err = a.Handle(replayed)
+	require.Contains(t, userMsg(t, err), "another server")
+	require.Equal(t, version, commandstest.Game(t, store, g.ID).Version, "nothing changed")
+	require.Zero(t, pending(), "no effect queued")
+	require.False(t, gameState(t, store, g).pos.Confirmed(engine.South))
+
+	r = cmd(alice, "sandtable", "deploy", map[string]string{"preset": "phalanx", "game": g.ID})
+	r.GuildID, r.ChannelID = "", "dm:"+alice.ID
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	require.Greater(t, commandstest.Game(t, store, g.ID).Version, version)
+}

@@ -148,13 +148,17 @@ func TestSurvivalHistoryOfFixtureGames(t *testing.T) {
 		n++
 		req := cmd(carol, "history", "", nil)
 		req.ChannelID = thread
+		guild := commandstest.Game(t, store, gameInThread(t, store, thread)).GuildID // interactions come from the game's server
+		req.GuildID = guild
 		r, err := a.Handle(req)
 		require.NoError(t, err, name)
 		g, s := load(t, store, gameInThread(t, store, thread))
 		require.Zero(t, g.StateVersion, name)
 		require.Contains(t, fieldOf(r.Message, "Position"), fmt.Sprintf("(ply %d of %d)", len(s.Moves), len(s.Moves)), name)
 		for k := 0; k < len(s.Moves); k++ {
-			r, err := a.Handle(commandstest.Click(carol, fmt.Sprintf("g:%s:history:n%d", g.ID, k), "m1"))
+			click := commandstest.Click(carol, fmt.Sprintf("g:%s:history:n%d", g.ID, k), "m1")
+			click.GuildID = guild
+			r, err := a.Handle(click)
 			require.NoError(t, err, name)
 			require.Contains(t, fieldOf(r.Message, "Position"), fmt.Sprintf("(ply %d of %d)", k, len(s.Moves)), name)
 			require.NotEmpty(t, r.Files[0].Data)

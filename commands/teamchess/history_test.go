@@ -135,7 +135,9 @@ func TestTeamChessHistoryOfFixtureGames(t *testing.T) {
 		g := commandstest.Game(t, store, id)
 		require.Less(t, g.StateVersion, 2, name)
 		st := load(t, store, id)
-		r, err := a.Handle(click(carol, "g:"+id+":history"))
+		req := click(carol, "g:"+id+":history")
+		req.GuildID = g.GuildID // interactions come from the game's server
+		r, err := a.Handle(req)
 		require.NoError(t, err, name)
 		moves := 0
 		for _, act := range st.game.State().Actions {
@@ -148,7 +150,9 @@ func TestTeamChessHistoryOfFixtureGames(t *testing.T) {
 			require.Contains(t, text(t, r.Message), meta.Results[name], "%s ends as it was scored", name)
 		}
 		for k := 0; k < moves; k++ {
-			r, err := a.Handle(click(carol, fmt.Sprintf("g:%s:history:n%d", id, k)))
+			req := click(carol, fmt.Sprintf("g:%s:history:n%d", id, k))
+			req.GuildID = g.GuildID
+			r, err := a.Handle(req)
 			require.NoError(t, err, name)
 			require.NotEmpty(t, r.Files[0].Data)
 		}
