@@ -233,8 +233,32 @@ func (s *Server) ServerErrorNext(pattern string, n int) {
 	s.FailNext(pattern, n, Fault{Status: 500, Message: "500: Internal Server Error"})
 }
 
-// takeFaultLocked returns and consumes the first fault matching the call, or nil.
+// FailCall strikes the REST call whose Seq is seq (CallCount()+k is the k-th call from now)
+// with f, whatever it is: a test walks a flow's calls one by one without knowing their
+// routes (e.g. kill the bot while the k-th call is held before or after Discord applied it).
+// It takes precedence over FailNext's faults; f's zero Status means as in FailNext.
+func (s *Server) FailCall(seq int, f Fault) {
+	if f.Status == 0 && !f.Apply && !f.Drop {
+		f.Status = 500
+	}
+	if f.Message == "" && f.Status != 0 {
+		f.Message = fmt.Sprintf("%d: injected fault", f.Status)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seqFaults == nil {
+		s.seqFaults = map[int]Fault{}
+	}
+	s.seqFaults[seq] = f
+}
+
+// takeFaultLocked returns and consumes the fault for the call about to be recorded (FailCall's,
+// else the first FailNext fault matching it), or nil.
 func (s *Server) takeFaultLocked(method, path string) *Fault {
+	if f, ok := s.seqFaults[s.callCount+1]; ok {
+		delete(s.seqFaults, s.callCount+1)
+		return &f
+	}
 	for i, f := range s.faults {
 		if matchPattern(f.pattern, method, path) {
 			f.left--

@@ -216,3 +216,32 @@ func TestLateAnswer(t *testing.T) {
 		t.Fatalf("messages %v: the 500 came after the create", msgs)
 	}
 }
+
+// TestFailCall: FailCall strikes the call with the given Seq, whatever its route, before
+// FailNext's faults, and only it; a fault without Apply leaves Discord unchanged.
+func TestFailCall(t *testing.T) {
+	t.Parallel()
+	srv := Start(t, Options{})
+	sess := srv.NewSession()
+	ch := srv.Channel("general")
+	srv.ServerErrorNext("POST /channels/"+ch.ID+"/messages", 1)
+	srv.FailCall(srv.CallCount()+2, Fault{Status: 403, Code: 50013, Message: "Missing Permissions"})
+	if _, err := sess.ChannelMessageSend(ch.ID, "one"); err == nil {
+		t.Fatal("the first call: FailNext's 500 expected")
+	}
+	var re *discordgo.RESTError
+	_, err := sess.ChannelMessageSend(ch.ID, "two")
+	if !errors.As(err, &re) || re.Response.StatusCode != 403 {
+		t.Fatalf("the second call: %v, want FailCall's 403", err)
+	}
+	if _, err := sess.ChannelMessageSend(ch.ID, "three"); err != nil {
+		t.Fatalf("the third call: %v", err)
+	}
+	if msgs := srv.Messages(ch.ID); len(msgs) != 1 || msgs[0].Content != "three" {
+		t.Fatalf("messages %v: only the third call was applied", msgs)
+	}
+	calls := srv.Calls()
+	if last := calls[len(calls)-2]; !last.Fault || last.Status != 403 {
+		t.Fatalf("call %s: recorded as the 403 fault", last)
+	}
+}

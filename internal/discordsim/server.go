@@ -93,6 +93,7 @@ type Server struct {
 	calls     []*Call
 	callCount int
 	faults    []*fault
+	seqFaults map[int]Fault // by the Seq of the call they strike (FailCall)
 
 	gw gateway
 
