@@ -12,8 +12,10 @@
 // every other package runs without it, at the same time. -json FILE keeps
 // go test's events for a closer look. A
 // package's budget (budgets) is its test time in seconds, as go test
-// reports it, with room for a busy machine; -budget-scale multiplies every
-// budget, and 0 turns the check off. Output is go test's: the output of
+// reports it, with room for a machine busy with other work; a machine
+// busier than that stretches every budget by its measured load (loadScale),
+// so a budget fails a package that got slower, not a crowded machine;
+// -budget-scale multiplies every budget, and 0 turns the check off. Output is go test's: the output of
 // failing tests, an ok or FAIL line per package, then a table of times and
 // a closing line "tests: N passed, N failed, N skipped".
 package main
@@ -27,6 +29,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -89,6 +92,7 @@ func main() {
 		defer f.Close()
 		r.raw = f
 	}
+	load := watchLoad()
 	ok := true
 	switch *tier {
 	case "fast":
@@ -116,11 +120,70 @@ func main() {
 		fmt.Fprintf(os.Stderr, "testrun: unknown tier %q (fast, long or bench)\n", *tier)
 		os.Exit(2)
 	}
+	r.load, r.cores = load(), runtime.NumCPU()
 	if !r.report(time.Since(start)) {
 		ok = false
 	}
 	if !ok {
 		os.Exit(1)
+	}
+}
+
+// loadScale stretches budgets on a crowded machine: the run's own tests
+// keep about two runnable threads per core, so only a mean load (the
+// 1-minute load average) above twice the cores stretches them, by
+// load/(2*cores). Two busy loops beside the tests on two cores (load ~5)
+// stretch them by 1.25; load 10 by 2.5.
+func loadScale(load float64, cores int) float64 {
+	if cores < 1 {
+		cores = 1
+	}
+	return max(1, load/float64(2*cores))
+}
+
+// watchLoad samples the 1-minute load average (Linux's /proc/loadavg)
+// every 5 s until the returned function is called, which gives the mean
+// (0 where the file cannot be read).
+func watchLoad() func() float64 {
+	var (
+		mu   sync.Mutex
+		sum  float64
+		n    int
+		done = make(chan struct{})
+		once sync.Once
+		tick = time.NewTicker(5 * time.Second)
+	)
+	sample := func() {
+		raw, err := os.ReadFile("/proc/loadavg")
+		if err != nil {
+			return
+		}
+		var l float64
+		if _, err := fmt.Sscan(string(raw), &l); err == nil {
+			mu.Lock()
+			sum += l
+			n++
+			mu.Unlock()
+		}
+	}
+	go func() {
+		for {
+			select {
+			case <-tick.C:
+				sample()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() float64 {
+		once.Do(func() { tick.Stop(); close(done); sample() })
+		mu.Lock()
+		defer mu.Unlock()
+		if n == 0 {
+			return 0
+		}
+		return sum / float64(n)
 	}
 }
 
@@ -169,6 +232,8 @@ type pkgTime struct {
 type runner struct {
 	tier  string
 	scale float64
+	load  float64 // mean load average during the run (loadScale)
+	cores int
 
 	raw   io.Writer // go test's events, when -json is given
 	extra []string  // more go test flags (-count)
@@ -297,13 +362,14 @@ func (r *runner) report(wall time.Duration) bool {
 	}
 	sort.Slice(r.times, func(i, j int) bool { return r.times[i].seconds > r.times[j].seconds })
 	ok := true
-	fmt.Printf("\npackage test times (tier %s, wall %.0f s):\n", r.tier, wall.Seconds())
+	fmt.Printf("\npackage test times (tier %s, wall %.0f s, mean load %.1f on %d cores: budgets x%.2f):\n",
+		r.tier, wall.Seconds(), r.load, r.cores, r.scale*loadScale(r.load, r.cores))
 	for _, p := range r.times {
 		budget := defaultBudget[r.tier]
 		if b, named := budgets[r.tier][p.pkg]; named {
 			budget = b
 		}
-		budget *= r.scale
+		budget *= r.scale * loadScale(r.load, r.cores)
 		mark := ""
 		if p.race {
 			mark = " (race)"

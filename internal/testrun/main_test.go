@@ -47,6 +47,10 @@ func TestConsumeAndReport(t *testing.T) {
 		if !r.report(0) {
 			t.Error("report with budgets off failed")
 		}
+		r.scale, r.load, r.cores = 1, 12, 2
+		if !r.report(0) {
+			t.Error("report at load 12 on 2 cores (budgets x3) failed 400 s against 900")
+		}
 	})
 	for _, want := range []string{"the board is missing", "FAIL\tsandtable/bot", "ok  \tsandtable/render", "OVER BUDGET", "tests: 1 passed, 1 failed, 0 skipped"} {
 		if !strings.Contains(out, want) {
@@ -75,4 +79,16 @@ func captureStdout(t *testing.T, f func()) string {
 	w.Close()
 	os.Stdout = old
 	return <-done
+}
+
+func TestLoadScale(t *testing.T) {
+	for _, c := range []struct {
+		load  float64
+		cores int
+		want  float64
+	}{{0, 2, 1}, {3.9, 2, 1}, {5, 2, 1.25}, {10, 2, 2.5}, {10, 8, 1}, {4, 0, 2}} {
+		if got := loadScale(c.load, c.cores); got != c.want {
+			t.Errorf("loadScale(%v, %d) = %v, want %v", c.load, c.cores, got, c.want)
+		}
+	}
 }
