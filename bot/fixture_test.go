@@ -212,6 +212,12 @@ func firstLine(t testing.TB, text, sub string) string {
 // generator stopped.
 func startFixture(t *testing.T) (*harness, fixtureMeta) {
 	t.Helper()
+	return startFixtureFrom(t, fixtureDir)
+}
+
+// startFixtureFrom is startFixture for the fixture in fixtureDir.
+func startFixtureFrom(t *testing.T, fixtureDir string) (*harness, fixtureMeta) {
+	t.Helper()
 	var meta fixtureMeta
 	raw, err := os.ReadFile(filepath.Join(fixtureDir, "meta.json"))
 	require.NoError(t, err)
