@@ -1,0 +1,129 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"sandtable/games/chess"
+	"sandtable/games/engine"
+)
+
+// TestMeasureCurve is the measurement behind SurvivalScale (docs/analysis.md),
+// not a test: it runs only with SANDTABLE_CALIBRATE=N (N games a variant).
+// For chess and Survival it plays N games between two "intermediate"
+// players (different seeds, so their margin picks differ) from seeded
+// random openings of 6 plies, records the players' search scores (White's
+// point of view; mate scores left out) with each game's result (1, 1/2,
+// 0 for White), and fits the logistic expected score 1/(1+exp(-k*cp)) by
+// maximum likelihood, the form of lichess's curve (WinPercent/100, k =
+// 0.00368208 for Stockfish centipawns in strong human games). The ratio
+// k(Survival)/k(chess) is what a Survival centipawn of this engine is
+// worth in chess centipawns of the same engine.
+func TestMeasureCurve(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("SANDTABLE_CALIBRATE"))
+	if n <= 0 {
+		t.Skip("a measurement: SANDTABLE_CALIBRATE=N games a variant runs it")
+	}
+	t.Parallel()
+	ks := map[chess.Variant]float64{}
+	for _, v := range []chess.Variant{chess.Chess, chess.Survival} {
+		var cps, ys []float64
+		var wins, draws, losses int
+		for g := range n {
+			c, y := selfPlay(v, uint64(g))
+			cps = append(cps, c...)
+			for range c {
+				ys = append(ys, y)
+			}
+			switch y {
+			case 1:
+				wins++
+			case 0.5:
+				draws++
+			default:
+				losses++
+			}
+		}
+		k := fitLogistic(cps, ys)
+		ks[v] = k
+		t.Logf("%s: %d games (+%d =%d -%d), %d positions: k = %.6f (lichess 0.00368208)", v, n, wins, draws, losses, len(cps), k)
+	}
+	t.Logf("k(Survival)/k(chess) = %.3f", ks[chess.Survival]/ks[chess.Chess])
+}
+
+// selfPlay plays one game and returns the scores of its positions after
+// the opening (White's point of view) and White's result.
+func selfPlay(v chess.Variant, seed uint64) ([]float64, float64) {
+	r := rand.New(rand.NewPCG(seed, 77))
+	players := [2]engine.Player{}
+	for c := range players {
+		p, _ := engine.NewPlayer("intermediate", seed*2+uint64(c)+1)
+		players[c] = p
+	}
+	pos, _ := chess.ParseFEN(v, v.StartFEN())
+	var history []uint64
+	seen := map[uint64]int{}
+	var cps []float64
+	for ply := 0; ply < 300; ply++ {
+		if st := pos.Status(); st.Over() {
+			if w, ok := st.Winner(); ok {
+				if w == chess.White {
+					return cps, 1
+				}
+				return cps, 0
+			}
+			return cps, 0.5
+		}
+		seen[pos.RepetitionKey()]++
+		if seen[pos.RepetitionKey()] >= 3 {
+			return cps, 0.5
+		}
+		var m chess.Move
+		if ply < 6 {
+			ms := pos.LegalMoves()
+			m = ms[r.IntN(len(ms))]
+		} else {
+			res := players[pos.Turn()].Choose(pos, history, 0)
+			m = res.Move
+			if res.Score > -engine.MateBound && res.Score < engine.MateBound {
+				cp := float64(res.Score)
+				if pos.Turn() == chess.Black {
+					cp = -cp
+				}
+				cps = append(cps, cp)
+			}
+		}
+		history = append(history, pos.Hash())
+		pos, _ = pos.Play(m)
+	}
+	return cps, 0.5
+}
+
+// fitLogistic returns the k maximising the likelihood of the results ys
+// (0, 1/2, 1) under the expected score 1/(1+exp(-k*cp)), by golden-section
+// search on log k.
+func fitLogistic(cps, ys []float64) float64 {
+	ll := func(k float64) float64 {
+		var s float64
+		for i, cp := range cps {
+			p := 1 / (1 + math.Exp(-k*cp))
+			p = min(max(p, 1e-12), 1-1e-12)
+			s += ys[i]*math.Log(p) + (1-ys[i])*math.Log(1-p)
+		}
+		return s
+	}
+	lo, hi := math.Log(1e-5), math.Log(0.1)
+	g := (math.Sqrt(5) - 1) / 2
+	for range 100 {
+		a, b := hi-g*(hi-lo), lo+g*(hi-lo)
+		if ll(math.Exp(a)) > ll(math.Exp(b)) {
+			hi = b
+		} else {
+			lo = a
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
