@@ -333,8 +333,52 @@ func replayTeamChess(g Game, fen string) ([]node, []Move, error) {
 	return nodes, moves, nil
 }
 
-// searchChess searches a chess or Survival position.
+// maxForced bounds how many forced moves searchChess plays through.
+const maxForced = 16
+
+// searchChess searches a chess or Survival position. The Searcher answers
+// a position with a single legal move after one ply (it has nothing to
+// choose), which is no evaluation: a forced move (a Survival capture chain,
+// a check with one answer) is played, up to maxForced, and the position
+// after it searched, a mate count growing by the forced moves of the
+// winning side.
 func searchChess(ctx context.Context, s *engine.Searcher, p *chess.Position, history []uint64, opt Options) (Score, int, string) {
+	var forced []chess.Color
+	best := ""
+	q := *p
+	for len(forced) < maxForced && !q.Status().Over() {
+		ms := q.LegalMoves()
+		if len(ms) != 1 {
+			break
+		}
+		if best == "" {
+			best = q.SAN(ms[0])
+		}
+		forced = append(forced, q.Turn())
+		history = append(history[:len(history):len(history)], q.Hash())
+		q, _ = q.Play(ms[0])
+	}
+	sc, depth, b := searchOne(ctx, s, &q, history, opt)
+	if best == "" {
+		best = b
+	}
+	for i := len(forced) - 1; i >= 0; i-- {
+		winner := 1
+		if forced[i] == chess.Black {
+			winner = -1
+		}
+		switch {
+		case sc.Won != 0:
+			sc = Score{Mate: sc.Won}
+		case sc.Mate*winner > 0:
+			sc.Mate += winner
+		}
+	}
+	return sc, depth, best
+}
+
+// searchOne searches a position once.
+func searchOne(ctx context.Context, s *engine.Searcher, p *chess.Position, history []uint64, opt Options) (Score, int, string) {
 	if st := p.Status(); st.Over() {
 		return finished(st), 0, ""
 	}

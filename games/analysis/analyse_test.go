@@ -201,3 +201,20 @@ func TestCommandersFromTag(t *testing.T) {
 	require.Equal(t, 1, CommandersFromTag("white (+0 -1)"))
 	require.Equal(t, 0, CommandersFromTag("?"))
 }
+
+// TestForcedMoveEvaluated: the engine answers a position with one legal
+// move without evaluating it; the analysis plays the forced move through.
+// In the Opera Game, 16. Qb8+ leaves Black Nxb8 only, then 17. Rd8#: the
+// queen sacrifice is "#1", not a queen down.
+func TestForcedMoveEvaluated(t *testing.T) {
+	t.Parallel()
+	opera := strings.Fields("e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 " +
+		"Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#")
+	rep := analyse(t, Game{Variant: chess.Chess, Moves: opera})
+	qb8 := rep.Moves[30]
+	require.Equal(t, "Qb8+", qb8.SAN)
+	require.Equal(t, Score{Mate: 1}, qb8.Eval)
+	require.Equal(t, Good, qb8.Judgement)
+	require.Equal(t, "Nxb8", rep.Moves[31].Best, "the only move is the best")
+	require.Equal(t, Score{Won: 1}, rep.Moves[32].Eval)
+}
