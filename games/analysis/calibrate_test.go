@@ -9,11 +9,12 @@ import (
 
 	"sandtable/games/chess"
 	"sandtable/games/engine"
+	"sandtable/games/teamchess"
 )
 
 // TestMeasureCurve is the measurement behind SurvivalScale (docs/analysis.md),
 // not a test: it runs only with SANDTABLE_CALIBRATE=N (N games a variant).
-// For chess and Survival it plays N games between two "intermediate"
+// For each variant it plays N games between two "intermediate"
 // players (different seeds, so their margin picks differ) from seeded
 // random openings of 6 plies, records the players' search scores (White's
 // point of view; mate scores left out) with each game's result (1, 1/2,
@@ -21,37 +22,88 @@ import (
 // maximum likelihood, the form of lichess's curve (WinPercent/100, k =
 // 0.00368208 for Stockfish centipawns in strong human games). The ratio
 // k(Survival)/k(chess) is what a Survival centipawn of this engine is
-// worth in chess centipawns of the same engine.
+// worth in chess centipawns of the same engine. Positions with a single
+// legal move (their search stops after one ply) are left out.
 func TestMeasureCurve(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("SANDTABLE_CALIBRATE"))
 	if n <= 0 {
 		t.Skip("a measurement: SANDTABLE_CALIBRATE=N games a variant runs it")
 	}
 	t.Parallel()
-	ks := map[chess.Variant]float64{}
-	for _, v := range []chess.Variant{chess.Chess, chess.Survival} {
-		var cps, ys []float64
-		var wins, draws, losses int
-		for g := range n {
-			c, y := selfPlay(v, uint64(g))
-			cps = append(cps, c...)
-			for range c {
-				ys = append(ys, y)
+	for _, v := range []chess.Variant{chess.Chess, chess.Survival, chess.TeamChess} {
+		t.Run(v.String(), func(t *testing.T) {
+			t.Parallel()
+			var cps, ys []float64
+			var wins, draws, losses int
+			for g := range n {
+				var c []float64
+				var y float64
+				if v == chess.TeamChess {
+					c, y = selfPlayTeamChess(uint64(g))
+				} else {
+					c, y = selfPlay(v, uint64(g))
+				}
+				cps = append(cps, c...)
+				for range c {
+					ys = append(ys, y)
+				}
+				switch y {
+				case 1:
+					wins++
+				case 0.5:
+					draws++
+				default:
+					losses++
+				}
 			}
-			switch y {
-			case 1:
-				wins++
-			case 0.5:
-				draws++
-			default:
-				losses++
-			}
-		}
-		k := fitLogistic(cps, ys)
-		ks[v] = k
-		t.Logf("%s: %d games (+%d =%d -%d), %d positions: k = %.6f (lichess 0.00368208)", v, n, wins, draws, losses, len(cps), k)
+			t.Logf("%s: %d games (White +%d =%d -%d), %d positions: k = %.6f (lichess 0.00368208)",
+				v, n, wins, draws, losses, len(cps), fitLogistic(cps, ys))
+		})
 	}
-	t.Logf("k(Survival)/k(chess) = %.3f", ks[chess.Survival]/ks[chess.Chess])
+}
+
+// selfPlayTeamChess is selfPlay for Team Chess: one commander a side (as
+// sandtable match plays), "intermediate" players, the acting side's score;
+// a mutual loss or 300 plies is 1/2.
+func selfPlayTeamChess(seed uint64) ([]float64, float64) {
+	r := rand.New(rand.NewPCG(seed, 78))
+	g, _ := teamchess.NewGame(teamchess.Setup{White: []teamchess.Member{{ID: "w"}}, Black: []teamchess.Member{{ID: "b"}}})
+	var players [2]*engine.TeamChessPlayer
+	for c := range players {
+		players[c], _ = engine.NewTeamChessPlayer("intermediate", seed*2+uint64(c)+1)
+	}
+	var cps []float64
+	for ply := 0; ply < 300 && g.Phase() != teamchess.Finished; ply++ {
+		side := g.Turn()
+		if ply < 6 && g.Phase() == teamchess.Playing {
+			ms := g.LegalMoves()
+			if _, err := g.PlayMove("", ms[r.IntN(len(ms))]); err != nil {
+				panic(err)
+			}
+			continue
+		}
+		res := players[side].Choose(g, 0)
+		if _, ok := teamChessMate(res.Score); !ok && g.CountLegalMoves() > 1 {
+			cp := float64(res.Score)
+			if side == chess.Black {
+				cp = -cp
+			}
+			cps = append(cps, cp)
+		}
+		a := res.Action
+		a.Side = side.String()
+		if _, err := g.Apply(a); err != nil {
+			panic(err)
+		}
+	}
+	res := g.Result()
+	switch {
+	case !res.HasWinner():
+		return cps, 0.5
+	case res.Winner == chess.White:
+		return cps, 1
+	}
+	return cps, 0
 }
 
 // selfPlay plays one game and returns the scores of its positions after
@@ -88,7 +140,8 @@ func selfPlay(v chess.Variant, seed uint64) ([]float64, float64) {
 		} else {
 			res := players[pos.Turn()].Choose(pos, history, 0)
 			m = res.Move
-			if res.Score > -engine.MateBound && res.Score < engine.MateBound {
+			// A position with one legal move gets a one-ply score: left out.
+			if res.Score > -engine.MateBound && res.Score < engine.MateBound && len(pos.LegalMoves()) > 1 {
 				cp := float64(res.Score)
 				if pos.Turn() == chess.Black {
 					cp = -cp
