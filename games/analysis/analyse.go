@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,8 +66,10 @@ type Move struct {
 	Best      string
 	Judgement Judgement
 	// Accuracy is lila's accuracy of this move for its player (100 when
-	// its win percent did not drop).
+	// its win percent did not drop); Drop is that drop, in win-percent
+	// points on the variant's Curve (0 when it rose).
 	Accuracy float64
+	Drop     float64
 }
 
 // SideSummary is one side's summary.
@@ -185,6 +189,7 @@ func Analyse(ctx context.Context, g Game, opt Options) (*Report, error) {
 			before, after = 100-before, 100-after
 		}
 		m.Accuracy = MoveAccuracy(before, after)
+		m.Drop = max(before-after, 0)
 		m.Judgement = Judge(evals[i], evals[i+1], side, scale)
 		if m.SAN == m.Best {
 			// The engine's own choice: a drop is the search's own noise
@@ -469,4 +474,22 @@ func teamChessMate(score int) (int, bool) {
 	}
 	plies := (engine.Mate - abs) % (2 * engine.MaxPly)
 	return sign * max((plies+1)/2, 1), true
+}
+
+// Worst returns up to n judged moves (inaccuracies, mistakes, blunders),
+// the gravest first: by judgement, then by Drop, then the earliest.
+func (r *Report) Worst(n int) []Move {
+	var out []Move
+	for _, m := range r.Moves {
+		if m.Judgement != Good {
+			out = append(out, m)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Move) int {
+		if a.Judgement != b.Judgement {
+			return cmp.Compare(b.Judgement, a.Judgement)
+		}
+		return cmp.Compare(b.Drop, a.Drop)
+	})
+	return out[:min(n, len(out))]
 }

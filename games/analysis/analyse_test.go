@@ -45,6 +45,8 @@ func TestBlunderIntoMate(t *testing.T) {
 	require.Equal(t, Good, mate.Judgement)
 	require.Equal(t, 1, rep.Sides[chess.Black].Blunders)
 	require.Equal(t, 0, rep.Sides[chess.White].Blunders)
+	require.Equal(t, "Nf6", rep.Worst(3)[0].SAN, "the worst move first")
+	require.Greater(t, rep.Worst(3)[0].Drop, 15.0)
 	require.True(t, rep.Sides[chess.White].HasAccuracy && rep.Sides[chess.Black].HasAccuracy)
 	require.Greater(t, rep.Sides[chess.White].Accuracy, rep.Sides[chess.Black].Accuracy)
 
