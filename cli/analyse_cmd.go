@@ -120,8 +120,14 @@ func analyseMain(args []string, stdout, stderr io.Writer) int {
 	if err := writeFileAtomic(*out, []byte(rep.PGN(pg.Tags, pg.Result))); err != nil {
 		return fail(2, "cannot write the analysis: %v", err)
 	}
-	fmt.Fprintln(stdout, rep.SummaryLine(chess.White))
-	fmt.Fprintln(stdout, rep.SummaryLine(chess.Black))
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		line := rep.SummaryLine(c)
+		if name, ok := pg.Tag(c.Title()); ok && name != "" && name != "?" {
+			// "White (Ann): accuracy ..."
+			line = c.Title() + " (" + clipForeign(name) + ")" + strings.TrimPrefix(line, c.Title())
+		}
+		fmt.Fprintln(stdout, line)
+	}
 	fmt.Fprintf(stdout, "wrote %s (%d plies, %d positions searched %d ms each, %.1f s)\n",
 		*out, len(rep.Moves), len(rep.Moves)+1, rep.MoveTime.Milliseconds(), took.Seconds())
 	return 0
