@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -12,18 +13,20 @@ import (
 	"sandtable/games/teamchess"
 )
 
-// TestMeasureCurve is the measurement behind SurvivalScale (docs/analysis.md),
-// not a test: it runs only with SANDTABLE_CALIBRATE=N (N games a variant).
-// For each variant it plays N games between two "intermediate"
-// players (different seeds, so their margin picks differ) from seeded
-// random openings of 6 plies, records the players' search scores (White's
-// point of view; mate scores left out) with each game's result (1, 1/2,
-// 0 for White), and fits the logistic expected score 1/(1+exp(-k*cp)) by
-// maximum likelihood, the form of lichess's curve (WinPercent/100, k =
-// 0.00368208 for Stockfish centipawns in strong human games). The ratio
-// k(Survival)/k(chess) is what a Survival centipawn of this engine is
-// worth in chess centipawns of the same engine. Positions with a single
-// legal move (their search stops after one ply) are left out.
+// TestMeasureCurve is the measurement behind SurvivalScale and
+// TeamChessScale (docs/analysis.md), not a test: it runs only with
+// SANDTABLE_CALIBRATE=N (N games a variant). For each variant it plays N
+// games between two "intermediate" players (different seeds, so their
+// margin picks differ) from seeded random openings of 6 plies, records the
+// players' search scores (White's point of view; mate scores and positions
+// with a single legal move, whose search stops after one ply, left out)
+// with each game's result (1, 1/2, 0 for White), and fits the logistic
+// expected score 1/(1+exp(-k*cp)) by maximum likelihood: the form of
+// lichess's curve (WinPercent/100, k = 0.00368208 for Stockfish centipawns
+// in strong human games), with a 95% interval by bootstrap over games. The
+// ratio k(variant)/k(chess) is what a centipawn of the variant is worth in
+// chess centipawns of the same engine and level. The players are
+// node-limited, so a run is reproducible.
 func TestMeasureCurve(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("SANDTABLE_CALIBRATE"))
 	if n <= 0 {
@@ -34,6 +37,8 @@ func TestMeasureCurve(t *testing.T) {
 		t.Run(v.String(), func(t *testing.T) {
 			t.Parallel()
 			var cps, ys []float64
+			var games [][]float64
+			var results []float64
 			var wins, draws, losses int
 			for g := range n {
 				var c []float64
@@ -43,6 +48,7 @@ func TestMeasureCurve(t *testing.T) {
 				} else {
 					c, y = selfPlay(v, uint64(g))
 				}
+				games, results = append(games, c), append(results, y)
 				cps = append(cps, c...)
 				for range c {
 					ys = append(ys, y)
@@ -56,8 +62,24 @@ func TestMeasureCurve(t *testing.T) {
 					losses++
 				}
 			}
-			t.Logf("%s: %d games (White +%d =%d -%d), %d positions: k = %.6f (lichess 0.00368208)",
-				v, n, wins, draws, losses, len(cps), fitLogistic(cps, ys))
+			// A 95% interval by bootstrap over games (a game's positions
+			// share its result, so the game is the unit).
+			r := rand.New(rand.NewPCG(uint64(v), 9))
+			var boot []float64
+			for range 100 {
+				var bc, by []float64
+				for range games {
+					i := r.IntN(len(games))
+					bc = append(bc, games[i]...)
+					for range games[i] {
+						by = append(by, results[i])
+					}
+				}
+				boot = append(boot, fitLogistic(bc, by))
+			}
+			slices.Sort(boot)
+			t.Logf("%s: %d games (White +%d =%d -%d), %d positions: k = %.6f, 95%% %.6f to %.6f (lichess 0.00368208)",
+				v, n, wins, draws, losses, len(cps), fitLogistic(cps, ys), boot[2], boot[97])
 		})
 	}
 }
@@ -170,7 +192,7 @@ func fitLogistic(cps, ys []float64) float64 {
 	}
 	lo, hi := math.Log(1e-5), math.Log(0.1)
 	g := (math.Sqrt(5) - 1) / 2
-	for range 100 {
+	for range 50 {
 		a, b := hi-g*(hi-lo), lo+g*(hi-lo)
 		if ll(math.Exp(a)) > ll(math.Exp(b)) {
 			hi = b
