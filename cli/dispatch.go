@@ -1,8 +1,8 @@
 // Package cli is the sandtable command's subcommands (run, perft, render,
-// apply, replay, migrate, uci, match): each parses its own flags and writes
+// apply, replay, analyse, migrate, uci, match): each parses its own flags and writes
 // its own output, and Main picks one by name. The subcommands, their flags
 // and their output formats are a contract: extend, never rename or reshape.
-// perft, render, apply, replay, uci and match never read the configuration
+// perft, render, apply, replay, analyse, uci and match never read the configuration
 // or open the database, so they can run beside a running bot.
 package cli
 
@@ -27,6 +27,7 @@ var subcommands = map[string]subcommand{
 	"uci":     uciMain,
 	"match":   matchMain,
 	"replay":  replayMain,
+	"analyse": analyseMain,
 }
 
 // Main runs the subcommand args name (args without the program's name)

@@ -20,7 +20,7 @@ func TestUsage(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"help"}, {"--help"}} {
 		code, out, _ := run(args...)
 		require.Equal(t, 0, code)
-		require.Contains(t, out, "subcommands: apply, match, migrate, perft, render, replay, run, uci")
+		require.Contains(t, out, "subcommands: analyse, apply, match, migrate, perft, render, replay, run, uci")
 	}
 	code, _, errOut := run("frobnicate")
 	require.Equal(t, 2, code)

@@ -173,19 +173,8 @@ func pgnBoards(variant chess.Variant, text string) ([]render.ChessBoard, int, er
 	if err != nil {
 		return nil, 2, err
 	}
-	if tag, ok := g.Tag("Variant"); ok {
-		v, err := chess.ParseVariant(tag)
-		for _, w := range chess.Variants {
-			if strings.EqualFold(tag, w.Title()) {
-				v, err = w, nil
-			}
-		}
-		if err != nil {
-			return nil, 2, fmt.Errorf("its Variant tag %s names no game this program knows (survival, teamchess, chess)", quoteArg(tag))
-		}
-		if v != variant {
-			return nil, 2, fmt.Errorf("its Variant tag names %s, not %s: give -game %s", v.Title(), variant.Title(), v)
-		}
+	if err := checkVariantTag(g, variant); err != nil {
+		return nil, 2, err
 	}
 	fen := variant.StartFEN()
 	if tag, ok := g.Tag("FEN"); ok {
@@ -237,4 +226,26 @@ func pgnBoards(variant chess.Variant, text string) ([]render.ChessBoard, int, er
 		boards = append(boards, b)
 	}
 	return boards, 0, nil
+}
+
+// checkVariantTag refuses a PGN game whose Variant tag names another game
+// than variant (a game without the tag is taken as variant).
+func checkVariantTag(g *chess.PGNGame, variant chess.Variant) error {
+	tag, ok := g.Tag("Variant")
+	if !ok {
+		return nil
+	}
+	v, err := chess.ParseVariant(tag)
+	for _, w := range chess.Variants {
+		if strings.EqualFold(tag, w.Title()) {
+			v, err = w, nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("its Variant tag %s names no game this program knows (survival, teamchess, chess)", quoteArg(tag))
+	}
+	if v != variant {
+		return fmt.Errorf("its Variant tag names %s, not %s: give -game %s", v.Title(), variant.Title(), v)
+	}
+	return nil
 }
