@@ -64,6 +64,9 @@ type Options struct {
 	// announced its result, and none that was not due has: tests wait for it
 	// instead of sleeping.
 	AfterSweep func(now time.Time, err error)
+	// DeliveryTimeout bounds one delivery of an effect (default
+	// commands.DefaultDeliveryTimeout; tests shorten it).
+	DeliveryTimeout time.Duration
 	// Logger receives structured logs (default: from the config's [log]).
 	Logger *slog.Logger
 	// Draining, when set, is called by Shutdown when it has to wait for
@@ -112,6 +115,11 @@ type Bot struct {
 	// skipHandOver makes Shutdown keep this process's outbox claims, as
 	// a crash does (tests).
 	skipHandOver bool
+	// lease is the process's lease on a shared store (nil: none), which
+	// its outbox claims are bound to; leaseLoop renews it when lost.
+	lease atomic.Pointer[storage.Lease]
+	// unwatch ends the watch of the other processes' changes.
+	unwatch context.CancelFunc
 }
 
 // New prepares a bot; Start connects it. The store stays owned by the
@@ -179,7 +187,7 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		LobbyTTL:        time.Duration(cfg.Game.LobbyTTL),
 		RemindAt:        cfg.Game.RemindAt,
 		DevGuildID:      cfg.Discord.DevGuildID,
-		ClaimTTL:        time.Duration(cfg.Outbox.ClaimTTL),
+		DeliveryTimeout: opts.DeliveryTimeout,
 		ComputerWorkers: cfg.Game.ComputerWorkers,
 		ComputerBudget:  time.Duration(cfg.Game.ComputerBudget),
 	}, log)
@@ -270,6 +278,30 @@ func (b *Bot) Start() error {
 		}
 		b.log.Info("registered slash commands", "count", len(defs), "scope", scope)
 	}
+	for _, d := range b.cfg.Deprecated() {
+		b.log.Warn("deprecated setting", "note", d)
+	}
+	// On a store shared with other processes, the outbox claims are bound
+	// to this process's lease, and a watch wakes the loops when another
+	// process sets a timer or ends.
+	leaser, shared := b.store.(storage.Leaser)
+	if shared && !b.opts.SoleProcess {
+		l, err := leaser.Grant(context.Background(), b.app.Process, time.Duration(b.cfg.Outbox.LeaseTTL))
+		if err != nil {
+			b.closeSessions()
+			return fmt.Errorf("taking the process's lease on the store: %w", err)
+		}
+		b.lease.Store(&l)
+		b.app.SetLease(l)
+		b.log.Info("holding a lease on the store", "lease", fmt.Sprintf("%x", l.ID()), "ttl", time.Duration(b.cfg.Outbox.LeaseTTL))
+		b.ops.leases.Inc()
+		go b.leaseLoop(leaser, l)
+	}
+	if w, ok := b.store.(storage.Watcher); ok && !b.opts.SoleProcess {
+		ctx, cancel := context.WithCancel(context.Background())
+		b.unwatch = cancel
+		go w.Watch(ctx, b.changed)
+	}
 	// The clocks stop while the bot is down: credit that time before any
 	// timer can fire.
 	if b.opts.SoleProcess {
@@ -308,6 +340,9 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.closing = true
 	b.gate.Unlock()
 	close(b.stop)
+	if b.unwatch != nil {
+		b.unwatch()
+	}
 	done := make(chan struct{})
 	go func() {
 		b.inflight.Wait(func(n int) {
@@ -357,17 +392,74 @@ const retryEvery = 5 * time.Second
 
 // maxSleep is the longest the loops sleep without a wake-up: Options.
 // SweepEvery when set (tests with a fake clock, which the loops cannot
-// sleep on: they poll it at that period); none on a store only this
-// process uses (it is woken by its own commits); on etcd, whose other
-// processes' commits wake nobody here yet, the old 5-second poll.
+// sleep on: they poll it at that period); else none: they are woken by
+// this process's own commits and, on a shared store, by the watch of the
+// others' changes (changed).
 func (b *Bot) maxSleep() time.Duration {
 	if b.opts.SweepEvery > 0 {
 		return b.opts.SweepEvery
 	}
-	if _, shared := b.store.(*storage.Etcd); shared {
-		return 5 * time.Second
-	}
 	return 0
+}
+
+// changed wakes the loops for another process's change (storage.Watcher):
+// a timer set wakes the timer loop to read its next timer; a process gone
+// wakes the dispatcher to take over the effects it had claimed.
+func (b *Bot) changed(c storage.Change) {
+	b.ops.wakeups.WithLabelValues(c.String()).Inc()
+	if c == storage.TimerSet || c == storage.Missed {
+		select {
+		case b.wakes <- struct{}{}:
+		default:
+		}
+	}
+	if c == storage.ProcessGone || c == storage.Missed {
+		b.app.Kick()
+	}
+}
+
+// leaseLoop watches the process's lease: when it is lost while the process
+// lives (the store lost its majority for a whole TTL; the process may have
+// been cut off), the process stops delivering (its claims may be taken
+// over by now), takes a new lease as soon as the store answers, and then
+// delivers again, taking its old effects again as another's: reconciled
+// first.
+func (b *Bot) leaseLoop(leaser storage.Leaser, l storage.Lease) {
+	ttl := time.Duration(b.cfg.Outbox.LeaseTTL)
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-l.Done():
+		}
+		select {
+		case <-b.stop:
+			return // revoked by the hand-over
+		default:
+		}
+		b.app.SetLease(nil)
+		b.ops.leasesLost.Inc()
+		b.log.Warn("the process's lease on the store was lost: delivering nothing until a new one is held", "lease", fmt.Sprintf("%x", l.ID()))
+		for attempt := 1; ; attempt++ {
+			ctx, cancel := context.WithTimeout(context.Background(), ttl)
+			nl, err := leaser.Grant(ctx, b.app.Process, ttl)
+			cancel()
+			if err == nil {
+				l = nl
+				break
+			}
+			b.log.Warn("taking a new lease failed", "attempt", attempt, "err", err)
+			select {
+			case <-b.stop:
+				return
+			case <-time.After(min(time.Duration(attempt)*time.Second, ttl)):
+			}
+		}
+		b.lease.Store(&l)
+		b.app.SetLease(l)
+		b.ops.leases.Inc()
+		b.log.Info("holding a new lease on the store: the effects claimed under the lost one are reconciled", "lease", fmt.Sprintf("%x", l.ID()))
+	}
 }
 
 // sleep returns a timer channel firing after d capped by the maximum sleep
