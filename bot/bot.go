@@ -407,6 +407,7 @@ func (b *Bot) maxSleep() time.Duration {
 // wakes the dispatcher to take over the effects it had claimed.
 func (b *Bot) changed(c storage.Change) {
 	b.ops.wakeups.WithLabelValues(c.String()).Inc()
+	b.log.Debug("woken by another process's change", "change", c.String())
 	if c == storage.TimerSet || c == storage.Missed {
 		select {
 		case b.wakes <- struct{}{}:
