@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	"google.golang.org/grpc"
 
 	"sandtable/bot"
@@ -40,8 +41,19 @@ func newRPCCounter() *rpcCounter {
 
 func (c *rpcCounter) interceptor(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	c.n.Add(1)
+	name := method[strings.LastIndex(method, "/")+1:]
+	if r, ok := req.(*etcdserverpb.RangeRequest); ok {
+		// Which bucket: the key's part after the store's prefix.
+		parts := strings.SplitN(string(r.Key), "/", 3)
+		if len(parts) > 1 {
+			name += " " + parts[1]
+		}
+		if len(r.RangeEnd) > 0 {
+			name += " (scan)"
+		}
+	}
 	c.mu.Lock()
-	c.by[method[strings.LastIndex(method, "/")+1:]]++
+	c.by[name]++
 	c.mu.Unlock()
 	select {
 	case c.each <- struct{}{}:
@@ -71,7 +83,7 @@ type etcdBot struct {
 
 // startEtcdBot starts a bot serving shards of count on the cluster, with
 // lease TTL ttl (etcdtest's slow elections make etcd grant at least 6 s).
-func startEtcdBot(t *testing.T, srv *discordsim.Server, c *etcdtest.Cluster, gen *discordsim.Channel, count int, shards []int, configure func(*bot.Config), opts bot.Options) *etcdBot {
+func startEtcdBot(t testing.TB, srv *discordsim.Server, c *etcdtest.Cluster, gen *discordsim.Channel, count int, shards []int, configure func(*bot.Config), opts bot.Options) *etcdBot {
 	t.Helper()
 	rpcs := newRPCCounter()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
