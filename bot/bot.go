@@ -107,7 +107,14 @@ type Bot struct {
 	deliverDone chan struct{}
 	// wakes receives a value after each commit of this process
 	// (wakingStore): the timer loop reads its next timer again.
-	wakes   chan struct{}
+	wakes chan struct{}
+	// hints receives the wall time of each timer set (by any process) on a
+	// watched store (changed): the timer loop takes it as its next timer
+	// when earlier, reading nothing.
+	hints chan time.Time
+	// offset is the store's clock offset (Meta.ClockOffset), read at start:
+	// it moves only when downtime is credited, when no process serves.
+	offset  atomic.Int64
 	dmChans sync.Map // user ID -> DM channel ID
 	// publicKey verifies the HTTP interactions endpoint's requests; nil
 	// when the endpoint is off.
@@ -179,8 +186,15 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	sess := sessions[0]
 	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess, sessions: sessions, publicKey: key,
 		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
-		deliverDone: make(chan struct{}), wakes: make(chan struct{}, 1)}
-	b.app = commands.New(wakingStore{store, b.wakes}, (*platform)(b), commands.Settings{
+		deliverDone: make(chan struct{}), wakes: make(chan struct{}, 1), hints: make(chan time.Time, 64)}
+	// On a watched store the timer loop learns of the timers its own
+	// commits set from the watch (changed), as of the others': a commit
+	// wakes it only on a store nobody watches (bbolt).
+	wakes := b.wakes
+	if _, watched := store.(storage.Watcher); watched && !opts.SoleProcess {
+		wakes = nil
+	}
+	b.app = commands.New(wakingStore{store, wakes}, (*platform)(b), commands.Settings{
 		BoardSize:       cfg.Game.BoardSize,
 		MoveTime:        time.Duration(cfg.Game.MoveTime),
 		ChallengeTTL:    time.Duration(cfg.Game.ChallengeTTL),
@@ -297,11 +311,6 @@ func (b *Bot) Start() error {
 		b.ops.leases.Inc()
 		go b.leaseLoop(leaser, l)
 	}
-	if w, ok := b.store.(storage.Watcher); ok && !b.opts.SoleProcess {
-		ctx, cancel := context.WithCancel(context.Background())
-		b.unwatch = cancel
-		go w.Watch(ctx, b.changed)
-	}
 	// The clocks stop while the bot is down: credit that time before any
 	// timer can fire.
 	if b.opts.SoleProcess {
@@ -313,6 +322,18 @@ func (b *Bot) Start() error {
 		b.log.Error("crediting downtime failed", "err", err)
 	} else if down > 0 {
 		b.log.Info("credited downtime to running clocks", "downtime", down.Round(time.Second))
+	}
+	if w, ok := b.store.(storage.Watcher); ok && !b.opts.SoleProcess {
+		if err := b.store.View(context.Background(), func(tx storage.Tx) error {
+			off, err := tx.Meta().ClockOffset()
+			b.offset.Store(int64(off))
+			return err
+		}); err != nil {
+			b.log.Error("reading the clock offset failed", "err", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		b.unwatch = cancel
+		go w.Watch(ctx, b.changed)
 	}
 	b.started.Store(true)
 	if b.cfg.HTTP.Listen != "" {
@@ -402,19 +423,33 @@ func (b *Bot) maxSleep() time.Duration {
 	return 0
 }
 
-// changed wakes the loops for another process's change (storage.Watcher):
-// a timer set wakes the timer loop to read its next timer; a process gone
-// wakes the dispatcher to take over the effects it had claimed.
-func (b *Bot) changed(c storage.Change) {
-	b.ops.wakeups.WithLabelValues(c.String()).Inc()
-	b.log.Debug("woken by another process's change", "change", c.String())
-	if c == storage.TimerSet || c == storage.Missed {
+// changed follows a change of the watched store (storage.Watcher): a
+// timer set (by any process) is a hint to the timer loop, which takes it
+// as its next timer when earlier, reading nothing; a process gone wakes
+// the dispatcher to take over the effects it had claimed; a watch
+// interrupted wakes both, to read everything again.
+func (b *Bot) changed(e storage.Event) {
+	b.ops.wakeups.WithLabelValues(e.Change.String()).Inc()
+	if e.Change != storage.TimerSet {
+		b.log.Debug("woken by a change of the store", "change", e.Change.String())
+	}
+	switch e.Change {
+	case storage.TimerSet:
+		select {
+		case b.hints <- e.At.Add(time.Duration(b.offset.Load())):
+		default: // the loop is behind: it reads its next timer again
+			select {
+			case b.wakes <- struct{}{}:
+			default:
+			}
+		}
+	case storage.ProcessGone:
+		b.app.Kick()
+	case storage.Missed:
 		select {
 		case b.wakes <- struct{}{}:
 		default:
 		}
-	}
-	if c == storage.ProcessGone || c == storage.Missed {
 		b.app.Kick()
 	}
 }
@@ -548,6 +583,10 @@ func (b *Bot) timerLoop() {
 		case <-c:
 		case <-b.wakes:
 			read = true
+		case t := <-b.hints:
+			if next.IsZero() || t.Before(next) {
+				next = t
+			}
 		}
 		stop()
 	}
@@ -570,7 +609,7 @@ type wakingStore struct {
 
 func (s wakingStore) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	err := s.Store.Update(ctx, fn)
-	if err == nil {
+	if err == nil && s.wakes != nil {
 		select {
 		case s.wakes <- struct{}{}:
 		default:

@@ -134,9 +134,6 @@ type Etcd struct {
 	maxOps, maxBytes atomic.Int64
 	// leases are the leases this store granted (lease.go), by ID.
 	leases sync.Map
-	// own remembers the revisions of this store's recent commits, so a
-	// watcher can tell its own writes from other processes' (watch.go).
-	own ownRevisions
 }
 
 var _ Store = (*Etcd)(nil)
@@ -673,7 +670,6 @@ func (k *etcdKV) commit() (ok bool, err error) {
 		return false, &uncertainCommit{err}
 	}
 	if resp.Succeeded {
-		k.s.own.add(resp.Header.Revision)
 		storeMax(&k.s.maxOps, int64(len(ops)))
 		storeMax(&k.s.maxBytes, int64(size))
 	}

@@ -165,7 +165,7 @@ func (l *MemoryLease) Expire() {
 				}
 			}
 		}
-		l.m.notify(ProcessGone)
+		l.m.notify(Event{Change: ProcessGone})
 		l.m.mu.Unlock()
 		close(l.done)
 	})

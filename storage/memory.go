@@ -18,7 +18,7 @@ type Memory struct {
 	// (lease.go); leases are the live ones.
 	bound    map[string]int64
 	leases   map[int64]*MemoryLease
-	watchers map[int]func(Change)
+	watchers map[int]func(Event)
 }
 
 var _ Store = (*Memory)(nil)
@@ -59,20 +59,24 @@ func (m *Memory) Update(ctx context.Context, fn func(Tx) error) error {
 			return fmt.Errorf("%w: lease %d", ErrLeaseLost, id)
 		}
 	}
-	timer := false
+	var timers []Event
 	for full, id := range k.bind {
 		if id == 0 {
 			delete(m.bound, full)
 		} else {
 			m.bound[full] = id
 		}
-		if key, ok := cutBucket(full, bTimers); ok && cp[bTimers][key] != nil {
-			timer = true
+		for _, b := range []string{bTimers, bExpiry} {
+			if key, ok := cutBucket(full, b); ok && cp[b][key] != nil {
+				if at, ok := timerAt(key); ok {
+					timers = append(timers, Event{Change: TimerSet, At: at})
+				}
+			}
 		}
 	}
 	m.data = cp
-	if timer {
-		m.notify(TimerSet)
+	for _, e := range timers {
+		m.notify(e)
 	}
 	return nil
 }

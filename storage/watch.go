@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"strings"
 	"sync"
+	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -12,8 +14,8 @@ import (
 type Change int
 
 const (
-	// TimerSet: another process set a game's timer (a deadline or a
-	// reminder), maybe earlier than any this process knows.
+	// TimerSet: a process (this one too) set a game's timer (a deadline, a
+	// reminder) or an invitation's expiry, at Event.At.
 	TimerSet Change = iota + 1
 	// ProcessGone: a process's lease ended (it died, or stopped and handed
 	// its effects over): the effects it claimed are anybody's now.
@@ -35,47 +37,34 @@ func (c Change) String() string {
 	return "unknown"
 }
 
+// Event is one change a Watcher reports.
+type Event struct {
+	Change Change
+	// At is a TimerSet's time, in the bot's clock (wall time less the
+	// clock offset, Meta.ClockOffset): the watcher reads nothing to tell it.
+	At time.Time
+}
+
 // Watcher is a store shared by processes whose changes can be followed, so
 // that the processes sleep until told instead of polling.
 type Watcher interface {
-	// Watch calls fn with each Change until ctx ends; fn must not block.
-	// Writes of this store's own commits are not reported when it can
-	// tell them (its own commits already wake its loops).
-	Watch(ctx context.Context, fn func(Change))
+	// Watch calls fn with each Event until ctx ends; fn must not block.
+	Watch(ctx context.Context, fn func(Event))
 }
 
-// ownRevisions remembers the revisions of a store's last commits.
-type ownRevisions struct {
-	mu   sync.Mutex
-	revs [64]int64
-	next int
+// timerAt reads the time of a timer or expiry index key (its first part).
+func timerAt(key string) (time.Time, bool) {
+	ts, _, _ := strings.Cut(key, "/")
+	t, err := time.Parse(timeLayout, ts)
+	return t, err == nil
 }
 
-func (o *ownRevisions) add(rev int64) {
-	o.mu.Lock()
-	o.revs[o.next%len(o.revs)] = rev
-	o.next++
-	o.mu.Unlock()
-}
-
-func (o *ownRevisions) has(rev int64) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for _, r := range o.revs {
-		if r == rev {
-			return true
-		}
-	}
-	return false
-}
-
-// Watch follows the timer index (puts only: the time is in the key) and
-// the process keys (deletes only: a lease ended) with two etcd watches on
-// the client's one stream: it reads nothing else and costs nothing while
-// nothing changes.
-func (s *Etcd) Watch(ctx context.Context, fn func(Change)) {
-	timers := s.opts.Prefix + bTimers + "/"
-	procs := s.opts.Prefix + bProcs + "/"
+// Watch follows the timer and expiry indexes (puts only: the time is in
+// the key) and the process keys (deletes only: a lease ended) with etcd
+// watches on the client's one stream: it reads nothing and costs nothing
+// while nothing changes. This store's own timer puts are reported too:
+// the bot's timer loop learns of its own new timers from them.
+func (s *Etcd) Watch(ctx context.Context, fn func(Event)) {
 	var wg sync.WaitGroup
 	follow := func(prefix string, opt clientv3.OpOption, c Change) {
 		defer wg.Done()
@@ -86,36 +75,40 @@ func (s *Etcd) Watch(ctx context.Context, fn func(Change)) {
 					break
 				}
 				for _, ev := range resp.Events {
-					if c == TimerSet && s.own.has(ev.Kv.ModRevision) {
-						continue
+					e := Event{Change: c}
+					if c == TimerSet {
+						at, ok := timerAt(strings.TrimPrefix(string(ev.Kv.Key), prefix))
+						if !ok {
+							continue
+						}
+						e.At = at
 					}
-					fn(c)
-					break
+					fn(e)
 				}
 			}
 			if ctx.Err() != nil {
 				return
 			}
-			fn(Missed)
+			fn(Event{Change: Missed})
 			if sleepCtx(ctx, etcdRetry.Cap) != nil {
 				return
 			}
 		}
 	}
-	wg.Add(2)
-	go follow(timers, clientv3.WithFilterDelete(), TimerSet)
-	go follow(procs, clientv3.WithFilterPut(), ProcessGone)
+	wg.Add(3)
+	go follow(s.opts.Prefix+bTimers+"/", clientv3.WithFilterDelete(), TimerSet)
+	go follow(s.opts.Prefix+bExpiry+"/", clientv3.WithFilterDelete(), TimerSet)
+	go follow(s.opts.Prefix+bProcs+"/", clientv3.WithFilterPut(), ProcessGone)
 	wg.Wait()
 }
 
 // Watch reports ProcessGone when a fake lease ends and TimerSet when a
-// transaction puts a timer (its own too: Memory cannot tell processes
-// apart).
-func (m *Memory) Watch(ctx context.Context, fn func(Change)) {
+// transaction puts a timer or an expiry.
+func (m *Memory) Watch(ctx context.Context, fn func(Event)) {
 	m.mu.Lock()
 	id := len(m.watchers)
 	if m.watchers == nil {
-		m.watchers = map[int]func(Change){}
+		m.watchers = map[int]func(Event){}
 	}
 	for m.watchers[id] != nil {
 		id++
@@ -128,9 +121,9 @@ func (m *Memory) Watch(ctx context.Context, fn func(Change)) {
 	m.mu.Unlock()
 }
 
-// notify calls the watchers with c; the caller holds m.mu.
-func (m *Memory) notify(c Change) {
+// notify calls the watchers with e; the caller holds m.mu.
+func (m *Memory) notify(e Event) {
 	for _, fn := range m.watchers {
-		fn(c)
+		fn(e)
 	}
 }
