@@ -218,3 +218,50 @@ func TestIdleEtcdBotReadsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestEtcdLeaseLostThenRenewed: the store loses its majority (its one
+// member stops) for longer than the lease's TTL: the bot notices its lease
+// lost and stops delivering; when the member is back it takes a new lease
+// and plays on, its effects delivered once.
+func TestEtcdLeaseLostThenRenewed(t *testing.T) {
+	t.Parallel()
+	c := etcdtest.Start(t)
+	srv := discordsim.Start(t, discordsim.Options{})
+	gen := srv.Channel("general")
+	e := startEtcdBot(t, srv, c, gen, 1, []int{0}, nil, bot.Options{})
+	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "move"))
+
+	stopped := time.Now()
+	c.Stop(0)
+	require.Eventually(t, func() bool { return strings.Contains(e.logs.String(), "lease on the store was lost") },
+		wait, 10*time.Millisecond, "the lease runs out while the store is down")
+	lost := time.Now()
+	c.Restart(0)
+	back := time.Now()
+	require.Eventually(t, func() bool { return strings.Contains(e.logs.String(), "holding a new lease") },
+		wait, 10*time.Millisecond, "a new lease once the store is back")
+	t.Logf("lease lost %s after the stop; the member back %s later; a new lease %s after that",
+		lost.Sub(stopped).Round(100*time.Millisecond), back.Sub(lost).Round(100*time.Millisecond), time.Since(back).Round(100*time.Millisecond))
+
+	alice, bob := srv.User("alice"), srv.User("bob")
+	thread := survivalOnEtcd(t, e, alice, bob)
+	in, err := srv.Slash(alice, thread.ID, "move", discordsim.Opt("move", "g7g8q"))
+	require.NoError(t, err)
+	m, err := in.WaitMessage(wait, nil)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(m.Text(), "You played"), m.Text())
+	require.Eventually(t, func() bool { return e.h.bot.App().Due(time.Now()) == 0 }, wait, 10*time.Millisecond)
+	boards, seen := 0, map[string]bool{}
+	for _, m := range srv.Messages(thread.ID) {
+		if m.Ephemeral() {
+			continue
+		}
+		require.False(t, seen[m.Text()], "shown twice: %q", m.Text())
+		seen[m.Text()] = true
+		if m.Attachment("board.png") != nil {
+			boards++
+			require.NotContains(t, m.Text(), "first move must be a promotion", "the live board is the move's")
+		}
+	}
+	require.Equal(t, 1, boards, "one live board")
+}
