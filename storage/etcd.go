@@ -357,6 +357,8 @@ type etcdKV struct {
 	ranges [][2]string
 	// writes are the buffered writes by full key (del: a delete).
 	writes map[string]bufWrite
+	// pages are the scan pages read, by range (fetch).
+	pages map[[2]string]fetched
 	// err is the first failed read: the kv interface has no error on get,
 	// so the attempt is void and Update returns (or retries on) err.
 	err error
@@ -565,8 +567,31 @@ type cachedKVKey struct {
 	cachedKV
 }
 
-// fetch reads one page of [from, end) at the snapshot.
+// fetched is one page a fetch read.
+type fetched struct {
+	page []cachedKVKey
+	more bool
+	next string
+}
+
+// fetch reads one page of [from, end) at the snapshot; a page read already
+// in this attempt is not read again (the snapshot does not change: the
+// outbox seeks a stream's head several times in one transaction).
 func (k *etcdKV) fetch(from, end string) (page []cachedKVKey, more bool, next string) {
+	if f, ok := k.pages[[2]string{from, end}]; ok {
+		return f.page, f.more, f.next
+	}
+	page, more, next = k.fetchPage(from, end)
+	if k.err == nil {
+		if k.pages == nil {
+			k.pages = map[[2]string]fetched{}
+		}
+		k.pages[[2]string{from, end}] = fetched{page, more, next}
+	}
+	return page, more, next
+}
+
+func (k *etcdKV) fetchPage(from, end string) (page []cachedKVKey, more bool, next string) {
 	ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
 	defer cancel()
 	resp, err := k.s.cli.Get(ctx, from, k.readOpts(clientv3.WithRange(end), clientv3.WithLimit(scanPage),
