@@ -125,6 +125,9 @@ type Bot struct {
 	// lease is the process's lease on a shared store (nil: none), which
 	// its outbox claims are bound to; leaseLoop renews it when lost.
 	lease atomic.Pointer[storage.Lease]
+	// abandoned says the lease was left to run out (Crash, tests): it is
+	// not renewed.
+	abandoned atomic.Bool
 	// unwatch ends the watch of the other processes' changes.
 	unwatch context.CancelFunc
 }
@@ -472,6 +475,9 @@ func (b *Bot) leaseLoop(leaser storage.Leaser, l storage.Lease) {
 		case <-b.stop:
 			return // revoked by the hand-over
 		default:
+		}
+		if b.abandoned.Load() {
+			return
 		}
 		b.app.SetLease(nil)
 		b.ops.leasesLost.Inc()

@@ -12,6 +12,7 @@ import (
 // runs out.
 func (b *Bot) Crash(ctx context.Context) error {
 	b.skipHandOver = true
+	b.abandoned.Store(true) // no new lease either
 	if l := b.lease.Load(); l != nil {
 		(*l).Abandon()
 	}

@@ -128,7 +128,7 @@ func (m *Memory) Grant(_ context.Context, owner string, _ time.Duration) (Lease,
 		m.leases = map[int64]*MemoryLease{}
 	}
 	m.leases[l.id] = l
-	m.data[bProcs][owner] = nil
+	m.data[bProcs][owner] = []byte{}
 	m.bound[bProcs+"/"+owner] = l.id
 	return l, nil
 }
