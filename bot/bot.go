@@ -64,6 +64,9 @@ type Options struct {
 	// announced its result, and none that was not due has: tests wait for it
 	// instead of sleeping.
 	AfterSweep func(now time.Time, err error)
+	// DeliveryTimeout bounds one delivery of an effect (default
+	// commands.DefaultDeliveryTimeout; tests shorten it).
+	DeliveryTimeout time.Duration
 	// Logger receives structured logs (default: from the config's [log]).
 	Logger *slog.Logger
 	// Draining, when set, is called by Shutdown when it has to wait for
@@ -104,7 +107,14 @@ type Bot struct {
 	deliverDone chan struct{}
 	// wakes receives a value after each commit of this process
 	// (wakingStore): the timer loop reads its next timer again.
-	wakes   chan struct{}
+	wakes chan struct{}
+	// hints receives the wall time of each timer set (by any process) on a
+	// watched store (changed): the timer loop takes it as its next timer
+	// when earlier, reading nothing.
+	hints chan time.Time
+	// offset is the store's clock offset (Meta.ClockOffset), read at start:
+	// it moves only when downtime is credited, when no process serves.
+	offset  atomic.Int64
 	dmChans sync.Map // user ID -> DM channel ID
 	// publicKey verifies the HTTP interactions endpoint's requests; nil
 	// when the endpoint is off.
@@ -112,6 +122,14 @@ type Bot struct {
 	// skipHandOver makes Shutdown keep this process's outbox claims, as
 	// a crash does (tests).
 	skipHandOver bool
+	// lease is the process's lease on a shared store (nil: none), which
+	// its outbox claims are bound to; leaseLoop renews it when lost.
+	lease atomic.Pointer[storage.Lease]
+	// abandoned says the lease was left to run out (Crash, tests): it is
+	// not renewed.
+	abandoned atomic.Bool
+	// unwatch ends the watch of the other processes' changes.
+	unwatch context.CancelFunc
 }
 
 // New prepares a bot; Start connects it. The store stays owned by the
@@ -171,15 +189,22 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 	sess := sessions[0]
 	b := &Bot{cfg: cfg, opts: opts, log: log, store: store, sess: sess, sessions: sessions, publicKey: key,
 		appID: cfg.Discord.ApplicationID, stop: make(chan struct{}), loopDone: make(chan struct{}),
-		deliverDone: make(chan struct{}), wakes: make(chan struct{}, 1)}
-	b.app = commands.New(wakingStore{store, b.wakes}, (*platform)(b), commands.Settings{
+		deliverDone: make(chan struct{}), wakes: make(chan struct{}, 1), hints: make(chan time.Time, 64)}
+	// On a watched store the timer loop learns of the timers its own
+	// commits set from the watch (changed), as of the others': a commit
+	// wakes it only on a store nobody watches (bbolt).
+	wakes := b.wakes
+	if _, watched := store.(storage.Watcher); watched && !opts.SoleProcess {
+		wakes = nil
+	}
+	b.app = commands.New(wakingStore{store, wakes}, (*platform)(b), commands.Settings{
 		BoardSize:       cfg.Game.BoardSize,
 		MoveTime:        time.Duration(cfg.Game.MoveTime),
 		ChallengeTTL:    time.Duration(cfg.Game.ChallengeTTL),
 		LobbyTTL:        time.Duration(cfg.Game.LobbyTTL),
 		RemindAt:        cfg.Game.RemindAt,
 		DevGuildID:      cfg.Discord.DevGuildID,
-		ClaimTTL:        time.Duration(cfg.Outbox.ClaimTTL),
+		DeliveryTimeout: opts.DeliveryTimeout,
 		ComputerWorkers: cfg.Game.ComputerWorkers,
 		ComputerBudget:  time.Duration(cfg.Game.ComputerBudget),
 	}, log)
@@ -271,6 +296,25 @@ func (b *Bot) Start() error {
 		}
 		b.log.Info("registered slash commands", "count", len(defs), "scope", scope)
 	}
+	for _, d := range b.cfg.Deprecated() {
+		b.log.Warn("deprecated setting", "note", d)
+	}
+	// On a store shared with other processes, the outbox claims are bound
+	// to this process's lease, and a watch wakes the loops when another
+	// process sets a timer or ends.
+	leaser, shared := b.store.(storage.Leaser)
+	if shared && !b.opts.SoleProcess {
+		l, err := leaser.Grant(context.Background(), b.app.Process, time.Duration(b.cfg.Outbox.LeaseTTL))
+		if err != nil {
+			b.closeSessions()
+			return fmt.Errorf("taking the process's lease on the store: %w", err)
+		}
+		b.lease.Store(&l)
+		b.app.SetLease(l)
+		b.log.Info("holding a lease on the store", "lease", fmt.Sprintf("%x", l.ID()), "ttl", time.Duration(b.cfg.Outbox.LeaseTTL))
+		b.ops.leases.Inc()
+		go b.leaseLoop(leaser, l)
+	}
 	// The clocks stop while the bot is down: credit that time before any
 	// timer can fire.
 	if b.opts.SoleProcess {
@@ -282,6 +326,18 @@ func (b *Bot) Start() error {
 		b.log.Error("crediting downtime failed", "err", err)
 	} else if down > 0 {
 		b.log.Info("credited downtime to running clocks", "downtime", down.Round(time.Second))
+	}
+	if w, ok := b.store.(storage.Watcher); ok && !b.opts.SoleProcess {
+		if err := b.store.View(context.Background(), func(tx storage.Tx) error {
+			off, err := tx.Meta().ClockOffset()
+			b.offset.Store(int64(off))
+			return err
+		}); err != nil {
+			b.log.Error("reading the clock offset failed", "err", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		b.unwatch = cancel
+		go w.Watch(ctx, b.changed)
 	}
 	b.started.Store(true)
 	if b.cfg.HTTP.Listen != "" {
@@ -309,6 +365,9 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	b.closing = true
 	b.gate.Unlock()
 	close(b.stop)
+	if b.unwatch != nil {
+		b.unwatch()
+	}
 	done := make(chan struct{})
 	go func() {
 		b.inflight.Wait(func(n int) {
@@ -358,17 +417,92 @@ const retryEvery = 5 * time.Second
 
 // maxSleep is the longest the loops sleep without a wake-up: Options.
 // SweepEvery when set (tests with a fake clock, which the loops cannot
-// sleep on: they poll it at that period); none on a store only this
-// process uses (it is woken by its own commits); on etcd, whose other
-// processes' commits wake nobody here yet, the old 5-second poll.
+// sleep on: they poll it at that period); else none: they are woken by
+// this process's own commits and, on a shared store, by the watch of the
+// others' changes (changed).
 func (b *Bot) maxSleep() time.Duration {
 	if b.opts.SweepEvery > 0 {
 		return b.opts.SweepEvery
 	}
-	if _, shared := b.store.(*storage.Etcd); shared {
-		return 5 * time.Second
-	}
 	return 0
+}
+
+// changed follows a change of the watched store (storage.Watcher): a
+// timer set (by any process) is a hint to the timer loop, which takes it
+// as its next timer when earlier, reading nothing; a process gone wakes
+// the dispatcher to take over the effects it had claimed; a watch
+// interrupted wakes both, to read everything again.
+func (b *Bot) changed(e storage.Event) {
+	b.ops.wakeups.WithLabelValues(e.Change.String()).Inc()
+	if e.Change != storage.TimerSet {
+		b.log.Debug("woken by a change of the store", "change", e.Change.String())
+	}
+	switch e.Change {
+	case storage.TimerSet:
+		select {
+		case b.hints <- e.At.Add(time.Duration(b.offset.Load())):
+		default: // the loop is behind: it reads its next timer again
+			select {
+			case b.wakes <- struct{}{}:
+			default:
+			}
+		}
+	case storage.ProcessGone:
+		b.app.Kick()
+	case storage.Missed:
+		select {
+		case b.wakes <- struct{}{}:
+		default:
+		}
+		b.app.Kick()
+	}
+}
+
+// leaseLoop watches the process's lease: when it is lost while the process
+// lives (the store lost its majority for a whole TTL; the process may have
+// been cut off), the process stops delivering (its claims may be taken
+// over by now), takes a new lease as soon as the store answers, and then
+// delivers again, taking its old effects again as another's: reconciled
+// first.
+func (b *Bot) leaseLoop(leaser storage.Leaser, l storage.Lease) {
+	ttl := time.Duration(b.cfg.Outbox.LeaseTTL)
+	for {
+		select {
+		case <-b.stop:
+			return
+		case <-l.Done():
+		}
+		select {
+		case <-b.stop:
+			return // revoked by the hand-over
+		default:
+		}
+		if b.abandoned.Load() {
+			return
+		}
+		b.app.SetLease(nil)
+		b.ops.leasesLost.Inc()
+		b.log.Warn("the process's lease on the store was lost: delivering nothing until a new one is held", "lease", fmt.Sprintf("%x", l.ID()))
+		for attempt := 1; ; attempt++ {
+			ctx, cancel := context.WithTimeout(context.Background(), ttl)
+			nl, err := leaser.Grant(ctx, b.app.Process, ttl)
+			cancel()
+			if err == nil {
+				l = nl
+				break
+			}
+			b.log.Warn("taking a new lease failed", "attempt", attempt, "err", err)
+			select {
+			case <-b.stop:
+				return
+			case <-time.After(min(time.Duration(attempt)*time.Second, ttl)):
+			}
+		}
+		b.lease.Store(&l)
+		b.app.SetLease(l)
+		b.ops.leases.Inc()
+		b.log.Info("holding a new lease on the store: the effects claimed under the lost one are reconciled", "lease", fmt.Sprintf("%x", l.ID()))
+	}
 }
 
 // sleep returns a timer channel firing after d capped by the maximum sleep
@@ -456,6 +590,10 @@ func (b *Bot) timerLoop() {
 		case <-c:
 		case <-b.wakes:
 			read = true
+		case t := <-b.hints:
+			if next.IsZero() || t.Before(next) {
+				next = t
+			}
 		}
 		stop()
 	}
@@ -478,7 +616,7 @@ type wakingStore struct {
 
 func (s wakingStore) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	err := s.Store.Update(ctx, fn)
-	if err == nil {
+	if err == nil && s.wakes != nil {
 		select {
 		case s.wakes <- struct{}{}:
 		default:

@@ -43,21 +43,29 @@ type Config struct {
 // OutboxConfig holds the [outbox] table: the delivery of effects (posts,
 // edits, direct messages) that several processes share.
 type OutboxConfig struct {
-	// ClaimTTL is how long a process's claim on an effect lasts: after a
-	// crash, its effects wait that long before another process (or the
-	// restarted one) delivers them. Each delivery gets a third of it.
+	// LeaseTTL is the TTL of the lease each process sharing an etcd store
+	// holds, which its outbox claims are bound to: after a crash, its
+	// effects wait at most that long before another process delivers them
+	// (reconciled first). A live process keeps its lease, and so its
+	// claims, however long its backlog.
+	LeaseTTL Duration `toml:"lease_ttl"`
+	// ClaimTTL is deprecated (claims lasted a TTL before leases): still
+	// accepted, ignored, and logged as such at start.
 	ClaimTTL Duration `toml:"claim_ttl"`
 	// Workers is how many games' effects are delivered at once (each
 	// game's in order).
 	Workers int `toml:"workers"`
 }
 
-// Claim TTL bounds: a delivery gets a third of the claim, at least a
-// second; an effect of a dead process waits at most an hour.
-const (
-	minClaimTTL = 3 * time.Second
-	maxClaimTTL = time.Hour
-)
+// Deprecated reports the deprecated settings the config file gave, each
+// with what replaces it, for the log at start.
+func (c Config) Deprecated() []string {
+	var out []string
+	if c.Outbox.ClaimTTL != 0 {
+		out = append(out, "outbox.claim_ttl is deprecated and ignored: claims are bound to the process's lease (outbox.lease_ttl)")
+	}
+	return out
+}
 
 // BotConfig holds the [bot] table: this process among others.
 type BotConfig struct {
@@ -395,7 +403,7 @@ func DefaultConfig() Config {
 			ComputerWorkers: commands.DefaultComputerWorkers,
 			ComputerBudget:  Duration(5 * time.Second),
 		},
-		Outbox: OutboxConfig{ClaimTTL: Duration(commands.DefaultClaimTTL), Workers: commands.DefaultWorkers},
+		Outbox: OutboxConfig{LeaseTTL: Duration(storage.DefaultLeaseTTL), Workers: commands.DefaultWorkers},
 		Playground: PlaygroundConfig{
 			Address:    "127.0.0.1",
 			Port:       8765,
@@ -481,8 +489,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.computer_budget must be from 100ms to 10m (the longest search of one computer move), e.g. \"5s\"; got %s", time.Duration(c.Game.ComputerBudget))
 	case !(c.Game.RemindAt >= 0 && c.Game.RemindAt < 1):
 		return fmt.Errorf("game.remind_at must be a share of the move's time from 0 (no reminders) to below 1, e.g. 0.75; got %v", c.Game.RemindAt)
-	case time.Duration(c.Outbox.ClaimTTL) < minClaimTTL || time.Duration(c.Outbox.ClaimTTL) > maxClaimTTL:
-		return fmt.Errorf("outbox.claim_ttl must be between %s and %s (a delivery gets a third of it), got %s", minClaimTTL, maxClaimTTL, time.Duration(c.Outbox.ClaimTTL))
+	case time.Duration(c.Outbox.LeaseTTL) < storage.MinLeaseTTL || time.Duration(c.Outbox.LeaseTTL) > storage.MaxLeaseTTL:
+		return fmt.Errorf("outbox.lease_ttl must be between %s and %s (how long a dead process's effects wait), got %s", storage.MinLeaseTTL, storage.MaxLeaseTTL, time.Duration(c.Outbox.LeaseTTL))
 	case c.Outbox.Workers < 1 || c.Outbox.Workers > 256:
 		return fmt.Errorf("outbox.workers must be from 1 to 256 (how many games' effects are delivered at once); got %d", c.Outbox.Workers)
 	}

@@ -61,7 +61,7 @@ challenge_ttl = "30m"
 lobby_ttl = "2d"
 remind_at = 0.5
 [outbox]
-claim_ttl = "5s"
+lease_ttl = "5s"
 workers = 3
 `)
 	cfg, err := LoadConfig(p, noEnv)
@@ -76,8 +76,9 @@ workers = 3
 	require.Equal(t, 0.75, DefaultConfig().Game.RemindAt)
 	require.Equal(t, 2, cfg.Game.ComputerWorkers, "two computer workers by default: one long search does not hold up every game")
 	require.Equal(t, 5*time.Second, time.Duration(cfg.Game.ComputerBudget))
-	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.ClaimTTL))
-	require.Equal(t, time.Minute, time.Duration(DefaultConfig().Outbox.ClaimTTL))
+	require.Equal(t, 5*time.Second, time.Duration(cfg.Outbox.LeaseTTL))
+	require.Equal(t, 10*time.Second, time.Duration(DefaultConfig().Outbox.LeaseTTL))
+	require.Empty(t, cfg.Deprecated())
 	require.Equal(t, 3, cfg.Outbox.Workers)
 	require.Equal(t, 8, DefaultConfig().Outbox.Workers)
 }
@@ -93,6 +94,18 @@ func TestEnvTokenOverridesFile(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Equal(t, NewSecret("env"), cfg.Discord.Token)
+}
+
+// TestClaimTTLIsDeprecated: a config from before leases, with
+// outbox.claim_ttl, still loads; the setting is ignored and reported as
+// deprecated (the bot logs it at start).
+func TestClaimTTLIsDeprecated(t *testing.T) {
+	t.Parallel()
+	cfg, err := LoadConfig(writeConfig(t, "[outbox]\nclaim_ttl = \"60s\"\n"), noEnv)
+	require.NoError(t, err)
+	require.Equal(t, 10*time.Second, time.Duration(cfg.Outbox.LeaseTTL))
+	require.Len(t, cfg.Deprecated(), 1)
+	require.Contains(t, cfg.Deprecated()[0], "outbox.claim_ttl")
 }
 
 func TestConfigErrorsNameKeyAndFile(t *testing.T) {
@@ -122,8 +135,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[game]\nremind_at = nan\n", "game.remind_at must be"},
 		{"[game]\nremind_at = \"75%\"\n", "remind_at"},
 		{"[game]\nchallenge_ttl = \"30s\"\n", "game.challenge_ttl must be at least 1m"},
-		{"[outbox]\nclaim_ttl = \"2s\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
-		{"[outbox]\nclaim_ttl = \"2h\"\n", "outbox.claim_ttl must be between 3s and 1h0m0s"},
+		{"[outbox]\nlease_ttl = \"1s\"\n", "outbox.lease_ttl must be between 2s and 1m0s"},
+		{"[outbox]\nlease_ttl = \"61s\"\n", "outbox.lease_ttl must be between 2s and 1m0s"},
 		{"[outbox]\nworkers = 0\n", "outbox.workers must be from 1 to 256"},
 		{"[game\n", "bot.toml"},
 	}

@@ -7,10 +7,15 @@ import (
 )
 
 // Crash stops b as Shutdown does, except that its outbox claims are kept,
-// as when the process dies: another process takes its effects over only
-// once their claims run out.
+// as when the process dies: its lease is abandoned (not revoked), so on a
+// shared store another process takes its effects over only once the lease
+// runs out.
 func (b *Bot) Crash(ctx context.Context) error {
 	b.skipHandOver = true
+	b.abandoned.Store(true) // no new lease either
+	if l := b.lease.Load(); l != nil {
+		(*l).Abandon()
+	}
 	return b.Shutdown(ctx)
 }
 

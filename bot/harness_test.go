@@ -47,13 +47,14 @@ func (s *sweepLog) note(now time.Time, err error) {
 	s.changed = make(chan struct{})
 }
 
-// harness is the real bot (real discordgo, real bbolt) connected to a fake
+// harness is the real bot (real discordgo, real bbolt; storage.Memory with
+// its fake leases for several bots on one store) connected to a fake
 // Discord on loopback.
 type harness struct {
 	t     testing.TB
 	srv   *discordsim.Server
 	bot   *bot.Bot
-	store *storage.Bolt
+	store storage.Store
 	clock *testkit.Clock
 	logs  *testkit.SyncBuffer
 	gen   *discordsim.Channel

@@ -33,6 +33,9 @@ type ops struct {
 	waited       prometheus.Histogram // effects done: seconds since due
 	server       *http.Server
 	addr         string
+	// The process's lease on a shared store and the watch's wake-ups.
+	leases, leasesLost prometheus.Counter
+	wakeups            *prometheus.CounterVec
 }
 
 func newOps(b *Bot) *ops {
@@ -92,6 +95,14 @@ func newOps(b *Bot) *ops {
 			return float64(n)
 		}),
 	)
+	o.leases = prometheus.NewCounter(prometheus.CounterOpts{Name: "sandtable_leases_granted_total",
+		Help: "Leases this process took on a shared store (etcd), which its outbox claims are bound to: 1 unless one was lost."})
+	o.leasesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "sandtable_leases_lost_total",
+		Help: "Leases this process lost while alive (the store lost its majority for a whole lease TTL): it delivered nothing until it held a new one."})
+	o.wakeups = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "sandtable_store_wakeups_total",
+		Help: "Wake-ups of the timer loop and the dispatcher by other processes' changes on a shared store, by change (timer_set, process_gone, missed)."},
+		[]string{"change"})
+	o.reg.MustRegister(o.leases, o.leasesLost, o.wakeups)
 	return o
 }
 

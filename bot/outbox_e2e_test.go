@@ -86,14 +86,14 @@ func TestBoardWithLostAnswerIsPostedOnce(t *testing.T) {
 		fault func(srv *discordsim.Server, pattern string)
 	}{
 		{"answer lost", func(srv *discordsim.Server, pattern string) { srv.LoseAnswerNext(pattern, 1) }},
-		// A delivery gets a third of the claim TTL: 1 s here.
+		// A delivery gets 1 s here (Options.DeliveryTimeout).
 		{"answer late", func(srv *discordsim.Server, pattern string) { srv.LateAnswerNext(pattern, 1, 3*time.Second) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := discordsim.Start(t, discordsim.Options{})
 			h := startBotConfigured(t, srv, filepath.Join(t.TempDir(), "bot.db"), time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
-				func(c *bot.Config) { c.Outbox.ClaimTTL = bot.Duration(3 * time.Second) }, bot.Options{})
+				nil, bot.Options{DeliveryTimeout: time.Second})
 			alice, bob := h.srv.User("alice"), h.srv.User("bob")
 			thread := h.survivalGame(alice, bob)
 			pattern := "POST /channels/" + thread.ID + "/messages"

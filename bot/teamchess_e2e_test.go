@@ -508,7 +508,7 @@ func TestTeamChessRestartAndTimer(t *testing.T) {
 	require.Equal(t, 2, tb.storedActions())
 
 	h.stop()
-	h2 := startBot(t, h.srv, h.store.Path())
+	h2 := startBot(t, h.srv, h.store.(interface{ Path() string }).Path())
 	tb.h = h2
 	m := tb.do(alice, tb.team[tcWhite], "move", discordsim.Opt("move", "Nf3"))
 	require.Contains(t, m.Text(), "**alice** (White) played **Nf3**.")

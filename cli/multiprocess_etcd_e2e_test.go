@@ -25,9 +25,10 @@ import (
 // processes"): each a real `sandtable run` in a child process, with its own
 // shards, against one fake Discord and a real etcd cluster in this process.
 
-// testClaimTTL is the processes' outbox.claim_ttl: the effects of a killed
-// process are taken over after it, so the tests wait seconds, not a minute.
-const testClaimTTL = 5 * time.Second
+// testLeaseTTL is the processes' outbox.lease_ttl: the effects of a killed
+// process are taken over once its lease ends (etcdtest's slow elections
+// make etcd grant at least 6 s).
+const testLeaseTTL = 5 * time.Second
 
 // proc is one bot process serving shards.
 type proc struct {
@@ -126,12 +127,12 @@ shard_ids = [%s]
 [storage]
 %s
 [outbox]
-claim_ttl = %q
+lease_ttl = %q
 [log]
 level = %q
 [bot]
 process_name = %q
-`, r.srv.Token(), r.srv.URL(), r.count, strings.Join(ids, ", "), store, testClaimTTL.String(), r.logLevel, name)), 0o600))
+`, r.srv.Token(), r.srv.URL(), r.count, strings.Join(ids, ", "), store, testLeaseTTL.String(), r.logLevel, name)), 0o600))
 	before := len(r.srv.GatewaySessions())
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	args := "run -config " + config
@@ -544,7 +545,7 @@ func (r *procRig) survivalGame(white, black *discordsim.User, opts ...discordsim
 //
 // The game's first board fails to post (a 500) and the shard-1 process,
 // which accepted the challenge and holds the board's claim, is killed
-// (SIGKILL): once the claim runs out (outbox.claim_ttl, 5 s here) the
+// (SIGKILL): once the claim runs out (its lease, outbox.lease_ttl, ends) the
 // shard-0 process takes the board over and posts it, once. The shard-1
 // process is restarted; it is killed again as soon as a /move is sent
 // (before its commit, or anywhere in it), and restarted: the move is
@@ -579,7 +580,7 @@ func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
 	postedBeforeKill := posts(200) > 0 // a retry of the shard-1 process beat the kill
 	r.waitPublic(thread.ID, "first move must be a promotion")
 	if !postedBeforeKill {
-		require.Contains(t, p0.logs.String(), "took over an effect whose claim ran out", "the shard-0 process delivered the dead one's board")
+		require.Contains(t, p0.logs.String(), "took over an effect claimed before", "the shard-0 process delivered the dead one's board")
 	}
 	require.Len(t, r.public(thread.ID, "first move must be a promotion"), 1, "the first board once")
 	p1 = r.restart(p1)

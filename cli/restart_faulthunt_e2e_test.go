@@ -15,9 +15,9 @@ import (
 )
 
 // killRig is a fake Discord and a bot in a child process on one database,
-// to kill with SIGKILL and start again. The killed bot's outbox claims would
-// last an hour (claim_ttl): the restarted bot, alone on its bbolt file,
-// takes them over at once (App.TakeOverClaims), which these tests need.
+// to kill with SIGKILL and start again. The killed bot's outbox claims are
+// bound to no lease (a bbolt file has none): the restarted bot, alone on
+// its bbolt file, takes them over at once (App.TakeOverClaims).
 type killRig struct {
 	t      *testing.T
 	srv    *discordsim.Server
@@ -37,9 +37,7 @@ token = %q
 api_base = %q
 [storage]
 path = %q
-[outbox]
-claim_ttl = %q
-`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"), "1h")), 0o600))
+`, srv.Token(), srv.URL(), filepath.Join(dir, "bot.db"))), 0o600))
 	r := &killRig{t: t, srv: srv, config: config, gen: srv.Channel("general")}
 	r.start()
 	return r

@@ -25,10 +25,9 @@ type Settings struct {
 	RemindAt float64
 	// DevGuildID, when set, is the only guild the commands are registered in.
 	DevGuildID string
-	// ClaimTTL is how long this process's claim on an outbox effect lasts
-	// (0: DefaultClaimTTL): after a crash, its effects wait that long before
-	// another process delivers them. Deliveries get a third of it.
-	ClaimTTL time.Duration
+	// DeliveryTimeout bounds one delivery of an effect (0:
+	// DefaultDeliveryTimeout).
+	DeliveryTimeout time.Duration
 	// ComputerWorkers is how many computer moves are computed at once
 	// (0: DefaultComputerWorkers); ComputerBudget caps the search time of
 	// one (0: DefaultComputerBudget). See computer.go.
@@ -70,6 +69,8 @@ type App struct {
 	// Workers is how many outbox streams (games) Deliver delivers at once
 	// (0: DefaultWorkers).
 	Workers int
+
+	leases leases // the lease claims are bound to (SetLease)
 
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*kindTable

@@ -84,8 +84,23 @@ func process(t *testing.T, store storage.Store, p *commandstest.Platform, g coun
 		slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil)))
 	a.Now = now
 	a.AnswerCopies, a.DeliverInline = false, false
+	if m, ok := store.(*storage.Memory); ok {
+		l, err := m.Grant(t.Context(), a.Process, storage.DefaultLeaseTTL)
+		require.NoError(t, err)
+		a.SetLease(l)
+		leasesOf.Store(a, l)
+	}
 	commands.Register[*counterState](a, g)
 	return a, &logs
+}
+
+// leasesOf holds each process's fake lease (storage.MemoryLease).
+var leasesOf sync.Map
+
+// kill ends a's lease as its death would (its claims vanish).
+func kill(a *commands.App) {
+	l, _ := leasesOf.Load(a)
+	l.(*storage.MemoryLease).Expire()
 }
 
 type syncWriter struct {
@@ -283,11 +298,11 @@ func TestTimerFiresOnceAcrossProcesses(t *testing.T) {
 }
 
 // TestOutboxDeliveredOnceAcrossProcesses: the effects an action queues are
-// its process's to deliver; the other processes leave them alone while the
-// claim runs. When that process dies before delivering everything,
-// another takes the effects over once the claim runs out, reconciling
-// them (what the dead process posted is not posted again), and says so in
-// its log.
+// its process's to deliver; the other processes leave them alone while
+// that process lives, however long (its claims are bound to its lease).
+// When that process dies before delivering everything, its lease ends and
+// another takes the effects over, reconciling them (what the dead process
+// posted is not posted again), and says so in its log.
 func TestOutboxDeliveredOnceAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
@@ -302,30 +317,76 @@ func TestOutboxDeliveredOnceAcrossProcesses(t *testing.T) {
 	_, err := p.Send(t.Context(), "th1", commands.Message{Content: "count 1"})
 	require.NoError(t, err)
 
-	require.Equal(t, 0, commandstest.Deliver(t, b, commandstest.T0.Add(30*time.Second)), "A's claim runs")
-	require.Equal(t, 2, commandstest.Deliver(t, b, commandstest.T0.Add(61*time.Second)), "taken over once the claim ran out")
+	require.Equal(t, 0, commandstest.Deliver(t, b, commandstest.T0.Add(30*time.Second)), "A's claim lives")
+	require.Equal(t, 0, commandstest.Deliver(t, b, commandstest.T0.Add(24*time.Hour)), "A's claim lives a day later: no TTL")
+	kill(a)
+	require.Equal(t, 2, commandstest.Deliver(t, b, commandstest.T0.Add(24*time.Hour)), "taken over once A's lease ended")
 	require.Equal(t, []string{"count 1", "count 2"}, postTexts(p), "the first reconciled, not posted twice")
-	require.Contains(t, logsB.String(), "took over an effect whose claim ran out")
+	require.Contains(t, logsB.String(), "took over an effect claimed before")
 	require.Contains(t, logsB.String(), "owner="+b.Process)
-	require.Contains(t, logsB.String(), "previous_owner="+a.Process)
 	require.Equal(t, 0, a.Pending())
 }
 
-// TestClaimTTLIsConfigured: with Settings.ClaimTTL, the effects of a
-// process that died are taken over once that claim runs out, not after the
-// default minute.
-func TestClaimTTLIsConfigured(t *testing.T) {
+// TestLiveProcessKeepsItsBacklog: a live process with a long backlog keeps
+// every claim past any old claim TTL (the minute claims lasted before
+// leases) while it delivers slowly: the other process never takes one, so
+// nothing is reconciled or posted twice.
+func TestLiveProcessKeepsItsBacklog(t *testing.T) {
+	t.Parallel()
+	store, p := storage.NewMemory(), commandstest.NewPlatform()
+	counterSetup(t, store, commandstest.T0.Add(24*time.Hour))
+	var now atomic.Int64
+	now.Store(commandstest.T0.UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()).UTC() }
+	a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, clock)
+	b, logsB := process(t, store, p, counterGame{runs: &atomic.Int32{}}, clock)
+	const n = 5
+	for range n {
+		_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+		require.NoError(t, err)
+	}
+	for i := range n {
+		// Each effect waits ten minutes in A's backlog.
+		now.Add(int64(10 * time.Minute))
+		require.Equal(t, 0, commandstest.Deliver(t, b, clock()), "B takes none of A's backlog")
+		d, err := a.Deliver(t.Context(), clock())
+		require.NoError(t, err)
+		require.Positive(t, d, "A delivers its own (round %d)", i)
+		if d == n {
+			break
+		}
+	}
+	require.Equal(t, 0, a.Pending())
+	require.Len(t, postTexts(p), n, "each post once")
+	require.NotContains(t, logsB.String(), "took over")
+}
+
+// TestLostLeaseStopsDelivering: a live process that loses its lease (the
+// store lost its majority for a whole TTL) delivers nothing until it holds
+// a new one; then it takes its old effects again as another owner's,
+// reconciling them: a post it made under the old lease is not repeated.
+func TestLostLeaseStopsDelivering(t *testing.T) {
 	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	counterSetup(t, store, commandstest.T0.Add(time.Hour))
-	a, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
-	a.Settings.ClaimTTL = 5 * time.Second
-	b, _ := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
-	_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+	a, logsA := process(t, store, p, counterGame{runs: &atomic.Int32{}}, fixed(commandstest.T0))
+	for range 2 {
+		_, err := a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+		require.NoError(t, err)
+	}
+	_, err := p.Send(t.Context(), "th1", commands.Message{Content: "count 1"}) // performed, not recorded
 	require.NoError(t, err)
-	require.Equal(t, 0, commandstest.Deliver(t, b, commandstest.T0.Add(4*time.Second)), "A's claim runs")
-	require.Equal(t, 1, commandstest.Deliver(t, b, commandstest.T0.Add(6*time.Second)), "taken over after A's 5 s claim")
-	require.Equal(t, []string{"count 1"}, postTexts(p))
+	kill(a)
+	require.Equal(t, 0, commandstest.Deliver(t, a, commandstest.T0), "no lease: no delivery")
+	// An action without a lease still commits, its effects unclaimed.
+	_, err = a.Handle(commandstest.Cmd(commandstest.Alice, "inc", "", nil))
+	require.NoError(t, err)
+	l, err := store.Grant(t.Context(), a.Process, storage.DefaultLeaseTTL)
+	require.NoError(t, err)
+	a.SetLease(l)
+	require.Equal(t, 3, commandstest.Deliver(t, a, commandstest.T0))
+	require.Equal(t, []string{"count 1", "count 2", "count 3"}, postTexts(p))
+	require.Contains(t, logsA.String(), "took over an effect claimed before")
 }
 
 // TestConcurrentDispatchersDeliverOnce: effects nobody holds (their
@@ -335,6 +396,8 @@ func TestConcurrentDispatchersDeliverOnce(t *testing.T) {
 	t.Parallel()
 	store, p := storage.NewMemory(), commandstest.NewPlatform()
 	const n = 30
+	dead, err := store.Grant(t.Context(), "dead-process", storage.DefaultLeaseTTL)
+	require.NoError(t, err)
 	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
 		for i := range n {
 			id, err := tx.Outbox().Add(fmt.Sprint("s", i), commands.Effect{Op: commands.OpDM, User: fmt.Sprint("u", i),
@@ -342,12 +405,13 @@ func TestConcurrentDispatchersDeliverOnce(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if err := tx.Outbox().Claim(id, "dead-process", commandstest.T0, commandstest.T0.Add(time.Minute)); err != nil {
+			if err := tx.Outbox().Claim(id, "dead-process", dead.ID()); err != nil {
 				return err
 			}
 		}
 		return nil
 	}))
+	dead.(*storage.MemoryLease).Expire()
 	later := commandstest.T0.Add(2 * time.Minute)
 	var apps []*commands.App
 	for range 3 {

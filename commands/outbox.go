@@ -16,38 +16,86 @@ import (
 
 // Several processes may share one store (docs/architecture.md, "Many
 // processes"). An effect is delivered by the process holding its claim
-// (storage.Outbox.Claim): the process that queues effects claims them in
-// the same transaction, for its claim TTL (Settings.ClaimTTL), so it
-// delivers them itself right after its commit with no further round trip;
-// any process's dispatcher
-// takes the effects nobody holds (HeadsFor), claiming each before
-// performing it. A claim runs out only when its process died or stalled:
-// another process then takes the effect over and, since it may have been
-// performed already, reconciles it first.
+// (storage.Outbox.Claim), which is bound to the process's lease
+// (SetLease): the process that queues effects claims them in the same
+// transaction, so it delivers them itself right after its commit with no
+// further round trip; any process's dispatcher takes the effects nobody
+// holds (HeadsFor), claiming each before performing it. A claim lives as
+// long as its process: however long its backlog, nobody takes an effect
+// from a live process. A process that dies loses its lease, so its claims
+// vanish with it: another process then takes its effects over and, since
+// they may have been performed already, reconciles them first. A process
+// that loses its lease while alive (the store lost its majority for a
+// whole TTL) stops delivering until it holds a new one, and treats its
+// old claims as another's: taken again, they are reconciled first. On a
+// store only one process uses (a bbolt file) there is no lease: claims
+// are unbound and the process takes every claim over at start
+// (TakeOverClaims).
 
-// DefaultClaimTTL is how long a claim lasts unless Settings.ClaimTTL says
-// otherwise.
-const DefaultClaimTTL = 60 * time.Second
+// DefaultDeliveryTimeout bounds one delivery unless
+// Settings.DeliveryTimeout says otherwise: a Discord request that hangs is
+// given up and retried later (reconciled first).
+const DefaultDeliveryTimeout = 20 * time.Second
 
-// claimTTL is how long a claim lasts: the longest an effect of a process
-// that died waits before another process takes it over.
-func (a *App) claimTTL() time.Duration {
-	if a.Settings.ClaimTTL > 0 {
-		return a.Settings.ClaimTTL
+func (a *App) deliveryTimeout() time.Duration {
+	if a.Settings.DeliveryTimeout > 0 {
+		return a.Settings.DeliveryTimeout
 	}
-	return DefaultClaimTTL
+	return DefaultDeliveryTimeout
 }
 
-// deliveryTimeout bounds one delivery, well inside a claim (a third of it),
-// so a live owner finishes before its claim runs out.
-func (a *App) deliveryTimeout() time.Duration { return a.claimTTL() / 3 }
+// leases is the lease this process's claims are bound to.
+type leases struct {
+	mu     sync.Mutex
+	shared bool          // the store is shared: a claim needs a live lease
+	lease  storage.Lease // nil: none yet, or lost
+}
+
+// SetLease gives the App the lease its claims are bound to (the store is
+// shared by several processes); nil says the lease was lost: the App stops
+// delivering until it is given a new one. Without a call, claims are bound
+// to nothing (a store one process uses).
+func (a *App) SetLease(l storage.Lease) {
+	a.leases.mu.Lock()
+	a.leases.shared, a.leases.lease = true, l
+	a.leases.mu.Unlock()
+	if l != nil {
+		a.kick() // the claims of a lost lease are this process's to take again
+	}
+}
+
+// currentLease is the lease to bind claims to and whether this process may
+// claim and deliver at all: always without a lease (0) on a store one
+// process uses; on a shared store, only while it holds a live lease.
+func (a *App) currentLease() (storage.Lease, int64, bool) {
+	a.leases.mu.Lock()
+	defer a.leases.mu.Unlock()
+	if !a.leases.shared {
+		return nil, 0, true
+	}
+	l := a.leases.lease
+	if l == nil {
+		return nil, 0, false
+	}
+	select {
+	case <-l.Done():
+		return nil, 0, false
+	default:
+		return l, l.ID(), true
+	}
+}
 
 // enqueue saves effects in the outbox stream of stream, in tx, claimed by
-// this process. It changes nothing outside tx, so a transaction run again
+// this process (left unclaimed, for any process, when it holds no lease).
+// It changes nothing outside tx, so a transaction run again
 // (storage.Store.Update) may call it again.
 func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects []Effect) error {
+	_, lease, ok := a.currentLease()
 	return a.addEffects(tx, stream, rec, effects, func(id string, now time.Time) error {
-		return tx.Outbox().Claim(id, a.Process, now, now.Add(a.claimTTL()))
+		if !ok {
+			return nil
+		}
+		return tx.Outbox().Claim(id, a.Process, lease)
 	})
 }
 
@@ -72,13 +120,15 @@ func (a *App) addEffects(tx storage.Tx, stream string, rec *storage.Game, effect
 }
 
 // fresh reports whether p is surely not performed yet: queued and claimed
-// by this process alone (one claim, its writer's), never failed, and not
-// attempted by this process since (an attempt whose outcome could not be
-// recorded). Any other effect (claimed by another process whose claim ran
-// out, or queued before claims existed) may have been performed by a
-// process that died before recording it: its delivery is reconciled first.
+// by this process alone under its current lease (one claim, its writer's),
+// never failed, and not attempted by this process since (an attempt whose
+// outcome could not be recorded). Any other effect (claimed by a process
+// that died, or by this one under a lease it lost, or queued unclaimed)
+// may have been performed by a process that could not record it: its
+// delivery is reconciled first.
 func (a *App) fresh(p storage.Pending) bool {
-	if p.Attempts > 0 || p.Claims != 1 || p.Owner != a.Process {
+	_, lease, ok := a.currentLease()
+	if !ok || p.Attempts > 0 || p.Claims != 1 || p.Owner != a.Process || p.Lease != lease {
 		return false
 	}
 	a.shownMu.Lock()
@@ -103,44 +153,46 @@ func (a *App) settled(id string) {
 	delete(a.tried, id)
 }
 
-// claim makes sure this process holds the claim on p for a whole delivery
-// and returns when it ends: its own claim not due for renewal
-// (retry.NeedsRenewal) needs no transaction. ok false: the effect is
-// another live process's, or done.
-func (a *App) claim(p storage.Pending, now time.Time) (until time.Time, ok bool, err error) {
-	if p.Owner == a.Process && !retry.NeedsRenewal(now, p.Until, a.claimTTL()) {
-		return p.Until, true, nil
+// claim makes sure this process holds the claim on p under its current
+// lease and returns that lease (nil without one): a claim it holds already
+// needs no transaction. ok false: the effect is another live process's, or
+// done, or this process holds no lease.
+func (a *App) claim(p storage.Pending) (lease storage.Lease, ok bool, err error) {
+	l, id, live := a.currentLease()
+	if !live {
+		return nil, false, nil
 	}
-	until = now.Add(a.claimTTL())
-	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, now, until) })
-	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
-		return time.Time{}, false, nil
+	if p.Owner == a.Process && p.Lease == id {
+		return l, true, nil
+	}
+	err = a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(p.ID, a.Process, id) })
+	if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) || errors.Is(err, storage.ErrLeaseLost) {
+		return nil, false, nil
 	}
 	if err != nil {
-		return time.Time{}, false, err
+		return nil, false, err
 	}
-	if p.Owner != "" && p.Owner != a.Process {
-		a.Log.Info("took over an effect whose claim ran out", "owner", a.Process, "effect", p.ID,
-			"previous_owner", p.Owner, "claim_ended", p.Until)
+	if p.Claims > 0 {
+		a.Log.Info("took over an effect claimed before", "owner", a.Process, "effect", p.ID, "claims", p.Claims+1)
 	}
-	return until, true, nil
+	return l, true, nil
 }
 
-// keepClaim renews this process's claim on the effect id (held until
-// until) while ctx lasts: a delivery slower than the claim's renewal time
-// keeps it, so no other process takes the effect over from a live owner.
-func (a *App) keepClaim(ctx context.Context, id string, until time.Time) {
-	ttl := a.claimTTL()
-	k := retry.Keeper{TTL: ttl, Now: a.Now}
-	_ = k.Keep(ctx, until, func(context.Context) (time.Time, error) {
-		now := a.Now()
-		next := now.Add(ttl)
-		err := a.update(func(tx storage.Tx) error { return tx.Outbox().Claim(id, a.Process, now, next) })
-		if errors.Is(err, storage.ErrClaimed) || errors.Is(err, storage.ErrNotFound) {
-			return time.Time{}, retry.Permanent(err)
+// whileLeased is ctx, ended also when lease (if any) is lost: a process
+// that lost its lease stops delivering, since others may take its effects.
+func whileLeased(ctx context.Context, lease storage.Lease) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if lease == nil {
+		return ctx, cancel
+	}
+	go func() {
+		select {
+		case <-lease.Done():
+			cancel()
+		case <-ctx.Done():
 		}
-		return next, err
-	})
+	}()
+	return ctx, cancel
 }
 
 // deliverNowBudget bounds how long an action waits for its own effects
@@ -158,7 +210,7 @@ const deliverNowBudget = time.Second
 // remains is the dispatcher's, which retries as usual; a failure here is an
 // attempt like any other.
 func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
-	if !a.DeliverInline {
+	if _, _, ok := a.currentLease(); !a.DeliverInline || !ok {
 		return
 	}
 	deadline := time.Now().Add(deliverNowBudget)
@@ -202,6 +254,10 @@ func (a *App) kick() {
 	default:
 	}
 }
+
+// Kick wakes the dispatcher from outside: another process's change may
+// have given it work (a process gone: its claims are free).
+func (a *App) Kick() { a.kick() }
 
 // Kicks receives a value whenever effects were saved: the bot's dispatcher
 // loop then calls Deliver.
@@ -253,10 +309,12 @@ func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.T
 		return err
 	}
 	// Only this process can learn that the answer was shown (AnswerSent):
-	// the copy is its own until past its due time; another process takes
-	// it only when this one died, and reconciles it (Reconcile).
-	if err := tx.Outbox().Claim(id, a.Process, now, now.Add(answerGrace+a.claimTTL())); err != nil {
-		return err
+	// the copy is its own while it lives; another process takes it only
+	// when this one died, and reconciles it (Reconcile).
+	if _, lease, ok := a.currentLease(); ok {
+		if err := tx.Outbox().Claim(id, a.Process, lease); err != nil {
+			return err
+		}
 	}
 	resp.Committed, resp.answerID = true, id
 	return nil
@@ -408,9 +466,9 @@ func (a *App) Due(now time.Time) int {
 
 // HandOver is called when this process stops, after its last Deliver: the
 // answer copies it knows were shown are dropped, and its claims on the
-// rest end at once, so that the other processes (or this one, restarted)
-// deliver them without waiting for the claims to run out. What it hands
-// over is reconciled by whoever takes it.
+// rest end at once (its lease is revoked), so that the other processes (or
+// this one, restarted) deliver them without waiting for the lease to run
+// out. What it hands over is reconciled by whoever takes it.
 func (a *App) HandOver(now time.Time) error {
 	a.shownMu.Lock()
 	shown := make([]string, 0, len(a.shown))
@@ -418,6 +476,7 @@ func (a *App) HandOver(now time.Time) error {
 		shown = append(shown, id)
 	}
 	a.shownMu.Unlock()
+	lease, _, _ := a.currentLease()
 	var n int
 	err := a.update(func(tx storage.Tx) error {
 		for _, id := range shown {
@@ -425,14 +484,24 @@ func (a *App) HandOver(now time.Time) error {
 				return err
 			}
 		}
+		if lease != nil {
+			return nil // revoked below
+		}
 		var err error
-		n, err = tx.Outbox().Release(a.Process, now)
+		n, err = tx.Outbox().Release(a.Process)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if n > 0 {
+	if lease != nil {
+		// Its claims end with it, however many (one transaction could not
+		// delete more than etcd's 128 operations).
+		if err := lease.Revoke(context.Background()); err != nil {
+			return err
+		}
+		a.Log.Info("handed over the effects this process had claimed: its lease is revoked", "owner", a.Process)
+	} else if n > 0 {
 		a.Log.Info("handed over the effects this process had claimed", "owner", a.Process, "count", n)
 	}
 	return nil
@@ -468,6 +537,9 @@ func (a *App) workers() int {
 // delay (its stream waits); a refusal that retrying cannot change drops
 // it, logged. Deliver may be called from several goroutines.
 func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
+	if _, _, ok := a.currentLease(); !ok {
+		return 0, nil // no lease: nothing to deliver until the next one
+	}
 	if err := a.dropShown(); err != nil {
 		return 0, err
 	}
@@ -521,10 +593,10 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 }
 
 // deliverable reports whether a stream's head p is this process's to
-// deliver at now (as HeadsFor offers it): due, and not another process's
-// while its claim runs.
+// deliver at now (as HeadsFor offers it): due, and not another live
+// process's.
 func (a *App) deliverable(p storage.Pending, now time.Time) bool {
-	return !p.Due.After(now) && (p.Owner == "" || p.Owner == a.Process || !p.Until.After(now))
+	return !p.Due.After(now) && (p.Owner == "" || p.Owner == a.Process)
 }
 
 // deliverStream delivers head and the effects of its stream that follow
@@ -578,21 +650,24 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		defer a.forgetReplay(p.ID)
 	}
 	maybeDone := !a.fresh(p)
-	until, mine, err := a.claim(p, now)
+	lease, mine, err := a.claim(p)
 	if err != nil || !mine {
 		return false, err
 	}
 	a.try(p.ID)
-	pctx, cancel := context.WithTimeout(ctx, a.deliveryTimeout())
+	lctx, stop := whileLeased(ctx, lease)
+	pctx, cancel := context.WithTimeout(lctx, a.deliveryTimeout())
 	// Every create the delivery makes carries the effect's nonce, so a
 	// repeat (a retry after a lost answer) is answered with the message
 	// already created; 429s and 5xx reach the retry policy below.
 	pctx = retry.WithoutTransportRetries(retry.WithNonce(pctx, retry.Nonce(p.ID)))
-	kept := make(chan struct{})
-	go func() { defer close(kept); a.keepClaim(pctx, p.ID, until) }()
 	id, err := a.perform(pctx, &e, maybeDone, drawn)
 	cancel()
-	<-kept
+	lost := lctx.Err() != nil && ctx.Err() == nil
+	stop()
+	if lost {
+		return false, nil // the lease is lost: whoever takes the effect reconciles it
+	}
 	if errors.Is(err, errWaiting) {
 		err = a.update(func(tx storage.Tx) error { return tx.Outbox().Retry(p.ID, p.Attempts, now.Add(time.Second)) })
 		return false, err
@@ -750,7 +825,7 @@ func (a *App) TakeOverClaims(now time.Time) error {
 	var n int
 	err := a.update(func(tx storage.Tx) error {
 		var err error
-		n, err = tx.Outbox().Release(storage.AnyOwner, now)
+		n, err = tx.Outbox().Release(storage.AnyOwner)
 		return err
 	})
 	if err == nil && n > 0 {

@@ -158,6 +158,11 @@ func restarted(a *commands.App, store storage.Store, p *commandstest.Platform) *
 	b := commands.New(store, p, a.Settings, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	b.Now, b.AnswerCopies, b.DeliverInline = a.Now, false, false
 	commands.Register[*tttState](b, ticTacToe{})
+	// The store is this process's alone (as a bbolt file is): it takes
+	// over what the dead run claimed, as the bot does at start.
+	if err := b.TakeOverClaims(b.Now()); err != nil {
+		panic(err)
+	}
 	return b
 }
 

@@ -151,6 +151,15 @@ func (k boltKV) put(b, key string, v []byte) error {
 	return k.bucket(b).Put([]byte(key), v)
 }
 
+// putBound is put: one process opens a bbolt file, so nothing is bound to
+// a lease (a lease could not be granted).
+func (k boltKV) putBound(b, key string, v []byte, lease int64) error {
+	if lease != 0 {
+		return fmt.Errorf("%w: a bbolt file has no leases", ErrLeaseLost)
+	}
+	return k.put(b, key, v)
+}
+
 func (k boltKV) del(b, key string) error {
 	if !k.tx.Writable() {
 		return ErrReadOnly

@@ -543,12 +543,27 @@ func TestRecordsLogsMetaBlobs(t *testing.T) {
 	})
 }
 
+// leaseFor is a lease for owner on s (revoked at the test's end), or 0 on
+// a store that has none (bbolt).
+func leaseFor(t *testing.T, s Store, owner string) int64 {
+	t.Helper()
+	ls, ok := s.(Leaser)
+	if !ok {
+		return 0
+	}
+	l, err := ls.Grant(ctx, owner, DefaultLeaseTTL)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = l.Revoke(context.Background()) })
+	return l.ID()
+}
+
 // An effect is claimed before it is delivered: other owners leave it alone
-// until the claim runs out, then may take it over (the count of claims
-// says so); a live owner renewing its claim does not count again.
+// while the claim lives; claiming it again under the same lease counts
+// nothing, and a claim ends only with its lease, Release or Done.
 func TestOutboxClaims(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
+		l1, l2 := leaseFor(t, s, "p1"), leaseFor(t, s, "p2")
 		var a, b string
 		update(t, s, func(tx Tx) error {
 			var err error
@@ -556,7 +571,7 @@ func TestOutboxClaims(t *testing.T) {
 				return err
 			}
 			// The writer claims in its own transaction.
-			if err := tx.Outbox().Claim(a, "p1", t0, t0.Add(time.Minute)); err != nil {
+			if err := tx.Outbox().Claim(a, "p1", l1); err != nil {
 				return err
 			}
 			b, err = tx.Outbox().Add("gb", "other")
@@ -579,53 +594,131 @@ func TestOutboxClaims(t *testing.T) {
 			p, err := tx.Outbox().Get(a)
 			require.NoError(t, err)
 			require.Equal(t, "p1", p.Owner)
-			require.True(t, p.Until.Equal(t0.Add(time.Minute)))
+			require.Equal(t, l1, p.Lease)
 			require.Equal(t, 1, p.Claims)
 			all, err := tx.Outbox().Heads(t0, 10)
 			require.NoError(t, err)
 			require.Len(t, all, 2, "Heads still lists claimed heads")
 		})
 
-		err := s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, "p2", t0.Add(time.Second), t0.Add(time.Hour)) })
+		err := s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, "p2", l2) })
 		require.ErrorIs(t, err, ErrClaimed)
-		// The owner renews: still one claim.
-		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", t0.Add(time.Second), t0.Add(2*time.Minute)) })
-		// A retry keeps the claim.
+		// The owner claims again: still one claim; a retry keeps it; a
+		// year later it still holds (a claim does not run out with time).
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", l1) })
 		update(t, s, func(tx Tx) error { return tx.Outbox().Retry(a, 1, t0.Add(5*time.Second)) })
+		require.Equal(t, []string{b}, heads("p2", t0.Add(365*24*time.Hour)))
 		view(t, s, func(tx Tx) {
 			p, err := tx.Outbox().Get(a)
 			require.NoError(t, err)
 			require.Equal(t, 1, p.Claims)
 			require.Equal(t, 1, p.Attempts)
 			require.Equal(t, "p1", p.Owner)
-			require.True(t, p.Until.Equal(t0.Add(2*time.Minute)))
 		})
-		// Past the claim, p2 sees it and takes it over: a second claim.
-		late := t0.Add(2 * time.Minute)
-		require.ElementsMatch(t, []string{a, b}, heads("p2", late))
-		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p2", late, late.Add(time.Minute)) })
-		require.Equal(t, []string{b}, heads("p1", late))
+		// Released, p2 takes it over: a second claim.
+		update(t, s, func(tx Tx) error { _, err := tx.Outbox().Release("p1"); return err })
+		require.ElementsMatch(t, []string{a, b}, heads("p2", t0.Add(time.Minute)))
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p2", l2) })
+		require.Equal(t, []string{b}, heads("p1", t0.Add(time.Minute)))
 		view(t, s, func(tx Tx) {
 			p, err := tx.Outbox().Get(a)
 			require.NoError(t, err)
 			require.Equal(t, "p2", p.Owner)
 			require.Equal(t, 2, p.Claims)
 		})
-		// Its old owner, back after its claim ran out, claims anew: a third.
-		later := late.Add(time.Minute)
-		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", later, later.Add(time.Minute)) })
-		view(t, s, func(tx Tx) {
-			p, err := tx.Outbox().Get(a)
-			require.NoError(t, err)
-			require.Equal(t, 3, p.Claims)
-		})
 
 		update(t, s, func(tx Tx) error { return tx.Outbox().Done(a) })
-		err = s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", later, later.Add(time.Minute)) })
+		err = s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, "p1", l1) })
 		require.ErrorIs(t, err, ErrNotFound)
-		err = s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(b, "", later, later.Add(time.Minute)) })
+		err = s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(b, "", l1) })
 		require.Error(t, err, "a claim needs an owner")
+		view(t, s, func(tx Tx) {
+			n := 0
+			require.NoError(t, tx.(*txImpl).kv.scan(bOutboxClaims, "", "", func(string, []byte) error { n++; return nil }))
+			require.Zero(t, n, "Done removed the claim with the effect")
+		})
 	})
+}
+
+// TestOutboxClaimsLiveWithTheirLease, on the stores that grant leases: a
+// claim lives exactly as long as its lease. A claim can only be taken
+// bound to a live lease (each case fails if a claim is taken, or reused,
+// without one); when the lease ends the claim is gone but the effect stays,
+// and the next claim counts as another owner's (reconciled first).
+func TestOutboxClaimsLiveWithTheirLease(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		store func(t *testing.T) Store
+	}{
+		{"memory", func(*testing.T) Store { return NewMemory() }},
+		{"etcd", func(t *testing.T) Store { return openEtcd(t) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := tc.store(t)
+			ls := s.(Leaser)
+			grant := func(owner string) Lease {
+				l, err := ls.Grant(ctx, owner, DefaultLeaseTTL)
+				require.NoError(t, err)
+				t.Cleanup(func() { _ = l.Revoke(context.Background()) })
+				return l
+			}
+			l1 := grant("p1")
+			var a string
+			update(t, s, func(tx Tx) error {
+				var err error
+				if a, err = tx.Outbox().Add("g", "effect"); err != nil {
+					return err
+				}
+				return tx.Outbox().Claim(a, "p1", l1.ID())
+			})
+			get := func() *Pending {
+				var p *Pending
+				view(t, s, func(tx Tx) {
+					var err error
+					p, err = tx.Outbox().Get(a)
+					require.NoError(t, err, "an ended lease never deletes the effect")
+				})
+				return p
+			}
+			require.Equal(t, "p1", get().Owner)
+
+			// p1 dies: its lease ends (etcd deletes the lease's keys).
+			if ml, ok := l1.(*MemoryLease); ok {
+				ml.Expire()
+			} else {
+				require.NoError(t, l1.Revoke(ctx))
+			}
+			<-l1.Done()
+			p := get()
+			require.Empty(t, p.Owner, "the claim ended with its lease")
+			require.Equal(t, 1, p.Claims, "the effect keeps its count")
+
+			cases := []struct {
+				name   string
+				owner  string
+				lease  func() int64
+				err    error
+				claims int
+			}{
+				{"reused under the ended lease", "p1", l1.ID, ErrLeaseLost, 1},
+				{"under an unknown lease", "p2", func() int64 { return l1.ID() + 1<<40 }, ErrLeaseLost, 1},
+				{"taken over under a live lease", "p2", grant("p2").ID, nil, 2},
+				{"its old owner back under a new lease", "p1", grant("p1").ID, ErrClaimed, 2},
+			}
+			for _, c := range cases {
+				err := s.Update(ctx, func(tx Tx) error { return tx.Outbox().Claim(a, c.owner, c.lease()) })
+				if c.err != nil {
+					require.ErrorIs(t, err, c.err, c.name)
+				} else {
+					require.NoError(t, err, c.name)
+					require.Equal(t, c.owner, get().Owner, c.name)
+				}
+				require.Equal(t, c.claims, get().Claims, c.name)
+			}
+		})
+	}
 }
 
 // A claimed head holds its stream back: the stream's next effect is not
@@ -633,6 +726,7 @@ func TestOutboxClaims(t *testing.T) {
 func TestOutboxClaimHoldsItsStream(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
+		l1, l2 := leaseFor(t, s, "p1"), leaseFor(t, s, "p2")
 		var first string
 		update(t, s, func(tx Tx) error {
 			var err error
@@ -642,7 +736,7 @@ func TestOutboxClaimHoldsItsStream(t *testing.T) {
 			if _, err := tx.Outbox().Add("g", "two"); err != nil {
 				return err
 			}
-			return tx.Outbox().Claim(first, "p1", t0, t0.Add(time.Minute))
+			return tx.Outbox().Claim(first, "p1", l1)
 		})
 		view(t, s, func(tx Tx) {
 			ps, err := tx.Outbox().HeadsFor("p2", t0, 10)
@@ -650,8 +744,9 @@ func TestOutboxClaimHoldsItsStream(t *testing.T) {
 			require.Empty(t, ps)
 		})
 		// A claim in a failed transaction is not kept.
+		update(t, s, func(tx Tx) error { _, err := tx.Outbox().Release("p1"); return err })
 		err := s.Update(ctx, func(tx Tx) error {
-			if err := tx.Outbox().Claim(first, "p1", t0, t0.Add(time.Hour)); err != nil {
+			if err := tx.Outbox().Claim(first, "p2", l2); err != nil {
 				return err
 			}
 			return errors.New("rolled back")
@@ -660,7 +755,8 @@ func TestOutboxClaimHoldsItsStream(t *testing.T) {
 		view(t, s, func(tx Tx) {
 			p, err := tx.Outbox().Get(first)
 			require.NoError(t, err)
-			require.True(t, p.Until.Equal(t0.Add(time.Minute)))
+			require.Empty(t, p.Owner)
+			require.Equal(t, 1, p.Claims)
 		})
 	})
 }
@@ -670,6 +766,7 @@ func TestOutboxClaimHoldsItsStream(t *testing.T) {
 func TestOutboxRelease(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, s Store) {
+		l1, l2, l3 := leaseFor(t, s, "p1"), leaseFor(t, s, "p2"), leaseFor(t, s, "p3")
 		var mine1, mine2, theirs string
 		update(t, s, func(tx Tx) error {
 			var err error
@@ -683,16 +780,16 @@ func TestOutboxRelease(t *testing.T) {
 				return err
 			}
 			for _, id := range []string{mine1, mine2} {
-				if err := tx.Outbox().Claim(id, "p1", t0, t0.Add(time.Minute)); err != nil {
+				if err := tx.Outbox().Claim(id, "p1", l1); err != nil {
 					return err
 				}
 			}
-			return tx.Outbox().Claim(theirs, "p2", t0, t0.Add(time.Minute))
+			return tx.Outbox().Claim(theirs, "p2", l2)
 		})
 		var n int
 		update(t, s, func(tx Tx) error {
 			var err error
-			n, err = tx.Outbox().Release("p1", t0.Add(time.Second))
+			n, err = tx.Outbox().Release("p1")
 			return err
 		})
 		require.Equal(t, 2, n)
@@ -703,20 +800,20 @@ func TestOutboxRelease(t *testing.T) {
 			require.Equal(t, mine1, ps[0].ID)
 			p, err := tx.Outbox().Get(mine2)
 			require.NoError(t, err)
-			require.Equal(t, "p1", p.Owner, "the owner is kept: a later claim by another counts")
-			require.True(t, p.Until.Equal(t0.Add(time.Second)))
+			require.Empty(t, p.Owner)
+			require.Equal(t, 1, p.Claims)
 		})
 		// A new owner's claim counts as a second one.
-		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(mine1, "p3", t0.Add(time.Second), t0.Add(time.Minute)) })
+		update(t, s, func(tx Tx) error { return tx.Outbox().Claim(mine1, "p3", l3) })
 		view(t, s, func(tx Tx) {
 			p, err := tx.Outbox().Get(mine1)
 			require.NoError(t, err)
 			require.Equal(t, 2, p.Claims)
 		})
-		// AnyOwner ends every owner's running claims (p2's and p3's here).
+		// AnyOwner ends every owner's claims (p2's and p3's here).
 		update(t, s, func(tx Tx) error {
 			var err error
-			n, err = tx.Outbox().Release(AnyOwner, t0.Add(2*time.Second))
+			n, err = tx.Outbox().Release(AnyOwner)
 			return err
 		})
 		require.Equal(t, 2, n)

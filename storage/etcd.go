@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -58,6 +60,9 @@ type EtcdOptions struct {
 	// MustExist refuses a prefix holding no store instead of creating one
 	// (to read a store, as sandtable migrate does).
 	MustExist bool
+	// DialOptions are more gRPC options of the client (tests count the
+	// requests the bot sends with an interceptor).
+	DialOptions []grpc.DialOption
 	// RetryFor bounds how long Update and View retry a transient failure
 	// of the cluster (no leader, a member gone; default 30s, the time a
 	// cluster needs to elect a new leader many times over).
@@ -127,6 +132,8 @@ type Etcd struct {
 	// Counters, for tests, benchmarks and operators.
 	commits, retries atomic.Int64
 	maxOps, maxBytes atomic.Int64
+	// leases are the leases this store granted (lease.go), by ID.
+	leases sync.Map
 }
 
 var _ Store = (*Etcd)(nil)
@@ -158,6 +165,7 @@ func OpenEtcd(ctx context.Context, o EtcdOptions) (*Etcd, error) {
 		Username:    o.Username,
 		Password:    o.Password,
 		Logger:      zap.NewNop(), // errors come back to the callers
+		DialOptions: o.DialOptions,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("etcd %s: %w", where, err)
@@ -238,6 +246,14 @@ func (s *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 					s.commits.Add(1)
 					return nil
 				}
+			}
+			if errors.Is(err, ErrLeaseLost) && conflicts+1 < s.opts.MaxAttempts {
+				// The lease is marked lost now: fn, run again, binds
+				// nothing to it (a caller that holds no lease claims
+				// nothing).
+				t.rollback()
+				conflicts++
+				continue
 			}
 			if err == nil {
 				if ok {
@@ -341,6 +357,8 @@ type etcdKV struct {
 	ranges [][2]string
 	// writes are the buffered writes by full key (del: a delete).
 	writes map[string]bufWrite
+	// pages are the scan pages read, by range (fetch).
+	pages map[[2]string]fetched
 	// err is the first failed read: the kv interface has no error on get,
 	// so the attempt is void and Update returns (or retries on) err.
 	err error
@@ -352,8 +370,9 @@ type cachedKV struct {
 }
 
 type bufWrite struct {
-	v   []byte
-	del bool
+	v     []byte
+	del   bool
+	lease int64 // put bound to this lease (0: none)
 }
 
 func (k *etcdKV) key(b, key string) string { return k.s.opts.Prefix + b + "/" + key }
@@ -434,6 +453,16 @@ func (k *etcdKV) put(b, key string, v []byte) error {
 		v = []byte{}
 	}
 	k.write(k.key(b, key), bufWrite{v: append([]byte(nil), v...)})
+	return nil
+}
+
+func (k *etcdKV) putBound(b, key string, v []byte, lease int64) error {
+	if err := k.put(b, key, v); err != nil {
+		return err
+	}
+	w := k.writes[k.key(b, key)]
+	w.lease = lease
+	k.writes[k.key(b, key)] = w
 	return nil
 }
 
@@ -538,8 +567,31 @@ type cachedKVKey struct {
 	cachedKV
 }
 
-// fetch reads one page of [from, end) at the snapshot.
+// fetched is one page a fetch read.
+type fetched struct {
+	page []cachedKVKey
+	more bool
+	next string
+}
+
+// fetch reads one page of [from, end) at the snapshot; a page read already
+// in this attempt is not read again (the snapshot does not change: the
+// outbox seeks a stream's head several times in one transaction).
 func (k *etcdKV) fetch(from, end string) (page []cachedKVKey, more bool, next string) {
+	if f, ok := k.pages[[2]string{from, end}]; ok {
+		return f.page, f.more, f.next
+	}
+	page, more, next = k.fetchPage(from, end)
+	if k.err == nil {
+		if k.pages == nil {
+			k.pages = map[[2]string]fetched{}
+		}
+		k.pages[[2]string{from, end}] = fetched{page, more, next}
+	}
+	return page, more, next
+}
+
+func (k *etcdKV) fetchPage(from, end string) (page []cachedKVKey, more bool, next string) {
 	ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
 	defer cancel()
 	resp, err := k.s.cli.Get(ctx, from, k.readOpts(clientv3.WithRange(end), clientv3.WithLimit(scanPage),
@@ -606,6 +658,8 @@ func (k *etcdKV) commit() (ok bool, err error) {
 		w := k.writes[full]
 		if w.del {
 			ops = append(ops, clientv3.OpDelete(full))
+		} else if w.lease != 0 {
+			ops = append(ops, clientv3.OpPut(full, string(w.v), clientv3.WithLease(clientv3.LeaseID(w.lease))))
 		} else {
 			ops = append(ops, clientv3.OpPut(full, string(w.v)))
 		}
@@ -629,6 +683,14 @@ func (k *etcdKV) commit() (ok bool, err error) {
 	if err != nil {
 		if errors.Is(err, rpctypes.ErrTooManyOps) || errors.Is(err, rpctypes.ErrRequestTooLarge) {
 			return false, fmt.Errorf("%w: the cluster refused it: %v; nothing was written", ErrTooLarge, err)
+		}
+		if errors.Is(err, rpctypes.ErrLeaseNotFound) {
+			for _, w := range k.writes {
+				if w.lease != 0 {
+					k.s.leaseLost(w.lease)
+				}
+			}
+			return false, fmt.Errorf("%w: %v; nothing was written", ErrLeaseLost, err)
 		}
 		return false, &uncertainCommit{err}
 	}

@@ -12,6 +12,10 @@ type kv interface {
 	// the transaction.
 	get(b, key string) []byte
 	put(b, key string, v []byte) error
+	// putBound is put with the key bound to lease (Leaser): the store
+	// deletes it when the lease ends; lease 0 binds nothing (put). A lease
+	// the store does not hold fails the transaction with ErrLeaseLost.
+	putBound(b, key string, v []byte, lease int64) error
 	del(b, key string) error
 	// scan calls fn for each key in [from, to) in ascending order (to ""
 	// means no upper bound); fn returning errStop ends the scan without
@@ -42,11 +46,19 @@ const (
 	bOutboxSeq    = "outbox_seq"    // stream -> its last sequence number, decimal, kept for ever (schema 5)
 	bRatings      = "ratings"       // kind "/" guild "/" user -> JSON PlayerRating (schema 6)
 	bOutboxDue    = "outbox_due"    // head's due (bot's clock, sortable) "/" stream -> the head's ID (schema 7)
+	// bOutboxClaims holds the live claims: effect ID -> JSON {owner,
+	// lease}, bound to the owner's lease (lease.go). Added to schema 7
+	// without a version of its own: it holds nothing that outlives the
+	// processes, and every open creates it when missing.
+	bOutboxClaims = "outbox_claims"
+	// bProcs holds one key per process holding a lease, bound to it:
+	// process name -> "" (lease.go; never in a bbolt file).
+	bProcs = "procs"
 )
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

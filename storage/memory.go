@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 )
@@ -13,13 +14,18 @@ import (
 type Memory struct {
 	mu   sync.RWMutex
 	data map[string]map[string][]byte
+	// bound maps "bucket/key" to the fake lease the key is bound to
+	// (lease.go); leases are the live ones.
+	bound    map[string]int64
+	leases   map[int64]*MemoryLease
+	watchers map[int]func(Event)
 }
 
 var _ Store = (*Memory)(nil)
 
 // NewMemory returns an empty store of the current schema.
 func NewMemory() *Memory {
-	m := &Memory{data: map[string]map[string][]byte{}}
+	m := &Memory{data: map[string]map[string][]byte{}, bound: map[string]int64{}}
 	for _, b := range buckets {
 		m.data[b] = map[string][]byte{}
 	}
@@ -41,12 +47,37 @@ func (m *Memory) Update(ctx context.Context, fn func(Tx) error) error {
 		}
 		cp[b] = c
 	}
-	t := newTx(&memKV{data: cp, writable: true})
+	k := &memKV{m: m, data: cp, writable: true, bind: map[string]int64{}}
+	t := newTx(k)
 	if err := fn(t); err != nil {
 		t.rollback()
 		return err
 	}
+	for _, id := range k.bind {
+		if id != 0 && m.leases[id] == nil {
+			t.rollback()
+			return fmt.Errorf("%w: lease %d", ErrLeaseLost, id)
+		}
+	}
+	var timers []Event
+	for full, id := range k.bind {
+		if id == 0 {
+			delete(m.bound, full)
+		} else {
+			m.bound[full] = id
+		}
+		for _, b := range []string{bTimers, bExpiry} {
+			if key, ok := cutBucket(full, b); ok && cp[b][key] != nil {
+				if at, ok := timerAt(key); ok {
+					timers = append(timers, Event{Change: TimerSet, At: at})
+				}
+			}
+		}
+	}
 	m.data = cp
+	for _, e := range timers {
+		m.notify(e)
+	}
 	return nil
 }
 
@@ -64,8 +95,12 @@ func (m *Memory) View(ctx context.Context, fn func(Tx) error) error {
 func (m *Memory) Close() error { return nil }
 
 type memKV struct {
+	m        *Memory
 	data     map[string]map[string][]byte
 	writable bool
+	// bind is what the transaction binds ("bucket/key" -> lease, 0:
+	// unbound), applied when it commits.
+	bind map[string]int64
 }
 
 func (k *memKV) bucket(b string) map[string][]byte {
@@ -83,6 +118,15 @@ func (k *memKV) put(b, key string, v []byte) error {
 		return ErrReadOnly
 	}
 	k.bucket(b)[key] = append([]byte{}, v...)
+	k.bind[b+"/"+key] = 0
+	return nil
+}
+
+func (k *memKV) putBound(b, key string, v []byte, lease int64) error {
+	if err := k.put(b, key, v); err != nil {
+		return err
+	}
+	k.bind[b+"/"+key] = lease
 	return nil
 }
 
@@ -91,6 +135,7 @@ func (k *memKV) del(b, key string) error {
 		return ErrReadOnly
 	}
 	delete(k.bucket(b), key)
+	k.bind[b+"/"+key] = 0
 	return nil
 }
 

@@ -60,8 +60,30 @@ func TestMergeShardsIntoEtcd(t *testing.T) {
 	a := shardFile(t, "a", 0, t0)
 	b := shardFile(t, "b", 10*time.Minute, t0.Add(time.Hour))
 	dst := openEtcd(t)
-	rep, err := Merge(ctx, dst, []Source{{a, openBolt(t, a)}, {b, openBolt(t, b)}})
+	srcA := openBolt(t, a)
+	// A's run died with an effect claimed: the claim does not come along
+	// (the destination's processes take the effect, reconciled).
+	update(t, srcA, func(tx Tx) error {
+		hs, err := tx.Outbox().Heads(t0.Add(time.Hour), 1)
+		if err != nil || len(hs) == 0 {
+			return fmt.Errorf("no head to claim: %v", err)
+		}
+		return tx.Outbox().Claim(hs[0].ID, "dead-run", 0)
+	})
+	rep, err := Merge(ctx, dst, []Source{{a, srcA}, {b, openBolt(t, b)}})
 	require.NoError(t, err)
+	view(t, dst, func(tx Tx) {
+		hs, err := tx.Outbox().HeadsFor("p", t0.Add(time.Hour), 10)
+		require.NoError(t, err)
+		all, err := tx.Outbox().Heads(t0.Add(time.Hour), 10)
+		require.NoError(t, err)
+		require.Len(t, hs, len(all), "no claim came along")
+		claims := 0
+		for _, h := range all {
+			claims += h.Claims
+		}
+		require.Equal(t, 1, claims, "the envelope still counts the dead run's claim")
+	})
 	require.Equal(t, 10*time.Minute, rep.ClockOffset)
 	require.True(t, rep.Heartbeat.Equal(t0.Add(time.Hour)))
 	require.Equal(t, 4, rep.Written[bGames])

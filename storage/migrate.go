@@ -114,6 +114,11 @@ func (s *Bolt) migrate() error {
 			}
 			v++
 		}
+		// Buckets added to the current schema without a version of its
+		// own (outbox_claims) are created by any open.
+		if err := createBuckets(tx); err != nil {
+			return err
+		}
 		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte(strconv.Itoa(v)))
 	})
 }

@@ -31,9 +31,10 @@ type outboxEnvelope struct {
 	// Effect is where schema 3 kept the effect (schema 4 moved it to
 	// outbox_bodies); still read.
 	Effect json.RawMessage `json:"effect,omitempty"`
-	// The claim (outbox_claim.go): the process delivering the effect,
-	// until when (wall time: a claim is about live processes, not the
-	// game's clock), and how many times it was claimed.
+	// Owner is the process that last claimed the effect and Claims how
+	// many claims were taken (outbox_claim.go); whether a claim lives is
+	// its own key's business. Until is where schema 7's first claims kept
+	// their end: ignored (such a claim is over; Claims still counts it).
 	Owner  string    `json:"owner,omitempty"`
 	Until  time.Time `json:"until,omitzero"`
 	Claims int       `json:"claims,omitempty"`
@@ -139,8 +140,12 @@ func (r outbox) decode(id string, v []byte, withBody bool) (*Pending, error) {
 		return nil, err
 	}
 	stream, _, _ := strings.Cut(id, "/")
+	c, err := r.claimOf(id)
+	if err != nil {
+		return nil, err
+	}
 	p := &Pending{ID: id, Stream: stream, Attempts: env.Attempts, Due: due, Effect: env.Effect,
-		Owner: env.Owner, Until: env.Until, Claims: env.Claims}
+		Owner: c.Owner, Lease: c.Lease, Claims: env.Claims}
 	if withBody && p.Effect == nil {
 		body := r.t.kv.get(bOutboxBodies, id)
 		if body == nil {
@@ -216,6 +221,9 @@ func (r outbox) Done(id string) error {
 		return err
 	}
 	if err := r.t.kv.del(bOutbox, id); err != nil {
+		return err
+	}
+	if err := r.t.kv.del(bOutboxClaims, id); err != nil {
 		return err
 	}
 	if head != id {

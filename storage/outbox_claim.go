@@ -10,17 +10,39 @@ import (
 // Claims let several bot processes share one outbox and deliver each
 // effect once: a process claims an effect in a transaction before
 // delivering it (the action that queues effects claims them in its own
-// commit), and the other processes' dispatchers leave it alone until the
-// claim runs out, which it does only when its owner died or stalled. The
-// count of claims tells whether anybody but the effect's writer ever took
-// it: such an effect may have been performed already and is reconciled
-// before being performed again.
+// commit), and the other processes' dispatchers leave it alone while the
+// claim lives. A claim is a key of its own, outbox_claims/<effect ID>,
+// bound to its owner's lease (lease.go): it lives as long as its owner
+// does, however long the effect waits, and the store deletes it when the
+// owner's lease ends. It is never the effect's own key, which an ended
+// lease must not delete. The effect's envelope counts the claims taken:
+// an effect anybody but its writer ever took may have been performed
+// already and is reconciled before being performed again.
 
 // ErrClaimed is returned by Outbox.Claim when another owner's claim on the
-// effect has not run out.
+// effect lives.
 var ErrClaimed = errors.New("storage: the effect is claimed by another process")
 
-func (r outbox) Claim(id, owner string, now, until time.Time) error {
+// claimRecord is a claim key's value.
+type claimRecord struct {
+	Owner string `json:"owner"`
+	Lease int64  `json:"lease,omitempty"`
+}
+
+// claimOf reads the live claim on the effect id (zero: none).
+func (r outbox) claimOf(id string) (claimRecord, error) {
+	var c claimRecord
+	v := r.t.kv.get(bOutboxClaims, id)
+	if v == nil {
+		return c, nil
+	}
+	if err := json.Unmarshal(v, &c); err != nil {
+		return c, fmt.Errorf("outbox %s: corrupt claim: %w", id, err)
+	}
+	return c, nil
+}
+
+func (r outbox) Claim(id, owner string, lease int64) error {
 	if owner == "" {
 		return fmt.Errorf("outbox %s: a claim needs an owner", id)
 	}
@@ -28,24 +50,37 @@ func (r outbox) Claim(id, owner string, now, until time.Time) error {
 	if v == nil {
 		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
 	}
+	c, err := r.claimOf(id)
+	if err != nil {
+		return err
+	}
+	if c.Owner != "" && c.Owner != owner {
+		return fmt.Errorf("outbox %s: %w (by %s)", id, ErrClaimed, c.Owner)
+	}
+	if c.Owner == owner && c.Lease == lease {
+		return nil // held already
+	}
 	var env outboxEnvelope
 	if err := json.Unmarshal(v, &env); err != nil {
 		return fmt.Errorf("outbox %s: corrupt record: %w", id, err)
 	}
-	live := env.Owner != "" && env.Until.After(now)
-	if live && env.Owner != owner {
-		return fmt.Errorf("outbox %s: %w (by %s until %s)", id, ErrClaimed, env.Owner, env.Until.Format(time.RFC3339))
+	// A new claim (the owner's own under a new lease too: what it did
+	// under the old one is as uncertain as a dead process's work).
+	env.Claims++
+	env.Owner = owner
+	raw, err := json.Marshal(claimRecord{Owner: owner, Lease: lease})
+	if err != nil {
+		return err
 	}
-	if !live || env.Owner != owner {
-		env.Claims++ // a new claim, not its live owner's renewal
+	if err := r.t.kv.putBound(bOutboxClaims, id, raw, lease); err != nil {
+		return err
 	}
-	env.Owner, env.Until = owner, until.UTC()
 	return putJSON(r.t.kv, bOutbox, id, env)
 }
 
 func (r outbox) HeadsFor(owner string, now time.Time, limit int) ([]Pending, error) {
 	return r.heads(now, limit, func(p Pending) bool {
-		return p.Owner == "" || p.Owner == owner || !p.Until.After(now) // else another process delivers it
+		return p.Owner == "" || p.Owner == owner // else another process delivers it
 	})
 }
 
@@ -72,30 +107,25 @@ func (r outbox) heads(now time.Time, limit int, keep func(Pending) bool) ([]Pend
 	return out, err
 }
 
-func (r outbox) Release(owner string, now time.Time) (int, error) {
-	type change struct {
-		id  string
-		env outboxEnvelope
-	}
-	var changes []change
-	err := r.t.kv.scan(bOutbox, "", "", func(k string, v []byte) error {
-		var env outboxEnvelope
-		if err := json.Unmarshal(v, &env); err != nil {
-			return fmt.Errorf("outbox %s: corrupt record: %w", k, err)
+func (r outbox) Release(owner string) (int, error) {
+	var ended []string
+	err := r.t.kv.scan(bOutboxClaims, "", "", func(k string, v []byte) error {
+		var c claimRecord
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("outbox %s: corrupt claim: %w", k, err)
 		}
-		if (owner == AnyOwner || env.Owner == owner) && env.Until.After(now) {
-			env.Until = now.UTC()
-			changes = append(changes, change{k, env})
+		if owner == AnyOwner || c.Owner == owner {
+			ended = append(ended, k)
 		}
 		return nil
 	})
 	if err != nil {
 		return 0, err
 	}
-	for _, c := range changes {
-		if err := putJSON(r.t.kv, bOutbox, c.id, c.env); err != nil {
+	for _, id := range ended {
+		if err := r.t.kv.del(bOutboxClaims, id); err != nil {
 			return 0, err
 		}
 	}
-	return len(changes), nil
+	return len(ended), nil
 }

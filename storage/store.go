@@ -411,19 +411,23 @@ type Outbox interface {
 	// NextDue is the earliest due time of a stream's first pending effect,
 	// or the zero time when the outbox is empty.
 	NextDue() (time.Time, error)
-	// Claim records that owner (a process) delivers the effect id until
-	// until (see outbox_claim.go); ErrClaimed when another owner's claim
-	// runs after now, ErrNotFound when the effect is done.
-	Claim(id, owner string, now, until time.Time) error
-	// HeadsFor is Heads without the heads another owner than owner has
-	// claimed until after now: what owner's dispatcher may deliver.
+	// Claim records that owner (a process) delivers the effect id while
+	// its lease lives (see outbox_claim.go; lease 0: no lease, on a store
+	// one process uses); ErrClaimed when another owner's claim lives,
+	// ErrNotFound when the effect is done, and the transaction fails with
+	// ErrLeaseLost when the store no longer holds lease. Claiming again
+	// under the same lease writes nothing; under another lease it is a
+	// new claim (counted).
+	Claim(id, owner string, lease int64) error
+	// HeadsFor is Heads without the heads another owner than owner has a
+	// live claim on: what owner's dispatcher may deliver.
 	HeadsFor(owner string, now time.Time, limit int) ([]Pending, error)
-	// Release ends at now every claim of owner still running (a process
-	// stopping hands its effects over) and returns how many it ended.
-	// Owner AnyOwner ends every process's claims: only for a store no
-	// other process can be using (a bbolt file, which one process opens),
-	// whose claims are all a dead run's.
-	Release(owner string, now time.Time) (int, error)
+	// Release ends every claim of owner (a process stopping without a
+	// lease hands its effects over) and returns how many it ended. Owner
+	// AnyOwner ends every process's claims: only for a store no other
+	// process can be using (a bbolt file, which one process opens), whose
+	// claims are all a dead run's.
+	Release(owner string) (int, error)
 }
 
 // AnyOwner as Outbox.Release's owner means every owner.
@@ -436,11 +440,12 @@ type Pending struct {
 	Attempts int       // failed attempts so far
 	Due      time.Time // wall time (downtime credited like deadlines)
 	Effect   json.RawMessage
-	// Owner is the process that last claimed the effect ("": never
-	// claimed), Until when that claim ends (wall time), Claims how many
-	// claims were taken (a claim renewed by its live owner counts once).
+	// Owner is the process holding a live claim on the effect ("": none)
+	// and Lease the lease that claim is bound to (0: none); Claims counts
+	// the claims ever taken (a claim taken again under the same lease
+	// counts once).
 	Owner  string
-	Until  time.Time
+	Lease  int64
 	Claims int
 }
 

@@ -24,9 +24,11 @@
 // anywhere in the chain); an error that does not is a call with no answer,
 // retried. Permanent marks an error that no retry can help.
 //
-// Claims: a process delivering an effect holds a claim on it for a TTL and
-// renews it while it lives (RenewDue, Keep), so a live owner's work is never
-// taken over; a dead owner's claim simply runs out.
+// Claims held for a TTL are renewed while their owner lives (RenewDue,
+// Keep), so a live owner's work is never taken over and a dead owner's claim
+// simply runs out. The outbox's claims no longer need it: they are bound to
+// the process's etcd lease, which etcd's concurrency.Session renews the same
+// way (storage/lease.go).
 //
 // Idempotent creates: WithNonce gives a message create the nonce of its
 // effect (Nonce derives one of Discord's at most 25 characters from an
