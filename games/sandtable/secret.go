@@ -117,15 +117,17 @@ func hiddenResolved(entries []Entry) error {
 // entry and the private notice of its cancellation are left out. The
 // viewer's own Drones are all shown. The result replays like log (Replay,
 // NewRecord). A Drone pending in start, which log does not declare, is
-// left as start holds it.
+// left as start holds it; start may be nil.
 func EndLog(start *Position, log []Entry, viewer Side) []Entry {
 	type decl struct {
 		at       int // the index of its action in log; -1: pending in start
 		resolved bool
 	}
 	queue := map[Side][]*decl{}
-	for _, d := range start.drones {
-		queue[d.Side] = append(queue[d.Side], &decl{at: -1})
+	if start != nil { // nil: a game stored before its start was kept
+		for _, d := range start.drones {
+			queue[d.Side] = append(queue[d.Side], &decl{at: -1})
+		}
 	}
 	byAction := map[int]*decl{}
 	for i, e := range log {
