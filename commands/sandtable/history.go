@@ -23,7 +23,9 @@ import (
 // D19): while the game runs, a spectator sees the public view of every
 // turn, a player their own view (the public view with their own Drone
 // orders and secret log lines); once it is over, everyone sees everything,
-// both sides' Drone orders included. A game stored before starts were
+// both sides' Drone orders included, but for the orders of the Drones that
+// never resolved (ruling D6): a player sees their own side's only, a
+// spectator none (engine.EndLog). A game stored before starts were
 // kept has its turn log only: its viewer steps through the log by turn and
 // draws the board of the last frame alone. Nothing of Deployment is shown
 // before the reveal, nor after a game that ended in Deployment.
@@ -330,10 +332,11 @@ func revealedBoard(pos *engine.Position, log []engine.Entry) (render.SandTableBo
 }
 
 // replay is the finished game's replay (issue 17), the history viewer's
-// frames with everything shown (ruling D19 once over): the board right
-// after the reveal, showing both deployments, then the board at the end of
-// every turn with its moves marked and the Drone orders given in it, then
-// the final position. None for a game that ended in Deployment (nothing is
+// frames as a spectator sees them once the game is over (ruling D19): the
+// board right after the reveal, showing both deployments, then the board
+// at the end of every turn with its moves marked and the Drone orders
+// given in it that resolved (never one that did not, ruling D6), then the
+// final position. None for a game that ended in Deployment (nothing is
 // revealed) or stored before its start was kept (ruling D13: no earlier
 // board can be rebuilt).
 func replay(t *turn) (*commands.Replay, error) {
@@ -370,7 +373,7 @@ func replay(t *turn) (*commands.Replay, error) {
 	return &commands.Replay{
 		Name:      "sandtable-" + t.Game.ID + "-replay.gif",
 		SandTable: frames,
-		Caption: fmt.Sprintf("both deployments as revealed, then the end of each of %s, Drone orders shown in the turn they were given",
+		Caption: fmt.Sprintf("both deployments as revealed, then the end of each of %s, the Drone orders that struck shown in the turn they were given",
 			commands.Plural(p.frames-1, "turn", "turns")),
 	}, nil
 }

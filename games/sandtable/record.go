@@ -14,11 +14,13 @@ const (
 )
 
 // Record is a whole SandTable game in a machine-readable form, made once
-// the game is over (when everything in it is public, ruling D19): the
-// position after Deployment, both deployments revealed, and every action
-// after it in order, each with its turn, side and phase, a Drone's order
-// (spotter and target) beside the action that gave it. Replaying the
-// actions on the start rebuilds every position of the game (Walk).
+// the game is over (ruling D19): the position after Deployment, both
+// deployments revealed, and every action after it in order, each with its
+// turn, side and phase, a Drone's order (spotter and target) beside the
+// action that gave it. The order of a Drone that never resolved stays
+// secret (ruling D6): Public gives the record a viewer may see, with such
+// orders hidden (RecordDrone.Hidden). Replaying the actions on the start
+// rebuilds every position of the game (Walk).
 //
 // Its JSON form (Marshal, ParseRecord; docs/sandtable-record.md):
 //
