@@ -98,6 +98,16 @@ func TestSandUnresolvedDroneStaysSecret(t *testing.T) {
 			}
 		}
 	}
+	// /history in the thread opens the same viewer, at the last frame.
+	for _, u := range []commands.User{carol, opp} {
+		r0, err := a0.Handle(cmd(u, "history", "", nil))
+		require.NoError(t, err)
+		r1, err := a1.Handle(cmd(u, "history", "", nil))
+		require.NoError(t, err)
+		require.True(t, r0.Ephemeral)
+		require.Equal(t, r0.Cards[0].Description, r1.Cards[0].Description, "%s's /history: the log", u.Name)
+		require.True(t, bytes.Equal(r0.Files[0].Data, r1.Files[0].Data), "%s's /history: the final board", u.Name)
+	}
 	mine := viewer(t, a0, owner, order0.Turn)
 	require.Contains(t, mine.Cards[0].Description, "target "+order0.To.String(), "the owner sees their own order")
 

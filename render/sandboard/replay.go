@@ -54,7 +54,8 @@ func ReplayBoards(rec *sandtable.Record, each Frames) ([]render.SandTableBoard, 
 // Revealed is the board of p with nothing hidden, for a game that is over
 // (ruling D19): the public board (Board for NoSide, with the last Main
 // action of log) and both sides' pending Drone orders, each taken from its
-// owner's view.
+// owner's view. A Drone whose order a public record hides (ruling D6) has
+// no target in p and is not drawn (FromView).
 func Revealed(p *sandtable.Position, log []sandtable.Entry) (render.SandTableBoard, error) {
 	b, _, err := Board(p, log, sandtable.NoSide)
 	if err != nil {
