@@ -49,8 +49,8 @@ func publicLog(t *testing.T, rec *Record) string {
 // resolved keeps its target in the public record.
 func TestPublicRecordHidesUnresolvedDrones(t *testing.T) {
 	t.Parallel()
-	unresolved, resolved := 0, 0
-	for g := 0; g < 12 && (unresolved < 3 || resolved < 3); g++ {
+	unresolved, resolved, cancelled, pending := 0, 0, 0, 0
+	for g := 0; g < 12 && (unresolved < 3 || resolved < 3 || cancelled == 0 || pending == 0); g++ {
 		start, log, _, p := playedGame(t, 300+g, 160)
 		if p.Phase() != PhaseFinished {
 			e, err := p.ApplyString("S resign")
@@ -91,6 +91,10 @@ func TestPublicRecordHidesUnresolvedDrones(t *testing.T) {
 				}
 				if h := pub.Actions[k].Drone; h == nil || !h.Hidden || h.Target != NoSquare {
 					t.Errorf("game %d action %d: public order %+v, want hidden", g, k+1, h)
+				} else if h.Spotter.IsZero() {
+					pending++
+				} else {
+					cancelled++ // its spotter's loss was public
 				}
 				own, err := rec.Public(a.Side)
 				if err != nil {
@@ -111,8 +115,8 @@ func TestPublicRecordHidesUnresolvedDrones(t *testing.T) {
 			}
 		}
 	}
-	if unresolved < 3 || resolved < 3 {
-		t.Fatalf("%d unresolved and %d resolved Drones seen; want at least 3 each", unresolved, resolved)
+	if unresolved < 3 || resolved < 3 || cancelled == 0 || pending == 0 {
+		t.Fatalf("%d unresolved (%d cancelled, %d pending at the end) and %d resolved Drones seen; want at least 3 each, of both kinds", unresolved, cancelled, pending, resolved)
 	}
 }
 
