@@ -84,3 +84,15 @@ func requireOnlyRematch(t *testing.T, m *discordsim.Message) {
 	}
 	require.Equal(t, []string{"Rematch", "History", "Replay"}, labels, "a finished game offers only a rematch, its history and its replay")
 }
+
+// requireOnlySandRematch is requireOnlyRematch for a SandTable game that
+// ended after Deployment, whose final board also offers each player their
+// own record (My full record, ruling D23).
+func requireOnlySandRematch(t *testing.T, m *discordsim.Message) {
+	t.Helper()
+	var labels []string
+	for _, b := range m.Buttons() {
+		labels = append(labels, b.Label)
+	}
+	require.Equal(t, []string{"Rematch", "History", "Replay", "My full record"}, labels, "a finished game offers only a rematch, its history, its replay and each player's record")
+}

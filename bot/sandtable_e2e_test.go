@@ -161,7 +161,15 @@ func TestSandTableFullGame(t *testing.T) {
 	dump(t, "99-end", last)
 	require.Contains(t, last.Text(), alice.Mention()+" (South) wins: North has no Base left")
 	require.Contains(t, last.Text(), "North Base NB1 on f20 was destroyed by Airplane SP2")
-	requireOnlyRematch(t, last)
+	requireOnlySandRematch(t, last)
+	// My full record: each player's own record, privately; nobody else's.
+	_, mine := g.press(bob, last, "My full record")
+	require.True(t, mine.Ephemeral(), "a full record is private")
+	require.NotNil(t, mine.Attachment("sandtable-"+g.id+"-north-record.json"), mine.Text())
+	_, refused := g.press(carol, last, "My full record")
+	require.True(t, refused.Ephemeral())
+	require.Contains(t, refused.Text(), "Only the players")
+	require.Nil(t, refused.Attachment("sandtable-"+g.id+"-north-record.json"))
 	rec := last.Attachment("sandtable-" + g.id + ".txt")
 	require.NotNil(t, rec, "the game record is attached at the end")
 	for _, want := range []string{"# South: alice", "The coin chose", "South played n7-o6", "South declared a Drone (1 pending)", "South's Drone spotted by SI13 hit c11: nothing",

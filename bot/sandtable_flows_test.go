@@ -197,7 +197,7 @@ piece NT9 k20
 			scan.check()
 			require.Contains(t, m.Text(), u.Mention()+" "+c.want)
 			require.NotNil(t, m.Attachment("sandtable-"+g.id+".txt"))
-			requireOnlyRematch(t, m)
+			requireOnlySandRematch(t, m)
 			games := h.reply(u, h.gen.ID, "games")
 			require.NotContains(t, games.Text(), g.thread.ID, "a finished game is not listed")
 		})

@@ -37,18 +37,19 @@ type leakScan struct {
 	g       *sandGame
 	next    int
 	public  map[string]bool           // tokens (squares, IDs) the public log has named
+	onBoard map[string]bool           // tokens of the public views seen after the reveal
 	forever map[string]sandtable.Side // cancelled Drones' targets, by owner
 	// lastImage: compare only the newest public image of each check with the
 	// render (a computer's several actions between two checks post boards of
 	// positions the check no longer sees); the texts are all scanned.
 	lastImage bool
 	// counts, for the test's own sanity checks
-	publicTexts, publicImages, privateCalls, autocompletes, skippedImages int
-	rnd                                                                   *render.Renderer
+	publicTexts, publicImages, privateCalls, autocompletes, skippedImages, publicFiles int
+	rnd                                                                                *render.Renderer
 }
 
 func newLeakScan(g *sandGame) *leakScan {
-	return &leakScan{g: g, next: g.firstCall, public: map[string]bool{}, forever: map[string]sandtable.Side{}, rnd: render.New()}
+	return &leakScan{g: g, next: g.firstCall, public: map[string]bool{}, onBoard: map[string]bool{}, forever: map[string]sandtable.Side{}, rnd: render.New()}
 }
 
 var (
@@ -60,6 +61,7 @@ var (
 type payload struct {
 	call   *discordsim.Call
 	text   string
+	files  string // the text files attached (records), which print positions
 	images map[string][]byte
 	for_   *discordsim.User // autocomplete: whose answer
 	public bool
@@ -72,10 +74,14 @@ func (s *leakScan) classify(c *discordsim.Call, byID, byToken map[string]*discor
 	}
 	p := &payload{call: c, text: strings.Join(jsonStrings(c.JSON, nil), "\n"), images: map[string][]byte{}}
 	for _, f := range c.Files {
-		if strings.HasSuffix(f.Name, ".png") {
+		switch {
+		case strings.HasSuffix(f.Name, ".png"):
 			p.images[f.Name] = f.Data
-		} else {
-			p.text += "\n" + string(f.Data) // a text file is read like the message
+		case strings.HasSuffix(f.Name, ".gif"):
+			// a replay: not text (commands.TestSandUnresolvedDroneStaysSecret
+			// checks that it does not depend on an unresolved Drone's target)
+		default:
+			p.files += "\n" + string(f.Data) // a record file
 		}
 	}
 	segs := strings.Split(strings.Trim(c.Path, "/"), "/")
@@ -158,10 +164,17 @@ func (s *leakScan) check() {
 	}
 	_, pos, log := g.state()
 
-	// What the public may know: every token the public log names.
+	// What the public may know: every token the public log names; and, for
+	// the game's record files, which print positions, every piece and the
+	// square it stood on at a check after the reveal (G20).
 	for _, e := range sandtable.FilterLog(log, sandtable.NoSide) {
 		for _, tok := range tokenRe.FindAllString(e.Text+" "+e.Notation, -1) {
 			s.public[tok] = true
+		}
+	}
+	if pos.Turn() > 0 {
+		for _, tok := range tokenRe.FindAllString(pos.View(sandtable.NoSide).Format(), -1) {
+			s.onBoard[tok] = true
 		}
 	}
 	// The secrets of each side now.
@@ -215,8 +228,11 @@ func (s *leakScan) check() {
 			continue
 		}
 		s.publicTexts++
-		require.NotContains(h.t, p.text, "Your Drone", "%s: a private Drone line in public", c)
-		require.NotContains(h.t, p.text, "secret deployment", "%s: a deployment panel in public", c)
+		require.NotContains(h.t, p.text+p.files, "Your Drone", "%s: a private Drone line in public", c)
+		require.NotContains(h.t, p.text+p.files, "secret deployment", "%s: a deployment panel in public", c)
+		if p.files != "" {
+			s.publicFiles++
+		}
 		if deploying {
 			require.Empty(h.t, squareRe.FindAllString(p.text, -1), "%s names squares before the reveal: %s", c, p.text)
 			require.Empty(h.t, p.images, "%s: a public image before the reveal", c)
@@ -225,6 +241,9 @@ func (s *leakScan) check() {
 			for tok, what := range secrets[side] {
 				if !s.public[tok] && containsToken(p.text, tok) {
 					require.Failf(h.t, "secret in public", "%s names %s (%s): %s", c, tok, what, p.text)
+				}
+				if !s.public[tok] && !s.onBoard[tok] && containsToken(p.files, tok) {
+					require.Failf(h.t, "secret in a public file", "%s names %s (%s) in a file: %s", c, tok, what, p.files)
 				}
 			}
 		}

@@ -36,9 +36,10 @@ const maxReplayInput = 16 << 20
 // start position) with the moves read by our SAN parser (Team Chess:
 // sacrifices in player notation and "--" passes, as the bot exports
 // them); a Variant tag must name -game's variant. SandTable games come
-// from a game record (docs/sandtable-record.md), everything shown: both
-// deployments and every Drone order from the turn it was given; one
-// board per turn, or per action with -frames action. The file keeps
+// from a game record (docs/sandtable-record.md), drawn as its public
+// record: both deployments and every Drone order that resolved from the
+// turn it was given, never the order of a Drone that did not (ruling
+// D6); one board per turn, or per action with -frames action. The file keeps
 // within Discord's 10 MiB (smaller boards, then fewer, when a game is
 // very long). FILE "-" reads standard input. Exit codes: 0 written; 1 a
 // move of the PGN that is not legal; 2 bad arguments, an unreadable or

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"image/gif"
 	"math/rand/v2"
 	"os"
@@ -297,4 +298,78 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestReplayCLIHidesUnresolvedDroneTargets (ruling D6): the replays of two
+// records that differ only in the target of a Drone that never resolved
+// (still pending when the game ended) are the same GIF.
+func TestReplayCLIHidesUnresolvedDroneTargets(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, rec := sandRecordFile(t, dir, 12)
+	p, err := rec.StartPosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log []sandtable.Entry
+	for _, a := range rec.Actions {
+		e, err := p.ApplyString(a.Action)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, e...)
+	}
+	start, err := rec.StartPosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for p.Phase() != sandtable.PhasePostTurn {
+		acts := p.LegalActions()
+		e, err := p.Apply(acts[r.IntN(len(acts))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, e...)
+	}
+	var drones []string
+	for _, a := range p.LegalActions() {
+		if a.Kind == sandtable.ActDrone && (len(drones) == 0 || strings.HasPrefix(a.String(), drones[0][:strings.Index(drones[0], "-")+1])) {
+			drones = append(drones, a.String())
+		}
+	}
+	if len(drones) < 2 {
+		t.Fatalf("no two Drone orders of one spotter: %v", drones)
+	}
+	var gifs [][]byte
+	for i, d := range drones[:2] {
+		q := p.Clone()
+		l := append([]sandtable.Entry(nil), log...)
+		for _, a := range []string{d, "resign"} {
+			e, err := q.ApplyString(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l = append(l, e...)
+		}
+		rec, err := sandtable.NewRecord(start, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := rec.Marshal()
+		path := filepath.Join(dir, fmt.Sprintf("game%d.json", i))
+		os.WriteFile(path, data, 0o644)
+		out := filepath.Join(dir, fmt.Sprintf("game%d.gif", i))
+		if code, stdout, stderr := runReplay(t, "-game", "sandtable", "-record", path, "-frames", "action", "-size", "400", "-out", out); code != 0 {
+			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+		}
+		g, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gifs = append(gifs, g)
+	}
+	if !bytes.Equal(gifs[0], gifs[1]) {
+		t.Errorf("the replays of %s and %s, pending when the game ended, differ", drones[0], drones[1])
+	}
 }

@@ -211,14 +211,15 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			return commands.Message{}, err
 		}
 		files = append(files, &ui.File{Name: "sandtable-" + g.ID + ".txt", ContentType: "text/plain", Data: []byte(rec)})
-		if f, err := recordFile(t, s); err != nil {
+		if f, err := recordFile(t, s, engine.NoSide); err != nil {
 			return commands.Message{}, err
 		} else if f != nil {
 			files = append(files, f)
 		}
 	}
 	if s.over() {
-		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), historyview.Button(g), commands.ReplayButton(g)}}
+		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary), historyview.Button(g), commands.ReplayButton(g),
+			commands.GameButton(g, "fullrecord", "My full record", ui.Secondary)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: comps}, nil
 }
@@ -331,16 +332,20 @@ func countsText(c engine.SideCounts) string {
 }
 
 // recordFile is the finished game's machine-readable record
-// (docs/sandtable-record.md; ruling G23): the position after Deployment,
-// both deployments shown, and every action after it with its Drone order.
-// Nil for a game that ended in Deployment or was stored before its start
-// was kept (ruling D13).
-func recordFile(t *turn, s *State) (*ui.File, error) {
+// (docs/sandtable-record.md; ruling G23) as viewer may see it: the
+// position after Deployment, both deployments shown, and every action
+// after it with its Drone order, but for the orders of the Drones of
+// another side than viewer that never resolved, which stay hidden
+// (engine.EndLog, ruling D6). NoSide gives the public record the final
+// board carries; a side, that player's full record (fullRecord). Nil for
+// a game that ended in Deployment or was stored before its start was kept
+// (ruling D13).
+func recordFile(t *turn, s *State, viewer engine.Side) (*ui.File, error) {
 	start, log, err := history(t.View, t.Game.ID, s)
 	if err != nil || start == nil {
 		return nil, err
 	}
-	rec, err := engine.NewRecord(start, log)
+	rec, err := engine.NewRecord(start, engine.EndLog(start, log, viewer))
 	if err != nil {
 		return nil, fmt.Errorf("game %s: record: %w", t.Game.ID, err)
 	}
@@ -352,7 +357,36 @@ func recordFile(t *turn, s *State) (*ui.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ui.File{Name: "sandtable-" + t.Game.ID + "-record.json", ContentType: "application/json", Data: data}, nil
+	name := "sandtable-" + t.Game.ID + "-record.json"
+	if viewer != engine.NoSide {
+		name = "sandtable-" + t.Game.ID + "-" + strings.ToLower(viewer.String()) + "-record.json"
+	}
+	return &ui.File{Name: name, ContentType: "application/json", Data: data}, nil
+}
+
+// fullRecord answers the final board's **My full record**: privately, the
+// clicker's own record of the finished game, their side's Drone orders all
+// shown, the opponent's that never resolved hidden as in the public record
+// (ruling D6). Only the game's players have one.
+func fullRecord(t *turn) (*response, error) {
+	s := t.State
+	side, ok := s.sideOf(t.Req.User.ID)
+	if !ok {
+		return nil, commands.Errorf("Only the players of this game, %s and %s, have a full record; the public record is attached to the final board.", s.South.Mention(), s.North.Mention())
+	}
+	if !s.over() {
+		return nil, commands.Errorf("The game is still on: its record is made when it ends.")
+	}
+	f, err := recordFile(t, s, side)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, commands.Errorf("This game has no record: it ended during Deployment, or was stored before the bot kept its start (ruling D13).")
+	}
+	return &response{Ephemeral: true, Message: commands.Message{
+		Content: fmt.Sprintf("Your full record of game %s, as %s: all your Drone orders are in it; those of your opponent that never resolved stay secret (ruling D6).", t.Game.ID, side),
+		Files:   []*ui.File{f}}}, nil
 }
 
 // ratingAfter is " (1500?)", u's rating in this game's server, for a

@@ -23,7 +23,9 @@ import (
 // D19): while the game runs, a spectator sees the public view of every
 // turn, a player their own view (the public view with their own Drone
 // orders and secret log lines); once it is over, everyone sees everything,
-// both sides' Drone orders included. A game stored before starts were
+// both sides' Drone orders included, but for the orders of the Drones that
+// never resolved (ruling D6): a player sees their own side's only, a
+// spectator none (engine.EndLog). A game stored before starts were
 // kept has its turn log only: its viewer steps through the log by turn and
 // draws the board of the last frame alone. Nothing of Deployment is shown
 // before the reveal, nor after a game that ended in Deployment.
@@ -37,8 +39,11 @@ type past struct {
 	frames int
 }
 
-// loadPast reads s's history (the archived turns through view).
-func loadPast(view func(func(storage.Tx) error) error, gameID string, s *State) (*past, error) {
+// loadPast reads s's history (the archived turns through view). Once the
+// game is over, the log is the one viewer may see then (engine.EndLog:
+// the order of a Drone of the other side that never resolved stays
+// hidden, ruling D6; NoSide: the public).
+func loadPast(view func(func(storage.Tx) error) error, gameID string, s *State, viewer engine.Side) (*past, error) {
 	start, log, err := history(view, gameID, s)
 	if err != nil {
 		return nil, err
@@ -49,6 +54,9 @@ func loadPast(view func(func(storage.Tx) error) error, gameID string, s *State) 
 		if log, err = wholeLog(view, gameID, s); err != nil {
 			return nil, err
 		}
+	}
+	if s.over() {
+		log = engine.EndLog(start, log, viewer)
 	}
 	for _, e := range log {
 		p.byTurn[e.Turn] = append(p.byTurn[e.Turn], e)
@@ -111,9 +119,7 @@ func (a audience) sees(e engine.Entry) bool { return a.all || e.VisibleTo(a.side
 func historyView(t *turn) (*response, error) {
 	s := t.State
 	who := audience{all: s.over()}
-	if !who.all {
-		who.side, _ = s.sideOf(t.Req.User.ID)
-	}
+	who.side, _ = s.sideOf(t.Req.User.ID)
 	if s.pos.Phase() == engine.PhaseDeployment || s.pos.Turn() == 0 {
 		_, update, err := historyview.Frame(t.Req, 1)
 		if err != nil {
@@ -125,7 +131,7 @@ func historyView(t *turn) (*response, error) {
 		}
 		return historyview.Answer(commands.Message{Content: text}, update), nil
 	}
-	p, err := loadPast(t.View, t.Game.ID, s)
+	p, err := loadPast(t.View, t.Game.ID, s, who.side)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +156,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	}
 	var pos *engine.Position
 	switch {
-	case latest:
+	case latest && (!s.over() || p.start == nil):
 		pos = s.pos
 	case p.start != nil:
 		var err error
@@ -181,7 +187,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 	}
 	var files []*ui.File
 	if pos != nil {
-		file, err := historyBoard(t.Renderer(), pos, entries, who)
+		file, err := historyBoard(t.Renderer(), pos, entries, who, latest && p.start == nil)
 		if err != nil {
 			return commands.Message{}, err
 		}
@@ -194,7 +200,7 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 		if !who.sees(en) {
 			continue
 		}
-		if en.Kind == engine.EntryDroneOrder && who.all {
+		if en.Kind == engine.EntryDroneOrder && who.all && en.To != engine.NoSquare {
 			// Its text speaks to its owner ("Your Drone: ...").
 			en.Text = fmt.Sprintf("%s's Drone: spotter %s on %s, target %s.", en.Side, en.Piece, en.From, en.To)
 		}
@@ -219,8 +225,10 @@ func historyMessage(t *turn, s *State, p *past, i int, who audience) (commands.M
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.resultLine()})
 	}
 	switch {
+	case who.all && who.side != engine.NoSide:
+		e.Footer = fmt.Sprintf("Game %s · only you see this · the game is over: everything is shown but the targets of %s's Drones that never resolved, which stay secret (🔒: secret during the game)", t.Game.ID, who.side.Opp())
 	case who.all:
-		e.Footer = fmt.Sprintf("Game %s · only you see this · the game is over: everything is shown, Drone orders included (🔒: secret during the game)", t.Game.ID)
+		e.Footer = fmt.Sprintf("Game %s · only you see this · the game is over: everything is shown but the targets of Drones that never resolved, which stay secret (🔒: secret during the game)", t.Game.ID)
 	case who.side != engine.NoSide:
 		e.Footer = fmt.Sprintf("Game %s · only you see this · your own view as %s: the public board with your Drone orders (🔒: only you see it)", t.Game.ID, who.side)
 	default:
@@ -284,9 +292,14 @@ func (p *past) turnList(i int, who audience) string {
 
 // historyBoard draws pos as who may see it: a view (the public one, or a
 // player's own), or, once the game is over, the public view with both
-// sides' Drone orders, each taken from its owner's view.
-func historyBoard(r *render.Renderer, pos *engine.Position, log []engine.Entry, who audience) (*ui.File, error) {
-	if !who.all {
+// sides' Drone orders, each taken from its owner's view (pos is then
+// replayed from the log who may see, engine.EndLog, in which the orders of
+// the Drones that never resolved are hidden). stored is the final
+// position of a game stored before starts were kept, which holds every
+// order: the Drones pending in it never resolved, so who sees their own
+// only.
+func historyBoard(r *render.Renderer, pos *engine.Position, log []engine.Entry, who audience, stored bool) (*ui.File, error) {
+	if !who.all || stored {
 		return drawView(r, pos, log, who.side, "board.png")
 	}
 	b, v, err := revealedBoard(pos, log)
@@ -319,10 +332,11 @@ func revealedBoard(pos *engine.Position, log []engine.Entry) (render.SandTableBo
 }
 
 // replay is the finished game's replay (issue 17), the history viewer's
-// frames with everything shown (ruling D19 once over): the board right
-// after the reveal, showing both deployments, then the board at the end of
-// every turn with its moves marked and the Drone orders given in it, then
-// the final position. None for a game that ended in Deployment (nothing is
+// frames as a spectator sees them once the game is over (ruling D19): the
+// board right after the reveal, showing both deployments, then the board
+// at the end of every turn with its moves marked and the Drone orders
+// given in it that resolved (never one that did not, ruling D6), then the
+// final position. None for a game that ended in Deployment (nothing is
 // revealed) or stored before its start was kept (ruling D13: no earlier
 // board can be rebuilt).
 func replay(t *turn) (*commands.Replay, error) {
@@ -330,7 +344,7 @@ func replay(t *turn) (*commands.Replay, error) {
 	if s.pos.Phase() == engine.PhaseDeployment || s.pos.Turn() == 0 {
 		return nil, nil
 	}
-	p, err := loadPast(t.View, t.Game.ID, s)
+	p, err := loadPast(t.View, t.Game.ID, s, engine.NoSide)
 	if err != nil {
 		return nil, err
 	}
@@ -344,11 +358,11 @@ func replay(t *turn) (*commands.Replay, error) {
 		if i > 0 {
 			entries = p.byTurn[turnNo]
 		}
-		pos := s.pos
-		if i < p.frames-1 {
-			if pos, err = engine.Replay(p.start, p.logUpTo(turnNo), turnNo); err != nil {
-				return nil, fmt.Errorf("game %s: replaying to turn %d: %w", t.Game.ID, turnNo, err)
-			}
+		// Every frame, the last too, is replayed from the public log, in
+		// which the orders of the Drones that never resolved are hidden.
+		pos, err := engine.Replay(p.start, p.logUpTo(turnNo), turnNo)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: replaying to turn %d: %w", t.Game.ID, turnNo, err)
 		}
 		b, _, err := revealedBoard(pos, entries)
 		if err != nil {
@@ -359,7 +373,7 @@ func replay(t *turn) (*commands.Replay, error) {
 	return &commands.Replay{
 		Name:      "sandtable-" + t.Game.ID + "-replay.gif",
 		SandTable: frames,
-		Caption: fmt.Sprintf("both deployments as revealed, then the end of each of %s, Drone orders shown in the turn they were given",
+		Caption: fmt.Sprintf("both deployments as revealed, then the end of each of %s, the Drone orders that struck shown in the turn they were given",
 			commands.Plural(p.frames-1, "turn", "turns")),
 	}, nil
 }

@@ -199,7 +199,8 @@ func TestSandHistorySecrets(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want.Data, mine.Files[0].Data), "the owner's own view")
 
-	// The game ends: everything is shown to everyone.
+	// The game ends: everything is shown to everyone, this Drone (which
+	// resolved) included.
 	_, err = commandsResign(t, a, s.player(s.pos.ToMove()))
 	require.NoError(t, err)
 	over := viewer(t, a, carol, turn)

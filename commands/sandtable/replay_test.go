@@ -65,21 +65,39 @@ func TestSandReplay(t *testing.T) {
 	}
 	require.Positive(t, owners[render.South], "South's deployment shown")
 	require.Positive(t, owners[render.North], "North's deployment shown")
-	orders := 0
-	for turn := 1; turn < s.pos.Turn(); turn++ {
+	// A Drone that never resolved (here: pending at the end) keeps its
+	// target secret (ruling D6): it is drawn in no frame.
+	orders, hidden := 0, 0
+	for turn := 1; turn <= s.pos.Turn(); turn++ {
 		for _, e := range logs[turn] {
 			if e.Kind != engine.EntryDroneOrder {
 				continue
 			}
-			orders++
+			resolved := false
+			for later := turn + 1; later <= s.pos.Turn(); later++ {
+				for _, r := range logs[later] {
+					resolved = resolved || r.Kind == engine.EntryDroneResolved && r.Side == e.Side && r.Piece == e.Piece && r.To == e.To
+				}
+			}
 			found := false
 			for _, d := range rp.SandTable[turn].Drones {
 				found = found || int(d.Target) == int(e.To)
 			}
-			require.True(t, found, "the Drone order of turn %d (%s) is drawn in its frame", turn, e.Text)
+			if resolved {
+				orders++
+				require.True(t, found, "the Drone order of turn %d (%s), which resolved, is drawn in its frame", turn, e.Text)
+				continue
+			}
+			hidden++
+			for i := turn; i < len(rp.SandTable); i++ { // the frames in which it was pending
+				for _, d := range rp.SandTable[i].Drones {
+					require.NotEqual(t, int(e.To), int(d.Target), "frame %d draws the target of the Drone of turn %d that never resolved (%s)", i, turn, e.Text)
+				}
+			}
 		}
 	}
-	require.Positive(t, orders, "the game had Drone orders")
+	require.Positive(t, orders, "the game had Drone orders that resolved")
+	require.Positive(t, hidden, "the game ended with a Drone pending")
 }
 
 // replayOf builds the replay of the finished game id through the

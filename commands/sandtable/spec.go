@@ -107,6 +107,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"draw-accept":   drawButton,
 			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
 			"rematch":       rematch,
+			"fullrecord":    fullRecord,
 			"draw-decline":  drawButton,
 			// the History button and the viewer's controls (history.go)
 			commands.HistoryAction: historyView,

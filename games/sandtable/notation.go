@@ -76,6 +76,9 @@ type Action struct {
 	Piece    Kind
 	Name     string
 	Seed     uint64
+	// hidden marks a Drone action whose order a finished game's public
+	// record hides (secret.go): ParseAction never sets it.
+	hidden bool
 }
 
 // String returns the action in canonical notation; ParseAction reads it
@@ -103,6 +106,9 @@ func (a Action) String() string {
 	case ActAntiAir:
 		return "A" + a.To.String()
 	case ActDrone:
+		if a.hidden {
+			return hiddenNotation(a)
+		}
 		if !a.Who.IsZero() {
 			return "D" + a.Who.String() + "-" + a.To.String()
 		}

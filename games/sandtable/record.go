@@ -14,11 +14,13 @@ const (
 )
 
 // Record is a whole SandTable game in a machine-readable form, made once
-// the game is over (when everything in it is public, ruling D19): the
-// position after Deployment, both deployments revealed, and every action
-// after it in order, each with its turn, side and phase, a Drone's order
-// (spotter and target) beside the action that gave it. Replaying the
-// actions on the start rebuilds every position of the game (Walk).
+// the game is over (ruling D19): the position after Deployment, both
+// deployments revealed, and every action after it in order, each with its
+// turn, side and phase, a Drone's order (spotter and target) beside the
+// action that gave it. The order of a Drone that never resolved stays
+// secret (ruling D6): Public gives the record a viewer may see, with such
+// orders hidden (RecordDrone.Hidden). Replaying the actions on the start
+// rebuilds every position of the game (Walk).
 //
 // Its JSON form (Marshal, ParseRecord; docs/sandtable-record.md):
 //
@@ -58,11 +60,14 @@ type RecordAction struct {
 	Drone *RecordDrone `json:"drone,omitempty"`
 }
 
-// RecordDrone is a Drone order.
+// RecordDrone is a Drone order. A Drone that never resolved has its
+// order Hidden in a public record (ruling D6; EndLog): its target is "-",
+// and so are its spotter and from when it was still pending at the end.
 type RecordDrone struct {
 	Spotter ID     `json:"spotter"`
 	From    Square `json:"from"`
 	Target  Square `json:"target"`
+	Hidden  bool   `json:"hidden,omitempty"`
 }
 
 // RecordResult is a game's end: the winner (NoSide, "none", for a draw
@@ -96,7 +101,7 @@ func NewRecord(start *Position, log []Entry) (*Record, error) {
 			continue
 		}
 		a := RecordAction{Turn: p.turn, Side: e.Side, Phase: p.phase, Action: e.Notation}
-		entries, err := p.ApplyString(e.Notation)
+		entries, err := p.applyNotation(e.Notation)
 		if err != nil {
 			return nil, fmt.Errorf("sandtable: log entry %d, turn %d action %s does not apply: %w", i+1, e.Turn, quote(e.Notation), err)
 		}
@@ -109,11 +114,43 @@ func NewRecord(start *Position, log []Entry) (*Record, error) {
 	return r, nil
 }
 
+// Public is the record as viewer may see it once the game is over
+// (NoSide: the public; EndLog decides): the orders of the Drones of
+// another side that never resolved are hidden (ruling D6). The public
+// record of a game is r.Public(NoSide); a player's full record is
+// r.Public of their side. r must replay (Walk).
+func (r *Record) Public(viewer Side) (*Record, error) {
+	start, err := r.StartPosition()
+	if err != nil {
+		return nil, err
+	}
+	var log []Entry
+	if err := r.Walk(func(_ *Position, entries []Entry) error {
+		log = append(log, entries...)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	q, err := ParsePosition(r.Start) // NewRecord writes it again
+	if err != nil {
+		return nil, err
+	}
+	out, err := NewRecord(q, EndLog(start, log, viewer))
+	if err != nil {
+		return nil, err
+	}
+	if out.Result == nil && r.Result != nil {
+		res := *r.Result
+		out.Result = &res
+	}
+	return out, nil
+}
+
 // droneOrder is the order of the Drone an action's entries declare.
 func droneOrder(entries []Entry) *RecordDrone {
 	for _, e := range entries {
 		if e.Kind == EntryDroneOrder {
-			return &RecordDrone{Spotter: e.Piece, From: e.From, Target: e.To}
+			return &RecordDrone{Spotter: e.Piece, From: e.From, Target: e.To, Hidden: e.To == NoSquare}
 		}
 	}
 	return nil
@@ -197,7 +234,7 @@ func (r *Record) Walk(fn func(p *Position, entries []Entry) error) error {
 		if a.Turn != p.turn || a.Phase != p.phase {
 			return fmt.Errorf("sandtable: %s is recorded in turn %d %s, but the game is in turn %d %s", where, a.Turn, a.Phase.Title(), p.turn, p.phase.Title())
 		}
-		entries, err := p.ApplyString(a.Action)
+		entries, err := p.applyNotation(a.Action)
 		if err != nil {
 			return fmt.Errorf("sandtable: %s does not apply: %w", where, err)
 		}

@@ -29,7 +29,7 @@ func Replay(start *Position, log []Entry, upTo int) (*Position, error) {
 		if e.Turn < p.turn {
 			return nil, fmt.Errorf("log entry %d (%s) is of turn %d, before the position's turn %d: the log does not follow from this position", i+1, quote(e.Notation), e.Turn, p.turn)
 		}
-		if _, err := p.ApplyString(e.Notation); err != nil {
+		if _, err := p.applyNotation(e.Notation); err != nil {
 			return nil, fmt.Errorf("log entry %d, turn %d action %s does not apply: %w", i+1, e.Turn, quote(e.Notation), err)
 		}
 	}

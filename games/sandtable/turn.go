@@ -28,6 +28,9 @@ func (p *Position) Apply(a Action) ([]Entry, error) {
 	if err := q.checkLimits(); err != nil {
 		return nil, err
 	}
+	if err := hiddenResolved(l.entries); err != nil {
+		return nil, err
+	}
 	*p = *q
 	return l.entries, nil
 }
@@ -176,6 +179,9 @@ func (p *Position) apply(l *logger, a Action) error {
 // hazardUse performs one PostTurn hazard use (rulings 6 and 7).
 func (p *Position) hazardUse(l *logger, a Action) error {
 	side := p.toMove
+	if a.Kind == ActDrone && a.hidden {
+		return p.hiddenDrone(l, a)
+	}
 	if a.Kind == ActDrone {
 		var sp *Piece
 		if !a.Who.IsZero() {
@@ -334,6 +340,13 @@ func (p *Position) preTurn(l *logger) {
 	})
 	done := map[Square]bool{}
 	for _, d := range mine {
+		if d.Target == NoSquare && !d.Cancelled {
+			// A Drone whose order a record hides (hiddenDrone) reaching
+			// its PreTurn: Apply refuses the action that led here.
+			l.addf(Entry{Kind: EntryDroneResolved, Side: side, Piece: d.Spotter, To: NoSquare},
+				"%s's Drone, its order hidden, would resolve now.", side)
+			continue
+		}
 		if d.Cancelled {
 			l.addf(Entry{Kind: EntryDroneCancelled, Side: side, Piece: d.Spotter},
 				"%s's Drone spotted by %s has no effect: its spotter was destroyed.", side, d.Spotter)

@@ -20,17 +20,21 @@ const (
 
 // ReplayBoards returns the boards of rec's replay (render.SandTableReplay
 // draws them), South at the bottom, the last Main action highlighted as on
-// the game's own boards. A replay is made once the game is over, when
-// nothing is secret any more (ruling D19): every board shows all pieces
-// (both deployments from the first board on) and every pending Drone order
-// of both sides, from the action that gave it until it resolves or is
-// cancelled. An error comes from a record that does not replay (see
-// sandtable.Record.Walk).
+// the game's own boards. A replay is made once the game is over and is
+// public: it is drawn from rec.Public(NoSide), so every board shows all
+// pieces (both deployments from the first board on) and the pending Drone
+// orders of both sides that resolved, from the action that gave them,
+// never the order of a Drone that did not resolve (ruling D6). An error
+// comes from a record that does not replay (see sandtable.Record.Walk).
 func ReplayBoards(rec *sandtable.Record, each Frames) ([]render.SandTableBoard, error) {
+	rec, err := rec.Public(sandtable.NoSide)
+	if err != nil {
+		return nil, err
+	}
 	var boards []render.SandTableBoard
 	var log []sandtable.Entry
 	turn := 0
-	err := rec.Walk(func(p *sandtable.Position, entries []sandtable.Entry) error {
+	err = rec.Walk(func(p *sandtable.Position, entries []sandtable.Entry) error {
 		log = append(log, entries...)
 		ended := p.Turn() != turn || p.Phase() == sandtable.PhaseFinished
 		turn = p.Turn()
@@ -50,7 +54,8 @@ func ReplayBoards(rec *sandtable.Record, each Frames) ([]render.SandTableBoard, 
 // Revealed is the board of p with nothing hidden, for a game that is over
 // (ruling D19): the public board (Board for NoSide, with the last Main
 // action of log) and both sides' pending Drone orders, each taken from its
-// owner's view.
+// owner's view. A Drone whose order a public record hides (ruling D6) has
+// no target in p and is not drawn (FromView).
 func Revealed(p *sandtable.Position, log []sandtable.Entry) (render.SandTableBoard, error) {
 	b, _, err := Board(p, log, sandtable.NoSide)
 	if err != nil {

@@ -53,8 +53,9 @@ func playedRecord(t testing.TB, seed uint64, actions int) *sandtable.Record {
 }
 
 // TestReplayBoardsShowEverything: the first board holds both deployments;
-// after each Drone action both its owner's order is on the board (the
-// public board would not show it); a board per action or per turn.
+// after each Drone action that resolved its owner's order is on the board
+// (the public board would not show it), one that never resolved is on no
+// board (ruling D6); a board per action or per turn.
 func TestReplayBoardsShowEverything(t *testing.T) {
 	t.Parallel()
 	rec := playedRecord(t, 3, 120)
@@ -76,9 +77,26 @@ func TestReplayBoardsShowEverything(t *testing.T) {
 	if sides[render.South] < 30 || sides[render.North] < 30 || len(all[0].Pieces) != len(start.Pieces()) {
 		t.Errorf("first board: %d pieces (South %d, North %d), the start has %d: both deployments are not shown", len(all[0].Pieces), sides[render.South], sides[render.North], len(start.Pieces()))
 	}
-	orders := 0
+	pub, err := rec.Public(sandtable.NoSide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders, hidden := 0, 0
 	for i, a := range rec.Actions {
 		if a.Drone == nil {
+			continue
+		}
+		if pub.Actions[i].Drone.Hidden {
+			// A Drone that never resolved (ruling D6): drawn nowhere.
+			hidden++
+			want := render.Square(a.Drone.Target)
+			for k := i + 1; k <= i+1; k++ { // the board after it, where it was pending
+				for _, d := range all[k].Drones {
+					if d.Target == want && d.Spotter == render.Square(a.Drone.From) {
+						t.Errorf("action %d (%s, turn %d), a Drone that never resolved, is drawn on board %d", i+1, a.Action, a.Turn, k)
+					}
+				}
+			}
 			continue
 		}
 		orders++
@@ -92,8 +110,8 @@ func TestReplayBoardsShowEverything(t *testing.T) {
 			t.Errorf("action %d (%s, turn %d): its Drone order %+v is not on the board after it: %+v", i+1, a.Action, a.Turn, want, all[i+1].Drones)
 		}
 	}
-	if orders == 0 {
-		t.Fatal("no Drone in the game: nothing checked")
+	if orders == 0 || hidden == 0 {
+		t.Fatalf("%d Drones that resolved, %d that did not: want both", orders, hidden)
 	}
 	// One board per turn: the start, each turn's end, the final board.
 	turns, err := ReplayBoards(rec, EveryTurn)

@@ -50,7 +50,8 @@ func FromView(v *sandtable.Position) (render.SandTableBoard, error) {
 		b.Craters = append(b.Craters, render.Square(c.Square))
 	}
 	for _, d := range v.Drones() {
-		if d.Hidden || d.Cancelled {
+		if d.Hidden || d.Cancelled || d.Target == sandtable.NoSquare {
+			// NoSquare: an order a finished game's record keeps hidden
 			continue
 		}
 		spotter, ok := v.Piece(d.Spotter)
