@@ -220,6 +220,11 @@ func (p *TeamChessPlayer) choose(ctx context.Context, g *teamchess.Game, stop *a
 		return TeamChessResult{Action: acts[r.intn(len(acts))].action(me)}
 	}
 	s.limit = p.Level.Nodes / TeamChessNodeDivisor
+	if p.Level.Nodes == 0 && s.deadline.IsZero() {
+		// A level without a node budget uses the time it is given;
+		// without a deadline it stops at untimedNodes.
+		s.limit = untimedNodes / TeamChessNodeDivisor
+	}
 	depth := p.Level.Depth
 	if depth <= 0 || depth > MaxDepth {
 		depth = MaxDepth
