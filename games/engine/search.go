@@ -625,7 +625,7 @@ func (s *Searcher) negamax(p *chess.Position, depth, alpha, beta, ply int) int {
 const (
 	qFullWidth = 2
 	qWidth     = 3
-	qPromote   = 1
+	qPromote   = 2
 )
 
 // quiesce searches captures only, until the position is quiet. In
@@ -674,7 +674,7 @@ func (s *Searcher) quiesce(p *chess.Position, alpha, beta, ply, qdepth int) int 
 		// Keep the captures and promotions only.
 		n := 0
 		for _, m := range moves {
-			if p.IsCapture(m) || m.Promoted() == chess.Queen && (!survival || qdepth < qPromote) {
+			if p.IsCapture(m) || m.Promoted() == chess.Queen || survival && m.IsPromotion() && qdepth < qPromote {
 				moves[n] = m
 				n++
 			}
