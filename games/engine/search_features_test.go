@@ -96,12 +96,12 @@ func TestSearchAgreesWithPlainAlphaBeta(t *testing.T) {
 		{chess.Chess, "2q1k3/8/8/1N6/8/8/8/4K3 w - - 0 1", 4},                                   // Nd6+ forks king and queen
 		{chess.Chess, "6k1/8/8/8/8/8/R7/1R4K1 w - - 0 1", 4},                                    // mate in 2
 		{chess.Chess, "6k1/8/4K3/8/8/8/8/R7 w - - 0 1", 5},                                      // mate in 3, quiet moves first
-		{chess.Chess, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 4}, // Qxf7#
+		{chess.Chess, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 3}, // Qxf7#
 		{chess.Chess, "4k3/8/8/8/3q4/8/8/3RK3 w - - 0 1", 5},                                    // Rxd4
-		{chess.Chess, "r3k2r/ppp2ppp/2n5/3qp3/3P4/2P2N2/PP3PPP/R2QK2R b KQkq - 0 10", 4},        // exd4 wins a pawn
+		{chess.Chess, "r3k2r/ppp2ppp/2n5/3qp3/3P4/2P2N2/PP3PPP/R2QK2R b KQkq - 0 10", 3},        // exd4 wins a pawn
 		{chess.Survival, "8/8/8/4k3/8/2P5/8/3R4 w - - 0 1", 4},                                  // a forced win in 2
 		{chess.Survival, "8/7p/4p3/3n4/8/1p6/P7/3Q4 w - - 0 1", 4},                              // Qxd5 loses the queen
-		{chess.Survival, "3Q4/1p1p3p/pP3pP1/3p4/1P1P2p1/p1p1p1P1/2P1P2P/2q1k3 w - - 0 12", 4},
+		{chess.Survival, "3Q4/1p1p3p/pP3pP1/3p4/1P1P2p1/p1p1p1P1/2P1P2P/2q1k3 w - - 0 12", 3},
 	}
 	for _, c := range cases {
 		p := mustFEN(t, c.v, c.fen)
