@@ -51,7 +51,8 @@
 //   - player.go: Player, the named levels ("beginner" … "strongest"),
 //     Random and Greedy. The levels below strongest are limited by
 //     depth and noise (Margin; their node budgets cap a rare huge tree)
-//     and complete depth 2 whatever their node budget (Level.MinDepth);
+//     and complete depth 2 whatever their node budget (Level.MinDepth),
+//     short of a huge position (eight times the budget spent);
 //     strongest has no node budget: it searches until the time it is
 //     given (a bound of untimedNodes when given none).
 //   - sandtable.go, sandtable_eval.go, sandtable_deploy.go: the SandTable

@@ -29,9 +29,10 @@ type Limits struct {
 	// Nodes stops the search once this many nodes were visited; 0 means
 	// no limit. The move is the last completed iteration's.
 	Nodes uint64
-	// MinDepth: the node budget and Soft do not stop the iterations up to
-	// MinDepth (Time and the context still do), so a level completes at
-	// least that depth wherever its budget would run out first.
+	// MinDepth: Soft does not stop the iterations up to MinDepth, nor
+	// does the node budget before minDepthNodes times Nodes (Time and the
+	// context still do), so a level completes at least that depth
+	// wherever its budget would run out first, short of a huge position.
 	MinDepth int
 	// Time caps the search's wall-clock time (the hard cap); 0 means no
 	// cap. A search stopped by it plays the best move of its last
@@ -310,6 +311,10 @@ func (s *Searcher) SearchContext(ctx context.Context, pos chess.Position, histor
 	return res
 }
 
+// minDepthNodes: the node budget stops an iteration up to
+// Limits.MinDepth once minDepthNodes times the budget was spent.
+const minDepthNodes = 8
+
 // aspirationDelta is the first half-width of the aspiration window.
 const aspirationDelta = 30
 
@@ -384,7 +389,7 @@ func (s *Searcher) checkLimits() bool {
 	if s.aborted {
 		return true
 	}
-	if s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes && s.depth > s.limits.MinDepth {
+	if s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes && (s.depth > s.limits.MinDepth || s.nodes >= minDepthNodes*s.limits.Nodes) {
 		s.aborted = true
 	} else if s.nodes&1023 == 0 {
 		if s.stopFlag.Load() || (!s.deadline.IsZero() && !s.now().Before(s.deadline)) {

@@ -383,7 +383,7 @@ func (s *tcSearch) search(g *teamchess.Game, depth, alpha, beta, ply int) int {
 	if g.Phase() == teamchess.Finished {
 		return tcTerminal(g, ply)
 	}
-	if s.limit > 0 && s.nodes >= s.limit && s.iter > s.minDepth {
+	if s.limit > 0 && s.nodes >= s.limit && (s.iter > s.minDepth || s.nodes >= minDepthNodes*s.limit) {
 		s.stopped = true
 	}
 	if s.nodes&63 == 0 {
