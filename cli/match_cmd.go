@@ -60,9 +60,10 @@ of its 95% confidence interval by the normal approximation: 1.96 times the
 sample standard deviation of the per-game scores over the square root of
 N (0 when N is 1).
 
-The levels keep their node and depth budgets: -movetime only caps their
-time (default 1000 ms), so with a seed their games are reproducible as long
-as the cap is not reached.
+The levels below strongest keep their node and depth budgets: -movetime
+only caps their time (default 1000 ms), so with a seed their games are
+reproducible as long as the cap is not reached. The strongest level has no
+node budget: it uses the whole -movetime for every move.
 
 flags:
 `

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -44,7 +45,10 @@ string saying whether the attacker should take the Siege Win or continue.
 With one commander a side, a Political Agent's revolution wins at once.
 
 A level's node and depth budgets apply unless go names its own depth or
-nodes; movetime and the clock only cap the time.
+nodes; movetime and the clock cap the time. The strongest level has no
+node budget and uses that time: all of movetime, or by time management a
+share of the clock (the time left over the moves to go, 30 when not
+given, plus most of the increment), never past a hard cap.
 
 stop answers bestmove at once whenever it comes, and isready is answered
 during a search. A position that is refused (a bad FEN, neither startpos
@@ -345,7 +349,7 @@ var goKeywords = map[string]bool{"searchmoves": true, "ponder": true, "wtime": t
 // goSearch starts a search in its own goroutine with the go command's
 // limits. Bad arguments are reported and ignored.
 func (s *uciSession) goSearch(f []string) {
-	lim := s.level.Limits(s.seed, 0)
+	depth, nodes := 0, uint64(0)
 	var wtime, btime, winc, binc, movestogo, movetime int64 = -1, -1, 0, 0, 0, -1
 	infinite, nodesSet := false, false
 	for i := 0; i < len(f); i++ {
@@ -375,11 +379,11 @@ func (s *uciSession) goSearch(f []string) {
 		switch f[i] {
 		case "depth":
 			if n, ok := num(); ok && atLeast(n, 1) {
-				lim.Depth = int(min(n, engine.MaxDepth))
+				depth = int(min(n, engine.MaxDepth))
 			}
 		case "nodes":
 			if n, ok := num(); ok && atLeast(n, 1) {
-				lim.Nodes, nodesSet = uint64(n), true
+				nodes, nodesSet = uint64(n), true
 			}
 		case "movetime":
 			if n, ok := num(); ok && atLeast(n, 1) {
@@ -428,13 +432,24 @@ func (s *uciSession) goSearch(f []string) {
 	if s.pos.Turn() == chess.Black {
 		left, inc = btime, binc
 	}
+	var timeCap, soft time.Duration
 	switch {
 	case infinite:
-		lim.Depth, lim.Nodes, lim.Time = engine.MaxDepth, 0, 0
 	case movetime > 0:
-		lim.Time = time.Duration(movetime) * time.Millisecond
+		timeCap = time.Duration(movetime) * time.Millisecond
 	case left >= 0:
-		lim.Time = allotTime(left, inc, movestogo)
+		soft, timeCap = engine.ClockLimits(time.Duration(left)*time.Millisecond, time.Duration(inc)*time.Millisecond, int(movestogo))
+	}
+	lim := s.level.Limits(s.seed, timeCap)
+	lim.Soft = soft
+	if depth > 0 {
+		lim.Depth = depth
+	}
+	if nodesSet {
+		lim.Nodes = nodes
+	}
+	if infinite {
+		lim.Depth, lim.Nodes, lim.Time = engine.MaxDepth, 0, 0
 	}
 	switch {
 	case s.noPos != "":
@@ -513,18 +528,6 @@ func (s *uciSession) goChess(lim engine.Limits, infinite bool) {
 		}
 		return r.Move.UCI()
 	})
-}
-
-// allotTime gives a move its share of the clock: the time left over the
-// moves to go (30 when unknown), plus most of the increment, keeping a
-// safety margin.
-func allotTime(left, inc, movestogo int64) time.Duration {
-	if movestogo <= 0 {
-		movestogo = 30
-	}
-	ms := left/movestogo + inc*3/4
-	ms = min(ms, left/2, left-50)
-	return time.Duration(max(ms, 10)) * time.Millisecond
 }
 
 // stop ends the running search, if any, and waits for its bestmove,
@@ -635,7 +638,7 @@ func (s *uciSession) goTeamChess(lim engine.Limits, infinite, nodesSet bool) {
 	case nodesSet:
 		p.Level.Nodes = lim.Nodes * engine.TeamChessNodeDivisor
 	case infinite:
-		p.Level.Nodes = 0
+		p.Level.Nodes = math.MaxUint64 // no node budget (0 would stop a level at its untimed bound)
 	}
 	g := s.tc.Clone()
 	fallback := func() string {

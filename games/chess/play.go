@@ -89,6 +89,26 @@ func (p *Position) PassTurn() (Position, error) {
 	return q, nil
 }
 
+// PlayNull returns the position after the side to move passes without
+// checking that it may: the "null move" of a search engine's null-move
+// pruning (games/engine), in no variant a legal move. The other side is to
+// move, the en passant right lapses and the halfmove clock grows by one;
+// p is unchanged. The caller must not pass while in check.
+func (p *Position) PlayNull() Position {
+	q := *p
+	if q.ep != NoSquare {
+		q.hash ^= zobristEP[q.ep.File()]
+		q.ep = NoSquare
+	}
+	q.halfmove++
+	if q.turn == Black {
+		q.fullmove++
+	}
+	q.turn = q.turn.Other()
+	q.hash ^= zobristBlack
+	return q
+}
+
 // Play returns the position after the legal move m, or a *MoveError saying
 // why m is illegal; p is unchanged either way.
 func (p *Position) Play(m Move) (Position, error) {

@@ -43,26 +43,39 @@ func ChooseContext(ctx context.Context, p Player, pos chess.Position, history []
 }
 
 // Level is a named strength: the search's budgets and how far from the
-// best move its seeded choice may stray.
+// best move its seeded choice may stray. The levels below the top are
+// depth- and noise-limited (their node budgets only cap a rare huge tree)
+// and complete at least MinDepth; the top level has no node budget and
+// uses the time it is given.
 type Level struct {
 	Name string
-	// Depth and Nodes are the search budgets (see Limits).
+	// Depth and Nodes are the search budgets (see Limits); Nodes 0: none
+	// when a time cap is given, else untimedNodes.
 	Depth int
 	Nodes uint64
+	// MinDepth is the depth completed whatever the node budget (see
+	// Limits.MinDepth).
+	MinDepth int
 	// Margin is Limits.Margin: the centipawns a chosen move may lose
 	// against the best one found.
 	Margin int
 	// TableBits sizes the transposition table (2^TableBits entries).
 	TableBits int
+	// KeepTable keeps the table from one move to the next (Limits).
+	KeepTable bool
 }
+
+// untimedNodes bounds a search of a level without a node budget when no
+// time cap is given either.
+const untimedNodes = 1_000_000
 
 // Levels are the named levels, weakest first.
 var Levels = []Level{
-	{Name: "beginner", Depth: 1, Nodes: 2_000, Margin: 150, TableBits: 12},
-	{Name: "easy", Depth: 2, Nodes: 10_000, Margin: 60, TableBits: 14},
-	{Name: "intermediate", Depth: 4, Nodes: 50_000, Margin: 25, TableBits: 16},
-	{Name: "advanced", Depth: 8, Nodes: 200_000, Margin: 8, TableBits: 18},
-	{Name: "strongest", Depth: MaxDepth, Nodes: 1_000_000, Margin: 0, TableBits: 20},
+	{Name: "beginner", Depth: 2, Nodes: 3_000, MinDepth: 2, Margin: 150, TableBits: 12},
+	{Name: "easy", Depth: 3, Nodes: 15_000, MinDepth: 2, Margin: 60, TableBits: 14},
+	{Name: "intermediate", Depth: 4, Nodes: 60_000, MinDepth: 2, Margin: 25, TableBits: 16},
+	{Name: "advanced", Depth: 7, Nodes: 300_000, MinDepth: 2, Margin: 8, TableBits: 18},
+	{Name: "strongest", Depth: MaxDepth, Nodes: 0, MinDepth: 2, Margin: 0, TableBits: 20, KeepTable: true},
 }
 
 // LevelNames returns the level names, weakest first.
@@ -102,9 +115,16 @@ func LevelByName(name string) (Level, error) {
 	return Level{}, fmt.Errorf("unknown level %q (expected %s)", name, strings.Join(LevelNames(), ", "))
 }
 
-// Limits returns the level's search limits with seed and a time cap.
+// Limits returns the level's search limits with seed and a time cap
+// (the hard cap; 0: none, and then a level without a node budget stops
+// at untimedNodes).
 func (l Level) Limits(seed uint64, timeCap time.Duration) Limits {
-	return Limits{Depth: l.Depth, Nodes: l.Nodes, Margin: l.Margin, Seed: seed, Time: timeCap}
+	nodes := l.Nodes
+	if nodes == 0 && timeCap <= 0 {
+		nodes = untimedNodes
+	}
+	return Limits{Depth: l.Depth, Nodes: nodes, MinDepth: l.MinDepth, Margin: l.Margin, Seed: seed,
+		Time: max(timeCap, 0), KeepTable: l.KeepTable}
 }
 
 // NewPlayer returns the player a specification names: a level name,

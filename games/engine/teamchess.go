@@ -108,6 +108,10 @@ type tcSearch struct {
 	stop    *atomic.Bool    // Choose's Stop; nil under ChooseContext
 	stack   [MaxPly + 1]teamchess.Game
 	acts    [MaxPly + 1][]tcAct
+	// iter is the iteration running; the node budget does not stop
+	// iterations up to minDepth.
+	iter, minDepth int
+	extend         bool // check extensions (the levels, not greedy)
 }
 
 // tcPollMoves is how many moves a generation makes between two polls: a
@@ -220,6 +224,11 @@ func (p *TeamChessPlayer) choose(ctx context.Context, g *teamchess.Game, stop *a
 		return TeamChessResult{Action: acts[r.intn(len(acts))].action(me)}
 	}
 	s.limit = p.Level.Nodes / TeamChessNodeDivisor
+	if p.Level.Nodes == 0 && s.deadline.IsZero() {
+		// A level without a node budget uses the time it is given;
+		// without a deadline it stops at untimedNodes.
+		s.limit = untimedNodes / TeamChessNodeDivisor
+	}
 	depth := p.Level.Depth
 	if depth <= 0 || depth > MaxDepth {
 		depth = MaxDepth
@@ -229,7 +238,9 @@ func (p *TeamChessPlayer) choose(ctx context.Context, g *teamchess.Game, stop *a
 		s.limit = 0
 	}
 	best := TeamChessResult{Action: acts[0].action(me)}
+	s.minDepth, s.extend = p.Level.MinDepth, p.kind == ""
 	for d := 1; d <= depth; d++ {
+		s.iter = d
 		scores := make([]int, 0, len(acts))
 		top := -Infinity
 		for _, a := range acts {
@@ -372,11 +383,18 @@ func (s *tcSearch) search(g *teamchess.Game, depth, alpha, beta, ply int) int {
 	if g.Phase() == teamchess.Finished {
 		return tcTerminal(g, ply)
 	}
-	if s.limit > 0 && s.nodes >= s.limit {
+	if s.limit > 0 && s.nodes >= s.limit && (s.iter > s.minDepth || s.nodes >= minDepthNodes*s.limit) {
 		s.stopped = true
 	}
 	if s.nodes&63 == 0 {
 		s.poll()
+	}
+	if depth <= 0 && s.extend && ply < 2*s.iter {
+		// Check extension: a side in check at the horizon gets one more
+		// ply (its replies are few), within twice the iteration's depth.
+		if pos := g.Position(); pos.InCheck() {
+			depth++
+		}
 	}
 	if depth <= 0 || s.stopped || ply >= MaxPly-1 {
 		return tcEvaluate(g)
