@@ -75,18 +75,7 @@ func (p *Position) PassTurn() (Position, error) {
 	if p.InCheck() {
 		return *p, fmt.Errorf("%s is in check and cannot pass", p.turn.Title())
 	}
-	q := *p
-	if q.ep != NoSquare {
-		q.hash ^= zobristEP[q.ep.File()]
-		q.ep = NoSquare
-	}
-	q.halfmove++
-	if q.turn == Black {
-		q.fullmove++
-	}
-	q.turn = q.turn.Other()
-	q.hash ^= zobristBlack
-	return q, nil
+	return p.PlayNull(), nil
 }
 
 // PlayNull returns the position after the side to move passes without
