@@ -87,6 +87,9 @@ func analyseMain(args []string, stdout, stderr io.Writer) int {
 	if *depth < 0 || *depth > 64 {
 		return fail(2, "-depth %d: want 0 (no cap) to 64", *depth)
 	}
+	if err := checkOutput(*out, *pgnFile); err != nil {
+		return fail(2, "-out %s: %v", echoArg(*out), err)
+	}
 	data, err := readReplayInput(*pgnFile)
 	if err != nil {
 		return fail(2, "cannot read the PGN: %v", err)
@@ -155,4 +158,30 @@ func writeFileAtomic(name string, data []byte) error {
 		os.Remove(tmp)
 	}
 	return err
+}
+
+// checkOutput refuses, before any search, an output path that cannot be
+// written as a file (its folder missing, a folder itself) or that is the
+// input (the analysis would replace the game it read, its own comments
+// lost). in "-" is standard input.
+func checkOutput(out, in string) error {
+	if out == "-" {
+		return fmt.Errorf("the analysis is written to a file, not to standard output")
+	}
+	if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+		return fmt.Errorf("its folder %s does not exist", echoArg(filepath.Dir(out)))
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file
+	}
+	if st.IsDir() {
+		return fmt.Errorf("is a folder")
+	}
+	if in != "-" {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			return fmt.Errorf("is the input PGN: write the analysis to another file")
+		}
+	}
+	return nil
 }

@@ -118,6 +118,9 @@ func TestAnalyseCLIRefuses(t *testing.T) {
 	illegal := write("illegal.pgn", "1. e4 e5 2. Ke3 *\n")
 	unclosed := write("unclosed.pgn", "1. e4 { a comment\n")
 	survival := write("survival.pgn", "[Variant \"Survival Chess: Tartan Grid\"]\n\n1. e4 *\n")
+	// The start position a fifth time after ply 16: drawn by fivefold
+	// repetition (FIDE 9.6.1), so the 17th ply is refused.
+	fivefold := write("fivefold.pgn", strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 4)+"Nc3 *\n")
 	out := write("out.pgn", "before")
 	for _, c := range []struct {
 		name string
@@ -138,6 +141,10 @@ func TestAnalyseCLIRefuses(t *testing.T) {
 		{"unreadable PGN", []string{"-game", "chess", "-pgn", unclosed, "-out", out}, 2, "PGN line 1"},
 		{"wrong variant", []string{"-game", "chess", "-pgn", survival, "-out", out}, 2, "give -game survival"},
 		{"illegal move", []string{"-game", "chess", "-pgn", illegal, "-out", out}, 1, "(ply 3)"},
+		{"after fivefold repetition", []string{"-game", "chess", "-pgn", fivefold, "-out", out}, 1, "(ply 17): the game is already over: draw by fivefold repetition"},
+		{"output is the input", []string{"-game", "chess", "-pgn", out, "-out", out}, 2, "is the input PGN"},
+		{"output is a folder", []string{"-game", "chess", "-pgn", good, "-out", dir}, 2, "is a folder"},
+		{"output to standard output", []string{"-game", "chess", "-pgn", good, "-out", "-"}, 2, "not to standard output"},
 	} {
 		code, stdout, stderr := runAnalyse(t, append(append([]string(nil), fast...), c.args...)...)
 		require.Equal(t, c.code, code, "%s: %s", c.name, stderr)
@@ -148,9 +155,11 @@ func TestAnalyseCLIRefuses(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "before", string(data), "%s: the output is untouched", c.name)
 	}
-	code, _, stderr := runAnalyse(t, append([]string{"-game", "chess", "-pgn", good, "-out", filepath.Join(dir, "no", "such", "dir.pgn")}, fast...)...)
+	// A missing folder is refused before any search (a long analysis was
+	// lost at the end).
+	code, _, stderr := runAnalyse(t, "-game", "chess", "-pgn", good, "-out", filepath.Join(dir, "no", "such", "dir.pgn"), "-movetime", "60000")
 	require.Equal(t, 2, code)
-	require.Contains(t, stderr, "cannot write the analysis")
+	require.Contains(t, stderr, "does not exist")
 	entries, _ := os.ReadDir(dir)
-	require.Len(t, entries, 5, "no temporary file is left")
+	require.Len(t, entries, 6, "no temporary file is left")
 }

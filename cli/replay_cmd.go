@@ -185,6 +185,13 @@ func pgnBoards(variant chess.Variant, text string) ([]render.ChessBoard, int, er
 	if err != nil {
 		return nil, 2, fmt.Errorf("FEN tag: %v", err)
 	}
+	// game keeps the positions' history (Survival and chess): the automatic
+	// endings that depend on it (fivefold repetition) end the game as they
+	// end a played one.
+	game, err := chess.NewGameFromFEN(variant, fen)
+	if err != nil {
+		return nil, 2, fmt.Errorf("FEN tag: %v", err)
+	}
 	boards := []render.ChessBoard{chessBoard(&pos)}
 	for i, tok := range g.Moves {
 		number := fmt.Sprintf("%d.", pos.FullmoveNumber())
@@ -216,6 +223,11 @@ func pgnBoards(variant chess.Variant, text string) ([]render.ChessBoard, int, er
 				return nil, 1, fmt.Errorf("move %s %s (ply %d): %v", number, quoteArg(tok), i+1, err)
 			}
 			next, err := pos.Play(m)
+			if err == nil && variant != chess.TeamChess {
+				if err = game.Play(m); err == nil {
+					next = *game.Position()
+				}
+			}
 			if err != nil {
 				return nil, 1, fmt.Errorf("move %s %s (ply %d): %v", number, quoteArg(tok), i+1, err)
 			}

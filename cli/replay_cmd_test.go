@@ -255,6 +255,7 @@ func TestReplayCLIRefuses(t *testing.T) {
 	odd := file("odd.pgn", "[Variant \"Crazyhouse\"]\n\n1. e4 *\n")
 	broken := file("broken.pgn", "1. e4 {oops\n")
 	pass := file("pass.pgn", "1. e4 -- *\n")
+	fivefold := file("fivefold.pgn", strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 4)+"Nc3 *\n")
 	badRec := file("bad.json", strings.Replace(string(must(os.ReadFile(rec))), `"version": 1`, `"version": 7`, 1))
 	out := filepath.Join(dir, "out.gif")
 	cases := []struct {
@@ -268,6 +269,7 @@ func TestReplayCLIRefuses(t *testing.T) {
 		{[]string{"-game", "chess", "-out", out}, 2, "-pgn FILE is required"},
 		{[]string{"-game", "chess", "-pgn", good, "-record", rec, "-out", out}, 2, "-record is for -game sandtable"},
 		{[]string{"-game", "sandtable", "-pgn", good, "-out", out}, 2, "-pgn is for 8x8"},
+		{[]string{"-game", "chess", "-pgn", fivefold, "-out", out}, 1, "(ply 17): the game is over: draw by fivefold repetition"},
 		{[]string{"-game", "sandtable", "-out", out}, 2, "-record FILE is required"},
 		{[]string{"-game", "sandtable", "-record", rec, "-frames", "ply", "-out", out}, 2, "-frames"},
 		{[]string{"-game", "chess", "-pgn", good, "-size", "50", "-out", out}, 2, "size"},

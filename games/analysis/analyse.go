@@ -240,6 +240,12 @@ func replay(g Game) ([]node, []Move, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("start position: %w", err)
 	}
+	// game keeps the positions' history: the automatic endings that depend
+	// on it (fivefold repetition) end the game as they end a played one.
+	game, err := chess.NewGameFromFEN(g.Variant, fen)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start position: %w", err)
+	}
 	nodes := []node{{pos: pos}}
 	hashes := []uint64{pos.Hash()}
 	var moves []Move
@@ -247,7 +253,7 @@ func replay(g Game) ([]node, []Move, error) {
 		ply := i + 1
 		mv := Move{Ply: ply, Number: moveNumber(&pos), Text: tok, Side: pos.Turn()}
 		fail := func(err error) error { return &PlyError{Ply: ply, Number: mv.Number, Text: tok, Err: err} }
-		if st := pos.Status(); st.Over() {
+		if st := game.Status(); st.Over() {
 			return nil, nil, fail(fmt.Errorf("the game is already over: %s", st))
 		}
 		if tok == "--" {
@@ -258,11 +264,10 @@ func replay(g Game) ([]node, []Move, error) {
 			return nil, nil, fail(err)
 		}
 		mv.SAN = pos.SAN(m)
-		next, err := pos.Play(m)
-		if err != nil {
+		if err := game.Play(m); err != nil {
 			return nil, nil, fail(err)
 		}
-		pos = next
+		pos = *game.Position()
 		moves = append(moves, mv)
 		nodes = append(nodes, node{pos: pos, history: hashes[:len(hashes):len(hashes)]})
 		hashes = append(hashes, pos.Hash())
