@@ -128,6 +128,9 @@ func matchMain(args []string, stdout, stderr io.Writer) int {
 		return fail("-maxplies %d is out of range (10 to 100000)", *maxPlies)
 	}
 	if isST {
+		if *pgnPath != "" {
+			return fail("-pgn writes 8x8 games in PGN: SandTable games have no PGN (their records are JSON)")
+		}
 		return matchSandTable(*specA, *specB, *games, time.Duration(*movetime)*time.Millisecond, *seed, *openings, *maxPlies, stdout, fail)
 	}
 	if isTC {

@@ -288,4 +288,10 @@ func TestMatchSandTable(t *testing.T) {
 	code, _, errOut = runMatch(t, "-game", "sandtable", "-a", "random", "-b", "grandmaster")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, `-b: unknown player "grandmaster"`)
+	// -pgn has nothing to write for SandTable: refused, not silently ignored.
+	pgn := filepath.Join(t.TempDir(), "st.pgn")
+	code, _, errOut = runMatch(t, "-game", "sandtable", "-a", "random", "-b", "random", "-games", "1", "-pgn", pgn)
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "SandTable games have no PGN")
+	require.NoFileExists(t, pgn)
 }
