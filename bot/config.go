@@ -512,8 +512,8 @@ func (c *Config) validate() error {
 		return err
 	}
 	if c.HTTP.Listen != "" {
-		if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil || port == "" {
-			return fmt.Errorf("http.listen must be an address such as 127.0.0.1:9090 (host:port), got %q", c.HTTP.Listen)
+		if _, port, err := net.SplitHostPort(c.HTTP.Listen); err != nil || port == "" || !validPort(port) {
+			return fmt.Errorf("http.listen must be an address such as 127.0.0.1:9090 (host:port, port 0 to 65535), got %q", c.HTTP.Listen)
 		}
 	}
 	if err := c.checkEndpoint(); err != nil {
@@ -651,4 +651,10 @@ func isSnowflake(s string) bool {
 		}
 	}
 	return true
+}
+
+// validPort reports whether port is a TCP port number, 0 to 65535.
+func validPort(port string) bool {
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 0 && n <= 65535
 }

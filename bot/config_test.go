@@ -119,6 +119,8 @@ func TestConfigErrorsNameKeyAndFile(t *testing.T) {
 		{"[discord]\nshard_id = 2\nshard_count = 2\n", "discord.shard_id"},
 		{"[discord]\napplication_id = \"abc\"\n", "discord.application_id must be a numeric Discord ID"},
 		{"[log]\nlevel = \"loud\"\n", "log.level"},
+		{"[http]\nlisten = \"127.0.0.1:99999\"\n", "http.listen must be an address such as 127.0.0.1:9090 (host:port, port 0 to 65535)"},
+		{"[http]\nlisten = \"127.0.0.1:http\"\n", "http.listen must be"},
 		{"[log]\nformat = \"xml\"\n", "log.format"},
 		{"[storage]\npath = \"\"\n", "storage.path"},
 		{"[discord]\npublic_key = \"abc\"\n[http]\nlisten = \"127.0.0.1:0\"\n", "discord.public_key must be the application's public key, 64 hexadecimal digits"},
