@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"sandtable/games/analysis"
 	"sandtable/games/chess"
@@ -126,6 +128,9 @@ func analyseMain(args []string, stdout, stderr io.Writer) int {
 	for _, c := range []chess.Color{chess.White, chess.Black} {
 		line := rep.SummaryLine(c)
 		if name, ok := pg.Tag(c.Title()); ok && name != "" && name != "?" {
+			if strings.ContainsFunc(name, unicode.IsControl) {
+				name = strconv.Quote(name) // no terminal escape from a PGN reaches the terminal
+			}
 			// "White (Ann): accuracy ..."
 			line = c.Title() + " (" + clipForeign(name) + ")" + strings.TrimPrefix(line, c.Title())
 		}

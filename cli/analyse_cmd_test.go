@@ -57,6 +57,13 @@ func TestAnalyseCLI(t *testing.T) {
 	require.Equal(t, strings.Fields("e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"), replayed.SANs())
 	entries, _ := os.ReadDir(dir)
 	require.Len(t, entries, 2, "no temporary file is left")
+
+	// A name carrying a terminal escape is printed quoted, never raw.
+	require.NoError(t, os.WriteFile(in, []byte(strings.Replace(scholarsMate, "Ann", "\x1b[31mAnn", 1)), 0o644))
+	code, stdout, stderr = runAnalyse(t, append([]string{"-game", "chess", "-pgn", in, "-out", out}, fast...)...)
+	require.Equal(t, 0, code, stderr)
+	require.NotContains(t, stdout, "\x1b")
+	require.Contains(t, stdout, `White ("\x1b[31mAnn"): accuracy `)
 }
 
 // TestAnalyseCLIExports: the PGNs the bot exports (Survival, Team Chess
