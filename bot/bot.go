@@ -82,11 +82,17 @@ type Options struct {
 // handlers and the store. Several Bots, in one process or many, may share
 // one store (docs/architecture.md, "Many processes").
 type Bot struct {
-	cfg   Config
-	opts  Options
-	log   *slog.Logger
-	store storage.Store
-	app   *commands.App
+	// closeOnce closes the gateway sessions once: a second write of their
+	// ShouldReconnectOnError (Shutdown after a failed Start) raced with a
+	// heartbeat goroutine of the first close reading it (discordgo reads it
+	// without a lock).
+	closeOnce sync.Once
+	closeErr  error
+	cfg       Config
+	opts      Options
+	log       *slog.Logger
+	store     storage.Store
+	app       *commands.App
 	// sess is the first shard's session, through which the bot's REST
 	// requests go; sessions are all of them (sess first), each with its
 	// gateway connection.
@@ -241,14 +247,15 @@ func (b *Bot) Sessions() []*discordgo.Session { return b.sessions }
 
 // closeSessions closes the gateway connections.
 func (b *Bot) closeSessions() error {
-	var first error
-	for _, s := range b.sessions {
-		s.ShouldReconnectOnError = false
-		if err := s.Close(); err != nil && first == nil {
-			first = err
+	b.closeOnce.Do(func() {
+		for _, s := range b.sessions {
+			s.ShouldReconnectOnError = false
+			if err := s.Close(); err != nil && b.closeErr == nil {
+				b.closeErr = err
+			}
 		}
-	}
-	return first
+	})
+	return b.closeErr
 }
 
 // Start opens the gateway connections (one per shard; none when
@@ -257,11 +264,9 @@ func (b *Bot) closeSessions() error {
 // interactions endpoint when discord.public_key is set).
 func (b *Bot) Start() error {
 	if b.cfg.Discord.Gateway {
-		for i, s := range b.sessions {
+		for _, s := range b.sessions {
 			if err := s.Open(); err != nil {
-				for _, opened := range b.sessions[:i] {
-					opened.Close()
-				}
+				b.closeSessions() // the shards opened before it (closing one never opened is a no-op)
 				return fmt.Errorf("connecting to Discord (shard %d): %w", s.ShardID, err)
 			}
 		}
