@@ -18,13 +18,7 @@ func TestChessMateInTwoAtItsDepth(t *testing.T) {
 	if n, ok := r.MateIn(); !ok || n != 2 {
 		t.Fatalf("depth 3: score %d (mate %d %v), PV %v; want mate in 2", r.Score, n, ok, r.PV)
 	}
-	q := p
-	for _, m := range r.PV {
-		var err error
-		if q, err = q.Play(m); err != nil {
-			t.Fatalf("PV %v: %v", r.PV, err)
-		}
-	}
+	q := playPV(t, p, r.PV)
 	if st := q.Status(); st.Result != chess.WhiteWins {
 		t.Fatalf("after PV %v: %v, want White's checkmate", r.PV, st)
 	}

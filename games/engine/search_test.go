@@ -50,13 +50,7 @@ func TestSurvivalForcedEliminationInTwo(t *testing.T) {
 		t.Fatalf("score %d (mate %d %v) with %s, want a win in 2", r.Score, n, ok, r.PV)
 	}
 	// The win must really be forced: play the PV out.
-	q := p
-	for _, m := range r.PV {
-		var err error
-		if q, err = q.Play(m); err != nil {
-			t.Fatalf("PV %v: %v", r.PV, err)
-		}
-	}
+	q := playPV(t, p, r.PV)
 	if st := q.Status(); st.Result != chess.WhiteWins {
 		t.Fatalf("after PV %v: %v", r.PV, st)
 	}
@@ -349,4 +343,17 @@ func TestTimeCapAndStop(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("Stop did not end the search within 60 s")
 	}
+}
+
+// playPV plays the principal variation pv from p and returns the position
+// it reaches, failing the test at a move that is not legal.
+func playPV(t *testing.T, p chess.Position, pv []chess.Move) chess.Position {
+	t.Helper()
+	for _, m := range pv {
+		var err error
+		if p, err = p.Play(m); err != nil {
+			t.Fatalf("PV %v: %v", pv, err)
+		}
+	}
+	return p
 }
