@@ -159,14 +159,19 @@ func (h *harness) swept() {
 }
 
 // drained waits until the outbox has delivered every effect due at the
-// clock's time (the posts, edits and thread members an action asked for).
+// clock's time (the posts, edits and thread members an action asked for)
+// and no delivery is in progress: what a delivery does after its commit
+// (its metrics) is done too.
 func (h *harness) drained() {
 	h.t.Helper()
-	require.Eventually(h.t, func() bool { return h.bot.App().Due(h.clock.Now()) == 0 }, wait, time.Millisecond,
+	settled := func(p *harness) func() bool {
+		return func() bool { return p.bot.App().Due(p.clock.Now()) == 0 && p.bot.App().Delivering() == 0 }
+	}
+	require.Eventually(h.t, settled(h), wait, time.Millisecond,
 		"the outbox did not deliver its due effects within %s", wait)
 	for _, p := range h.peers {
 		if p != h && !p.stopped {
-			require.Eventually(h.t, func() bool { return p.bot.App().Due(p.clock.Now()) == 0 }, wait, time.Millisecond,
+			require.Eventually(h.t, settled(p), wait, time.Millisecond,
 				"a peer's outbox did not deliver its due effects within %s", wait)
 		}
 	}
