@@ -600,7 +600,7 @@
     if (msg.thread) {
       const t = msg.thread;
       m.append(el("div", { class: "file thread-preview", onclick: () => openChannel(t.id) },
-        channelIcon(t.kind, 22), el("div", { class: "file-meta" }, el("span", { class: "file-name" }, t.name), el("span", { class: "file-size" }, t.message_count + " messages"))));
+        channelIcon(t.kind, 22), el("div", { class: "file-meta" }, el("span", { class: "file-name" }, t.name), el("span", { class: "file-size" }, t.message_count + (t.message_count === 1 ? " message" : " messages")))));
     }
     if (msg.ephemeral) {
       const dismiss = el("a", { class: "dismiss" }, "Dismiss message");
@@ -922,13 +922,17 @@
 
   function closePopup() { S.popup = null; $("#popup").hidden = true; $("#popup").replaceChildren(); }
 
+  // dismissPopup is Esc on an open list: it closes, and a suggestion still on its way does not
+  // reopen it (typing again does).
+  function dismissPopup() { S.acSeq++; clearTimeout(suggest.t); closePopup(); }
+
   // showPopup lists items {main, args, desc, value}; onPick(item) is called on click or Enter.
-  // With suggestOnly (the bot's autocomplete), nothing is highlighted until the user moves to
-  // an item, so Enter and Tab pick only what the user chose.
+  // The first item is highlighted, as in Discord: Enter picks it. suggestOnly marks the bot's
+  // autocomplete (a list made for one text, replaced as soon as the text changes).
   function showPopup(title, items, onPick, emptyText, sub, suggestOnly) {
     const p = $("#popup");
     if (!items.length && !emptyText) { closePopup(); return; }
-    const active = suggestOnly ? -1 : 0;
+    const active = items.length ? 0 : -1;
     S.popup = { items, active, onPick, suggestOnly: !!suggestOnly };
     p.classList.toggle("suggest-only", !!suggestOnly);
     const nodes = [el("div", { class: "popup-title" }, el("span", null, title), sub ? el("span", { class: "sub" }, sub) : null)];
@@ -1097,8 +1101,8 @@
       // The bot's suggestions are for the text it was asked about. From the moment the text
       // changes, the list on screen is stale: it is replaced at once by "Loading", so that no
       // key can pick from it, and the answer is shown only if the text is still the same.
-      // The list opens with nothing highlighted: Enter sends what was typed; a suggestion is
-      // taken only when the user picks it (a click, or the arrow keys and then Enter or Tab).
+      // While the answer for the text on screen is on its way, no list can be picked from:
+      // Enter sends what was typed. Once it shows, Enter takes its highlighted suggestion.
       const seq = ++S.acSeq;
       const asked = o.text || "";
       clearTimeout(suggest.t);
@@ -1111,7 +1115,7 @@
           const r = await api("POST", "/api/autocomplete", { as: S.me, channel_id: S.channel, command: S.cmd.path, options });
           if (seq !== S.acSeq || !S.cmd || S.focusOpt !== i || o.value !== undefined || (o.text || "") !== asked) return;
           showPopup(d.name, r.choices.map((c) => ({ main: c.name, value: c.value })), pick, "No suggestion for what you typed.", BOTNAME() + " suggests", true);
-          if (r.choices.length) setHint("↑↓ then Enter or Tab: take a suggestion  ·  Enter: send what you typed  ·  Esc: close the list");
+          if (r.choices.length) setHint("↑↓ to choose, Enter: take the suggestion  ·  Tab: next option  ·  Esc: close the list");
         } catch (e) {
           if (seq === S.acSeq) showPopup(d.name, [], pick, e.message, "", true);
         }
@@ -1206,11 +1210,13 @@
     refresh();
   }
 
-  function popupKey(ev) {
+  // popupKey handles the list's keys: the arrows move, Enter picks (and Tab too when tabPicks:
+  // the command list; in an option Tab moves on to the next option, as in Discord).
+  function popupKey(ev, tabPicks) {
     if (!S.popup || $("#popup").hidden) return false;
     if (ev.key === "ArrowDown") { setActive(S.popup.active + 1); ev.preventDefault(); return true; }
     if (ev.key === "ArrowUp") { setActive(S.popup.active < 0 ? -1 : S.popup.active - 1); ev.preventDefault(); return true; }
-    if ((ev.key === "Enter" || ev.key === "Tab") && S.popup.items.length && S.popup.active >= 0) {
+    if ((ev.key === "Enter" || (tabPicks && ev.key === "Tab")) && S.popup.items.length && S.popup.active >= 0) {
       ev.preventDefault();
       S.popup.onPick(S.popup.items[S.popup.active]);
       return true;
@@ -1220,12 +1226,13 @@
 
   function optionKey(ev, i) {
     const o = S.cmd.options[i];
-    if (ev.key === "Escape") { ev.preventDefault(); if (S.popup) closePopup(); else cancelCommand(); return; }
-    if (popupKey(ev)) return;
+    if (ev.key === "Escape") { ev.preventDefault(); if (S.popup) dismissPopup(); else cancelCommand(); return; }
+    if (popupKey(ev, false)) return;
     if (ev.key === "Enter") { ev.preventDefault(); sendCommand(); return; }
     if (ev.key === " " && o.def.type === OPT.ATTACHMENT) { ev.preventDefault(); ev.target.click(); return; }
     if (ev.key === "Tab") {
       ev.preventDefault();
+      dismissPopup();
       const n = S.cmd.options.length;
       focusOption((i + (ev.shiftKey ? n - 1 : 1)) % n);
       return;
@@ -1237,8 +1244,14 @@
   }
 
   function mainKey(ev) {
-    if (ev.key === "Escape") { if (S.cmd) cancelCommand(); else { closePopup(); $("#composer-input").value = ""; setHint(""); } return; }
-    if (popupKey(ev)) return;
+    if (ev.key === "Escape") {
+      // First the suggestions close; the next Esc clears the command or the text.
+      if (S.popup) dismissPopup();
+      else if (S.cmd) cancelCommand();
+      else { $("#composer-input").value = ""; setHint(""); }
+      return;
+    }
+    if (popupKey(ev, true)) return;
     if (ev.key === "Enter") {
       ev.preventDefault();
       if (S.cmd) sendCommand(); else sendText();
@@ -1257,6 +1270,7 @@
   function switchUser(id) {
     if (id === S.me) return;
     S.me = id;
+    S.wantFocus = true;
     S.msgCache = new Map();
     S.modalKey = "";
     welcomeCache = { key: "", el: null };
@@ -1269,6 +1283,7 @@
   function openChannel(id) {
     if (!id || id === S.channel) return;
     S.channel = id;
+    S.wantFocus = true;
     if (S.cmd) cancelCommand();
     closePopup();
     closeSelect();
@@ -1321,7 +1336,8 @@
     renderMembers();
     renderModal();
     markRead(v.channel);
-    if (channelChanged && !S.cmd) $("#composer-input").focus();
+    // After a channel or user switch the box has the focus, ready to type (not over a form).
+    if ((channelChanged || S.wantFocus) && !S.cmd && !v.modal) { S.wantFocus = false; $("#composer-input").focus(); }
     document.body.dataset.ready = v.status.state;
     document.body.dataset.me = v.me.name;
     document.body.dataset.channel = v.channel.name;
