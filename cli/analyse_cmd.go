@@ -103,6 +103,9 @@ func analyseMain(args []string, stdout, stderr io.Writer) int {
 	if err := checkVariantTag(pg, variant); err != nil {
 		return fail(2, "%s: %v", echoArg(*pgnFile), err)
 	}
+	if pg.More {
+		fmt.Fprintf(stderr, "sandtable analyse: note: %s holds more than one game: only the first is analysed\n", echoArg(*pgnFile))
+	}
 	g := analysis.Game{Variant: variant, Moves: pg.Moves}
 	if fen, ok := pg.Tag("FEN"); ok {
 		g.FEN = fen

@@ -64,6 +64,17 @@ func TestAnalyseCLI(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.NotContains(t, stdout, "\x1b")
 	require.Contains(t, stdout, `White ("\x1b[31mAnn"): accuracy `)
+
+	// A file of two games: the first is analysed, and the user is told
+	// that the second was not.
+	require.NoError(t, os.WriteFile(in, []byte(scholarsMate+"\n[Event \"second\"]\n\n1. d4 d5 *\n"), 0o644))
+	code, stdout, stderr = runAnalyse(t, append([]string{"-game", "chess", "-pgn", in, "-out", out}, fast...)...)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "more than one game")
+	require.Contains(t, stdout, "(7 plies")
+	require.NoError(t, os.WriteFile(in, []byte(scholarsMate), 0o644))
+	_, _, stderr = runAnalyse(t, append([]string{"-game", "chess", "-pgn", in, "-out", out}, fast...)...)
+	require.NotContains(t, stderr, "more than one game", "one game, no note")
 }
 
 // TestAnalyseCLIExports: the PGNs the bot exports (Survival, Team Chess
@@ -123,6 +134,7 @@ func TestAnalyseCLIRefuses(t *testing.T) {
 	}
 	good := write("good.pgn", scholarsMate)
 	illegal := write("illegal.pgn", "1. e4 e5 2. Ke3 *\n")
+	binary := write("board.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 	unclosed := write("unclosed.pgn", "1. e4 { a comment\n")
 	survival := write("survival.pgn", "[Variant \"Survival Chess: Tartan Grid\"]\n\n1. e4 *\n")
 	// The start position a fifth time after ply 16: drawn by fivefold
@@ -148,6 +160,7 @@ func TestAnalyseCLIRefuses(t *testing.T) {
 		{"unreadable PGN", []string{"-game", "chess", "-pgn", unclosed, "-out", out}, 2, "PGN line 1"},
 		{"wrong variant", []string{"-game", "chess", "-pgn", survival, "-out", out}, 2, "give -game survival"},
 		{"illegal move", []string{"-game", "chess", "-pgn", illegal, "-out", out}, 1, "(ply 3)"},
+		{"binary file", []string{"-game", "chess", "-pgn", binary, "-out", out}, 2, "not a PGN text"},
 		{"after fivefold repetition", []string{"-game", "chess", "-pgn", fivefold, "-out", out}, 1, "(ply 17): the game is already over: draw by fivefold repetition"},
 		{"output is the input", []string{"-game", "chess", "-pgn", out, "-out", out}, 2, "is the input PGN"},
 		{"output is a folder", []string{"-game", "chess", "-pgn", good, "-out", dir}, 2, "is a folder"},
@@ -168,5 +181,5 @@ func TestAnalyseCLIRefuses(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "does not exist")
 	entries, _ := os.ReadDir(dir)
-	require.Len(t, entries, 6, "no temporary file is left")
+	require.Len(t, entries, 7, "no temporary file is left")
 }

@@ -134,9 +134,16 @@ func replayMain(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(2, "cannot read the PGN: %v", err)
 		}
-		bs, code, err := pgnBoards(variant, string(data))
+		pg, err := chess.ReadPGN(string(data))
+		if err != nil {
+			return fail(2, "%s: %v", echoArg(*pgnFile), err)
+		}
+		bs, code, err := pgnBoards(variant, pg)
 		if err != nil {
 			return fail(code, "%s: %v", echoArg(*pgnFile), err)
+		}
+		if pg.More {
+			fmt.Fprintf(stderr, "sandtable replay: note: %s holds more than one game: only the first is drawn\n", echoArg(*pgnFile))
 		}
 		for i := range bs {
 			bs[i].Flipped = *flip
@@ -165,15 +172,11 @@ func readReplayInput(name string) ([]byte, error) {
 	return readInputFile(name, maxReplayInput, "16 MiB")
 }
 
-// pgnBoards plays the first game of a PGN text in variant and returns its
+// pgnBoards plays a game read from PGN in variant and returns its
 // boards: the start, then one after each move, the move's squares
 // highlighted (a Team Chess Assassin's victim too). The exit code of an
 // error is 1 for a move that is not legal, 2 for anything else.
-func pgnBoards(variant chess.Variant, text string) ([]render.ChessBoard, int, error) {
-	g, err := chess.ReadPGN(text)
-	if err != nil {
-		return nil, 2, err
-	}
+func pgnBoards(variant chess.Variant, g *chess.PGNGame) ([]render.ChessBoard, int, error) {
 	if err := checkVariantTag(g, variant); err != nil {
 		return nil, 2, err
 	}

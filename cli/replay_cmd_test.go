@@ -118,6 +118,14 @@ func TestReplayChessCLI(t *testing.T) {
 	os.WriteFile(pgn, []byte("1. g8=Q *\n"), 0o644)
 	if code, _, stderr := runReplay(t, "-game", "survival", "-pgn", pgn, "-size", "200", "-out", filepath.Join(dir, "bare.gif")); code != 0 {
 		t.Errorf("a Survival PGN without tags: exit %d, %s", code, stderr)
+	} else if strings.Contains(stderr, "more than one game") {
+		t.Errorf("one game, yet: %s", stderr)
+	}
+	// Two games: the first is drawn, and the user is told so.
+	os.WriteFile(pgn, []byte("1. g8=Q *\n\n[Event \"second\"]\n1. g8=N *\n"), 0o644)
+	code, stdout, stderr := runReplay(t, "-game", "survival", "-pgn", pgn, "-size", "200", "-out", filepath.Join(dir, "bare.gif"))
+	if code != 0 || !strings.Contains(stdout, "2 boards") || !strings.Contains(stderr, "only the first is drawn") {
+		t.Errorf("two games: exit %d, %s%s", code, stdout, stderr)
 	}
 }
 

@@ -14,6 +14,7 @@ type PGNGame struct {
 	Tags   []Tag
 	Moves  []string
 	Result string
+	More   bool // the text goes on after this game (another game, unread)
 }
 
 // Tag returns the value of the first tag named name.
@@ -35,10 +36,14 @@ func (g *PGNGame) Tag(name string) (string, bool) {
 // where a next game's tags begin; what follows is not read. It checks the
 // text's form only: the moves are checked when they are played. Errors
 // name the line: a tag pair that is not closed or has no quoted value, an
-// unclosed comment or variation, or a text with no game.
+// unclosed comment or variation, a text with no game, or binary data (a
+// NUL byte: an image or an archive given for a PGN file).
 func ReadPGN(text string) (*PGNGame, error) {
 	g := &PGNGame{}
 	text = strings.TrimPrefix(text, "\uFEFF")
+	if at := strings.IndexByte(text, 0); at >= 0 {
+		return nil, fmt.Errorf("not a PGN text: binary data (a NUL byte at byte %d)", at)
+	}
 	line := 1
 	i := 0
 	inMoves := false
@@ -85,6 +90,7 @@ func ReadPGN(text string) (*PGNGame, error) {
 			i++
 		case c == '[' && depth == 0:
 			if inMoves {
+				g.More = true
 				return finishPGN(g, "*") // the next game begins
 			}
 			end := strings.IndexByte(text[i:], '\n')
@@ -113,6 +119,7 @@ func ReadPGN(text string) (*PGNGame, error) {
 			inMoves = true
 			switch tok {
 			case "1-0", "0-1", "1/2-1/2", "*":
+				g.More = strings.TrimSpace(text[i:]) != ""
 				return finishPGN(g, tok)
 			}
 			if tok[0] == '$' {

@@ -74,9 +74,28 @@ func TestReadPGNRefuses(t *testing.T) {
 		"1. e4 (1. d4 d5":           "variation",
 		"1. e4 ) e5":                "closes no variation",
 		"[Event \"x\"]\n\n1. e4 12": "move number",
+		"\x89PNG\r\n\x1a\n\x00\x00": "binary",
 	} {
 		if _, err := ReadPGN(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one mentioning %q", text, err, want)
+		}
+	}
+}
+
+// TestReadPGNSaysWhenMoreFollows: a text of several games reads the first,
+// and says that more follows (the CLI tells its user what was not read).
+func TestReadPGNSaysWhenMoreFollows(t *testing.T) {
+	t.Parallel()
+	for text, more := range map[string]bool{
+		"1. e4 e5 1-0\n":                         false,
+		"1. e4 e5 1-0\n\n[Event \"b\"]\n1. d4 *": true,
+		"1. e4 e5\n[Event \"b\"]\n1. d4 *":       true,
+		"1. e4 e5 *\n   \n":                      false,
+		"1. e4 e5":                               false,
+	} {
+		g, err := ReadPGN(text)
+		if err != nil || !reflect.DeepEqual(g.Moves, []string{"e4", "e5"}) || g.More != more {
+			t.Errorf("%q: %+v, %v; want moves e4 e5, More %v", text, g, err, more)
 		}
 	}
 }
