@@ -251,6 +251,9 @@ func checkVariantTag(g *chess.PGNGame, variant chess.Variant) error {
 	if !ok {
 		return nil
 	}
+	if strings.EqualFold(tag, "From Position") {
+		tag = chess.Chess.String() // lichess's name for chess from a set-up position (the FEN tag)
+	}
 	v, err := chess.ParseVariant(tag)
 	for _, w := range chess.Variants {
 		if strings.EqualFold(tag, w.Title()) {

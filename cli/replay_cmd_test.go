@@ -121,6 +121,15 @@ func TestReplayChessCLI(t *testing.T) {
 	} else if strings.Contains(stderr, "more than one game") {
 		t.Errorf("one game, yet: %s", stderr)
 	}
+	// lichess's export of a chess game from a set-up position.
+	lichess := filepath.Join(dir, "lichess.pgn")
+	os.WriteFile(lichess, []byte("[Variant \"From Position\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n"), 0o644)
+	if code, stdout, stderr := runReplay(t, "-game", "chess", "-pgn", lichess, "-size", "200", "-out", filepath.Join(dir, "lichess.gif")); code != 0 || !strings.Contains(stdout, "3 boards") {
+		t.Errorf("[Variant \"From Position\"]: exit %d, %s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runReplay(t, "-game", "survival", "-pgn", lichess, "-size", "200", "-out", filepath.Join(dir, "lichess.gif")); code != 2 || !strings.Contains(stderr, "give -game chess") {
+		t.Errorf("[Variant \"From Position\"] as Survival: exit %d, %s", code, stderr)
+	}
 	// Two games: the first is drawn, and the user is told so.
 	os.WriteFile(pgn, []byte("1. g8=Q *\n\n[Event \"second\"]\n1. g8=N *\n"), 0o644)
 	code, stdout, stderr := runReplay(t, "-game", "survival", "-pgn", pgn, "-size", "200", "-out", filepath.Join(dir, "bare.gif"))
