@@ -40,11 +40,12 @@ Several bbolt files (one per shard, as the bot ran before etcd) are merged:
   unique; interaction marks keep their latest time.
 
 The sources are never changed: a bbolt file is read through a private copy
-(migrated there when its schema is older). The destination must hold no bot data (a new
-file, or an etcd prefix holding only the schema version); otherwise nothing is
-written. The copy runs in transactions of at most 100 writes, then the
-destination is verified by counting its keys. If it fails half-way, empty the
-destination (delete the file, or etcdctl del --prefix P) and run it again.
+(migrated there when its schema is older). The destination must hold no bot
+data (a new file, or an etcd prefix holding only the schema version);
+otherwise nothing is written. The copy runs in transactions of at most 100
+writes, then the destination is verified by counting its keys. If it fails
+half-way, empty the destination (delete the file, or etcdctl del --prefix P)
+and run it again.
 
 -config reads the etcd user, password and TLS files of its [storage] table
 (endpoints and prefix come from the flags).
