@@ -20,7 +20,7 @@ func TestRulingRangesCurrent(t *testing.T) {
 	}
 	for _, letter := range []string{"G", "D"} {
 		last := 0
-		for _, m := range regexp.MustCompile(`(?m)^\*\*` + letter + `(\d+)\.`).FindAllSubmatch(data, -1) {
+		for _, m := range regexp.MustCompile(`(?m)^\*\*`+letter+`(\d+)\.`).FindAllSubmatch(data, -1) {
 			n, _ := strconv.Atoi(string(m[1]))
 			last = max(last, n)
 		}
@@ -28,7 +28,7 @@ func TestRulingRangesCurrent(t *testing.T) {
 			t.Fatalf("no ruling %s1 in the document", letter)
 		}
 		want := fmt.Sprintf("%s1–%s%d", letter, letter, last)
-		ranges := regexp.MustCompile(letter + `1[–-]` + letter + `\d+`).FindAll(data, -1)
+		ranges := regexp.MustCompile(letter+`1[–-]`+letter+`\d+`).FindAll(data, -1)
 		if len(ranges) == 0 {
 			t.Errorf("no range %s in the document", want)
 		}
