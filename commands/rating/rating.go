@@ -69,19 +69,22 @@ func shares(s Side) []float64 {
 	return out
 }
 
-// composite is a side as one opponent at now: its players' mean rating,
-// the root mean square of their deviations, each grown to now
-// (glicko2.Live). A side of one player is that player.
+// composite is a side as one opponent at now: its players' ratings, each
+// grown to now (glicko2.Live), averaged with their shares of the side's
+// moves as weights: the mean rating, the root mean square of the
+// deviations. A member who never moved does not change it; a side of one
+// player is that player.
 func composite(s Side, before map[string]*storage.PlayerRating, now time.Time) glicko2.Rating {
 	var r, d2, vol float64
-	for _, u := range s.Players {
+	share := shares(s)
+	for i, u := range s.Players {
+		w := share[i]
 		g := glicko2.Live(Glicko(before[u]), now)
-		r += g.Rating
-		d2 += g.Deviation * g.Deviation
-		vol += g.Volatility
+		r += w * g.Rating
+		d2 += w * g.Deviation * g.Deviation
+		vol += w * g.Volatility
 	}
-	n := float64(len(s.Players))
-	return glicko2.Rating{Rating: r / n, Deviation: math.Sqrt(d2 / n), Volatility: vol / n, Last: now}
+	return glicko2.Rating{Rating: r, Deviation: math.Sqrt(d2), Volatility: vol, Last: now}
 }
 
 // Rate applies the finished game rec to its players' ratings and
@@ -95,9 +98,9 @@ func composite(s Side, before map[string]*storage.PlayerRating, now time.Time) g
 //
 // Each player gets the change a single player of their rating would get
 // for their side's results against every other side as one composite
-// opponent (glicko2.Update, lichess's bounds), scaled by their share of
-// their side's moves (glicko2.Toward); a player with no share is not
-// rated. A side of one player is a plain game. Scaling the change, not
+// opponent (composite; glicko2.Update, lichess's bounds), scaled by their
+// share of their side's moves (glicko2.Toward); a player with no share is
+// not rated. A side of one player is a plain game. Scaling the change, not
 // the result, keeps a game's changes balanced: Glicko's change is not
 // linear in a result's weight.
 func Rate(tx storage.Tx, rec *storage.Game, sides []Side, now time.Time) ([]Change, error) {

@@ -137,8 +137,12 @@ func TestOneAgainstThree(t *testing.T) {
 	}
 }
 
-// TestCompositeOpponent: a team of 1700/100 and 1300/300 counts as one
-// opponent of 1500 with deviation sqrt((100² + 300²)/2) = 223.6.
+// TestCompositeOpponent: a team of 1700/100 and 1300/300 with equal
+// shares counts as one opponent of 1500 with deviation
+// sqrt((100² + 300²)/2) = 223.6; the members weigh their shares of the
+// team's moves, so one who never moved does not shift it (a new member
+// who never moved made the opponent of a 1720 commander 1610 in
+// bot.TestTeamChessSiegesAndLeaderboard, costing the pool 43 points).
 func TestCompositeOpponent(t *testing.T) {
 	t.Parallel()
 	before := map[string]*storage.PlayerRating{
@@ -148,6 +152,12 @@ func TestCompositeOpponent(t *testing.T) {
 	c := composite(Side{Players: []string{"x", "y"}}, before, rt0)
 	require.InDelta(t, 1500, c.Rating, 1e-9)
 	require.InDelta(t, 223.607, c.Deviation, 1e-3)
+	c = composite(Side{Players: []string{"x", "y"}, Moves: []int{10, 30}}, before, rt0)
+	require.InDelta(t, 1400, c.Rating, 1e-9)
+	require.InDelta(t, 264.575, c.Deviation, 1e-3)
+	c = composite(Side{Players: []string{"x", "y"}, Moves: []int{12, 0}}, before, rt0)
+	require.InDelta(t, 1700, c.Rating, 1e-9)
+	require.InDelta(t, 100, c.Deviation, 1e-9)
 }
 
 // TestOpponentDeviationGrown: a player's opponent is taken with the
