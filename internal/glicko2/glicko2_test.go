@@ -41,7 +41,7 @@ func TestVolatilityPaper(t *testing.T) {
 // g(φ) = 0.66907, E = 0.5, v = 1/(g²·¼) = 8.93547, φ' = 1/sqrt(1/φ² + 1/v)
 // = 1.67071 → RD 290.23, μ' = φ'²·g·½ = 0.93380 → r 1662.21 for the
 // winner, 1337.79 for the loser. (Counting one period, as before issue
-// 26, gave φ* = sqrt(φ²+σ'²): RD 290.30, r 1662.26.)
+// 26, gave φ* = sqrt(φ²+σ'²) = 2.01566: RD 290.32, r 1662.31.)
 func TestFirstGameByHand(t *testing.T) {
 	t.Parallel()
 	a, b := New(), New()
@@ -110,7 +110,8 @@ func TestClamps(t *testing.T) {
 }
 
 // TestOneGameMovesAtMost700 (lichess's maxRatingDelta): a 1500/500 player
-// beating a 3000/45 one gained 1,422 points before the bound; now 700. The
+// beating a 3000/45 one gained 1,422 points before the bound (1,423 when
+// the game counted a rating period, as issue 26 measured); now 700. The
 // loser's side is bounded the same way.
 func TestOneGameMovesAtMost700(t *testing.T) {
 	t.Parallel()
@@ -126,7 +127,7 @@ func TestOneGameMovesAtMost700(t *testing.T) {
 }
 
 // TestVolatilityAtMostOneTenth (lichess's maxVolatility): a 1500/60 player
-// of σ 0.0999 beating a 3000/45 one reached σ 0.10003 before; a σ stored
+// of σ 0.0999 beating a 3000/45 one reached σ 0.100038 before; a σ stored
 // above 0.1 is used capped.
 func TestVolatilityAtMostOneTenth(t *testing.T) {
 	t.Parallel()
