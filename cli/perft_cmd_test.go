@@ -22,6 +22,10 @@ func TestPerftCommandTotal(t *testing.T) {
 		{[]string{"-variant", "chess", "-fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "-depth", "2"}, "2039\n"},
 		{[]string{"-variant", "survival", "-depth", "2"}, "400\n"},
 		{[]string{"-variant", "survival", "-fen", "8/8/8/8/8/8/8/k1K5 b KQ - 0 1", "-depth", "2"}, "7\n"},
+		// A finished Survival position (Black has no piece): no legal move
+		// (Fairy-Stockfish: 0; 3 before issue 26), with or without -divide.
+		{[]string{"-variant", "survival", "-fen", "8/8/8/8/8/8/8/K7 w - - 0 1", "-depth", "1"}, "0\n"},
+		{[]string{"-variant", "survival", "-fen", "8/8/8/8/8/8/8/K7 w - - 0 1", "-depth", "2", "-divide"}, "0\n"},
 		{[]string{"-variant", "teamchess", "-depth", "3"}, "8902\n"},
 		// Team Chess sacrifices, counted per role choice (games/teamchess/testdata/teamchess.perft).
 		{[]string{"-variant", "teamchess", "-fen", "4k3/P7/8/8/8/8/8/Q3K3 w - - 0 1", "-depth", "2"}, "90\n"},

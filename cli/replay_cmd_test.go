@@ -274,6 +274,16 @@ func TestReplayCLIRefuses(t *testing.T) {
 	pass := file("pass.pgn", "1. e4 -- *\n")
 	fivefold := file("fivefold.pgn", strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 4)+"Nc3 *\n")
 	badRec := file("bad.json", strings.Replace(string(must(os.ReadFile(rec))), `"version": 1`, `"version": 7`, 1))
+	// Issue 26: a record's result and seed are checked (the 6 actions do
+	// not end the game).
+	withResult := func(name, result string) string {
+		text := string(must(os.ReadFile(rec)))
+		i := strings.LastIndex(text, "}")
+		return file(name, text[:i]+`, "result": `+result+"}\n")
+	}
+	unreached := withResult("unreached.json", `{"winner": "south", "reason": "no-bases"}`)
+	unknown := withResult("unknown.json", `{"winner": "south", "reason": "forfeit"}`)
+	seeded := file("seeded.json", strings.Replace(string(must(os.ReadFile(rec))), `\nseed 0\n`, `\nseed 9\n`, 1))
 	out := filepath.Join(dir, "out.gif")
 	cases := []struct {
 		args []string
@@ -299,6 +309,9 @@ func TestReplayCLIRefuses(t *testing.T) {
 		{[]string{"-game", "chess", "-pgn", pass, "-out", out}, 2, "Team Chess"},
 		{[]string{"-game", "sandtable", "-record", badRec, "-out", out}, 2, "version 7"},
 		{[]string{"-game", "sandtable", "-record", good, "-out", out}, 2, "not a game record"},
+		{[]string{"-game", "sandtable", "-record", unreached, "-out", out}, 2, "result.reason \"no-bases\": the actions do not end the game"},
+		{[]string{"-game", "sandtable", "-record", unknown, "-out", out}, 2, "result.reason \"forfeit\" is not a reason"},
+		{[]string{"-game", "sandtable", "-record", seeded, "-out", out}, 2, "seed 9; a record writes the coin's seed as 0 (ruling G23)"},
 		{[]string{"-game", "chess", "-pgn", good, "-out", out, "extra"}, 2, "unexpected argument"},
 	}
 	for _, c := range cases {

@@ -144,7 +144,7 @@ type Spec[S any] struct {
 	// RatingSides, when set, lists the sides of the finished game s for
 	// its ratings (see rating.Rate): Team Chess's teams with each
 	// commander's moves. Nil: each of the game's players (storage.Game's
-	// Players) is a side of its own, playing a whole part.
+	// Players) is a side of its own.
 	RatingSides func(s S) []RatingSide
 
 	// Leaderboard, when set, answers /leaderboard for this game instead

@@ -8,7 +8,8 @@
 // framework's action path, package commands), so a game is rated once or
 // not at all whatever crashes or retries happen, and a player whose rating
 // already names the game as its last is left alone. Every update of one
-// game is computed from the ratings before it. A game is rated when it
+// game is computed from the ratings before it, each grown to the game's
+// time, and is bounded as lichess bounds one game (internal/glicko2). A game is rated when it
 // ended with an outcome other than aborted, in a server, and is not
 // Unrated (a casual challenge or lobby, a computer seat). It decides
 // nothing about Discord: the framework shows what it returns.

@@ -14,8 +14,9 @@ import (
 )
 
 // Side is one side of a finished game as its ratings see it: the
-// players of the side and, for each, the moves they played (Moves nil:
-// each player took a whole part; see commands.Spec.RatingSides).
+// players of the side and, for each, the moves they played, which give
+// each player's share of the side's change (Moves nil: equal shares, a
+// side of one player its whole; see commands.Spec.RatingSides).
 type Side struct {
 	Players []string
 	Moves   []int
@@ -47,32 +48,43 @@ func Rated(rec *storage.Game) bool {
 	return rec.Outcome != nil && rec.Outcome.Method != storage.Aborted && !rec.Unrated && rec.GuildID != ""
 }
 
-// sideWeights are the parts of a side's players in the game: own is each
-// player's weight as the one rated (the side's most active player 1, the
-// others in proportion to their moves; a player with no move 0), faced
-// each player's weight as an opponent (their share of the side's moves).
-// A side with no move at all counts every player equally.
-func sideWeights(s Side) (own, faced []float64) {
-	own, faced = make([]float64, len(s.Players)), make([]float64, len(s.Players))
-	total, most := 0, 0
+// shares are each player's share of the side's moves (Moves nil, or a
+// side that made no move at all: equal shares).
+func shares(s Side) []float64 {
+	out := make([]float64, len(s.Players))
+	total := 0
 	for i := range s.Players {
 		if i < len(s.Moves) {
 			total += s.Moves[i]
-			most = max(most, s.Moves[i])
 		}
 	}
 	for i := range s.Players {
-		if s.Moves == nil || total == 0 {
-			own[i], faced[i] = 1, 1/float64(len(s.Players))
-			continue
+		switch {
+		case s.Moves == nil || total == 0:
+			out[i] = 1 / float64(len(s.Players))
+		case i < len(s.Moves):
+			out[i] = float64(s.Moves[i]) / float64(total)
 		}
-		m := 0
-		if i < len(s.Moves) {
-			m = s.Moves[i]
-		}
-		own[i], faced[i] = float64(m)/float64(most), float64(m)/float64(total)
 	}
-	return own, faced
+	return out
+}
+
+// composite is a side as one opponent at now: its players' ratings, each
+// grown to now (glicko2.Live), averaged with their shares of the side's
+// moves as weights: the mean rating, the root mean square of the
+// deviations. A member who never moved does not change it; a side of one
+// player is that player.
+func composite(s Side, before map[string]*storage.PlayerRating, now time.Time) glicko2.Rating {
+	var r, d2, vol float64
+	share := shares(s)
+	for i, u := range s.Players {
+		w := share[i]
+		g := glicko2.Live(Glicko(before[u]), now)
+		r += w * g.Rating
+		d2 += w * g.Deviation * g.Deviation
+		vol += w * g.Volatility
+	}
+	return glicko2.Rating{Rating: r, Deviation: math.Sqrt(d2), Volatility: vol, Last: now}
 }
 
 // Rate applies the finished game rec to its players' ratings and
@@ -83,6 +95,14 @@ func sideWeights(s Side) (own, faced []float64) {
 // (Team Chess's mutual loss, docs/rules/teamchess.md). Every update is
 // computed from the ratings before the game. A player whose rating already
 // names rec as its last game is left alone (rated once).
+//
+// Each player gets the change a single player of their rating would get
+// for their side's results against every other side as one composite
+// opponent (composite; glicko2.Update, lichess's bounds), scaled by their
+// share of their side's moves (glicko2.Toward); a player with no share is
+// not rated. A side of one player is a plain game. Scaling the change, not
+// the result, keeps a game's changes balanced: Glicko's change is not
+// linear in a result's weight.
 func Rate(tx storage.Tx, rec *storage.Game, sides []Side, now time.Time) ([]Change, error) {
 	if !Rated(rec) || len(sides) < 2 {
 		return nil, nil
@@ -115,34 +135,31 @@ func Rate(tx storage.Tx, rec *storage.Game, sides []Side, now time.Time) ([]Chan
 	}
 	var changes []Change
 	for i, s := range sides {
-		own, _ := sideWeights(s)
+		share := shares(s)
+		var results []glicko2.Result
+		for j, o := range sides {
+			if j == i || len(o.Players) == 0 {
+				continue
+			}
+			score := 0.5
+			switch {
+			case won[i] && !won[j]:
+				score = 1
+			case won[j] && !won[i]:
+				score = 0
+			}
+			results = append(results, glicko2.Result{Opponent: composite(o, before, now), Score: score})
+		}
+		if len(results) == 0 {
+			continue
+		}
 		for pi, u := range s.Players {
-			if own[pi] == 0 || before[u].LastGame == rec.ID {
+			if share[pi] == 0 || before[u].LastGame == rec.ID {
 				continue
 			}
-			var results []glicko2.Result
-			for j, o := range sides {
-				if j == i {
-					continue
-				}
-				score := 0.5
-				switch {
-				case won[i] && !won[j]:
-					score = 1
-				case won[j] && !won[i]:
-					score = 0
-				}
-				_, faced := sideWeights(o)
-				for oi, ou := range o.Players {
-					if faced[oi] > 0 {
-						results = append(results, glicko2.Result{Opponent: Glicko(before[ou]), Score: score, Weight: own[pi] * faced[oi]})
-					}
-				}
-			}
-			if len(results) == 0 {
-				continue
-			}
-			g := glicko2.Update(Glicko(before[u]), results, now)
+			full := glicko2.Update(Glicko(before[u]), results, now)
+			g := glicko2.Toward(glicko2.Live(Glicko(before[u]), now), full, share[pi])
+			g.Last = now
 			after := *before[u]
 			after.Rating, after.Deviation, after.Volatility, after.Last = g.Rating, g.Deviation, g.Volatility, g.Last
 			after.Games++

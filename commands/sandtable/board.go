@@ -350,8 +350,13 @@ func recordFile(t *turn, s *State, viewer engine.Side) (*ui.File, error) {
 		return nil, fmt.Errorf("game %s: record: %w", t.Game.ID, err)
 	}
 	if o := s.Outcome; o != nil && rec.Result == nil {
-		// An end decided outside the rules: a loss on time.
-		rec.Result = &engine.RecordResult{Winner: o.Winner, Reason: "timeout"}
+		// An end decided outside the rules: a loss on time, or an end
+		// without a winner (an abort), as ParseRecord reads them.
+		reason := engine.ReasonTimeout
+		if o.Winner == engine.NoSide {
+			reason = engine.ReasonAbort
+		}
+		rec.Result = &engine.RecordResult{Winner: o.Winner, Reason: reason}
 	}
 	data, err := rec.Marshal()
 	if err != nil {

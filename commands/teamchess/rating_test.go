@@ -14,8 +14,9 @@ import (
 )
 
 // TestTeamChessGameIsRated (ruling D28): alice and carol (White) beat bob
-// and dan (Black). alice and carol made one move each: each plays a whole
-// game against Black, where bob made every move (dan none: not rated). The
+// and dan (Black). alice and carol made one move each: each gets half the
+// change of a whole game against Black as one opponent; bob made every
+// Black move and gets a whole game's change (dan none: not rated). The
 // final public board announces the changes; the Team Chess leaderboard
 // keeps rule 6.1's order with the rating beside it.
 func TestTeamChessGameIsRated(t *testing.T) {
@@ -66,8 +67,8 @@ func TestTeamChessGameIsRated(t *testing.T) {
 		}))
 		return r
 	}
-	require.InDelta(t, one, get(alice.ID).Rating, 1e-9)
-	require.InDelta(t, one, get(carol.ID).Rating, 1e-9)
+	require.InDelta(t, 1500+(one-1500)/2, get(alice.ID).Rating, 1e-9)
+	require.InDelta(t, 1500+(one-1500)/2, get(carol.ID).Rating, 1e-9)
 	require.InDelta(t, 3000-one, get(bob.ID).Rating, 1e-9)
 	require.Nil(t, get(dan.ID), "no move, not rated")
 
@@ -85,7 +86,7 @@ func TestTeamChessGameIsRated(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, lb.Cards[0].Title, "Team Chess leaderboard")
 	require.Contains(t, lb.Cards[0].Description, "<@"+alice.ID+"> · team 1-0")
-	require.Contains(t, lb.Cards[0].Description, "rating 1662?")
+	require.Contains(t, lb.Cards[0].Description, "rating 1581?")
 	require.Contains(t, lb.Cards[0].Footer, "rule 6.1")
 }
 

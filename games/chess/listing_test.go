@@ -38,6 +38,8 @@ func TestRefusalNamesWhatIsLegal(t *testing.T) {
 			"that move does not capture; capture is mandatory: there are 9 legal captures, the first 8 are Nxb3, Qxc3, Qxc4, Qxc5, Qxd3, Qxd5, Qxe3, Qxe4"},
 		{"survival: no capture and many moves", Survival, "4k3/8/8/8/8/8/8/N2K3R w - - 0 1", "Kd3",
 			Listing{Total: 17}, "no king can move to d3"},
+		{"survival: a finished game has no legal move (issue 26)", Survival, "8/8/8/8/8/8/8/K7 w - - 0 1", "Ka2",
+			Listing{}, "the game is over: Black has no pieces left"},
 		{"survival: few moves, none a capture", Survival, "4k3/8/8/8/8/8/8/K7 w - - 0 1", "Kc3",
 			Listing{Moves: []string{"Ka2", "Kb1", "Kb2"}, Total: 3},
 			"no king can move to c3; the legal moves are Ka2, Kb1 or Kb2"},

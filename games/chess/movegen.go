@@ -9,10 +9,16 @@ package chess
 // only captures are returned (mandatory capture). In Team Chess, a pawn move
 // to the last rank is returned as a bare Sacrifice (pawn consumed, no
 // effect) when the mover's king is safe afterwards; see SacrificeCandidates.
+// A finished position has no legal move: in Survival Chess, one where
+// either side has no piece left (elimination; Fairy-Stockfish counts none
+// there either).
 func (p *Position) AppendLegalMoves(dst []Move) []Move {
 	r := p.rules()
 	if r.royalKing {
 		return p.genLegal(dst)
+	}
+	if r.elimination && p.byColor[p.turn.Other()] == 0 {
+		return dst // the opponent has lost every piece: the game is over
 	}
 	// No royal king: every pseudo-legal move is legal.
 	n := len(dst)

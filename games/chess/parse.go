@@ -426,6 +426,9 @@ func (p *Position) explainMove(m Move) error {
 // explainPattern builds the message for a pattern no legal move fits.
 func (p *Position) explainPattern(in string, pat sanPattern, legal []Move, captureMismatch bool) error {
 	us := p.turn
+	if len(legal) == 0 && p.rules().elimination && p.byColor[us.Other()] == 0 {
+		return moveErr(in, nil, "the game is over: %s has no pieces left", us.Other().Title())
+	}
 	if len(legal) == 0 {
 		return moveErr(in, nil, "%s has no legal move", us.Title())
 	}

@@ -57,6 +57,13 @@ func refFromPosition(p *Position) refBoard {
 func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
 
 func (b *refBoard) moves() []refMove {
+	opponent := false
+	for _, v := range b.sq {
+		opponent = opponent || v*b.turn < 0
+	}
+	if !opponent {
+		return nil // the opponent has no piece left: the game is over
+	}
 	var caps, quiet []refMove
 	add := func(m refMove, capture bool) {
 		if capture {

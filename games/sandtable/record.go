@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // RecordFormat and RecordVersion name the game record's JSON format
@@ -169,12 +170,25 @@ func (r *Record) Marshal() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ParseRecord reads a record in its JSON form and checks it whole: the
-// format and version, the start position (a full position after
-// Deployment), and every action, which must apply in turn with the turn,
-// side, phase and Drone order it names; a result must be one the last
-// action reached when the engine ended the game. The error names the
-// first thing wrong.
+// Ends a record's result may name besides the engine's reasons: ends the
+// bot decides outside the rules (docs/sandtable-record.md).
+const (
+	ReasonTimeout = "timeout" // a loss on time: the side to move lost
+	ReasonAbort   = "abort"   // an abort: no winner
+)
+
+// ParseRecord reads a record file in its JSON form (the one a player
+// downloads and gives to `sandtable replay -record`) and checks it whole:
+// the format and version, the start position (a full position after
+// Deployment, its seed written as 0, ruling G23), and every action, which
+// must apply in turn with the turn, side, phase and Drone order it names.
+// The result is checked as strictly: a game the actions end must carry
+// that end as its result; a result with a reason of the rules engine
+// (no-bases, resignation, ...) must be one the actions reach; "timeout"
+// needs a winner and "abort" none; any other reason is refused. The error
+// names the first thing wrong, with the field or ruling. Games the bot
+// stores are not read through it: their records are made from the stored
+// log (NewRecord) and replayed with Walk, which checks only the actions.
 func ParseRecord(data []byte) (*Record, error) {
 	var r Record
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -190,10 +204,54 @@ func ParseRecord(data []byte) (*Record, error) {
 	if r.Version != RecordVersion {
 		return nil, fmt.Errorf("sandtable: record version %d, this program reads version %d", r.Version, RecordVersion)
 	}
-	if err := r.Walk(func(*Position, []Entry) error { return nil }); err != nil {
+	if r.Result != nil {
+		if err := checkReason(r.Result); err != nil {
+			return nil, err
+		}
+	}
+	var end *Position
+	if err := r.Walk(func(p *Position, _ []Entry) error {
+		if end == nil && p.seed != 0 {
+			return fmt.Errorf("sandtable: start: seed %d; a record writes the coin's seed as 0 (ruling G23): its coin was flipped before the start", p.seed)
+		}
+		end = p
+		return nil
+	}); err != nil {
 		return nil, err
 	}
+	switch {
+	case end.phase == PhaseFinished && r.Result == nil:
+		return nil, fmt.Errorf("sandtable: result missing: the actions end the game (%s); a finished game's record carries its result", end.ResultText())
+	case end.phase != PhaseFinished && r.Result != nil && r.Result.Reason != ReasonTimeout && r.Result.Reason != ReasonAbort:
+		return nil, fmt.Errorf("sandtable: result.reason %s: the actions do not end the game (after them it is turn %d %s, %s to move); an end by the rules is the last action's",
+			quote(r.Result.Reason), end.turn, end.phase.Title(), end.toMove)
+	}
 	return &r, nil
+}
+
+// checkReason refuses a result whose reason is not one a record may carry
+// (the engine's reasons, ReasonTimeout, ReasonAbort), a timeout without a
+// winner and an abort with one.
+func checkReason(res *RecordResult) error {
+	switch res.Reason {
+	case ReasonTimeout:
+		if res.Winner == NoSide {
+			return fmt.Errorf("sandtable: result: a timeout has a winner (south or north), not none")
+		}
+		return nil
+	case ReasonAbort:
+		if res.Winner != NoSide {
+			return fmt.Errorf("sandtable: result: an abort has no winner (none), not %s", res.Winner)
+		}
+		return nil
+	}
+	for _, n := range reasonNames[1:] {
+		if res.Reason == n {
+			return nil
+		}
+	}
+	return fmt.Errorf("sandtable: result.reason %s is not a reason of docs/sandtable-record.md (want one of %s, %s or %s)",
+		quote(res.Reason), strings.Join(reasonNames[1:], ", "), ReasonTimeout, ReasonAbort)
 }
 
 // StartPosition returns the record's start position.

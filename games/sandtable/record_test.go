@@ -141,12 +141,27 @@ func TestRecordOfAResignation(t *testing.T) {
 	if _, err := ParseRecord(data); err == nil || !strings.Contains(err.Error(), "result") {
 		t.Errorf("a record with the wrong winner: %v", err)
 	}
-	// An end the engine did not decide (a timeout) is kept as recorded.
-	rec.Result = &RecordResult{South, "timeout"}
-	rec.Actions = rec.Actions[:len(rec.Actions)-1]
+	// A finished game's record without its result is refused (issue 26).
+	rec.Result = nil
 	data, _ = rec.Marshal()
-	if back, err := ParseRecord(data); err != nil || *back.Result != *rec.Result {
-		t.Errorf("a record ended by timeout: %v", err)
+	if _, err := ParseRecord(data); err == nil || !strings.Contains(err.Error(), "result missing") {
+		t.Errorf("a finished game's record without a result: %v", err)
+	}
+	// An end the engine did not decide (a timeout, an abort) is kept as
+	// recorded.
+	rec.Actions = rec.Actions[:len(rec.Actions)-1]
+	for _, res := range []RecordResult{{South, "timeout"}, {NoSide, "abort"}} {
+		rec.Result = &res
+		data, _ = rec.Marshal()
+		if back, err := ParseRecord(data); err != nil || *back.Result != *rec.Result {
+			t.Errorf("a record ended by %s: %v", res.Reason, err)
+		}
+	}
+	// A game that goes on may have no result.
+	rec.Result = nil
+	data, _ = rec.Marshal()
+	if _, err := ParseRecord(data); err != nil {
+		t.Errorf("a record of a game that goes on: %v", err)
 	}
 }
 
@@ -193,6 +208,15 @@ func TestParseRecordRefuses(t *testing.T) {
 		{"wrong phase", string(edit(func(r *Record) { r.Actions[0].Phase = PhasePostTurn })), "action 1"},
 		{"wrong side", string(edit(func(r *Record) { r.Actions[0].Side = r.Actions[0].Side.Opp() })), "recorded for"},
 		{"missing actions", string(edit(func(r *Record) { r.Actions = append(r.Actions[:1], r.Actions[2:]...) })), "is recorded in turn"},
+		// Issue 26: the result and the seed are checked as strictly.
+		{"result the actions do not reach", string(edit(func(r *Record) { r.Result = &RecordResult{South, "no-bases"} })), "result.reason \"no-bases\": the actions do not end the game"},
+		{"resignation not played", string(edit(func(r *Record) { r.Result = &RecordResult{North, "resignation"} })), "the actions do not end the game"},
+		{"unknown reason", string(edit(func(r *Record) { r.Result = &RecordResult{South, "forfeit"} })), "result.reason \"forfeit\" is not a reason"},
+		{"no reason", string(edit(func(r *Record) { r.Result = &RecordResult{South, ""} })), "is not a reason"},
+		{"reason none", string(edit(func(r *Record) { r.Result = &RecordResult{NoSide, "none"} })), "is not a reason"},
+		{"timeout without a winner", string(edit(func(r *Record) { r.Result = &RecordResult{NoSide, "timeout"} })), "a timeout has a winner"},
+		{"abort with a winner", string(edit(func(r *Record) { r.Result = &RecordResult{South, "abort"} })), "an abort has no winner"},
+		{"seed", string(edit(func(r *Record) { r.Start = strings.Replace(r.Start, "\nseed 0\n", "\nseed 42\n", 1) })), "seed 42"},
 	}
 	if drone >= 0 {
 		cases = append(cases,

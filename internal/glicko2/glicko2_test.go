@@ -17,15 +17,14 @@ func TestPaperExample(t *testing.T) {
 	p := Rating{Rating: 1500, Deviation: 200, Volatility: 0.06}
 	// Tau 0.5 in the paper; ours is 0.75, which moves σ' in the 6th digit
 	// only: the rating and RD match the paper's to 0.01 either way.
-	got := Update(p, []Result{
+	got := Period(p, []Result{
 		Win(Rating{Rating: 1400, Deviation: 30}),
 		Loss(Rating{Rating: 1550, Deviation: 100}),
 		Loss(Rating{Rating: 1700, Deviation: 300}),
-	}, t0)
+	}, 1)
 	require.InDelta(t, 1464.06, got.Rating, 0.01)
 	require.InDelta(t, 151.52, got.Deviation, 0.01)
 	require.InDelta(t, 0.05999, got.Volatility, 0.00001)
-	require.Equal(t, t0, got.Last)
 }
 
 // TestVolatilityPaper checks step 5 against the paper's intermediate
@@ -37,20 +36,24 @@ func TestVolatilityPaper(t *testing.T) {
 	require.InDelta(t, 0.05999, s, 0.00001)
 }
 
-// TestFirstGameByHand: two new players, one game. By hand: φ = 2.0148,
-// g(φ) = 0.6691, E = 0.5, v = 1/(g²·¼) = 8.936, φ* = sqrt(φ²+σ'²) (σ' ≈
-// 0.06) = 2.0157, φ' = 1/sqrt(1/φ*² + 1/v) = 1.6712 → RD 290.3, μ' =
-// φ'²·g·½ = 0.9343 → r 1662.3 for the winner, 1337.7 for the loser.
+// TestFirstGameByHand: two new players, one game, which counts no rating
+// period (lichess: no latest game, no growth). By hand: φ = 2.01476,
+// g(φ) = 0.66907, E = 0.5, v = 1/(g²·¼) = 8.93547, φ' = 1/sqrt(1/φ² + 1/v)
+// = 1.67071 → RD 290.23, μ' = φ'²·g·½ = 0.93380 → r 1662.21 for the
+// winner, 1337.79 for the loser. (Counting one period, as before issue
+// 26, gave φ* = sqrt(φ²+σ'²) = 2.01566: RD 290.32, r 1662.31.)
 func TestFirstGameByHand(t *testing.T) {
 	t.Parallel()
 	a, b := New(), New()
 	wa := Update(a, []Result{Win(b)}, t0)
 	lb := Update(b, []Result{Loss(a)}, t0)
-	require.InDelta(t, 1662.3, wa.Rating, 0.1)
-	require.InDelta(t, 1337.7, lb.Rating, 0.1)
-	require.InDelta(t, 290.3, wa.Deviation, 0.1)
+	require.InDelta(t, 1662.21, wa.Rating, 0.01)
+	require.InDelta(t, 1337.79, lb.Rating, 0.01)
+	require.InDelta(t, 290.23, wa.Deviation, 0.01)
 	require.InDelta(t, wa.Rating-1500, 1500-lb.Rating, 1e-9, "symmetric")
 	require.True(t, wa.Provisional())
+	require.Equal(t, t0, wa.Last)
+	require.Zero(t, Periods(a, t0.Add(1000*time.Hour)), "never played: no period")
 }
 
 // TestDrawBetweenEquals moves neither rating, and shrinks both RDs.
@@ -106,21 +109,87 @@ func TestClamps(t *testing.T) {
 	require.Equal(t, MaxDeviation, Decay(wide, t0).Deviation)
 }
 
-// TestWeights: a half-weighted win moves less than a whole one; weight 0
-// changes nothing.
-func TestWeights(t *testing.T) {
+// TestOneGameMovesAtMost700 (lichess's maxRatingDelta): a 1500/500 player
+// beating a 3000/45 one gained 1,422 points before the bound (1,423 when
+// the game counted a rating period, as issue 26 measured); now 700. The
+// loser's side is bounded the same way.
+func TestOneGameMovesAtMost700(t *testing.T) {
 	t.Parallel()
-	p := New()
-	opp := New()
-	whole := Update(p, []Result{Win(opp)}, t0)
-	half := Update(p, []Result{{Opponent: opp, Score: 1, Weight: 0.5}}, t0)
-	require.Greater(t, whole.Rating, half.Rating)
-	require.Greater(t, half.Rating, 1500.0)
-	require.Equal(t, p, Update(p, []Result{{Opponent: opp, Score: 1, Weight: 0}}, t0))
-	// Two half games against two opponents equal one whole against an
-	// opponent of the same rating.
-	two := Update(p, []Result{{Opponent: opp, Score: 1, Weight: 0.5}, {Opponent: opp, Score: 1, Weight: 0.5}}, t0)
-	require.InDelta(t, whole.Rating, two.Rating, 1e-9)
+	p := Rating{Rating: 1500, Deviation: 500, Volatility: 0.06, Last: t0}
+	opp := Rating{Rating: 3000, Deviation: 45, Volatility: 0.06, Last: t0}
+	unbounded := Period(p, []Result{Win(opp)}, 0)
+	require.Greater(t, unbounded.Rating-p.Rating, 1400.0, "the case needs the bound")
+	got := Update(p, []Result{Win(opp)}, t0)
+	require.InDelta(t, 2200, got.Rating, 1e-9)
+	down := Rating{Rating: 3000, Deviation: 500, Volatility: 0.06, Last: t0}
+	lost := Update(down, []Result{Loss(Rating{Rating: 1500, Deviation: 45, Volatility: 0.06})}, t0)
+	require.InDelta(t, 2300, lost.Rating, 1e-9)
+}
+
+// TestVolatilityAtMostOneTenth (lichess's maxVolatility): a 1500/60 player
+// of σ 0.0999 beating a 3000/45 one reached σ 0.100038 before; a σ stored
+// above 0.1 is used capped.
+func TestVolatilityAtMostOneTenth(t *testing.T) {
+	t.Parallel()
+	p := Rating{Rating: 1500, Deviation: 60, Volatility: 0.0999, Last: t0}
+	opp := Rating{Rating: 3000, Deviation: 45, Volatility: 0.06, Last: t0}
+	require.Greater(t, Period(p, []Result{Win(opp)}, 0).Volatility, MaxVolatility, "the case needs the cap")
+	require.Equal(t, MaxVolatility, Update(p, []Result{Win(opp)}, t0).Volatility)
+	high := p
+	high.Volatility = 0.3
+	require.LessOrEqual(t, Update(high, []Result{Loss(opp)}, t0).Volatility, MaxVolatility)
+}
+
+// TestRatingAtLeast400 (lichess's minRating): a 500/300 player losing to a
+// 450/100 one fell to 331 before; now 400.
+func TestRatingAtLeast400(t *testing.T) {
+	t.Parallel()
+	p := Rating{Rating: 500, Deviation: 300, Volatility: 0.06, Last: t0}
+	opp := Rating{Rating: 450, Deviation: 100, Volatility: 0.06, Last: t0}
+	require.Less(t, Period(p, []Result{Loss(opp)}, 0).Rating, 350.0, "the case needs the floor")
+	require.Equal(t, MinRating, Update(p, []Result{Loss(opp)}, t0).Rating)
+}
+
+// TestOpponentGrownToNow: an opponent who last played a year ago counts
+// with the deviation grown over that year (50 → 104.9), as lichess reads
+// every rating live; before, their stored 50 was used and the winner
+// gained less.
+func TestOpponentGrownToNow(t *testing.T) {
+	t.Parallel()
+	now := t0.Add(365 * 24 * time.Hour)
+	p := Rating{Rating: 1500, Deviation: 200, Volatility: 0.06, Last: now}
+	opp := Rating{Rating: 1500, Deviation: 50, Volatility: 0.06, Last: t0}
+	grown := Decay(opp, now)
+	require.InDelta(t, 104.88, grown.Deviation, 0.01)
+	got := Update(p, []Result{Win(opp)}, now)
+	asOfNow := grown
+	asOfNow.Last = now
+	require.Equal(t, Update(p, []Result{Win(asOfNow)}, now), got)
+	stale := opp
+	stale.Last = now
+	require.Less(t, got.Rating, Update(p, []Result{Win(stale)}, now).Rating,
+		"a less certain opponent's rating says less: the win moves less")
+}
+
+// TestNoResultNoChange: Update with no result returns r unchanged.
+func TestNoResultNoChange(t *testing.T) {
+	t.Parallel()
+	p := Rating{Rating: 1600, Deviation: 80, Volatility: 0.06, Last: t0}
+	require.Equal(t, p, Update(p, nil, t0.Add(time.Hour)))
+}
+
+// TestToward moves part of the way (lichess's Glicko.average).
+func TestToward(t *testing.T) {
+	t.Parallel()
+	a := Rating{Rating: 1500, Deviation: 300, Volatility: 0.06}
+	b := Rating{Rating: 1800, Deviation: 200, Volatility: 0.08, Last: t0}
+	require.Equal(t, a, Toward(a, b, 0))
+	require.Equal(t, b, Toward(a, b, 1))
+	third := Toward(a, b, 1.0/3)
+	require.InDelta(t, 1600, third.Rating, 1e-9)
+	require.InDelta(t, 266.667, third.Deviation, 1e-3)
+	require.InDelta(t, 0.06667, third.Volatility, 1e-5)
+	require.Equal(t, t0, third.Last)
 }
 
 // BenchmarkUpdate is one player's update after one game.
