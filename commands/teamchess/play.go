@@ -410,10 +410,10 @@ func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 		"• `e8=Saboteur:Nf6`: the opponent's next move is forced to Nf6 (it must be legal).",
 		"• `e8=PoliticalAgent`: the opposing active commander suffers a personal loss and the next one takes over.",
 		"UCI-style forms work too (`e7e8g`, `e7e8a:d4`, `e7e8s:g8f6`, `e7e8p`), and autocomplete lists the legal moves.",
-		"**Siege (rule 2).** A side with no legal move that is not in check passes; the other side takes a dishonourable Siege Win or makes one more move: mate wins (honourable only for a team that never sacrificed); freeing the opponent without mate is a personal fatigue loss.",
+		"**Siege (rule 2).** A side with no legal move that is not in check passes; the other side takes a dishonourable Siege Win or makes one more move: mate wins honourably, whatever the team sacrificed (rule 2.1); freeing the opponent without mate is a personal fatigue loss.",
 		"**Fatigue (rule 4).** 4 turns of a team without a pawn move or capture (per commander) tag its commander out at the end of the round; both teams at once: both lose.",
 		"**Move timer.** When the time for a move runs out, the active commander is tagged out with a personal loss and the next one continues.",
-		"**Results.** Checkmate: honourable only if the mating team made no 8th-rank sacrifice in the whole game (any role, a mandatory Royal Guard too), otherwise dishonourable (rule 5). Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
+		"**Results.** Checkmate: honourable only if the mating team made no 8th-rank sacrifice in the whole game (any role, a mandatory Royal Guard too), otherwise dishonourable (rule 5), except a siege continuation's mate, always honourable (rule 2.1). Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
 	}, "\n")
 	return &response{Ephemeral: true, Message: commands.Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: commands.ColorChallenge}}}}, nil
 }

@@ -584,7 +584,9 @@ func (g *Game) move(side chess.Color, m Move) {
 	has := g.forced != nil || HasLegalMove(&g.pos)
 	if !has && g.pos.InCheck() {
 		g.v1Mate = mateCategory(v1Dishonour)
-		g.finish(Result{Category: mateCategory(g.sacrificed[side]), Winner: side})
+		// Rule 2.1 upgrades a siege continuation's mate to an honourable
+		// win whatever the team sacrificed (ruling 4).
+		g.finish(Result{Category: mateCategory(g.sacrificed[side] && !g.continuing), Winner: side})
 		return
 	}
 	if g.continuing {
