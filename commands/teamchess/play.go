@@ -226,7 +226,7 @@ func playMove(t *turn, text string) (*response, error) {
 }
 
 func tagOut(t *turn) (*response, error) {
-	if err := commander(t, "tag out"); err != nil {
+	if err := mayTagOut(t); err != nil {
 		return nil, err
 	}
 	// Refused before asking, when the engine would refuse it.
@@ -237,6 +237,32 @@ func tagOut(t *turn) (*response, error) {
 		return r, nil
 	}
 	return apply(t, func(g *tc.Game) ([]tc.Event, error) { return g.TagOut(t.Req.User.ID) })
+}
+
+// mayTagOut refuses t's user a tag-out now: the game is over, they are
+// not the active commander of the side to act (nor, during a siege
+// decision, of the besieged side, whose turn was its pass: ruling A2), or
+// they are their team's last commander, who has nobody to hand over to and
+// resigns instead (ruling A3).
+func mayTagOut(t *turn) error {
+	if err := active(t); err != nil {
+		return err
+	}
+	g := t.State.game
+	side, ok := g.SideOf(t.Req.User.ID)
+	act, _ := g.Active(side)
+	switch besieged := ok && g.Phase() == tc.SiegeDecision && side != g.Turn(); {
+	case !besieged:
+		if err := commander(t, "tag out"); err != nil {
+			return err
+		}
+	case act.ID != t.Req.User.ID:
+		return commands.Errorf("Only %s's active commander, %s, may tag out.", side.Title(), label(act))
+	}
+	if g.LastCommander(side) {
+		return commands.Errorf("You are %s's last commander: a tag-out hands command to the next commander of your team (rule 1.2), and %s has nobody left. To give up the game, use `/resign`.", side.Title(), side.Title())
+	}
+	return nil
 }
 
 func resign(t *turn) (*response, error) {
