@@ -67,6 +67,9 @@ func (Game) Spec() commands.Spec[*State] {
 			},
 		},
 		RatingSides: ratingSides,
+		// Team Chess has no draws: a rated game without a winner is a
+		// mutual loss (rule 4.3), rated as a draw (ruling D28).
+		NoWinner:    "mutual loss",
 		Leaderboard: leaderboard,
 		TopLevel: map[string]commands.Handler{"teamchess": commands.Subcommands("teamchess", map[string]commands.Handler{
 			"new":         lobbyNew,
