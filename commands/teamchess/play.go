@@ -140,7 +140,7 @@ func private(req *commands.Request) bool {
 // active refuses an action in a finished game.
 func active(t *turn) error {
 	if t.State.Aborted {
-		return commands.Errorf("This game is over: it was aborted, no move having been played in time.")
+		return commands.Errorf("This game is over: it was aborted: %s.", t.State.abortText())
 	}
 	if g := t.State.game; g.Phase() == tc.Finished {
 		return commands.Errorf("This game is over: %s.", capitalize(g.Result().String()))
@@ -233,10 +233,15 @@ func tagOut(t *turn) (*response, error) {
 		return nil, err
 	}
 	// Refused before asking, when the engine would refuse it.
-	if _, err := t.State.game.Clone().TagOut(t.Req.User.ID); err != nil {
+	after := t.State.clone()
+	if _, err := after.game.TagOut(t.Req.User.ID); err != nil {
 		return nil, refusal(err, "")
 	}
-	if r := t.Ask("tagout", "", "Tag out? You leave command of your side for good, and it counts as a loss in your personal record."); r != nil {
+	ask := "Tag out? You leave command of your side for good, and it counts as a loss in your personal record."
+	if !after.over() && !after.personSeated() {
+		ask += " You are the last person seated: only computer commanders would remain, so the game will be aborted (ruling D31)."
+	}
+	if r := t.Ask("tagout", "", ask); r != nil {
 		return r, nil
 	}
 	return apply(t, func(g *tc.Game) ([]tc.Event, error) { return g.TagOut(t.Req.User.ID) })

@@ -179,10 +179,18 @@ func resultLine(e tc.Event) string {
 	return s
 }
 
+// abortText is why st was aborted, a clause.
+func (st *State) abortText() string {
+	if st.AbortReason != "" {
+		return st.AbortReason
+	}
+	return "no move was played before the time ran out (ruling D18)"
+}
+
 // nextLine says who must act now; mention pings them.
 func (st *State) nextLine(mention bool) string {
 	if st.Aborted {
-		return "The game was aborted; no record changes."
+		return fmt.Sprintf("⏹️ The game is **aborted**, not scored: %s. Nobody's record changes.", st.abortText())
 	}
 	if st.game.Phase() == tc.Finished {
 		if st.hasComputer() {
