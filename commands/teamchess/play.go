@@ -267,7 +267,8 @@ func mayTagOut(t *turn) error {
 	case act.ID != t.Req.User.ID:
 		return commands.Errorf("Only %s's active commander, %s, may tag out.", side.Title(), label(act))
 	}
-	if g.LastCommander(side) {
+	// After a siege continuation the engine's refusal says why first.
+	if g.LastCommander(side) && !g.SiegeContinuing() {
 		return commands.Errorf("You are %s's last commander: a tag-out hands command to the next commander of your team (rule 1.2), and %s has nobody left. To give up the game, use `/resign`.", side.Title(), side.Title())
 	}
 	return nil
