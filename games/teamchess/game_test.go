@@ -254,6 +254,9 @@ func randomAction(t *testing.T, g *Game, rng *rand.Rand) {
 	active, _ := g.Active(side)
 	var err error
 	switch {
+	case g.Phase() == SiegeDecision && rng.IntN(6) == 0 && !g.LastCommander(side.Other()):
+		besieged, _ := g.Active(side.Other())
+		_, err = g.TagOut(besieged.ID) // ruling A2
 	case g.Phase() == SiegeDecision && rng.IntN(2) == 0:
 		_, err = g.SiegeWin(active.ID)
 	case g.Phase() == SiegeDecision:
