@@ -438,13 +438,13 @@ func autocomplete(t *turn) (*response, error) {
 func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 	text := strings.Join([]string{
 		"**Teams.** Each side has a queue of commanders; only the first one without a personal loss, the active commander, plays. The others advise in the team's private thread, until they suffer a personal loss (rule 1.4).",
-		"**Commands.** `/move` (active commander), `/tagout` at the start of your turn (a personal loss; the next commander continues the turn), `/resign` (active commander of either side), `/siege win` or `/siege continue`, `/board`, `/record`, `/suggest` (advisers, posted privately in the team thread). There are no draws.",
+		"**Commands.** `/move` (active commander), `/tagout` at the start of your turn, also while your side is besieged (a personal loss; the next commander continues the turn; a team's last commander cannot tag out, it may resign), `/resign` (active commander of either side), `/siege win` or `/siege continue`, `/board`, `/record`, `/suggest` (advisers, posted privately in the team thread). There are no draws.",
 		"**Sacrifices (rule 3).** A pawn reaching the last rank does not promote: it is consumed, and you name its role in the move:",
 		"• `e8=RoyalGuard`: your captured Queen returns on e8; mandatory when your Queen is gone, impossible while it is on the board.",
 		"• `e8=Assassin:xd4`: removes the opposing piece on d4 (never the King).",
 		"• `e8=Saboteur:Nf6`: the opponent's next move is forced to Nf6 (it must be legal).",
 		"• `e8=PoliticalAgent`: the opposing active commander suffers a personal loss and the next one takes over.",
-		"UCI-style forms work too (`e7e8g`, `e7e8a:d4`, `e7e8s:g8f6`, `e7e8p`), and autocomplete lists the legal moves.",
+		"UCI-style forms work too (`e7e8g`, `e7e8a:d4`, `e7e8s:g8f6`, `e7e8p`), and autocomplete lists the legal moves. In SAN the letter P is no role: write `e8=PA` or `e8=PoliticalAgent`.",
 		"**Siege (rule 2).** A side with no legal move that is not in check passes; the other side takes a dishonourable Siege Win or makes one more move: mate wins honourably, whatever the team sacrificed (rule 2.1); freeing the opponent without mate is a personal fatigue loss.",
 		"**Fatigue (rule 4).** 4 turns of a team without a pawn move or capture (per commander) tag its commander out at the end of the round; both teams at once: both lose.",
 		"**Move timer.** When the time for a move runs out, the active commander is tagged out with a personal loss and the next one continues.",
