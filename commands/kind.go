@@ -141,6 +141,12 @@ type Spec[S any] struct {
 	// "game log"), for the archive's link to it ("" : "record").
 	RecordName string
 
+	// NoWinner names, in the rating record that /stats and /leaderboard
+	// show ("6 W · 3 L · 1 D"), a rated game that ended without a winner,
+	// which rating.Rate counts as a draw: "" for a draw ("D"); Team Chess,
+	// which has no draws, says "mutual loss" (see rating.RecordAs).
+	NoWinner string
+
 	// RatingSides, when set, lists the sides of the finished game s for
 	// its ratings (see rating.Rate): Team Chess's teams with each
 	// commander's moves. Nil: each of the game's players (storage.Game's
@@ -391,6 +397,7 @@ func Register[S any](a *App, g Game[S]) {
 		}
 	}
 	legacy.record = s.RecordName
+	legacy.noWinner = s.NoWinner
 	if s.Versus != nil {
 		legacy.versus = func(a *App, rec *storage.Game, userID string) string {
 			st, err := k.decode(rec)

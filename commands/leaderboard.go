@@ -108,7 +108,7 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 		}
 		if i < leaderboardSize {
 			lines = append(lines, fmt.Sprintf("**%d.** <@%s> **%s** · %s · %s", i+1, r.User, rating.Summary(r.PlayerRating, req.Now),
-				Plural(r.Games, "game", "games"), rating.Record(r.PlayerRating)))
+				Plural(r.Games, "game", "games"), rating.RecordAs(r.PlayerRating, k.noWinner)))
 		}
 	}
 	resp := &Response{Message: Message{Cards: []*ui.Card{{
@@ -120,7 +120,7 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 	if mine >= 0 {
 		r := all[mine]
 		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank in %s: %d of %d · %s · %s · %s.", k.Title, mine+1, len(all),
-			rating.Summary(r.PlayerRating, req.Now), Plural(r.Games, "rated game", "rated games"), rating.Record(r.PlayerRating))}
+			rating.Summary(r.PlayerRating, req.Now), Plural(r.Games, "rated game", "rated games"), rating.RecordAs(r.PlayerRating, k.noWinner))}
 	} else {
 		resp.PrivateNote = &Message{Content: fmt.Sprintf("You have no rated %s game in this server yet: you start at 1500?.", k.Title)}
 	}
@@ -171,7 +171,7 @@ func (a *App) stats(req *Request) (*Response, error) {
 				fields = append(fields, &ui.Field{Name: a.kinds[kn].Title, Value: fmt.Sprintf(
 					"**%s** · rank %d of %d\n%s · %s\nStreak: %s · best win streak: %d",
 					rating.Summary(r.PlayerRating, req.Now), i+1, len(all), Plural(r.Games, "rated game", "rated games"),
-					rating.Record(r.PlayerRating), streakText(r.Streak), r.BestStreak)})
+					rating.RecordAs(r.PlayerRating, a.kinds[kn].noWinner), streakText(r.Streak), r.BestStreak)})
 			}
 		}
 		// The newest finished games in this server (of the game asked).

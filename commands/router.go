@@ -84,6 +84,8 @@ type kindTable struct {
 	// archive's words.
 	versus func(a *App, rec *storage.Game, userID string) string
 	record string
+	// noWinner, for kinds registered with Register, is Spec.NoWinner.
+	noWinner string
 	// leaderboard, for kinds registered with Register, is
 	// Spec.Leaderboard.
 	leaderboard Handler

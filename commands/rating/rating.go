@@ -254,6 +254,36 @@ func Record(p storage.PlayerRating) string {
 	return fmt.Sprintf("%d W · %d L · %d D", p.Wins, p.Losses, p.Draws)
 }
 
+// RecordAs is Record for a game whose result without a winner is called
+// noWinner (Draws counts those games: Rate scores them as draws):
+// "6 W · 3 L · 1 mutual loss", the last part left out at 0; "" is Record.
+// Team Chess has no draws, so every Draw of its ratings, those stored
+// before this function too, is a mutual loss.
+func RecordAs(p storage.PlayerRating, noWinner string) string {
+	if noWinner == "" {
+		return Record(p)
+	}
+	s := fmt.Sprintf("%d W · %d L", p.Wins, p.Losses)
+	switch {
+	case p.Draws == 1:
+		s += " · 1 " + noWinner
+	case p.Draws > 1:
+		s += fmt.Sprintf(" · %d %s", p.Draws, plural(noWinner))
+	}
+	return s
+}
+
+// plural is the plural of a noun phrase: "mutual loss" → "mutual losses".
+func plural(s string) string {
+	switch {
+	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"):
+		return s + "es"
+	case strings.HasSuffix(s, "y"):
+		return s[:len(s)-1] + "ies"
+	}
+	return s + "s"
+}
+
 // Order ranks players with an established rating first, by
 // rating, then the provisional ones (rating "?"), by rating: a player's
 // first lucky win does not put them on top of the list.

@@ -143,7 +143,7 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 		what = append(what, "• "+commands.EscapeText(ev.String(), 0))
 	}
 	if st.Aborted && i == len(frames)-1 {
-		what = append(what, "🏁 The game was aborted: no move was played in time; no record changes.")
+		what = append(what, "🏁 The game was aborted: "+st.abortText()+"; no record changes.")
 	}
 	if len(what) > 0 {
 		name := "What happened"

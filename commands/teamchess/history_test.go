@@ -73,7 +73,7 @@ func TestTeamChessHistoryReplaysSacrificesAndPasses(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, r.Ephemeral)
 		requireControls(t, r, false, true)
-		require.Contains(t, text(t, r.Message), "🏁 **White wins by dishonourable checkmate.**", "the last frame tells the result")
+		require.Contains(t, text(t, r.Message), "🏁 **White wins by honourable checkmate.**", "the last frame tells the result")
 		for k, want := range c.boards {
 			r, err := a.Handle(click(c.u, fmt.Sprintf("g:%s:history:n%d", g.ID, k)))
 			require.NoError(t, err)

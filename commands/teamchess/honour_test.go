@@ -25,9 +25,10 @@ func statsByID(t *testing.T, a *commands.App) map[string]tc.PlayerStats {
 }
 
 // TestTeamChessHonourAnnounced: a team's first sacrifice is announced as
-// the end of its honour; its siege continuation is announced as a
-// dishonourable mate (rule 2.1's upgrade, rule 5); the mate is scored and
-// recorded as a dishonourable checkmate (ruling 6).
+// the end of its honour, but for a siege continuation's mate; its siege
+// continuation is announced as an honourable mate (rule 2.1's upgrade,
+// ruling 4 since issue 26); the mate is scored and recorded as an
+// honourable checkmate.
 func TestTeamChessHonourAnnounced(t *testing.T) {
 	t.Parallel()
 	a, p, store := newApp(t)
@@ -39,18 +40,18 @@ func TestTeamChessHonourAnnounced(t *testing.T) {
 		require.True(t, resp.Ephemeral)
 		return text(t, boardIn(t, a, p, pub))
 	}
-	require.Contains(t, play(alice, "a8=PoliticalAgent"), "White has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).")
+	require.Contains(t, play(alice, "a8=PoliticalAgent"), "White has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5), except one made by continuing a siege (rule 2.1).")
 	play(dan, "Kh7")
 	require.NotContains(t, play(alice, "Kf8"), "8th-rank sacrifice")
 	play(dan, "Kh8")
-	require.Contains(t, play(alice, "Qg6"), "a checkmate wins, as a dishonourable checkmate since White has made an 8th-rank sacrifice (rule 5)")
+	require.Contains(t, play(alice, "Qg6"), "a checkmate upgrades the win to an honourable checkmate, even after White's 8th-rank sacrifice (rule 2.1)")
 	_, err := a.Handle(in(alice, pub, "siege", "continue", nil))
 	require.NoError(t, err)
-	require.Contains(t, text(t, boardIn(t, a, p, pub)), "declines the Siege Win and makes one more move: a checkmate wins, as a dishonourable checkmate")
+	require.Contains(t, text(t, boardIn(t, a, p, pub)), "declines the Siege Win and makes one more move: a checkmate upgrades the win to an honourable checkmate")
 	got := play(alice, "Qh6#")
-	require.Contains(t, got, "White wins by dishonourable checkmate")
-	require.Contains(t, got, `[WinCategory "dishonourable_checkmate"]`)
-	require.Equal(t, map[string]int{"dishonourable_checkmate": 1}, statsByID(t, a)[alice.ID].WinsBy)
+	require.Contains(t, got, "White wins by honourable checkmate")
+	require.Contains(t, got, `[WinCategory "honourable_checkmate"]`)
+	require.Equal(t, map[string]int{"honourable_checkmate": 1}, statsByID(t, a)[alice.ID].WinsBy)
 
 	resp, err := a.Handle(in(alice, pub, "teamchess", "rules", nil))
 	require.NoError(t, err)

@@ -67,6 +67,9 @@ func (Game) Spec() commands.Spec[*State] {
 			},
 		},
 		RatingSides: ratingSides,
+		// Team Chess has no draws: a rated game without a winner is a
+		// mutual loss (rule 4.3), rated as a draw (ruling D28).
+		NoWinner:    "mutual loss",
 		Leaderboard: leaderboard,
 		TopLevel: map[string]commands.Handler{"teamchess": commands.Subcommands("teamchess", map[string]commands.Handler{
 			"new":         lobbyNew,
@@ -137,7 +140,7 @@ func private(req *commands.Request) bool {
 // active refuses an action in a finished game.
 func active(t *turn) error {
 	if t.State.Aborted {
-		return commands.Errorf("This game is over: it was aborted, no move having been played in time.")
+		return commands.Errorf("This game is over: it was aborted: %s.", t.State.abortText())
 	}
 	if g := t.State.game; g.Phase() == tc.Finished {
 		return commands.Errorf("This game is over: %s.", capitalize(g.Result().String()))
@@ -226,17 +229,49 @@ func playMove(t *turn, text string) (*response, error) {
 }
 
 func tagOut(t *turn) (*response, error) {
-	if err := commander(t, "tag out"); err != nil {
+	if err := mayTagOut(t); err != nil {
 		return nil, err
 	}
 	// Refused before asking, when the engine would refuse it.
-	if _, err := t.State.game.Clone().TagOut(t.Req.User.ID); err != nil {
+	after := t.State.clone()
+	if _, err := after.game.TagOut(t.Req.User.ID); err != nil {
 		return nil, refusal(err, "")
 	}
-	if r := t.Ask("tagout", "", "Tag out? You leave command of your side for good, and it counts as a loss in your personal record."); r != nil {
+	ask := "Tag out? You leave command of your side for good, and it counts as a loss in your personal record."
+	if !after.over() && !after.personSeated() {
+		ask += " You are the last person seated: only computer commanders would remain, so the game will be aborted (ruling D31)."
+	}
+	if r := t.Ask("tagout", "", ask); r != nil {
 		return r, nil
 	}
 	return apply(t, func(g *tc.Game) ([]tc.Event, error) { return g.TagOut(t.Req.User.ID) })
+}
+
+// mayTagOut refuses t's user a tag-out now: the game is over, they are
+// not the active commander of the side to act (nor, during a siege
+// decision, of the besieged side, whose turn was its pass: ruling A2), or
+// they are their team's last commander, who has nobody to hand over to and
+// resigns instead (ruling A3).
+func mayTagOut(t *turn) error {
+	if err := active(t); err != nil {
+		return err
+	}
+	g := t.State.game
+	side, ok := g.SideOf(t.Req.User.ID)
+	act, _ := g.Active(side)
+	switch besieged := ok && g.Phase() == tc.SiegeDecision && side != g.Turn(); {
+	case !besieged:
+		if err := commander(t, "tag out"); err != nil {
+			return err
+		}
+	case act.ID != t.Req.User.ID:
+		return commands.Errorf("Only %s's active commander, %s, may tag out.", side.Title(), label(act))
+	}
+	// After a siege continuation the engine's refusal says why first.
+	if g.LastCommander(side) && !g.SiegeContinuing() {
+		return commands.Errorf("You are %s's last commander: a tag-out hands command to the next commander of your team (rule 1.2), and %s has nobody left. To give up the game, use `/resign`.", side.Title(), side.Title())
+	}
+	return nil
 }
 
 func resign(t *turn) (*response, error) {
@@ -403,17 +438,17 @@ func autocomplete(t *turn) (*response, error) {
 func rulesAnswer(a *commands.App, req *commands.Request) (*response, error) {
 	text := strings.Join([]string{
 		"**Teams.** Each side has a queue of commanders; only the first one without a personal loss, the active commander, plays. The others advise in the team's private thread, until they suffer a personal loss (rule 1.4).",
-		"**Commands.** `/move` (active commander), `/tagout` at the start of your turn (a personal loss; the next commander continues the turn), `/resign` (active commander of either side), `/siege win` or `/siege continue`, `/board`, `/record`, `/suggest` (advisers, posted privately in the team thread). There are no draws.",
+		"**Commands.** `/move` (active commander), `/tagout` at the start of your turn, also while your side is besieged (a personal loss; the next commander continues the turn; a team's last commander cannot tag out, it may resign), `/resign` (active commander of either side), `/siege win` or `/siege continue`, `/board`, `/record`, `/suggest` (advisers, posted privately in the team thread). There are no draws.",
 		"**Sacrifices (rule 3).** A pawn reaching the last rank does not promote: it is consumed, and you name its role in the move:",
 		"• `e8=RoyalGuard`: your captured Queen returns on e8; mandatory when your Queen is gone, impossible while it is on the board.",
 		"• `e8=Assassin:xd4`: removes the opposing piece on d4 (never the King).",
 		"• `e8=Saboteur:Nf6`: the opponent's next move is forced to Nf6 (it must be legal).",
 		"• `e8=PoliticalAgent`: the opposing active commander suffers a personal loss and the next one takes over.",
-		"UCI-style forms work too (`e7e8g`, `e7e8a:d4`, `e7e8s:g8f6`, `e7e8p`), and autocomplete lists the legal moves.",
-		"**Siege (rule 2).** A side with no legal move that is not in check passes; the other side takes a dishonourable Siege Win or makes one more move: mate wins (honourable only for a team that never sacrificed); freeing the opponent without mate is a personal fatigue loss.",
+		"UCI-style forms work too (`e7e8g`, `e7e8a:d4`, `e7e8s:g8f6`, `e7e8p`), and autocomplete lists the legal moves. In SAN the letter P is no role: write `e8=PA` or `e8=PoliticalAgent`.",
+		"**Siege (rule 2).** A side with no legal move that is not in check passes; the other side takes a dishonourable Siege Win or makes one more move: mate wins honourably, whatever the team sacrificed (rule 2.1); freeing the opponent without mate is a personal fatigue loss.",
 		"**Fatigue (rule 4).** 4 turns of a team without a pawn move or capture (per commander) tag its commander out at the end of the round; both teams at once: both lose.",
 		"**Move timer.** When the time for a move runs out, the active commander is tagged out with a personal loss and the next one continues.",
-		"**Results.** Checkmate: honourable only if the mating team made no 8th-rank sacrifice in the whole game (any role, a mandatory Royal Guard too), otherwise dishonourable (rule 5). Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
+		"**Results.** Checkmate: honourable only if the mating team made no 8th-rank sacrifice in the whole game (any role, a mandatory Royal Guard too), otherwise dishonourable (rule 5), except a siege continuation's mate, always honourable (rule 2.1). Siege Win (dishonourable), Fatigue victory (the other team has no commander left), resignation, mutual loss. `/teamchess leaderboard` ranks team wins, then personal win/loss ratio.",
 	}, "\n")
 	return &response{Ephemeral: true, Message: commands.Message{Cards: []*ui.Card{{Title: "Team Chess: how to play here", Description: text, Color: commands.ColorChallenge}}}}, nil
 }

@@ -107,3 +107,38 @@ func TestCasualLobby(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, resp.Cards[0].Description, "**Rated** game")
 }
+
+// TestMutualLossInStats: /stats shows a Team Chess mutual loss as a mutual
+// loss, not a draw (rule 4.3; rated as a draw, ruling D28), also for a
+// rating stored before it was shown so (its draw count: Team Chess has no
+// draws); other games keep "D".
+func TestMutualLossInStats(t *testing.T) {
+	t.Parallel()
+	a, _, store := newApp(t)
+	_, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
+	for i, m := range []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"} {
+		u := alice
+		if i%2 == 1 {
+			u = bob
+		}
+		_, err := a.Handle(in(u, pub, "move", "", map[string]string{"move": m}))
+		require.NoError(t, err)
+	}
+	commandstest.Deliver(t, a, t0)
+	require.NoError(t, store.Update(t.Context(), func(tx storage.Tx) error {
+		r := storage.PlayerRating{Rating: 1500, Deviation: 300, Volatility: 0.06, Games: 3, Wins: 1, Draws: 2, Last: t0}
+		return tx.Ratings().Put(Kind, "g", carol.ID, &r)
+	}))
+	stats := func(u commands.User) string {
+		r := commandstest.Cmd(u, "stats", "", map[string]string{"game": Kind})
+		r.GuildID = "g"
+		resp, err := a.Handle(r)
+		require.NoError(t, err)
+		return text(t, resp.Message)
+	}
+	got := stats(alice)
+	require.Contains(t, got, "0 W · 0 L · 1 mutual loss")
+	require.NotContains(t, got, " D")
+	require.Contains(t, got, "**lost**: a mutual loss")
+	require.Contains(t, stats(carol), "1 W · 0 L · 2 mutual losses")
+}

@@ -47,3 +47,18 @@ func TestNotAMoveHint(t *testing.T) {
 	require.Contains(t, msg, "e8=Assassin:xd4")
 	require.NotContains(t, msg, "e8=Q")
 }
+
+// TestPIsNoRoleInSAN: /move a8=P is refused, saying that P names no role
+// in SAN and how to write a Political Agent, and changes nothing; a
+// one-commander team's game used to end at once by it (ruling A5).
+func TestPIsNoRoleInSAN(t *testing.T) {
+	t.Parallel()
+	a, _, store := newApp(t)
+	g, pub, _ := startGame(t, a, store, "4k2r/P7/8/8/8/8/8/Q3K3 w - - 0 1", []commands.User{alice}, []commands.User{bob})
+	_, err := a.Handle(in(alice, pub, "move", "", map[string]string{"move": "a8=P"}))
+	msg := commandstest.UserMsg(t, err)
+	require.Contains(t, msg, "the letter P names no role")
+	require.Contains(t, msg, "a8=PoliticalAgent")
+	require.Empty(t, load(t, store, g.ID).game.State().Actions, "nothing played")
+	require.True(t, commandstest.Game(t, store, g.ID).Active)
+}

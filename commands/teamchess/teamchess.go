@@ -84,9 +84,13 @@ type State struct {
 	// (version 2), written by Encode: Decode resumes it instead of
 	// replaying the actions.
 	Position *tc.Snapshot `json:"position,omitempty"`
-	// Aborted: the move timer ran out before the first move (ruling D18);
-	// the game is over without a result and nobody's record changes.
+	// Aborted: the game is over without a result and nobody's record
+	// changes (see abort): the move timer ran out before the first move
+	// (ruling D18), or no person was left seated (D31).
 	Aborted bool `json:"aborted,omitempty"`
+	// AbortReason says why the game was aborted, for its messages; ""
+	// in a game aborted before the reason was stored: no first move.
+	AbortReason string `json:"abort_reason,omitempty"`
 	// Rematch is the lobby the final board's Rematch button opened (its ID,
 	// which the rematch game takes when it starts), "" before any.
 	Rematch string `json:"rematch,omitempty"`
@@ -234,7 +238,10 @@ func method(g *tc.Game) storage.Method {
 func (Game) Timeout(t *turn) error {
 	s := t.State.clone()
 	if !s.moved() {
-		return abort(t, s)
+		turn := s.game.Turn()
+		active, _ := s.game.Active(turn)
+		_, err := abort(t, s, nil, fmt.Sprintf("**%s** (%s) made no first move in time (ruling D18)", s.memberName(active.ID), turn.Title()))
+		return err
 	}
 	c := changeOf(s.game)
 	events, err := s.game.Timeout()
@@ -319,11 +326,50 @@ func changeOf(g *tc.Game) *change {
 // records at the end (in the same transaction), and the new live board in
 // every thread of the game (Turn.Board: each thread's board before it
 // becomes a line of its record). It returns the private answer to the
-// user who acted: what happened.
+// user who acted: what happened. A transition that leaves no person
+// seated, only computer commanders, aborts the game (ruling D31).
 func transition(t *turn, s *State, c *change) (commands.Message, error) {
+	if !s.over() && !s.personSeated() {
+		return abort(t, s, c, "no person is left seated, only computer commanders, and the bot does not play a game against itself (ruling D31)")
+	}
+	return announce(t, s, c)
+}
+
+// abort ends s, the state t's action leads to (c: what the action did
+// before, nil for nothing), without a result. It is the one way a Team
+// Chess game is aborted, whatever the cause: the move timer before the
+// first move (ruling D18), no person left seated (D31), or an admin's
+// abort. The outcome is aborted: unrated, nothing tallied, no winner or
+// loser; the abort adds no personal loss, and the tag-outs before it stay
+// in the game's record. why, a clause, is shown in every thread's final
+// board ("The game is aborted, not scored: <why>.").
+func abort(t *turn, s *State, c *change, why string) (commands.Message, error) {
+	s.Aborted, s.AbortReason = true, why
+	if c == nil {
+		c = changeOf(s.game)
+	}
+	return announce(t, s, c)
+}
+
+// personSeated reports whether a person still holds a seat: a command of
+// either queue, not a computer's, that has not ended in a personal loss
+// (the active commander or one waiting).
+func (st *State) personSeated() bool {
+	for _, side := range sides {
+		for _, c := range st.game.Commanders(side) {
+			if !c.Lost && !commands.IsComputer(c.Member.ID) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// announce saves and announces a transition (see transition).
+func announce(t *turn, s *State, c *change) (commands.Message, error) {
 	t.Save(s)
 	var notes [2][]string
-	if s.game.Phase() != tc.Finished {
+	if !s.over() {
 		// The game's end changes no membership: ArchiveDelay later the
 		// framework archives and locks the team threads with the public one
 		// (Spec.OtherThreads, ruling D21).
@@ -421,29 +467,4 @@ func (st *State) moved() bool {
 		}
 	}
 	return false
-}
-
-// abort ends s without a result because the move timer ran out before the
-// first move (ruling D18): no tally, the final board in every thread.
-func abort(t *turn, s *State) error {
-	s.Aborted = true
-	t.Save(s)
-	turn := s.game.Turn()
-	active, _ := s.game.Active(turn)
-	note := fmt.Sprintf("⏹️ **%s** (%s) made no first move in time: the game is **aborted**, not scored (ruling D18). Nobody's record changes.", s.memberName(active.ID), turn.Title())
-	for view := -1; view <= 1; view++ {
-		channel := t.Game.ThreadID
-		if view >= 0 {
-			channel = s.TeamThreads[view]
-		}
-		if channel == "" {
-			continue
-		}
-		msg, err := message(t, s, view, note)
-		if err != nil {
-			return err
-		}
-		t.Board(channel, msg, commands.Message{Content: note})
-	}
-	return nil
 }

@@ -95,7 +95,7 @@ func (st *State) eventLine(e tc.Event, c *change) string {
 			s += fmt.Sprintf(" The pawn is consumed as a **Political Agent**: a political revolution in %s's team (rule 3.4).", opp)
 		}
 		if e.Role != tc.NoRole && st.game.Phase() != tc.Finished && !c.sacrificed[e.Side] {
-			s += fmt.Sprintf(" %s has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5).", side)
+			s += fmt.Sprintf(" %s has made an 8th-rank sacrifice: its checkmate can no longer be honourable (rule 5), except one made by continuing a siege (rule 2.1).", side)
 		}
 		return s
 	case tc.PassEvent:
@@ -140,10 +140,11 @@ func (st *State) eventLine(e tc.Event, c *change) string {
 }
 
 // siegeMateText says what a checkmate by the attacker's one more move
-// would be (rule 2.1's upgrade; rule 5 decides the honour: ruling 6).
+// would be: rule 2.1 upgrades it to an honourable win whatever the team
+// sacrificed (ruling 4).
 func (st *State) siegeMateText(attacker chess.Color) string {
 	if st.game.Sacrificed(attacker) {
-		return fmt.Sprintf("a checkmate wins, as a dishonourable checkmate since %s has made an 8th-rank sacrifice (rule 5)", attacker.Title())
+		return fmt.Sprintf("a checkmate upgrades the win to an honourable checkmate, even after %s's 8th-rank sacrifice (rule 2.1)", attacker.Title())
 	}
 	return "a checkmate upgrades the win to an honourable checkmate"
 }
@@ -178,10 +179,18 @@ func resultLine(e tc.Event) string {
 	return s
 }
 
+// abortText is why st was aborted, a clause.
+func (st *State) abortText() string {
+	if st.AbortReason != "" {
+		return st.AbortReason
+	}
+	return "no move was played before the time ran out (ruling D18)"
+}
+
 // nextLine says who must act now; mention pings them.
 func (st *State) nextLine(mention bool) string {
 	if st.Aborted {
-		return "The game was aborted; no record changes."
+		return fmt.Sprintf("⏹️ The game is **aborted**, not scored: %s. Nobody's record changes.", st.abortText())
 	}
 	if st.game.Phase() == tc.Finished {
 		if st.hasComputer() {

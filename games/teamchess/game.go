@@ -70,6 +70,7 @@ type Game struct {
 	actions    []Action
 	last       *Move // the latest move played
 	noRecord   bool  // a search copy (CopyForSearch): no record entries, no SAN
+	restoring  bool  // Restore replays stored actions (see Apply's tag-out)
 }
 
 // NewGame starts a game. Errors: an invalid FEN (*chess.FENError, Team
@@ -398,12 +399,26 @@ func (g *Game) PlayMove(by string, m Move) ([]Event, error) {
 	return g.Apply(Action{Kind: ActMove, Side: sideName(g.pos.Turn()), By: by, Move: m.UCI()})
 }
 
-// TagOut tags out the active commander of the side to act, voluntarily, at
-// the start of its turn (rule 1.2; also when a Saboteur forced the move,
-// ruling 3; during a SiegeDecision by the attacker; not during a siege
-// continuation, which has begun).
+// TagOut tags out by, the active commander of the side to act,
+// voluntarily, at the start of its turn (rule 1.2; also when a Saboteur
+// forced the move, ruling 3; during a SiegeDecision by the attacker, or by
+// the besieged side, whose turn was its pass (ruling A2); not during a
+// siege continuation, which has begun). A team's last commander cannot tag
+// out: there is nobody to hand over to; resigning ends the game (A3).
+// With by empty it tags out the side to act's commander.
 func (g *Game) TagOut(by string) ([]Event, error) {
-	return g.Apply(Action{Kind: ActTagOut, Side: sideName(g.pos.Turn()), By: by})
+	side := g.pos.Turn()
+	if s, ok := g.SideOf(by); ok && g.phase == SiegeDecision {
+		side = s
+	}
+	return g.Apply(Action{Kind: ActTagOut, Side: sideName(side), By: by})
+}
+
+// LastCommander reports whether side's active commander is the last of its
+// queue: nobody is left to take over after it, so it cannot tag out (A3).
+func (g *Game) LastCommander(side chess.Color) bool {
+	t := &g.teams[side&1]
+	return !t.exhausted() && t.active == len(t.queue)-1
 }
 
 // Resign ends the game for by's team; by must be that team's active
@@ -474,11 +489,22 @@ func (g *Game) Apply(a Action) ([]Event, error) {
 		}
 		g.move(side, m)
 	case ActTagOut:
-		if err := g.checkTurn(side, "tag out"); err != nil {
-			return nil, err
+		// The besieged side's turn is its pass, made at once: its commander
+		// may tag out until the attacker has decided (ruling A2).
+		besieged := g.phase == SiegeDecision && side != g.pos.Turn()
+		if !besieged {
+			if err := g.checkTurn(side, "tag out"); err != nil {
+				return nil, err
+			}
 		}
 		if g.continuing {
 			return nil, ruleErr("1.2", "you chose to continue the siege: your turn has begun, so make your move")
+		}
+		// A stored state of before issue 26 may end with the last
+		// commander's tag-out, then a Fatigue loss (ruling A3): replayed
+		// as it was played.
+		if g.LastCommander(side) && !g.restoring {
+			return nil, ruleErr("1.2", "you are %s's last commander: a tag-out hands command to the next commander of your team, and there is none; to give up the game, resign", side.Title())
 		}
 		if g.tagOut(side, Voluntary) {
 			g.finish(Result{Category: FatigueVictory, Winner: side.Other()})
@@ -584,7 +610,9 @@ func (g *Game) move(side chess.Color, m Move) {
 	has := g.forced != nil || HasLegalMove(&g.pos)
 	if !has && g.pos.InCheck() {
 		g.v1Mate = mateCategory(v1Dishonour)
-		g.finish(Result{Category: mateCategory(g.sacrificed[side]), Winner: side})
+		// Rule 2.1 upgrades a siege continuation's mate to an honourable
+		// win whatever the team sacrificed (ruling 4).
+		g.finish(Result{Category: mateCategory(g.sacrificed[side] && !g.continuing), Winner: side})
 		return
 	}
 	if g.continuing {

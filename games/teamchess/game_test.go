@@ -254,11 +254,14 @@ func randomAction(t *testing.T, g *Game, rng *rand.Rand) {
 	active, _ := g.Active(side)
 	var err error
 	switch {
+	case g.Phase() == SiegeDecision && rng.IntN(6) == 0 && !g.LastCommander(side.Other()):
+		besieged, _ := g.Active(side.Other())
+		_, err = g.TagOut(besieged.ID) // ruling A2
 	case g.Phase() == SiegeDecision && rng.IntN(2) == 0:
 		_, err = g.SiegeWin(active.ID)
 	case g.Phase() == SiegeDecision:
 		_, err = g.SiegeContinue(active.ID)
-	case rng.IntN(40) == 0 && !g.SiegeContinuing():
+	case rng.IntN(40) == 0 && !g.SiegeContinuing() && !g.LastCommander(side):
 		_, err = g.TagOut(active.ID)
 	case rng.IntN(300) == 0:
 		_, err = g.Resign(active.ID)
@@ -358,4 +361,34 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal("re-encoded state differs")
 		}
 	})
+}
+
+// TestOldLastCommanderTagOutStillLoads: before issue 26 a team's last
+// commander could tag out, losing the game by Fatigue (ruling A3 of its
+// time). Such a stored game replays to the result it was given; playing
+// the same tag-out now is refused.
+func TestOldLastCommanderTagOutStillLoads(t *testing.T) {
+	t.Parallel()
+	const stored = `{"version":2,"start_fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",` +
+		`"white":[{"id":"ann","name":"Ann"}],"black":[{"id":"cid","name":"Cid"}],` +
+		`"actions":[{"kind":"move","side":"white","by":"ann","move":"e2e4"},{"kind":"tagout","side":"black","by":"cid"}],` +
+		`"result":{"category":"fatigue_victory","winner":"white"}}`
+	g, err := Load([]byte(stored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Result(); got != (Result{Category: FatigueVictory, Winner: chess.White}) {
+		t.Fatalf("result %v", got)
+	}
+	if w, l := g.PersonalRecord("cid"); w != 0 || l != 1 {
+		t.Fatalf("cid's record %d-%d", w, l)
+	}
+	h, _ := NewGame(Setup{White: ids("ann"), Black: ids("cid")})
+	playAll(t, h, "e4")
+	if _, err := h.TagOut("cid"); err == nil || !strings.Contains(err.Error(), "last commander") {
+		t.Fatalf("a last commander's tag-out now: %v", err)
+	}
+	if _, err := h.Apply(Action{Kind: ActTagOut, Side: "black", By: "cid"}); err == nil {
+		t.Fatal("Apply accepted a last commander's tag-out outside Restore")
+	}
 }

@@ -8,6 +8,9 @@ import "sandtable/games/chess"
 // made it, whatever the role, and also when the sacrifice was mandatory (a
 // Royal Guard) or forced by an opposing Saboteur. Otherwise it is a
 // dishonourable checkmate. Who forced the mating move does not matter.
+// The one exception is rule 2.1's own case: a mate by the attacker's one
+// more move of a siege continuation is honourable whatever the team
+// sacrificed (ruling 4).
 //
 // States of version 1 were scored by the earlier rule (the mating move was
 // a sacrifice, or the mating team's first move after one of its own

@@ -155,3 +155,31 @@ func TestSacrificed(t *testing.T) {
 		t.Error("Black's forced Saboteur is Black's sacrifice")
 	}
 }
+
+// TestSiegeUpgradeStoredEarlierKeepsItsCategory: a siege continuation's
+// mate after a sacrifice is honourable (rule 2.1, ruling 4 since issue
+// 26); a game stored when it was scored dishonourable keeps that category.
+func TestSiegeUpgradeStoredEarlierKeepsItsCategory(t *testing.T) {
+	t.Parallel()
+	g, err := NewGame(Setup{FEN: "7k/P4K2/8/6Q1/8/8/8/8 w - - 0 1", White: ids("ann bob"), Black: ids("cid dan")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playAll(t, g, "a8=PoliticalAgent", "Kh7", "Kf8", "Kh8", "Qg6")
+	if _, err := g.SiegeContinue("ann"); err != nil {
+		t.Fatal(err)
+	}
+	playAll(t, g, "Qh6#")
+	if got := g.Result(); got != (Result{Category: HonourableCheckmate, Winner: chess.White}) {
+		t.Fatalf("result %v, want an honourable checkmate", got)
+	}
+	data, _ := json.Marshal(g)
+	old := strings.Replace(string(data), `"category":"honourable_checkmate"`, `"category":"dishonourable_checkmate"`, 1)
+	h, err := Load([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Result().Category; got != DishonourableCheckmate {
+		t.Fatalf("stored earlier as dishonourable, now %v", got)
+	}
+}

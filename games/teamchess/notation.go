@@ -256,7 +256,9 @@ func (c *completer) walk(p *chess.Position, outer []Move, sanHead, uciHead []byt
 //	e8=PoliticalAgent  e8=Agent  e8=PA  e7e8p
 //
 // Roles may be written in full (any case, spaces allowed), as the letters
-// g/q, a, s, p, or as an unambiguous prefix of two letters or more. Errors
+// g/q, a, s (and p in the UCI-style form only: in SAN, a8=P is refused,
+// since a P there reads as a pawn), or as an unambiguous prefix of two
+// letters or more. Errors
 // are *chess.MoveError values that say which roles are possible for that
 // pawn move and why the others are not; a pawn move to the last rank
 // without a role is refused the same way. A refusal's Legal field names
@@ -442,6 +444,11 @@ func parseSacrifice(p *chess.Position, in string, pat pawnPattern, rest string, 
 	role, ok := ParseRole(roleText)
 	if !ok && !hasColon {
 		role, target, ok = splitCompactRole(roleText)
+	}
+	if ok && pat.fromRank < 0 && strings.EqualFold(strings.TrimSpace(roleText), "p") {
+		// In SAN a lone P reads as a pawn, or a promotion to one: it names
+		// no role there. The UCI-style letter (e7e8p) stays (ruling A5).
+		return Move{}, missingRoleMsg(p, in, bare, fmt.Sprintf("in a move written in SAN the letter P names no role (it reads as a pawn): for a Political Agent write %s=PA or %s=PoliticalAgent", sanHead(p, bare), sanHead(p, bare)))
 	}
 	if !ok {
 		if len(roleText) == 1 && strings.ContainsRune("nbrkNBRK", rune(roleText[0])) {

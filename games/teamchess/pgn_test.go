@@ -47,14 +47,14 @@ func TestPGN(t *testing.T) {
 [Sacrifices "1. a8=PoliticalAgent"]
 [TagOuts "1... Black Cid (Political Agent) -> Dan"]
 [Stagnation "W 3/4, B 3/4"]
-[Termination "White wins by dishonourable checkmate"]
-[WinCategory "dishonourable_checkmate"]
+[Termination "White wins by honourable checkmate"]
+[WinCategory "honourable_checkmate"]
 
 1. a8=PoliticalAgent
 {Black: Cid tagged out (Political Agent), personal loss; personal win to Ann; Dan takes command}
 1... Kh7 2. Kf8 Kh8 3. Qg6 -- {Black is besieged and passes}
 {White (Ann) declines the Siege Win and makes one more move} 4. Qh6#
-{White wins by dishonourable checkmate; personal win to Ann; personal loss to Dan}
+{White wins by honourable checkmate; personal win to Ann; personal loss to Dan}
 1-0
 `
 	if got != want {

@@ -9,11 +9,12 @@ type Category uint8
 const (
 	NoCategory Category = iota
 	// HonourableCheckmate: checkmate by a team that performed no 8th-rank
-	// sacrifice in the whole game (rule 5, ruling 6).
+	// sacrifice in the whole game (rule 5, ruling 6), or by a siege
+	// continuation, whatever was sacrificed (rule 2.1, ruling 4).
 	HonourableCheckmate
 	// DishonourableCheckmate: checkmate by a team that performed an 8th-rank
 	// sacrifice at some point of the game (rule 5, ruling 6; see
-	// Game.Sacrificed).
+	// Game.Sacrificed), other than a siege continuation's mate.
 	DishonourableCheckmate
 	// SiegeWin: the opponent was besieged and the attacker took the win
 	// (rule 2.1; dishonourable, rule 5).

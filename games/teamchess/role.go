@@ -103,7 +103,8 @@ var roleNames = []struct {
 // without spaces, underscores or hyphens ("Royal Guard", "political_agent"),
 // the letters g/q, a, s, p, the aliases guard, queen, agent, pa, rg, or any
 // unambiguous prefix of two letters or more of a full name ("assa",
-// "sab", "pol").
+// "sab", "pol"). ParseMove accepts the letter p only in the UCI-style form
+// (e7e8p): in SAN a P names no role (ruling A5).
 func ParseRole(s string) (Role, bool) {
 	k := strings.ToLower(strings.NewReplacer(" ", "", "_", "", "-", "", "\t", "").Replace(s))
 	if k == "" {

@@ -141,6 +141,8 @@ func randomStep(g *Game, rng *rand.Rand) ([]Event, error) {
 		return g.SiegeWin(active.ID) // refused unless besieged
 	case r == 10:
 		return g.Resign(other.ID)
+	case g.Phase() == SiegeDecision && r%5 == 1:
+		return g.TagOut(other.ID) // the besieged side (ruling A2)
 	case g.Phase() == SiegeDecision && r%2 == 0:
 		return g.SiegeWin(active.ID)
 	case g.Phase() == SiegeDecision:

@@ -110,11 +110,13 @@ func Restore(s State) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.restoring = true
 	for i, a := range s.Actions {
 		if _, err := g.Apply(a); err != nil {
 			return nil, fmt.Errorf("action %d (%s %s %s): %w", i+1, a.Side, a.Kind, a.Move, err)
 		}
 	}
+	g.restoring = false
 	switch {
 	case s.Result != nil:
 		if err := g.keepStoredResult(*s.Result); err != nil {
