@@ -137,7 +137,7 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 	var what []string
 	for _, ev := range f.events {
 		if ev.Kind == tc.GameOverEvent {
-			what = append(what, "🏁 "+resultLine(ev))
+			what = append(what, "🏁 "+st.resultLine(ev))
 			continue
 		}
 		what = append(what, "• "+commands.EscapeText(ev.String(), 0))

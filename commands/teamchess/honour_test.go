@@ -50,6 +50,8 @@ func TestTeamChessHonourAnnounced(t *testing.T) {
 	require.Contains(t, text(t, boardIn(t, a, p, pub)), "declines the Siege Win and makes one more move: a checkmate upgrades the win to an honourable checkmate")
 	got := play(alice, "Qh6#")
 	require.Contains(t, got, "White wins by honourable checkmate")
+	require.Contains(t, got, "Honourable despite White's 8th-rank sacrifice: a siege continuation's mate (rule 2.1).")
+	require.NotContains(t, got, "(rule 5).", "the result names the rule that made it honourable")
 	require.Contains(t, got, `[WinCategory "honourable_checkmate"]`)
 	require.Equal(t, map[string]int{"honourable_checkmate": 1}, statsByID(t, a)[alice.ID].WinsBy)
 

@@ -134,7 +134,7 @@ func (st *State) eventLine(e tc.Event, c *change) string {
 		return fmt.Sprintf("%s (%s) declines the Siege Win and makes one more move: %s; a move that gives %s a legal move without mate is a personal fatigue loss (rule 2.1).",
 			bold(e.Commander), side, st.siegeMateText(e.Side), opp)
 	case tc.GameOverEvent:
-		return "🏁 " + resultLine(e)
+		return "🏁 " + st.resultLine(e)
 	}
 	return ""
 }
@@ -149,9 +149,18 @@ func (st *State) siegeMateText(attacker chess.Color) string {
 	return "a checkmate upgrades the win to an honourable checkmate"
 }
 
+// continuedSiegeMate reports whether the game ended with the mate of a
+// siege continuation (rule 2.1; ruling 4 makes it honourable whatever was
+// sacrificed, while games stored under older rulings keep their category).
+func (st *State) continuedSiegeMate() bool {
+	evs := st.game.Events()
+	n := len(evs)
+	return n >= 3 && evs[n-1].Kind == tc.GameOverEvent && evs[n-2].Kind == tc.MoveEvent && evs[n-3].Kind == tc.SiegeContinueEvent
+}
+
 // resultLine says how the game ended and who took the end-of-game personal
 // win and loss (rule 6.2).
-func resultLine(e tc.Event) string {
+func (st *State) resultLine(e tc.Event) string {
 	r := e.Result
 	s := "**" + capitalize(r.String()) + ".**"
 	switch r.Category {
@@ -160,7 +169,11 @@ func resultLine(e tc.Event) string {
 	case tc.DishonourableCheckmate:
 		s += " Dishonourable: the mate follows an 8th-rank sacrifice (rule 5)."
 	case tc.HonourableCheckmate:
-		s += " An honourable win (rule 5)."
+		if st.game.Sacrificed(r.Winner) && st.continuedSiegeMate() {
+			s += fmt.Sprintf(" Honourable despite %s's 8th-rank sacrifice: a siege continuation's mate (rule 2.1).", r.Winner.Title())
+		} else {
+			s += " An honourable win (rule 5)."
+		}
 	case tc.FatigueVictory:
 		s += fmt.Sprintf(" Every %s commander has a personal loss (rule 1.5).", r.Winner.Other().Title())
 	case tc.MutualLoss:
@@ -261,7 +274,7 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 		e.Color = commands.ColorOver
 		for _, ev := range st.game.Events() {
 			if ev.Kind == tc.GameOverEvent {
-				e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: resultLine(ev)})
+				e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: st.resultLine(ev)})
 			}
 		}
 		if view < 0 {
