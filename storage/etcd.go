@@ -359,6 +359,9 @@ type etcdKV struct {
 	writes map[string]bufWrite
 	// pages are the scan pages read, by range (fetch).
 	pages map[[2]string]fetched
+	// covered are ranges [from, to) of full keys read whole at rev: a key
+	// in one that the cache does not hold is absent.
+	covered [][2]string
 	// err is the first failed read: the kv interface has no error on get,
 	// so the attempt is void and Update returns (or retries on) err.
 	err error
@@ -406,26 +409,142 @@ func (k *etcdKV) get(b, key string) []byte {
 	if k.err != nil {
 		return nil
 	}
+	if !k.isCovered(full) {
+		k.readBatch([]readOp{{key: full}})
+		if k.err != nil {
+			return nil
+		}
+	}
+	c := k.cache[full] // absent when neither read nor covered: nil
+	k.recordRead(full, c.mod)
+	return c.v
+}
+
+// isCovered reports whether full lies in a range read whole at rev.
+func (k *etcdKV) isCovered(full string) bool {
+	for _, r := range k.covered {
+		if full >= r[0] && full < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// readOp is one read of a batch: the key key (end ""), or the first limit
+// keys of [key, end) in key order.
+type readOp struct {
+	key, end string
+	limit    int64
+}
+
+// clockOffsetKey is the full key of the clock offset, which nearly every
+// transaction reads (Meta.ClockOffset): each batch fetches it along while
+// the attempt has not read it, so it never costs a request of its own.
+func (k *etcdKV) clockOffsetKey() string { return k.s.opts.Prefix + bMeta + "/clock_offset" }
+
+// readBatch reads ops in one request (an etcd Txn of ranges, served as a
+// linearizable read) at the snapshot revision, fixing it when unset, and
+// remembers what they read: the values in the cache, each range's page in
+// pages and the part of the range it read whole in covered. Nothing is
+// added to the read set: that is the business of the get or scan that
+// uses a value.
+func (k *etcdKV) readBatch(ops []readOp) {
+	gets := make([]clientv3.Op, 0, len(ops)+1)
+	for _, o := range ops {
+		if o.end == "" {
+			gets = append(gets, clientv3.OpGet(o.key, k.readOpts()...))
+			continue
+		}
+		gets = append(gets, clientv3.OpGet(o.key, k.readOpts(clientv3.WithRange(o.end), clientv3.WithLimit(o.limit),
+			clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))...))
+	}
+	off := k.clockOffsetKey()
+	if _, ok := k.cache[off]; !ok && !k.isCovered(off) {
+		ops = append(ops, readOp{key: off})
+		gets = append(gets, clientv3.OpGet(off, k.readOpts()...))
+	}
 	ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
 	defer cancel()
-	resp, err := k.s.cli.Get(ctx, full, k.readOpts()...)
+	resp, err := k.s.cli.Txn(ctx).Then(gets...).Commit()
+	if err == nil && len(resp.Responses) != len(ops) {
+		err = fmt.Errorf("%d answers to %d reads", len(resp.Responses), len(ops))
+	}
 	if err != nil {
-		k.fail(fmt.Errorf("storage: etcd read %s: %w", full, err))
-		return nil
+		k.fail(fmt.Errorf("storage: etcd read %s: %w", ops[0].key, err))
+		return
 	}
 	if k.rev == 0 {
 		k.rev = resp.Header.Revision
 	}
-	c := cachedKV{}
-	if len(resp.Kvs) > 0 {
-		c = cachedKV{v: resp.Kvs[0].Value, mod: resp.Kvs[0].ModRevision}
-		if c.v == nil {
-			c.v = []byte{}
+	for i, o := range ops {
+		r := resp.Responses[i].GetResponseRange()
+		if r == nil {
+			k.fail(fmt.Errorf("storage: etcd read %s: not a range answer", o.key))
+			return
+		}
+		var page []cachedKVKey
+		for _, kv := range r.Kvs {
+			c := cachedKV{v: kv.Value, mod: kv.ModRevision}
+			if c.v == nil {
+				c.v = []byte{}
+			}
+			full := string(kv.Key)
+			k.remember(full, c)
+			page = append(page, cachedKVKey{full, c})
+		}
+		if o.end == "" {
+			if len(page) == 0 {
+				k.remember(o.key, cachedKV{})
+			}
+			continue
+		}
+		more := r.More && len(page) > 0
+		next, upTo := "", o.end
+		if len(page) > 0 {
+			next = page[len(page)-1].key + "\x00"
+		}
+		if more {
+			upTo = next
+		}
+		k.covered = append(k.covered, [2]string{o.key, upTo})
+		if k.pages == nil {
+			k.pages = map[[2]string]fetched{}
+		}
+		if _, ok := k.pages[[2]string{o.key, o.end}]; !ok {
+			k.pages[[2]string{o.key, o.end}] = fetched{page, more, next}
 		}
 	}
-	k.remember(full, c)
-	k.recordRead(full, c.mod)
-	return c.v
+}
+
+// prefetch reads, in one request, what the repositories are about to read
+// (the keys and the ranges' first pages not read yet in this attempt).
+func (k *etcdKV) prefetch(reads []prefetchRead) {
+	if k.err != nil {
+		return
+	}
+	var ops []readOp
+	for _, r := range reads {
+		from := k.key(r.b, r.key)
+		if r.to == "" {
+			if _, ok := k.cache[from]; !ok && !k.isCovered(from) {
+				if _, ok := k.writes[from]; !ok {
+					ops = append(ops, readOp{key: from})
+				}
+			}
+			continue
+		}
+		end := k.key(r.b, r.to)
+		if _, ok := k.pages[[2]string{from, end}]; !ok {
+			limit := r.limit
+			if limit <= 0 {
+				limit = scanPage
+			}
+			ops = append(ops, readOp{key: from, end: end, limit: int64(limit)})
+		}
+	}
+	if len(ops) > 0 {
+		k.readBatch(ops)
+	}
 }
 
 func (k *etcdKV) remember(full string, c cachedKV) {
@@ -592,30 +711,12 @@ func (k *etcdKV) fetch(from, end string) (page []cachedKVKey, more bool, next st
 }
 
 func (k *etcdKV) fetchPage(from, end string) (page []cachedKVKey, more bool, next string) {
-	ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
-	defer cancel()
-	resp, err := k.s.cli.Get(ctx, from, k.readOpts(clientv3.WithRange(end), clientv3.WithLimit(scanPage),
-		clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))...)
-	if err != nil {
-		k.fail(fmt.Errorf("storage: etcd scan %s: %w", from, err))
+	k.readBatch([]readOp{{key: from, end: end, limit: scanPage}})
+	if k.err != nil {
 		return nil, false, ""
 	}
-	if k.rev == 0 {
-		k.rev = resp.Header.Revision
-	}
-	for _, kv := range resp.Kvs {
-		c := cachedKV{v: kv.Value, mod: kv.ModRevision}
-		if c.v == nil {
-			c.v = []byte{}
-		}
-		full := string(kv.Key)
-		k.remember(full, c)
-		page = append(page, cachedKVKey{full, c})
-	}
-	if len(page) > 0 {
-		next = page[len(page)-1].key + "\x00"
-	}
-	return page, resp.More && len(page) > 0, next
+	f := k.pages[[2]string{from, end}]
+	return f.page, f.more, f.next
 }
 
 // commit sends the buffered writes in one etcd transaction guarded by the

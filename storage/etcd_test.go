@@ -448,3 +448,77 @@ func TestEtcdViewWhileTheClusterIsDown(t *testing.T) {
 	err = short.Update(ctx, func(tx Tx) error { return tx.Meta().SetHeartbeat(t0) })
 	require.ErrorIs(t, err, ErrUnavailable)
 }
+
+// TestEtcdBatchedReadsAtOneSnapshot: every read of a transaction is at
+// the revision its first read fixed, the batched ones too (a key read with
+// the clock offset, a stream's head read with its body and claim in one
+// request): a game and an effect written after the first read are not
+// seen, and neither is a changed clock offset.
+func TestEtcdBatchedReadsAtOneSnapshot(t *testing.T) {
+	s := openEtcd(t)
+	update(t, s, func(tx Tx) error {
+		if err := tx.Games().Put(&Game{ID: "g1", Kind: "survival", Active: true, State: json.RawMessage(`[]`)}, t0); err != nil {
+			return err
+		}
+		if err := tx.Games().Put(&Game{ID: "g2", Kind: "survival", Active: true, Deadline: t0.Add(time.Hour), State: json.RawMessage(`[]`)}, t0); err != nil {
+			return err
+		}
+		_, err := tx.Outbox().Add("s", map[string]string{"n": "1"})
+		return err
+	})
+	other := openEtcd(t, func(o *EtcdOptions) { o.Prefix = s.Prefix() })
+	first := true
+	var heads []string
+	require.NoError(t, s.View(ctx, func(tx Tx) error {
+		if err := tx.Records().Get("survival", "guild", "u", &struct{}{}); !errors.Is(err, ErrNotFound) {
+			return fmt.Errorf("want not found, got %v", err)
+		}
+		if first { // the snapshot is fixed: change what the rest reads
+			first = false
+			update(t, other, func(tx Tx) error {
+				g, err := tx.Games().Get("g2")
+				if err != nil {
+					return err
+				}
+				g.State = json.RawMessage(`["e2e4"]`)
+				if err := tx.Games().Put(g, t0); err != nil {
+					return err
+				}
+				if err := tx.Meta().SetClockOffset(time.Minute); err != nil {
+					return err
+				}
+				p, err := tx.Outbox().StreamHead("s")
+				if err != nil {
+					return err
+				}
+				if err := tx.Outbox().Done(p.ID); err != nil {
+					return err
+				}
+				_, err = tx.Outbox().Add("s", map[string]string{"n": "2"})
+				return err
+			})
+		}
+		g, err := tx.Games().Get("g2")
+		if err != nil {
+			return err
+		}
+		require.JSONEq(t, `[]`, string(g.State), "g2 as of the snapshot")
+		require.True(t, g.Deadline.Equal(t0.Add(time.Hour)), "the clock offset as of the snapshot: %s", g.Deadline)
+		p, err := tx.Outbox().StreamHead("s")
+		if err != nil {
+			return err
+		}
+		heads = append(heads, string(p.Effect))
+		return nil
+	}))
+	require.Equal(t, []string{`{"n":"1"}`}, heads, "the stream's head as of the snapshot")
+	view(t, s, func(tx Tx) {
+		g, err := tx.Games().Get("g2")
+		require.NoError(t, err)
+		require.JSONEq(t, `["e2e4"]`, string(g.State))
+		require.True(t, g.Deadline.Equal(t0.Add(time.Hour+time.Minute)), "%s", g.Deadline)
+		p, err := tx.Outbox().StreamHead("s")
+		require.NoError(t, err)
+		require.JSONEq(t, `{"n":"2"}`, string(p.Effect))
+	})
+}

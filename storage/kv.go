@@ -23,6 +23,28 @@ type kv interface {
 	scan(b, from, to string, fn func(k string, v []byte) error) error
 }
 
+// prefetchRead is one read a transaction is about to make: the key key of
+// bucket b (to ""), or the first limit keys of [key, to) (limit 0: a
+// scan's page).
+type prefetchRead struct {
+	b, key, to string
+	limit      int
+}
+
+// prefetcher is a kv whose reads are round trips (etcd): it reads what a
+// repository is about to read in one request instead of one each.
+type prefetcher interface {
+	prefetch(reads []prefetchRead)
+}
+
+// prefetch tells t what the caller is about to read (a hint: the reads
+// themselves are made, and recorded, as usual).
+func prefetch(t kv, reads ...prefetchRead) {
+	if p, ok := t.(prefetcher); ok {
+		p.prefetch(reads)
+	}
+}
+
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 

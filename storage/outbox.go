@@ -51,6 +51,8 @@ func (r outbox) Add(stream string, v any) (string, error) {
 	// The stream's own counter, so that transactions queueing effects of
 	// different streams touch no common key; it starts above the global
 	// counter schemas 3 and 4 left, so no ID is ever given twice.
+	prefetch(r.t.kv, prefetchRead{b: bMeta, key: "outbox_seq"}, prefetchRead{b: bOutboxSeq, key: stream},
+		r.headRead(stream, 1))
 	n, err := seqValue(r.t.kv.get(bMeta, "outbox_seq"))
 	if err != nil {
 		return "", err
@@ -68,6 +70,7 @@ func (r outbox) Add(stream string, v any) (string, error) {
 		return "", err
 	}
 	id := fmt.Sprintf("%s/%020d", stream, n)
+	r.t.added(id)
 	if err := r.t.kv.put(bOutboxBodies, id, raw); err != nil {
 		return "", err
 	}
@@ -82,6 +85,16 @@ func (r outbox) Add(stream string, v any) (string, error) {
 // dueKey is the due index's key of a stream whose head is due at due (the
 // bot's clock).
 func dueKey(due time.Time, stream string) string { return timeKey(due) + "/" + stream }
+
+// headRead is the read of the first n keys of stream in bucket b
+// (bOutbox unless given), for prefetch.
+func (r outbox) headRead(stream string, n int, b ...string) prefetchRead {
+	bk := bOutbox
+	if len(b) > 0 {
+		bk = b[0]
+	}
+	return prefetchRead{b: bk, key: stream + "/", to: stream + "0", limit: n}
+}
 
 // first reads the head of stream: its ID and envelope ("" when the stream
 // has no pending effect).
@@ -161,6 +174,8 @@ func (r outbox) Heads(now time.Time, limit int) ([]Pending, error) {
 }
 
 func (r outbox) Get(id string) (*Pending, error) {
+	prefetch(r.t.kv, prefetchRead{b: bOutbox, key: id}, prefetchRead{b: bOutboxBodies, key: id},
+		prefetchRead{b: bOutboxClaims, key: id})
 	v := r.t.kv.get(bOutbox, id)
 	if v == nil {
 		return nil, fmt.Errorf("outbox %s: %w", id, ErrNotFound)
@@ -169,6 +184,9 @@ func (r outbox) Get(id string) (*Pending, error) {
 }
 
 func (r outbox) StreamHead(stream string) (*Pending, error) {
+	// The head, its body and its claim in one request: a stream's first
+	// body is its head's, and its first claim the head's if it has one.
+	prefetch(r.t.kv, r.headRead(stream, 1), r.headRead(stream, 1, bOutboxBodies), r.headRead(stream, 1, bOutboxClaims))
 	var p *Pending
 	err := r.t.kv.scan(bOutbox, stream+"/", stream+"0", func(k string, v []byte) error {
 		var err error
@@ -182,6 +200,8 @@ func (r outbox) StreamHead(stream string) (*Pending, error) {
 }
 
 func (r outbox) Retry(id string, attempts int, due time.Time) error {
+	stream, _, _ := strings.Cut(id, "/")
+	prefetch(r.t.kv, prefetchRead{b: bOutbox, key: id}, r.headRead(stream, 1))
 	v := r.t.kv.get(bOutbox, id)
 	if v == nil {
 		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
@@ -194,7 +214,6 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 	if err != nil {
 		return err
 	}
-	stream, _, _ := strings.Cut(id, "/")
 	head, _, err := r.first(stream)
 	if err != nil {
 		return err
@@ -213,6 +232,9 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 
 func (r outbox) Done(id string) error {
 	stream, _, _ := strings.Cut(id, "/")
+	// The head and the one after it: when id is the head, the next one is
+	// indexed in its place.
+	prefetch(r.t.kv, r.headRead(stream, 2))
 	head, env, err := r.first(stream)
 	if err != nil {
 		return err

@@ -19,7 +19,21 @@ type txImpl struct {
 	// (Games.Put's fields of its game) when the transaction does not
 	// commit, so a re-run of the function starts from the same values.
 	undo []func()
+	// adds are the outbox effects this transaction added (Outbox.Add).
+	adds map[string]bool
 }
+
+// added notes that the transaction added the effect id.
+func (t *txImpl) added(id string) {
+	if t.adds == nil {
+		t.adds = map[string]bool{}
+	}
+	t.adds[id] = true
+}
+
+// isAdded reports whether the transaction added the effect id and wrote
+// no claim of it since.
+func (t *txImpl) isAdded(id string) bool { return t.adds[id] }
 
 // rollback runs the undo functions, latest first.
 func (t *txImpl) rollback() {
