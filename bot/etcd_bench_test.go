@@ -137,7 +137,9 @@ func BenchmarkEtcdRPCsPerMove(b *testing.B) {
 	for k := range sites {
 		names = append(names, k)
 	}
-	sort.Slice(names, func(i, j int) bool { return sites[names[i]] > sites[names[j]] || sites[names[i]] == sites[names[j]] && names[i] < names[j] })
+	sort.Slice(names, func(i, j int) bool {
+		return sites[names[i]] > sites[names[j]] || sites[names[i]] == sites[names[j]] && names[i] < names[j]
+	})
 	parts = parts[:0]
 	for _, k := range names {
 		parts = append(parts, fmt.Sprintf("%.2f %s", float64(sites[k])/float64(len(counts)), k))
