@@ -218,11 +218,11 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		var head *storage.Pending
 		now := a.Now()
 		if err := a.view(func(tx storage.Tx) error {
-			for _, s := range []string{stream, compactions(stream)} {
-				p, err := tx.Outbox().StreamHead(s)
-				if err != nil {
-					return err
-				}
+			ps, err := tx.Outbox().StreamHeads(stream, compactions(stream))
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
 				if p != nil && a.deliverable(*p, now) {
 					head = p
 					return nil

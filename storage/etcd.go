@@ -525,7 +525,7 @@ func (k *etcdKV) prefetch(reads []prefetchRead) {
 	var ops []readOp
 	for _, r := range reads {
 		from := k.key(r.b, r.key)
-		if r.to == "" {
+		if r.to == "" && !r.toEnd {
 			if _, ok := k.cache[from]; !ok && !k.isCovered(from) {
 				if _, ok := k.writes[from]; !ok {
 					ops = append(ops, readOp{key: from})
@@ -534,6 +534,9 @@ func (k *etcdKV) prefetch(reads []prefetchRead) {
 			continue
 		}
 		end := k.key(r.b, r.to)
+		if r.toEnd {
+			end = prefixEnd(k.key(r.b, ""))
+		}
 		if _, ok := k.pages[[2]string{from, end}]; !ok {
 			limit := r.limit
 			if limit <= 0 {

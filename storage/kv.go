@@ -24,10 +24,11 @@ type kv interface {
 }
 
 // prefetchRead is one read a transaction is about to make: the key key of
-// bucket b (to ""), or the first limit keys of [key, to) (limit 0: a
-// scan's page).
+// bucket b (to "" and not toEnd), or the first limit keys of [key, to)
+// (toEnd: to the bucket's end; limit 0: a scan's page).
 type prefetchRead struct {
 	b, key, to string
+	toEnd      bool
 	limit      int
 }
 

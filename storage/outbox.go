@@ -121,11 +121,17 @@ func (r outbox) indexHead(stream string) error {
 // due calls fn with the ID of every stream head due at or before now (wall
 // time), the earliest first, until fn returns errStop.
 func (r outbox) due(now time.Time, fn func(id string) error) error {
+	// The index's first page comes with the clock offset the bound needs.
+	prefetch(r.t.kv, prefetchRead{b: bOutboxDue, toEnd: true})
 	bot, err := r.t.toBot(now)
 	if err != nil {
 		return err
 	}
-	return r.t.kv.scan(bOutboxDue, "", prefixEnd(timeKey(bot)+"/"), func(_ string, v []byte) error {
+	end := prefixEnd(timeKey(bot) + "/")
+	return r.t.kv.scan(bOutboxDue, "", "", func(k string, v []byte) error {
+		if k >= end {
+			return errStop
+		}
 		return fn(string(v))
 	})
 }
@@ -197,6 +203,23 @@ func (r outbox) StreamHead(stream string) (*Pending, error) {
 		return err
 	})
 	return p, err
+}
+
+func (r outbox) StreamHeads(streams ...string) ([]*Pending, error) {
+	var reads []prefetchRead
+	for _, s := range streams {
+		reads = append(reads, r.headRead(s, 1), r.headRead(s, 1, bOutboxBodies), r.headRead(s, 1, bOutboxClaims))
+	}
+	prefetch(r.t.kv, reads...)
+	out := make([]*Pending, len(streams))
+	for i, s := range streams {
+		p, err := r.StreamHead(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = p
+	}
+	return out, nil
 }
 
 func (r outbox) Retry(id string, attempts int, due time.Time) error {

@@ -401,6 +401,9 @@ type Outbox interface {
 	// StreamHead reads the first pending effect of stream, whatever its
 	// due time and claim, or nil when the stream has none.
 	StreamHead(stream string) (*Pending, error)
+	// StreamHeads is StreamHead of each stream (nil where a stream has
+	// none), read together (on etcd, in one request).
+	StreamHeads(streams ...string) ([]*Pending, error)
 	// Retry records a failed attempt: attempts is the new count of failed
 	// attempts and due (wall time) when to try again. ErrNotFound if done.
 	Retry(id string, attempts int, due time.Time) error
