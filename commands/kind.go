@@ -216,6 +216,9 @@ type Turn[S any] struct {
 	// tx is the transaction the Turn runs in, when it runs in one
 	// (Spec.Delivered): reads go through it, not a new View.
 	tx storage.Tx
+	// ratings are the ratings RatingOf read, by user ID: the players'
+	// are read together once per Turn.
+	ratings map[string]string
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -586,7 +589,9 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		origAnswer = resp.Message
 	}
 	var saved *storage.Game
+	answerStream := "answer-" + newID()
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
+		tx.Prefetch(t.hints(rec, answered, answerStream)...)
 		// The end rates the game here, in the transaction that ends it: a
 		// game is rated once or not at all (set afresh on each run).
 		effects = t.effects
@@ -615,7 +620,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			}
 		}
 		if answered {
-			if err := a.saveAnswer(tx, t.Req, resp, t.Now); err != nil {
+			if err := a.saveAnswer(tx, answerStream, t.Req, resp, t.Now); err != nil {
 				return err
 			}
 		}
@@ -650,6 +655,26 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		resp.Committed = true
 	}
 	return resp, nil
+}
+
+// hints are what the transaction saving t reads (storage.Tx.Prefetch):
+// the game, the interaction's mark and the outbox streams it adds to.
+func (t *Turn[S]) hints(rec *storage.Game, answered bool, answerStream string) []storage.Hint {
+	var hs []storage.Hint
+	if t.Req != nil && t.Req.InteractionID != "" {
+		hs = append(hs, storage.HintInteraction(t.Req.InteractionID))
+	}
+	if t.saved {
+		hs = append(hs, storage.HintGame(rec.ID))
+	}
+	if answered {
+		hs = append(hs, storage.HintAdd(answerStream))
+	}
+	hs = append(hs, storage.HintAdd(rec.ID))
+	for _, ap := range t.apart {
+		hs = append(hs, storage.HintAdd(ap.stream))
+	}
+	return hs
 }
 
 // finish writes the saved state into rec: encoded at the codec version,

@@ -287,7 +287,7 @@ func (a *App) NextDelivery() time.Time {
 // adapter to show the answer itself (AnswerSent) before the outbox shows it.
 const answerGrace = 30 * time.Second
 
-// saveAnswer queues in tx, due after answerGrace, a copy of resp, the
+// saveAnswer queues in tx (on stream, a new one), due after answerGrace, a copy of resp, the
 // public answer to req whose change tx saves: the adapter confirms it once
 // the answer is shown (AnswerSent), and the copy is then dropped; after a
 // failed send AnswerLost posts the whole answer instead, and after a crash
@@ -295,13 +295,13 @@ const answerGrace = 30 * time.Second
 // answer that updates the clicked message is not copied: replayed after a
 // restart, it could undo a later edit of that message (the framework
 // closes a challenge's message with an effect of its own).
-func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.Time) error {
+func (a *App) saveAnswer(tx storage.Tx, stream string, req *Request, resp *Response, now time.Time) error {
 	if !a.AnswerCopies || resp == nil || req == nil || resp.Ephemeral || resp.Modal != nil || resp.Update || req.ChannelID == "" {
 		return nil
 	}
 	m := withoutFiles(resp.Message)
 	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true, Queued: now, Game: resp.final, Final: resp.final != ""}
-	id, err := tx.Outbox().Add("answer-"+newID(), e)
+	id, err := tx.Outbox().Add(stream, e)
 	if err != nil {
 		return err
 	}
@@ -699,6 +699,14 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		defer unlock()
 	}
 	err = a.update(func(tx storage.Tx) error {
+		hints := []storage.Hint{storage.HintDone(p.ID)}
+		if board || yields {
+			hints = append(hints, storage.HintGame(e.Game))
+		}
+		if board {
+			hints = append(hints, storage.HintAdd(compactions(p.Stream))) // the replaced board's compaction
+		}
+		tx.Prefetch(hints...)
 		if err := tx.Outbox().Done(p.ID); err != nil {
 			return err
 		}

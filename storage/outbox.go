@@ -51,8 +51,7 @@ func (r outbox) Add(stream string, v any) (string, error) {
 	// The stream's own counter, so that transactions queueing effects of
 	// different streams touch no common key; it starts above the global
 	// counter schemas 3 and 4 left, so no ID is ever given twice.
-	prefetch(r.t.kv, prefetchRead{b: bMeta, key: "outbox_seq"}, prefetchRead{b: bOutboxSeq, key: stream},
-		r.headRead(stream, 1))
+	prefetch(r.t.kv, r.addReads(stream)...)
 	n, err := seqValue(r.t.kv.get(bMeta, "outbox_seq"))
 	if err != nil {
 		return "", err
@@ -85,6 +84,11 @@ func (r outbox) Add(stream string, v any) (string, error) {
 // dueKey is the due index's key of a stream whose head is due at due (the
 // bot's clock).
 func dueKey(due time.Time, stream string) string { return timeKey(due) + "/" + stream }
+
+// addReads are the reads of Add to stream.
+func (r outbox) addReads(stream string) []prefetchRead {
+	return []prefetchRead{{b: bMeta, key: "outbox_seq"}, {b: bOutboxSeq, key: stream}, r.headRead(stream, 1)}
+}
 
 // headRead is the read of the first n keys of stream in bucket b
 // (bOutbox unless given), for prefetch.
@@ -257,7 +261,7 @@ func (r outbox) Done(id string) error {
 	stream, _, _ := strings.Cut(id, "/")
 	// The head and the one after it: when id is the head, the next one is
 	// indexed in its place.
-	prefetch(r.t.kv, r.headRead(stream, 2))
+	prefetch(r.t.kv, HintDone(id).reads...)
 	head, env, err := r.first(stream)
 	if err != nil {
 		return err

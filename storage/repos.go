@@ -56,6 +56,14 @@ func (t *txImpl) Outbox() Outbox          { return outbox{t} }
 func (t *txImpl) Meta() Meta              { return meta{t} }
 func (t *txImpl) Playground() Blobs       { return blobs{t.kv, bPlayground} }
 
+func (t *txImpl) Prefetch(hints ...Hint) {
+	var reads []prefetchRead
+	for _, h := range hints {
+		reads = append(reads, h.reads...)
+	}
+	prefetch(t.kv, reads...)
+}
+
 // clockOffset is Meta.ClockOffset, cached for the transaction.
 func (t *txImpl) clockOffset() (time.Duration, error) {
 	if t.offset == nil {

@@ -79,6 +79,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -135,6 +136,38 @@ type Tx interface {
 	// Playground holds the local playground's own state (its Discord
 	// stand-in), apart from the bot's.
 	Playground() Blobs
+	// Prefetch says what the transaction is about to read, so that a store
+	// whose reads are round trips (etcd) reads it all in one request. A
+	// hint only: what is read, and what the transaction depends on, is
+	// what the repositories then read, as without it.
+	Prefetch(hints ...Hint)
+}
+
+// Hint is a read a transaction is about to make (Tx.Prefetch).
+type Hint struct{ reads []prefetchRead }
+
+// HintGame: Games().Get or Put of the game id.
+func HintGame(id string) Hint { return Hint{[]prefetchRead{{b: bGames, key: id}}} }
+
+// HintInteraction: Dedupe().Mark of the interaction id.
+func HintInteraction(id string) Hint { return Hint{[]prefetchRead{{b: bInteractions, key: id}}} }
+
+// HintAdd: Outbox().Add to stream.
+func HintAdd(stream string) Hint { return Hint{outbox{}.addReads(stream)} }
+
+// HintDone: Outbox().Done of the effect id.
+func HintDone(id string) Hint {
+	stream, _, _ := strings.Cut(id, "/")
+	return Hint{[]prefetchRead{outbox{}.headRead(stream, 2)}}
+}
+
+// HintRating: Ratings().Get of a player.
+func HintRating(kind, guildID, userID string) Hint {
+	k, err := recordKey(kind, guildID, userID)
+	if err != nil {
+		return Hint{} // the read itself says what is wrong
+	}
+	return Hint{[]prefetchRead{{b: bRatings, key: k}}}
 }
 
 // Game is one stored game of any kind. State is the game's own JSON (its
