@@ -214,22 +214,28 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		return
 	}
 	deadline := time.Now().Add(deliverNowBudget)
+	streams := []string{stream, compactions(stream)}
+	next := &nextHeads{streams: streams}
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var head *storage.Pending
 		now := a.Now()
-		if err := a.view(func(tx storage.Tx) error {
-			ps, err := tx.Outbox().StreamHeads(stream, compactions(stream))
-			if err != nil {
+		heads := next.heads
+		if !next.read {
+			// The first round, or the last delivery did not read them.
+			if err := a.view(func(tx storage.Tx) (err error) {
+				heads, err = tx.Outbox().StreamHeads(streams...)
 				return err
+			}); err != nil {
+				return
 			}
-			for _, p := range ps {
-				if p != nil && a.deliverable(*p, now) {
-					head = p
-					return nil
-				}
+		}
+		for _, p := range heads {
+			if p != nil && a.deliverable(*p, now) {
+				head = p
+				break
 			}
-			return nil
-		}); err != nil || head == nil {
+		}
+		if head == nil {
 			return
 		}
 		wait := time.Until(deadline)
@@ -239,12 +245,22 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 		if !a.streams.acquire(ctx, head.Stream, wait) {
 			return
 		}
-		ok, err := a.deliverOne(ctx, *head, now, gameLocked)
+		next = &nextHeads{streams: streams}
+		ok, err := a.deliverOne(ctx, *head, now, gameLocked, next)
 		a.streams.release(head.Stream)
 		if err != nil || !ok {
 			return
 		}
 	}
+}
+
+// nextHeads asks deliverOne to read, in the transaction that records an
+// effect done, the heads of streams that follow (instead of a View
+// after it); read says it did.
+type nextHeads struct {
+	streams []string
+	heads   []*storage.Pending
+	read    bool
 }
 
 // kick wakes the dispatcher: there is something new to deliver.
@@ -267,17 +283,8 @@ func (a *App) Kicks() <-chan struct{} { return a.kicks }
 // zero time when the outbox is empty, or now when it has work now.
 func (a *App) NextDelivery() time.Time {
 	var t time.Time
-	_ = a.view(func(tx storage.Tx) error {
-		var err error
-		if t, err = tx.Outbox().NextDue(); err != nil || !t.IsZero() {
-			return err
-		}
-		// Zero: an empty outbox, or a head due at once.
-		now := a.Now()
-		hs, err := tx.Outbox().Heads(now, 1)
-		if err == nil && len(hs) > 0 {
-			t = now
-		}
+	_ = a.view(func(tx storage.Tx) (err error) {
+		t, err = a.nextDelivery(tx)
 		return err
 	})
 	return t
@@ -537,12 +544,42 @@ func (a *App) workers() int {
 // delay (its stream waits); a refusal that retrying cannot change drops
 // it, logged. Deliver may be called from several goroutines.
 func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
+	n, _, _, err := a.DeliverNext(ctx, now)
+	return n, err
+}
+
+// DeliverNext is Deliver, and then NextDelivery when it could tell it
+// without a read of its own (known): when its last look at the outbox
+// found nothing due for it, that look's next due time.
+func (a *App) DeliverNext(ctx context.Context, now time.Time) (n int, next time.Time, known bool, err error) {
 	if _, _, ok := a.currentLease(); !ok {
-		return 0, nil // no lease: nothing to deliver until the next one
+		return 0, time.Time{}, false, nil // no lease: nothing to deliver until the next one
 	}
 	if err := a.dropShown(); err != nil {
-		return 0, err
+		return 0, time.Time{}, false, err
 	}
+	n, next, known, err = a.deliver(ctx, now)
+	return n, next, known && err == nil, err
+}
+
+// nextDelivery is NextDelivery's answer in tx.
+func (a *App) nextDelivery(tx storage.Tx) (time.Time, error) {
+	t, err := tx.Outbox().NextDue()
+	if err != nil || !t.IsZero() {
+		return t, err
+	}
+	// Zero: an empty outbox, or a head due at once.
+	now := a.Now()
+	hs, err := tx.Outbox().Heads(now, 1)
+	if err == nil && len(hs) > 0 {
+		t = now
+	}
+	return t, err
+}
+
+// deliver is Deliver, with NextDelivery when its last look found nothing
+// due for it.
+func (a *App) deliver(ctx context.Context, now time.Time) (int, time.Time, bool, error) {
 	var (
 		mu       sync.Mutex
 		done     int
@@ -550,12 +587,19 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 	)
 	for {
 		var heads []storage.Pending
+		var next time.Time
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
-			heads, err = tx.Outbox().HeadsFor(a.Process, now, 64)
+			if heads, err = tx.Outbox().HeadsFor(a.Process, now, 64); err != nil || len(heads) > 0 {
+				return err
+			}
+			next, err = a.nextDelivery(tx)
 			return err
 		}); err != nil {
-			return done, err
+			return done, time.Time{}, false, err
+		}
+		if len(heads) == 0 {
+			return done, next, true, nil
 		}
 		progress := false
 		sem := make(chan struct{}, a.workers())
@@ -563,7 +607,7 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 		for _, p := range heads {
 			if err := ctx.Err(); err != nil {
 				wg.Wait()
-				return done, err
+				return done, time.Time{}, false, err
 			}
 			if !a.streams.acquire(ctx, p.Stream, 0) {
 				continue
@@ -584,10 +628,10 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 		}
 		wg.Wait()
 		if firstErr != nil {
-			return done, firstErr
+			return done, time.Time{}, false, firstErr
 		}
 		if !progress {
-			return done, nil
+			return done, time.Time{}, false, nil
 		}
 	}
 }
@@ -606,21 +650,24 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 	n := 0
 	p := &head
 	for p != nil && ctx.Err() == nil {
-		ok, err := a.deliverOne(ctx, *p, now, false)
+		after := &nextHeads{streams: []string{head.Stream}}
+		ok, err := a.deliverOne(ctx, *p, now, false, after)
 		if err != nil || !ok {
 			return n, err
 		}
 		n++
-		p = nil
-		if err := a.view(func(tx storage.Tx) error {
-			next, err := tx.Outbox().StreamHead(head.Stream)
-			if err != nil || next == nil || !a.deliverable(*next, now) {
+		next := after.heads
+		if !after.read {
+			if err := a.view(func(tx storage.Tx) (err error) {
+				next, err = tx.Outbox().StreamHeads(head.Stream)
 				return err
+			}); err != nil {
+				return n, err
 			}
-			p = next
-			return nil
-		}); err != nil {
-			return n, err
+		}
+		p = nil
+		if next[0] != nil && a.deliverable(*next[0], now) {
+			p = next[0]
 		}
 	}
 	return n, nil
@@ -628,8 +675,10 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 
 // deliverOne performs one effect and records the result; ok reports it is
 // done (performed or dropped). gameLocked says the caller holds the lock of
-// the effect's game (an action delivering its own effects).
-func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool) (ok bool, err error) {
+// the effect's game (an action delivering its own effects). When it
+// records the effect performed, the transaction that does reads the heads
+// of after.streams too (after.read).
+func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool, after *nextHeads) (ok bool, err error) {
 	if a.wasShown(p.ID) {
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
@@ -698,6 +747,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
+	var heads []*storage.Pending
 	err = a.update(func(tx storage.Tx) error {
 		hints := []storage.Hint{storage.HintDone(p.ID)}
 		if board || yields {
@@ -705,6 +755,11 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		}
 		if board {
 			hints = append(hints, storage.HintAdd(compactions(p.Stream))) // the replaced board's compaction
+		}
+		if after != nil {
+			for _, s := range after.streams {
+				hints = append(hints, storage.HintNextHead(s))
+			}
 		}
 		tx.Prefetch(hints...)
 		if err := tx.Outbox().Done(p.ID); err != nil {
@@ -718,14 +773,24 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 				return err
 			}
 		}
-		if !yields {
+		if yields {
+			if err := a.delivered(tx, &e, id); err != nil {
+				return err
+			}
+		}
+		if after == nil {
 			return nil
 		}
-		return a.delivered(tx, &e, id)
+		var err error
+		heads, err = tx.Outbox().StreamHeads(after.streams...)
+		return err
 	})
 	if err == nil {
 		a.settled(p.ID)
 		a.observeDone(p, e.Queued)
+		if after != nil {
+			after.heads, after.read = heads, true
+		}
 	}
 	return true, err
 }

@@ -134,7 +134,14 @@ type Etcd struct {
 	maxOps, maxBytes atomic.Int64
 	// leases are the leases this store granted (lease.go), by ID.
 	leases sync.Map
+	// guesses are index values read before (guesser), by full key; at
+	// most maxGuesses, then forgotten all at once.
+	guessMu sync.Mutex
+	guesses map[string]string
 }
+
+// maxGuesses bounds Etcd.guesses.
+const maxGuesses = 1 << 14
 
 var _ Store = (*Etcd)(nil)
 
@@ -420,6 +427,22 @@ func (k *etcdKV) get(b, key string) []byte {
 	return c.v
 }
 
+func (k *etcdKV) guess(b, key string) (string, bool) {
+	k.s.guessMu.Lock()
+	defer k.s.guessMu.Unlock()
+	v, ok := k.s.guesses[k.key(b, key)]
+	return v, ok
+}
+
+func (k *etcdKV) learn(b, key, v string) {
+	k.s.guessMu.Lock()
+	defer k.s.guessMu.Unlock()
+	if k.s.guesses == nil || len(k.s.guesses) >= maxGuesses {
+		k.s.guesses = map[string]string{}
+	}
+	k.s.guesses[k.key(b, key)] = v
+}
+
 // isCovered reports whether full lies in a range read whole at rev.
 func (k *etcdKV) isCovered(full string) bool {
 	for _, r := range k.covered {
@@ -523,11 +546,13 @@ func (k *etcdKV) prefetch(reads []prefetchRead) {
 		return
 	}
 	var ops []readOp
+	seen := map[readOp]bool{}
 	for _, r := range reads {
 		from := k.key(r.b, r.key)
 		if r.to == "" && !r.toEnd {
-			if _, ok := k.cache[from]; !ok && !k.isCovered(from) {
+			if _, ok := k.cache[from]; !ok && !k.isCovered(from) && !seen[readOp{key: from}] {
 				if _, ok := k.writes[from]; !ok {
+					seen[readOp{key: from}] = true
 					ops = append(ops, readOp{key: from})
 				}
 			}
@@ -537,12 +562,24 @@ func (k *etcdKV) prefetch(reads []prefetchRead) {
 		if r.toEnd {
 			end = prefixEnd(k.key(r.b, ""))
 		}
-		if _, ok := k.pages[[2]string{from, end}]; !ok {
-			limit := r.limit
-			if limit <= 0 {
-				limit = scanPage
-			}
+		if _, ok := k.pages[[2]string{from, end}]; ok {
+			continue
+		}
+		limit := r.limit
+		if limit <= 0 {
+			limit = scanPage
+		}
+		if o := (readOp{key: from, end: end}); !seen[o] {
+			// The first read of a range in a batch is its page: the
+			// largest limit asked.
+			seen[o] = true
 			ops = append(ops, readOp{key: from, end: end, limit: int64(limit)})
+		} else {
+			for i := range ops {
+				if ops[i].key == from && ops[i].end == end {
+					ops[i].limit = max(ops[i].limit, int64(limit))
+				}
+			}
 		}
 	}
 	if len(ops) > 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc"
 
 	"sandtable/internal/etcdtest"
 	"sandtable/internal/testkit"
@@ -521,4 +522,48 @@ func TestEtcdBatchedReadsAtOneSnapshot(t *testing.T) {
 		require.NoError(t, err)
 		require.JSONEq(t, `{"n":"2"}`, string(p.Effect))
 	})
+}
+
+// TestEtcdByChannelGuess: a store remembers which game a channel led to
+// and reads that game with the channel's index in one request; when the
+// channel now leads to another game (linked by another process), the
+// index decides: the other game is read.
+func TestEtcdByChannelGuess(t *testing.T) {
+	var rpcs atomic.Int64
+	count := grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		rpcs.Add(1)
+		return invoker(ctx, method, req, reply, cc, opts...)
+	})
+	s := openEtcd(t, func(o *EtcdOptions) { o.DialOptions = []grpc.DialOption{count} })
+	other := openEtcd(t, func(o *EtcdOptions) { o.Prefix = s.Prefix() })
+	update(t, other, func(tx Tx) error {
+		for _, id := range []string{"g1", "g2"} {
+			if err := tx.Games().Put(&Game{ID: id, Kind: "survival", Active: true, State: json.RawMessage(`[]`)}, t0); err != nil {
+				return err
+			}
+		}
+		return tx.Games().LinkChannel("c", "g1")
+	})
+	byChannel := func() (string, int64) {
+		before := rpcs.Load()
+		var id string
+		view(t, s, func(tx Tx) {
+			g, err := tx.Games().ByChannel("c")
+			require.NoError(t, err)
+			id = g.ID
+		})
+		return id, rpcs.Load() - before
+	}
+	id, n := byChannel()
+	require.Equal(t, "g1", id)
+	require.Equal(t, int64(2), n, "the index, then the game")
+	id, n = byChannel()
+	require.Equal(t, "g1", id)
+	require.Equal(t, int64(1), n, "the game guessed and read with the index")
+	update(t, other, func(tx Tx) error { return tx.Games().LinkChannel("c", "g2") })
+	id, n = byChannel()
+	require.Equal(t, "g2", id, "the index decides")
+	require.Equal(t, int64(2), n)
+	id, _ = byChannel()
+	require.Equal(t, "g2", id)
 }

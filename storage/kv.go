@@ -46,6 +46,14 @@ func prefetch(t kv, reads ...prefetchRead) {
 	}
 }
 
+// guesser is a kv that remembers, across transactions, values an index
+// held (a channel's game), so that a read of the index can fetch what it
+// probably points to along (prefetch). A guess is only ever a hint.
+type guesser interface {
+	guess(b, key string) (string, bool)
+	learn(b, key, v string)
+}
+
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 

@@ -157,9 +157,18 @@ func (r games) Get(id string) (*Game, error) {
 }
 
 func (r games) ByChannel(channelID string) (*Game, error) {
+	g, guessing := r.t.kv.(guesser)
+	if guessing {
+		if id, ok := g.guess(bChannels, channelID); ok {
+			prefetch(r.t.kv, prefetchRead{b: bChannels, key: channelID}, prefetchRead{b: bGames, key: id})
+		}
+	}
 	id := r.t.kv.get(bChannels, channelID)
 	if id == nil {
 		return nil, fmt.Errorf("channel %s: %w", channelID, ErrNotFound)
+	}
+	if guessing {
+		g.learn(bChannels, channelID, string(id))
 	}
 	return r.Get(string(id))
 }

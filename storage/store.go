@@ -161,6 +161,14 @@ func HintDone(id string) Hint {
 	return Hint{[]prefetchRead{outbox{}.headRead(stream, 2)}}
 }
 
+// HintNextHead: Outbox().StreamHead of stream after its head is done in
+// the same transaction (the head and the one after it, with their bodies
+// and claims).
+func HintNextHead(stream string) Hint {
+	o := outbox{}
+	return Hint{[]prefetchRead{o.headRead(stream, 2), o.headRead(stream, 2, bOutboxBodies), o.headRead(stream, 2, bOutboxClaims)}}
+}
+
 // HintRating: Ratings().Get of a player.
 func HintRating(kind, guildID, userID string) Hint {
 	k, err := recordKey(kind, guildID, userID)
