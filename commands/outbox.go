@@ -785,6 +785,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		heads, err = tx.Outbox().StreamHeads(after.streams...)
 		return err
 	})
+	if yields && e.Result == ResultThread {
+		a.forgetThread(e.Game)
+	}
 	if err == nil {
 		a.settled(p.ID)
 		a.observeDone(p, e.Queued)
@@ -807,7 +810,12 @@ var errWaiting = errors.New("waiting for the game's thread")
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") {
+	needGame := (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "")
+	thread := ""
+	if ch == ChannelOfGame && !needGame {
+		thread = a.threadOf(e.Game)
+	}
+	if needGame || (ch == ChannelOfGame && thread == "") {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)
@@ -815,12 +823,14 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *dra
 		}); err != nil {
 			return "", err
 		}
+		thread = rec.ThreadID
+		a.learnThread(rec)
 	}
 	if ch == ChannelOfGame {
-		if rec.ThreadID == "" {
+		if thread == "" {
 			return "", errWaiting
 		}
-		ch = rec.ThreadID
+		ch = thread
 	}
 	body := Message{}
 	if e.Body != nil {
@@ -845,6 +855,39 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *dra
 		body.Files = append(append([]*ui.File(nil), body.Files...), drawn.file)
 	}
 	return outbox.Perform(ctx, a.Platform, a.Log, deliveryHost{a}, &outbox.Delivery{Effect: e, Channel: ch, Body: body, Game: rec, MaybeDone: maybeDone})
+}
+
+// threadOf is the thread of the game id as last read by this process, ""
+// when not known. A game's thread, once stored, never changes (a game
+// gets it when created, or from a started thread's result when it had
+// none), so what was read stays true.
+func (a *App) threadOf(id string) string {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	return a.threads[id]
+}
+
+// maxThreads bounds App.threads (then it is forgotten all at once).
+const maxThreads = 4096
+
+// learnThread remembers rec's thread (threadOf).
+func (a *App) learnThread(rec *storage.Game) {
+	if rec == nil || rec.ThreadID == "" {
+		return
+	}
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	if a.threads == nil || len(a.threads) >= maxThreads {
+		a.threads = map[string]string{}
+	}
+	a.threads[rec.ID] = rec.ThreadID
+}
+
+// forgetThread forgets what threadOf knows of the game id.
+func (a *App) forgetThread(id string) {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	delete(a.threads, id)
 }
 
 // deliveryHost is the App as outbox.Perform needs it.
@@ -880,6 +923,7 @@ func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	case "":
 		return nil
 	case ResultThread:
+		a.forgetThread(rec.ID) // and again once committed (deliverOne)
 		rec.ThreadID = id
 		return tx.Games().Put(rec, a.Now())
 	}
