@@ -85,6 +85,9 @@ type App struct {
 	// ""): a game's thread, once stored, stays (threadOf).
 	threadsMu sync.Mutex
 	threads   map[string]string
+	// channels are the games channels led to (channel ID -> game ID), a
+	// guess that gameInChannelLocked checks.
+	channels map[string]string
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
 

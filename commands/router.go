@@ -202,14 +202,16 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 	case "stats":
 		return a.stats(req)
 	}
-	// Everything else is a thread command: find the game the thread belongs to.
-	g, err := a.gameInChannel(req.ChannelID)
+	// Everything else is a thread command: find the game the thread
+	// belongs to, read under its lock.
+	g, unlock, err := a.gameInChannelLocked(req.ChannelID)
 	if err != nil {
 		if req.Type == AutocompleteRequest {
 			return &Response{}, nil
 		}
 		return nil, err
 	}
+	defer unlock()
 	k := a.kinds[g.Kind]
 	if k == nil {
 		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
@@ -228,7 +230,7 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 	if req.Type == CommandRequest && waitingChoiceSent(req) {
 		return nil, Errorf("That choice only said whose turn it was: nothing was played. When you may act, type your move or pick one of the moves offered.")
 	}
-	return a.withGame(g.ID, req, h)
+	return a.withLockedGame(g, req, h)
 }
 
 func (a *App) handleComponent(req *Request) (*Response, error) {
@@ -328,6 +330,12 @@ func (a *App) withGame(id string, req *Request, h gameHandler) (*Response, error
 	if err != nil {
 		return nil, err
 	}
+	return a.withLockedGame(g, req, h)
+}
+
+// withLockedGame is withGame once the game g is locked and read under the
+// lock.
+func (a *App) withLockedGame(g *storage.Game, req *Request, h gameHandler) (*Response, error) {
 	if err := a.refuseOrigin(req, g); err != nil {
 		if req.Type == AutocompleteRequest {
 			return &Response{}, nil
@@ -377,6 +385,47 @@ func (a *App) snapshot(id string) (*storage.Game, error) {
 		return err
 	})
 	return g, err
+}
+
+// gameInChannelLocked is gameInChannel read under the game's lock (as
+// withGame reads a game), and the unlock: one read when this process knows
+// the channel's game already, the lock taken before it.
+func (a *App) gameInChannelLocked(channelID string) (*storage.Game, func(), error) {
+	id := a.channelGame(channelID)
+	for {
+		unlock := func() {}
+		if id != "" {
+			unlock = a.lock(id)
+		}
+		g, err := a.gameInChannel(channelID)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		a.learnChannel(channelID, g.ID)
+		if g.ID == id {
+			return g, unlock, nil
+		}
+		unlock() // not the game guessed: lock the one read, and read again
+		id = g.ID
+	}
+}
+
+// channelGame is the game channelID led to when this process last looked
+// ("" when not known): a guess, which the read under the lock checks.
+func (a *App) channelGame(channelID string) string {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	return a.channels[channelID]
+}
+
+func (a *App) learnChannel(channelID, gameID string) {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	if a.channels == nil || len(a.channels) >= maxThreads {
+		a.channels = map[string]string{}
+	}
+	a.channels[channelID] = gameID
 }
 
 func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
