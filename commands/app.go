@@ -87,7 +87,7 @@ type App struct {
 	threads   map[string]string
 	// channels are the games channels led to (channel ID -> game ID), a
 	// guess that gameInChannelLocked checks.
-	channels map[string]string
+	channels map[string]channelGuess
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
 

@@ -137,8 +137,25 @@ func (t *Turn[S]) RatingOf(userID string) string {
 	if r, ok := t.ratings[userID]; ok {
 		return r
 	}
+	if p := t.Req.preRead(t.Game); p != nil {
+		if r, ok := p.ratings[userID]; ok {
+			pr := rating.NewRating()
+			if r != nil {
+				pr = *r
+			}
+			return RatingText(pr, t.Now)
+		}
+	}
 	t.ratings = t.app.ratingsOf(t.Game.Kind, t.Game.GuildID, t.Now, append(slices.Clone(t.Game.Players), userID)...)
 	return t.ratings[userID]
+}
+
+// preRead are the ratings read with r's game g (nil: none).
+func (r *Request) preRead(g *storage.Game) *preRead {
+	if r == nil || r.ratings == nil || r.ratings.kind != g.Kind || r.ratings.guild != g.GuildID {
+		return nil
+	}
+	return r.ratings
 }
 
 // ratingsOf is RatingOf of each of users, read together; a rating that

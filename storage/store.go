@@ -149,6 +149,9 @@ type Hint struct{ reads []prefetchRead }
 // HintGame: Games().Get or Put of the game id.
 func HintGame(id string) Hint { return Hint{[]prefetchRead{{b: bGames, key: id}}} }
 
+// HintChannel: Games().ByChannel of the channel (its index only).
+func HintChannel(channelID string) Hint { return Hint{[]prefetchRead{{b: bChannels, key: channelID}}} }
+
 // HintInteraction: Dedupe().Mark of the interaction id.
 func HintInteraction(id string) Hint { return Hint{[]prefetchRead{{b: bInteractions, key: id}}} }
 
