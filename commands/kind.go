@@ -589,6 +589,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		origAnswer = resp.Message
 	}
 	var saved *storage.Game
+	var head *storage.Pending // the head of the game's stream after the commit
 	answerStream := "answer-" + newID()
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		tx.Prefetch(t.hints(rec, answered, answerStream)...)
@@ -635,7 +636,16 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		if err := a.enqueueLate(tx, rec.ID, rec, replay, t.Now.Add(ReplayDelay)); err != nil {
 			return err
 		}
-		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
+		if err := a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay)); err != nil {
+			return err
+		}
+		if len(effects) == 0 {
+			return nil
+		}
+		// The head deliverNow starts from, read here rather than after.
+		var err error
+		head, err = tx.Outbox().StreamHead(rec.ID)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -643,13 +653,15 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if saved != nil {
 		*rec = *saved
 	}
-	if len(effects) > 0 {
-		a.deliverNow(req.Context(), rec.ID, true) // run holds the game's lock
-	}
+	drained := len(effects) > 0 && a.deliverNowFrom(req.Context(), rec.ID, true, head) // run holds the game's lock
 	for _, ap := range t.apart {
 		a.deliverNow(req.Context(), ap.stream, true)
 	}
-	a.kick()
+	if !drained || len(t.apart) > 0 || len(replay) > 0 || len(closing) > 0 || (resp != nil && resp.answerID != "") {
+		// Something this action queued is left for the dispatcher (or it
+		// cannot tell): wake it.
+		a.kick()
+	}
 	a.maybeComputer(rec, t.Now)
 	if resp != nil && t.saved {
 		resp.Committed = true
@@ -670,7 +682,7 @@ func (t *Turn[S]) hints(rec *storage.Game, answered bool, answerStream string) [
 	if answered {
 		hs = append(hs, storage.HintAdd(answerStream))
 	}
-	hs = append(hs, storage.HintAdd(rec.ID))
+	hs = append(hs, storage.HintAdd(rec.ID), storage.HintStreamHead(rec.ID))
 	for _, ap := range t.apart {
 		hs = append(hs, storage.HintAdd(ap.stream))
 	}

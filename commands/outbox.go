@@ -210,12 +210,22 @@ const deliverNowBudget = time.Second
 // remains is the dispatcher's, which retries as usual; a failure here is an
 // attempt like any other.
 func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
+	a.deliverNowFrom(ctx, stream, gameLocked, nil)
+}
+
+// deliverNowFrom is deliverNow given stream's head as the action's
+// transaction read it (nil: not read), and reports whether it left the
+// streams empty (false when it cannot tell).
+func (a *App) deliverNowFrom(ctx context.Context, stream string, gameLocked bool, first *storage.Pending) (drained bool) {
 	if _, _, ok := a.currentLease(); !a.DeliverInline || !ok {
-		return
+		return false
 	}
 	deadline := time.Now().Add(deliverNowBudget)
 	streams := []string{stream, compactions(stream)}
 	next := &nextHeads{streams: streams}
+	if first != nil && a.deliverable(*first, a.Now()) {
+		next.heads, next.read = []*storage.Pending{first}, true
+	}
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var head *storage.Pending
 		now := a.Now()
@@ -226,7 +236,7 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 				heads, err = tx.Outbox().StreamHeads(streams...)
 				return err
 			}); err != nil {
-				return
+				return false
 			}
 		}
 		for _, p := range heads {
@@ -236,22 +246,23 @@ func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
 			}
 		}
 		if head == nil {
-			return
+			return len(heads) == len(streams) && heads[0] == nil && heads[1] == nil
 		}
 		wait := time.Until(deadline)
 		if gameLocked {
 			wait = 0
 		}
 		if !a.streams.acquire(ctx, head.Stream, wait) {
-			return
+			return false
 		}
 		next = &nextHeads{streams: streams}
 		ok, err := a.deliverOne(ctx, *head, now, gameLocked, next)
 		a.streams.release(head.Stream)
 		if err != nil || !ok {
-			return
+			return false
 		}
 	}
+	return false
 }
 
 // nextHeads asks deliverOne to read, in the transaction that records an

@@ -164,6 +164,12 @@ func HintDone(id string) Hint {
 	return Hint{[]prefetchRead{outbox{}.headRead(stream, 2)}}
 }
 
+// HintStreamHead: Outbox().StreamHead of stream.
+func HintStreamHead(stream string) Hint {
+	o := outbox{}
+	return Hint{[]prefetchRead{o.headRead(stream, 1), o.headRead(stream, 1, bOutboxBodies), o.headRead(stream, 1, bOutboxClaims)}}
+}
+
 // HintNextHead: Outbox().StreamHead of stream after its head is done in
 // the same transaction (the head and the one after it, with their bodies
 // and claims).
