@@ -567,3 +567,133 @@ func TestEtcdByChannelGuess(t *testing.T) {
 	id, _ = byChannel()
 	require.Equal(t, "g2", id)
 }
+
+// countingEtcd opens a store under a new prefix whose unary requests are
+// counted, and a second store (another process) on the same prefix.
+func countingEtcd(t *testing.T) (s, other *Etcd, rpcs *atomic.Int64) {
+	rpcs = &atomic.Int64{}
+	count := grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		rpcs.Add(1)
+		return invoker(ctx, method, req, reply, cc, opts...)
+	})
+	s = openEtcd(t, func(o *EtcdOptions) { o.DialOptions = []grpc.DialOption{count} })
+	other = openEtcd(t, func(o *EtcdOptions) { o.Prefix = s.Prefix() })
+	return s, other, rpcs
+}
+
+// TestEtcdCarry: an Update that starts from what the View before it
+// carried over reads nothing the View read (one request: its commit), and
+// the one after it starts from its commit; yet a change another process
+// made meanwhile is never lost: a carried value changed since fails the
+// commit and the function runs again on a fresh snapshot; an effect
+// another process removed from a carried scanned range is noticed; and
+// what a function decides without writing on a carried snapshot is
+// decided again on a fresh one.
+func TestEtcdCarry(t *testing.T) {
+	s, other, rpcs := countingEtcd(t)
+	update(t, s, func(tx Tx) error {
+		if err := tx.Games().Put(&Game{ID: "g1", Kind: "survival", Active: true, State: json.RawMessage(`[]`)}, t0); err != nil {
+			return err
+		}
+		_, err := tx.Outbox().Add("g1", map[string]string{"n": "1"})
+		return err
+	})
+	move := func(tx Tx, m string) error {
+		g, err := tx.Games().Get("g1")
+		if err != nil {
+			return err
+		}
+		var moves []string
+		if err := json.Unmarshal(g.State, &moves); err != nil {
+			return err
+		}
+		g.State, _ = json.Marshal(append(moves, m))
+		return tx.Games().Put(g, t0)
+	}
+	moves := func() string {
+		var st string
+		view(t, other, func(tx Tx) {
+			g, err := tx.Games().Get("g1")
+			require.NoError(t, err)
+			st = string(g.State)
+		})
+		return st
+	}
+
+	// The View, then the Update from its snapshot: one request.
+	c := WithCarry(ctx, NewCarry())
+	require.NoError(t, s.View(c, func(tx Tx) error {
+		tx.Prefetch(HintGame("g1"), HintStreamHead("g1"))
+		_, err := tx.Games().Get("g1")
+		return err
+	}))
+	before := rpcs.Load()
+	require.NoError(t, s.Update(c, func(tx Tx) error { return move(tx, "e2e4") }))
+	require.Equal(t, int64(1), rpcs.Load()-before, "the commit only")
+	// The next Update starts from that commit: one request again.
+	before = rpcs.Load()
+	require.NoError(t, s.Update(c, func(tx Tx) error { return move(tx, "e7e5") }))
+	require.Equal(t, int64(1), rpcs.Load()-before, "the commit only")
+	require.JSONEq(t, `["e2e4","e7e5"]`, moves())
+
+	// Another process moves in between: the carried game is stale, the
+	// commit conflicts, the re-run sees the other move. Nothing is lost.
+	update(t, other, func(tx Tx) error { return move(tx, "g1f3") })
+	runs := 0
+	require.NoError(t, s.Update(c, func(tx Tx) error { runs++; return move(tx, "b8c6") }))
+	require.Equal(t, 2, runs, "the carried snapshot's run conflicted")
+	require.JSONEq(t, `["e2e4","e7e5","g1f3","b8c6"]`, moves())
+
+	// A carried scan: the outbox's effects, counted by an Update. Another
+	// process then removes one; the next Update, from the carry, counts
+	// what is there at its commit, not what was carried.
+	var head string
+	require.NoError(t, s.Update(c, func(tx Tx) error {
+		p, err := tx.Outbox().StreamHead("g1")
+		if err != nil {
+			return err
+		}
+		head = p.ID
+		if n, err := tx.Outbox().Len(); err != nil || n != 1 {
+			return fmt.Errorf("%d effects (%v), want 1", n, err)
+		}
+		return move(tx, "g8f6")
+	}))
+	update(t, other, func(tx Tx) error { return tx.Outbox().Done(head) })
+	var counted []int
+	require.NoError(t, s.Update(c, func(tx Tx) error {
+		n, err := tx.Outbox().Len()
+		if err != nil {
+			return err
+		}
+		counted = append(counted, n)
+		return move(tx, "d2d4")
+	}))
+	require.Equal(t, []int{1, 0}, counted, "the carried count, noticed stale at commit, then the count at the commit")
+	require.JSONEq(t, `["e2e4","e7e5","g1f3","b8c6","g8f6","d2d4"]`, moves())
+
+	// A decision without writing, on a carried snapshot, is made again on
+	// a fresh one: the game another process ended is seen ended.
+	update(t, other, func(tx Tx) error {
+		g, err := tx.Games().Get("g1")
+		if err != nil {
+			return err
+		}
+		g.Active = false
+		return tx.Games().Put(g, t0)
+	})
+	var active []bool
+	err := s.Update(c, func(tx Tx) error {
+		g, err := tx.Games().Get("g1")
+		if err != nil {
+			return err
+		}
+		active = append(active, g.Active)
+		if g.Active {
+			return errors.New("still on")
+		}
+		return nil
+	})
+	require.NoError(t, err, "decided on the fresh snapshot")
+	require.Equal(t, []bool{true, false}, active, "the carried snapshot, then a fresh one")
+}

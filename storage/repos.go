@@ -56,6 +56,32 @@ func (t *txImpl) Outbox() Outbox          { return outbox{t} }
 func (t *txImpl) Meta() Meta              { return meta{t} }
 func (t *txImpl) Playground() Blobs       { return blobs{t.kv, bPlayground} }
 
+func (t *txImpl) ReadAhead(hints ...Hint) error {
+	t.Prefetch(hints...)
+	for _, h := range hints {
+		for _, r := range h.reads {
+			if r.to == "" && !r.toEnd {
+				t.kv.get(r.b, r.key)
+				continue
+			}
+			to := r.to
+			if r.toEnd {
+				to = ""
+			}
+			n := 0
+			if err := t.kv.scan(r.b, r.key, to, func(string, []byte) error {
+				if n++; r.limit > 0 && n >= r.limit {
+					return errStop
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (t *txImpl) Prefetch(hints ...Hint) {
 	var reads []prefetchRead
 	for _, h := range hints {

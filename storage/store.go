@@ -40,6 +40,20 @@
 //     at most MaxAttempts times with jittered backoff, then ErrConflict. A
 //     transaction that wrote nothing commits nothing. View reads at one
 //     revision and compares nothing.
+//   - Round trips: the reads of a transaction go out in batches, each one
+//     etcd Txn of ranges at the snapshot revision: every batch also fetches
+//     the clock offset while unread, the repositories read a record with
+//     what it leads to (a stream's head with its body and claim), and
+//     Tx.Prefetch lets a caller name what it is about to read, sent with
+//     the next read that needs a request. A Carry makes the transactions
+//     of one request a sequence: an Update starts from the snapshot the
+//     transaction before it ended with (a View's, or a commit's: what it
+//     read, compared at its commit, and what it wrote, at the commit's
+//     revision) and asks the cluster only for what it lacks; its commit
+//     compares everything it read as any commit does (a key of a carried
+//     scanned range too, so a deletion since is noticed), and a run on a
+//     carried snapshot that decides without writing is run again on a
+//     fresh one. Views always read the cluster (linearizable).
 //   - Isolation: serializable, except that a key deleted inside a scanned
 //     range after R goes unnoticed (etcd compares only the keys a range
 //     holds now; there is no comparison of a range's count). This is
@@ -80,6 +94,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -141,6 +156,61 @@ type Tx interface {
 	// hint only: what is read, and what the transaction depends on, is
 	// what the repositories then read, as without it.
 	Prefetch(hints ...Hint)
+	// ReadAhead reads what the hints name now, as part of the transaction
+	// (its commit depends on it, like any read), so that the next
+	// transaction of a sequence (Carry), which will read it, need not ask
+	// for it again.
+	ReadAhead(hints ...Hint) error
+}
+
+// Carry hands what one transaction ends with to the next transaction of a
+// sequence run with the same context (WithCarry), such as an action's
+// read of its game, its commit and the deliveries of its effects: on etcd
+// a transaction that starts from it reads at the revision its predecessor
+// ended with and asks the cluster only for what that one did not read or
+// write. Its commit still compares everything it read, so an Update is as
+// serializable as without it; what an Update decides without writing (its
+// own error, or nothing to write) is decided again on a fresh snapshot. A
+// View never starts from it (a View reads the store as it is now) but
+// leaves its snapshot to the next. Other stores ignore it. Safe for
+// concurrent use: a transaction takes what it finds, and concurrent ones
+// find nothing.
+type Carry struct {
+	mu sync.Mutex
+	x  any
+}
+
+// NewCarry starts a sequence (see Carry).
+func NewCarry() *Carry { return &Carry{} }
+
+type carryKey struct{}
+
+// WithCarry makes the transactions run with ctx a sequence through c.
+func WithCarry(ctx context.Context, c *Carry) context.Context {
+	return context.WithValue(ctx, carryKey{}, c)
+}
+
+func carryOf(ctx context.Context) *Carry {
+	c, _ := ctx.Value(carryKey{}).(*Carry)
+	return c
+}
+
+func (c *Carry) take() any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	x := c.x
+	c.x = nil
+	return x
+}
+
+func (c *Carry) put(x *carried) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if x == nil {
+		c.x = nil
+		return
+	}
+	c.x = x
 }
 
 // Hint is a read a transaction is about to make (Tx.Prefetch).
