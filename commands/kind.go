@@ -642,10 +642,14 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		if len(effects) == 0 {
 			return nil
 		}
-		// The head deliverNow starts from, read here rather than after.
+		// The head deliverNow starts from, read here rather than after;
+		// and what recording a new board done reads (the compaction of the
+		// board it replaces), read ahead for that transaction.
 		var err error
-		head, err = tx.Outbox().StreamHead(rec.ID)
-		return err
+		if head, err = tx.Outbox().StreamHead(rec.ID); err != nil {
+			return err
+		}
+		return tx.ReadAhead(storage.HintAdd(compactions(rec.ID)))
 	})
 	if err != nil {
 		return nil, err
@@ -680,9 +684,9 @@ func (t *Turn[S]) hints(rec *storage.Game, answered bool, answerStream string) [
 		hs = append(hs, storage.HintGame(rec.ID))
 	}
 	if answered {
-		hs = append(hs, storage.HintAdd(answerStream))
+		hs = append(hs, storage.HintAdd(answerStream)) // read only if a copy is saved
 	}
-	hs = append(hs, storage.HintAdd(rec.ID), storage.HintStreamHead(rec.ID))
+	hs = append(hs, storage.HintAdd(rec.ID), storage.HintStreamHead(rec.ID), storage.HintAdd(compactions(rec.ID)))
 	for _, ap := range t.apart {
 		hs = append(hs, storage.HintAdd(ap.stream))
 	}

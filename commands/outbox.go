@@ -759,7 +759,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		defer unlock()
 	}
 	var heads []*storage.Pending
-	err = a.update(func(tx storage.Tx) error {
+	// Under ctx's values (an action's storage.Carry), not its end: the
+	// outcome is recorded whatever happens to the caller.
+	err = a.Store.Update(context.WithoutCancel(ctx), func(tx storage.Tx) error {
 		hints := []storage.Hint{storage.HintDone(p.ID)}
 		if board || yields {
 			hints = append(hints, storage.HintGame(e.Game))

@@ -393,18 +393,27 @@ func (a *App) snapshot(id string) (*storage.Game, error) {
 // reads the players' ratings the game shows (req's, for Turn.RatingOf).
 func (a *App) gameInChannelLocked(req *Request) (*storage.Game, func(), error) {
 	guess := a.channelGame(req.ChannelID)
+	// The request's transactions are a sequence (storage.Carry): its
+	// action's commit and its effects' deliveries start from what this
+	// read and the one before them left.
+	req.Ctx = storage.WithCarry(req.Context(), storage.NewCarry())
 	for {
 		unlock := func() {}
 		if guess.id != "" {
 			unlock = a.lock(guess.id)
 		}
 		var g *storage.Game
-		err := a.view(func(tx storage.Tx) error {
+		err := a.Store.View(req.Context(), func(tx storage.Tx) error {
 			hints := []storage.Hint{storage.HintChannel(req.ChannelID)}
 			if guess.id != "" {
 				hints = append(hints, storage.HintGame(guess.id))
 				for _, u := range guess.rated {
 					hints = append(hints, storage.HintRating(guess.kind, guess.guild, u))
+				}
+				// What the action's transaction reads (Turn.hints).
+				hints = append(hints, storage.HintAdd(guess.id), storage.HintStreamHead(guess.id), storage.HintAdd(compactions(guess.id)))
+				if req.InteractionID != "" {
+					hints = append(hints, storage.HintInteraction(req.InteractionID))
 				}
 			}
 			tx.Prefetch(hints...)
