@@ -402,6 +402,9 @@ type etcdKV struct {
 	carried [][2]string
 	// committed is the revision of the attempt's commit (0: none sent).
 	committed int64
+	// exact are the ones of ranges that scans read whole (a scan that
+	// fn's error ended may have read less).
+	exact [][2]string
 	// err is the first failed read: the kv interface has no error on get,
 	// so the attempt is void and Update returns (or retries on) err.
 	err error
@@ -771,6 +774,9 @@ loop:
 	}
 	if k.writable {
 		k.ranges = append(k.ranges, [2]string{start, observed})
+		if result == nil {
+			k.exact = append(k.exact, [2]string{start, observed}) // read whole (Carry)
+		}
 	}
 	return result
 }
@@ -795,6 +801,11 @@ func (k *etcdKV) fetch(from, end string) (page []cachedKVKey, more bool, next st
 		return f.page, f.more, f.next
 	}
 	if f, ok := k.fromCovered(from, end); ok {
+		if len(f.page) == 0 && f.more {
+			// Nothing left of the carried range: what follows it. (An
+			// empty page that says more ends a scan.)
+			return k.fetch(f.next, end)
+		}
 		return f.page, f.more, f.next
 	}
 	page, more, next = k.fetchPage(from, end)
@@ -984,7 +995,7 @@ func (k *etcdKV) carryState(committed int64) *carried {
 	for full := range k.reads {
 		x.cache[full] = k.cache[full] // absent when not cached: read absent
 	}
-	for _, r := range k.ranges {
+	for _, r := range k.exact {
 		x.ranges = append(x.ranges, r)
 		for full, c := range k.cache {
 			if full >= r[0] && full < r[1] && c.v != nil {
