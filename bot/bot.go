@@ -660,7 +660,8 @@ func (b *Bot) deliverLoop() {
 	ctx := context.Background()
 	polling := b.maxSleep() > 0
 	for {
-		if _, err := b.app.Deliver(ctx, b.opts.Now()); err != nil {
+		_, next, known, err := b.app.DeliverNext(ctx, b.opts.Now())
+		if err != nil {
 			b.log.Error("delivering effects failed", "err", err)
 		}
 		if b.opts.AfterDeliver != nil {
@@ -671,7 +672,10 @@ func (b *Bot) deliverLoop() {
 		if !polling {
 			// Due and still there: held by an action or a replay being
 			// drawn (each kicks when done), or another process's.
-			if next := b.app.NextDelivery(); !next.IsZero() {
+			if !known {
+				next = b.app.NextDelivery()
+			}
+			if !next.IsZero() {
 				d, none = max(next.Sub(b.opts.Now()), 0), false
 				if d == 0 {
 					d = retryEvery

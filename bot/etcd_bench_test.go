@@ -94,6 +94,9 @@ func BenchmarkEtcdRPCsPerMove(b *testing.B) {
 		move()
 	}
 	methods0 := e.rpcs.methods()
+	e.rpcs.mu.Lock()
+	e.rpcs.sites = map[string]int{}
+	e.rpcs.mu.Unlock()
 	answered = 0
 	var counts []int64
 	b.ResetTimer()
@@ -129,6 +132,19 @@ func BenchmarkEtcdRPCsPerMove(b *testing.B) {
 		parts = append(parts, fmt.Sprintf("%s %.1f", k, float64(methods[k]-methods0[k])/float64(len(counts))))
 	}
 	b.Logf("per move over %d moves (games %d, background included): %s", len(counts), games, strings.Join(parts, ", "))
+	sites := e.rpcs.sitesCopy()
+	names = names[:0]
+	for k := range sites {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		return sites[names[i]] > sites[names[j]] || sites[names[i]] == sites[names[j]] && names[i] < names[j]
+	})
+	parts = parts[:0]
+	for _, k := range names {
+		parts = append(parts, fmt.Sprintf("%.2f %s", float64(sites[k])/float64(len(counts)), k))
+	}
+	b.Logf("by call site, per move (warm-up and new games' moves included):\n%s", strings.Join(parts, "\n"))
 }
 
 // chessLine is a line of Survival Chess from the start: at each ply the

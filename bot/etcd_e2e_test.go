@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,9 @@ type rpcCounter struct {
 	mu   sync.Mutex
 	by   map[string]int
 	each chan struct{}
+	// sites, when set, counts the requests by call site too: the storage
+	// function that sent it and the caller outside storage (benchmarks).
+	sites map[string]int
 }
 
 func newRPCCounter() *rpcCounter {
@@ -54,12 +58,52 @@ func (c *rpcCounter) interceptor(ctx context.Context, method string, req, reply 
 	}
 	c.mu.Lock()
 	c.by[name]++
+	if c.sites != nil {
+		c.sites[name+" "+callSite()]++
+	}
 	c.mu.Unlock()
 	select {
 	case c.each <- struct{}{}:
 	default:
 	}
 	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+// callSite names the storage functions that sent a request (innermost
+// first, the kv layer's left out) and the closest function outside
+// storage that called them.
+func callSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	var chain []string
+	outside := ""
+	for {
+		f, more := frames.Next()
+		fn := f.Function
+		if short, ok := strings.CutPrefix(fn, "sandtable/storage."); ok {
+			if !strings.Contains(short, "etcdKV") && !strings.HasPrefix(short, "(*Etcd).") {
+				chain = append(chain, short)
+			}
+		} else if len(chain) > 0 || strings.HasPrefix(fn, "sandtable/") && !strings.HasPrefix(fn, "sandtable/bot_test") {
+			if strings.HasPrefix(fn, "sandtable/") {
+				outside = strings.TrimPrefix(fn, "sandtable/")
+			}
+		}
+		if outside != "" || !more {
+			break
+		}
+	}
+	return strings.Join(chain, "<") + " << " + outside
+}
+
+func (c *rpcCounter) sitesCopy() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range c.sites {
+		out[k] = v
+	}
+	return out
 }
 
 func (c *rpcCounter) methods() map[string]int {

@@ -81,6 +81,13 @@ type App struct {
 	shownMu sync.Mutex
 	shown   map[string]bool // answer copies confirmed shown (AnswerSent)
 	tried   map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	// threads are games' threads as read (game ID -> thread ID, never
+	// ""): a game's thread, once stored, stays (threadOf).
+	threadsMu sync.Mutex
+	threads   map[string]string
+	// channels are the games channels led to (channel ID -> game ID), a
+	// guess that gameInChannelLocked checks.
+	channels map[string]channelGuess
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
 

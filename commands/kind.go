@@ -222,6 +222,9 @@ type Turn[S any] struct {
 	// tx is the transaction the Turn runs in, when it runs in one
 	// (Spec.Delivered): reads go through it, not a new View.
 	tx storage.Tx
+	// ratings are the ratings RatingOf read, by user ID: the players'
+	// are read together once per Turn.
+	ratings map[string]string
 }
 
 // Save makes s the game's new state. Without Save, the action changes
@@ -593,7 +596,10 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		origAnswer = resp.Message
 	}
 	var saved *storage.Game
+	var head *storage.Pending // the head of the game's stream after the commit
+	answerStream := "answer-" + newID()
 	err = a.Store.Update(req.Context(), func(tx storage.Tx) error {
+		tx.Prefetch(t.hints(rec, answered, answerStream)...)
 		// The end rates the game here, in the transaction that ends it: a
 		// game is rated once or not at all (set afresh on each run).
 		effects = t.effects
@@ -622,7 +628,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			}
 		}
 		if answered {
-			if err := a.saveAnswer(tx, t.Req, resp, t.Now); err != nil {
+			if err := a.saveAnswer(tx, answerStream, t.Req, resp, t.Now); err != nil {
 				return err
 			}
 		}
@@ -637,7 +643,20 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 		if err := a.enqueueLate(tx, rec.ID, rec, replay, t.Now.Add(ReplayDelay)); err != nil {
 			return err
 		}
-		return a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay))
+		if err := a.enqueueLate(tx, rec.ID, rec, closing, t.Now.Add(ArchiveDelay)); err != nil {
+			return err
+		}
+		if len(effects) == 0 {
+			return nil
+		}
+		// The head deliverNow starts from, read here rather than after;
+		// and what recording a new board done reads (the compaction of the
+		// board it replaces), read ahead for that transaction.
+		var err error
+		if head, err = tx.Outbox().StreamHead(rec.ID); err != nil {
+			return err
+		}
+		return tx.ReadAhead(storage.HintAdd(compactions(rec.ID)))
 	})
 	if err != nil {
 		return nil, err
@@ -645,18 +664,40 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if saved != nil {
 		*rec = *saved
 	}
-	if len(effects) > 0 {
-		a.deliverNow(req.Context(), rec.ID, true) // run holds the game's lock
-	}
+	drained := len(effects) > 0 && a.deliverNowFrom(req.Context(), rec.ID, true, head) // run holds the game's lock
 	for _, ap := range t.apart {
 		a.deliverNow(req.Context(), ap.stream, true)
 	}
-	a.kick()
+	if !drained || len(t.apart) > 0 || len(replay) > 0 || len(closing) > 0 || (resp != nil && resp.answerID != "") {
+		// Something this action queued is left for the dispatcher (or it
+		// cannot tell): wake it.
+		a.kick()
+	}
 	a.maybeComputer(rec, t.Now)
 	if resp != nil && t.saved {
 		resp.Committed = true
 	}
 	return resp, nil
+}
+
+// hints are what the transaction saving t reads (storage.Tx.Prefetch):
+// the game, the interaction's mark and the outbox streams it adds to.
+func (t *Turn[S]) hints(rec *storage.Game, answered bool, answerStream string) []storage.Hint {
+	var hs []storage.Hint
+	if t.Req != nil && t.Req.InteractionID != "" {
+		hs = append(hs, storage.HintInteraction(t.Req.InteractionID))
+	}
+	if t.saved {
+		hs = append(hs, storage.HintGame(rec.ID))
+	}
+	if answered {
+		hs = append(hs, storage.HintAdd(answerStream)) // read only if a copy is saved
+	}
+	hs = append(hs, storage.HintAdd(rec.ID), storage.HintStreamHead(rec.ID), storage.HintAdd(compactions(rec.ID)))
+	for _, ap := range t.apart {
+		hs = append(hs, storage.HintAdd(ap.stream))
+	}
+	return hs
 }
 
 // finish writes the saved state into rec: encoded at the codec version,

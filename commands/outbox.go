@@ -210,41 +210,68 @@ const deliverNowBudget = time.Second
 // remains is the dispatcher's, which retries as usual; a failure here is an
 // attempt like any other.
 func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
+	a.deliverNowFrom(ctx, stream, gameLocked, nil)
+}
+
+// deliverNowFrom is deliverNow given stream's head as the action's
+// transaction read it (nil: not read), and reports whether it left the
+// streams empty (false when it cannot tell).
+func (a *App) deliverNowFrom(ctx context.Context, stream string, gameLocked bool, first *storage.Pending) (drained bool) {
 	if _, _, ok := a.currentLease(); !a.DeliverInline || !ok {
-		return
+		return false
 	}
 	deadline := time.Now().Add(deliverNowBudget)
+	streams := []string{stream, compactions(stream)}
+	next := &nextHeads{streams: streams}
+	if first != nil && a.deliverable(*first, a.Now()) {
+		next.heads, next.read = []*storage.Pending{first}, true
+	}
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var head *storage.Pending
 		now := a.Now()
-		if err := a.view(func(tx storage.Tx) error {
-			for _, s := range []string{stream, compactions(stream)} {
-				p, err := tx.Outbox().StreamHead(s)
-				if err != nil {
-					return err
-				}
-				if p != nil && a.deliverable(*p, now) {
-					head = p
-					return nil
-				}
+		heads := next.heads
+		if !next.read {
+			// The first round, or the last delivery did not read them.
+			if err := a.view(func(tx storage.Tx) (err error) {
+				heads, err = tx.Outbox().StreamHeads(streams...)
+				return err
+			}); err != nil {
+				return false
 			}
-			return nil
-		}); err != nil || head == nil {
-			return
+		}
+		for _, p := range heads {
+			if p != nil && a.deliverable(*p, now) {
+				head = p
+				break
+			}
+		}
+		if head == nil {
+			return len(heads) == len(streams) && heads[0] == nil && heads[1] == nil
 		}
 		wait := time.Until(deadline)
 		if gameLocked {
 			wait = 0
 		}
 		if !a.streams.acquire(ctx, head.Stream, wait) {
-			return
+			return false
 		}
-		ok, err := a.deliverOne(ctx, *head, now, gameLocked)
+		next = &nextHeads{streams: streams}
+		ok, err := a.deliverOne(ctx, *head, now, gameLocked, next)
 		a.streams.release(head.Stream)
 		if err != nil || !ok {
-			return
+			return false
 		}
 	}
+	return false
+}
+
+// nextHeads asks deliverOne to read, in the transaction that records an
+// effect done, the heads of streams that follow (instead of a View
+// after it); read says it did.
+type nextHeads struct {
+	streams []string
+	heads   []*storage.Pending
+	read    bool
 }
 
 // kick wakes the dispatcher: there is something new to deliver.
@@ -267,17 +294,8 @@ func (a *App) Kicks() <-chan struct{} { return a.kicks }
 // zero time when the outbox is empty, or now when it has work now.
 func (a *App) NextDelivery() time.Time {
 	var t time.Time
-	_ = a.view(func(tx storage.Tx) error {
-		var err error
-		if t, err = tx.Outbox().NextDue(); err != nil || !t.IsZero() {
-			return err
-		}
-		// Zero: an empty outbox, or a head due at once.
-		now := a.Now()
-		hs, err := tx.Outbox().Heads(now, 1)
-		if err == nil && len(hs) > 0 {
-			t = now
-		}
+	_ = a.view(func(tx storage.Tx) (err error) {
+		t, err = a.nextDelivery(tx)
 		return err
 	})
 	return t
@@ -287,7 +305,7 @@ func (a *App) NextDelivery() time.Time {
 // adapter to show the answer itself (AnswerSent) before the outbox shows it.
 const answerGrace = 30 * time.Second
 
-// saveAnswer queues in tx, due after answerGrace, a copy of resp, the
+// saveAnswer queues in tx (on stream, a new one), due after answerGrace, a copy of resp, the
 // public answer to req whose change tx saves: the adapter confirms it once
 // the answer is shown (AnswerSent), and the copy is then dropped; after a
 // failed send AnswerLost posts the whole answer instead, and after a crash
@@ -295,13 +313,13 @@ const answerGrace = 30 * time.Second
 // answer that updates the clicked message is not copied: replayed after a
 // restart, it could undo a later edit of that message (the framework
 // closes a challenge's message with an effect of its own).
-func (a *App) saveAnswer(tx storage.Tx, req *Request, resp *Response, now time.Time) error {
+func (a *App) saveAnswer(tx storage.Tx, stream string, req *Request, resp *Response, now time.Time) error {
 	if !a.AnswerCopies || resp == nil || req == nil || resp.Ephemeral || resp.Modal != nil || resp.Update || req.ChannelID == "" {
 		return nil
 	}
 	m := withoutFiles(resp.Message)
 	e := Effect{Op: OpPost, Channel: req.ChannelID, Body: &m, Reconcile: true, Queued: now, Game: resp.final, Final: resp.final != ""}
-	id, err := tx.Outbox().Add("answer-"+newID(), e)
+	id, err := tx.Outbox().Add(stream, e)
 	if err != nil {
 		return err
 	}
@@ -537,12 +555,42 @@ func (a *App) workers() int {
 // delay (its stream waits); a refusal that retrying cannot change drops
 // it, logged. Deliver may be called from several goroutines.
 func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
+	n, _, _, err := a.DeliverNext(ctx, now)
+	return n, err
+}
+
+// DeliverNext is Deliver, and then NextDelivery when it could tell it
+// without a read of its own (known): when its last look at the outbox
+// found nothing due for it, that look's next due time.
+func (a *App) DeliverNext(ctx context.Context, now time.Time) (n int, next time.Time, known bool, err error) {
 	if _, _, ok := a.currentLease(); !ok {
-		return 0, nil // no lease: nothing to deliver until the next one
+		return 0, time.Time{}, false, nil // no lease: nothing to deliver until the next one
 	}
 	if err := a.dropShown(); err != nil {
-		return 0, err
+		return 0, time.Time{}, false, err
 	}
+	n, next, known, err = a.deliver(ctx, now)
+	return n, next, known && err == nil, err
+}
+
+// nextDelivery is NextDelivery's answer in tx.
+func (a *App) nextDelivery(tx storage.Tx) (time.Time, error) {
+	t, err := tx.Outbox().NextDue()
+	if err != nil || !t.IsZero() {
+		return t, err
+	}
+	// Zero: an empty outbox, or a head due at once.
+	now := a.Now()
+	hs, err := tx.Outbox().Heads(now, 1)
+	if err == nil && len(hs) > 0 {
+		t = now
+	}
+	return t, err
+}
+
+// deliver is Deliver, with NextDelivery when its last look found nothing
+// due for it.
+func (a *App) deliver(ctx context.Context, now time.Time) (int, time.Time, bool, error) {
 	var (
 		mu       sync.Mutex
 		done     int
@@ -550,12 +598,19 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 	)
 	for {
 		var heads []storage.Pending
+		var next time.Time
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
-			heads, err = tx.Outbox().HeadsFor(a.Process, now, 64)
+			if heads, err = tx.Outbox().HeadsFor(a.Process, now, 64); err != nil || len(heads) > 0 {
+				return err
+			}
+			next, err = a.nextDelivery(tx)
 			return err
 		}); err != nil {
-			return done, err
+			return done, time.Time{}, false, err
+		}
+		if len(heads) == 0 {
+			return done, next, true, nil
 		}
 		progress := false
 		sem := make(chan struct{}, a.workers())
@@ -563,7 +618,7 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 		for _, p := range heads {
 			if err := ctx.Err(); err != nil {
 				wg.Wait()
-				return done, err
+				return done, time.Time{}, false, err
 			}
 			if !a.streams.acquire(ctx, p.Stream, 0) {
 				continue
@@ -584,10 +639,10 @@ func (a *App) Deliver(ctx context.Context, now time.Time) (int, error) {
 		}
 		wg.Wait()
 		if firstErr != nil {
-			return done, firstErr
+			return done, time.Time{}, false, firstErr
 		}
 		if !progress {
-			return done, nil
+			return done, time.Time{}, false, nil
 		}
 	}
 }
@@ -606,21 +661,24 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 	n := 0
 	p := &head
 	for p != nil && ctx.Err() == nil {
-		ok, err := a.deliverOne(ctx, *p, now, false)
+		after := &nextHeads{streams: []string{head.Stream}}
+		ok, err := a.deliverOne(ctx, *p, now, false, after)
 		if err != nil || !ok {
 			return n, err
 		}
 		n++
-		p = nil
-		if err := a.view(func(tx storage.Tx) error {
-			next, err := tx.Outbox().StreamHead(head.Stream)
-			if err != nil || next == nil || !a.deliverable(*next, now) {
+		next := after.heads
+		if !after.read {
+			if err := a.view(func(tx storage.Tx) (err error) {
+				next, err = tx.Outbox().StreamHeads(head.Stream)
 				return err
+			}); err != nil {
+				return n, err
 			}
-			p = next
-			return nil
-		}); err != nil {
-			return n, err
+		}
+		p = nil
+		if next[0] != nil && a.deliverable(*next[0], now) {
+			p = next[0]
 		}
 	}
 	return n, nil
@@ -628,8 +686,10 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 
 // deliverOne performs one effect and records the result; ok reports it is
 // done (performed or dropped). gameLocked says the caller holds the lock of
-// the effect's game (an action delivering its own effects).
-func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool) (ok bool, err error) {
+// the effect's game (an action delivering its own effects). When it
+// records the effect performed, the transaction that does reads the heads
+// of after.streams too (after.read).
+func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool, after *nextHeads) (ok bool, err error) {
 	if a.wasShown(p.ID) {
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
@@ -698,7 +758,23 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
-	err = a.update(func(tx storage.Tx) error {
+	var heads []*storage.Pending
+	// Under ctx's values (an action's storage.Carry), not its end: the
+	// outcome is recorded whatever happens to the caller.
+	err = a.Store.Update(context.WithoutCancel(ctx), func(tx storage.Tx) error {
+		hints := []storage.Hint{storage.HintDone(p.ID)}
+		if board || yields {
+			hints = append(hints, storage.HintGame(e.Game))
+		}
+		if board {
+			hints = append(hints, storage.HintAdd(compactions(p.Stream))) // the replaced board's compaction
+		}
+		if after != nil {
+			for _, s := range after.streams {
+				hints = append(hints, storage.HintNextHead(s))
+			}
+		}
+		tx.Prefetch(hints...)
 		if err := tx.Outbox().Done(p.ID); err != nil {
 			return err
 		}
@@ -710,14 +786,27 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 				return err
 			}
 		}
-		if !yields {
+		if yields {
+			if err := a.delivered(tx, &e, id); err != nil {
+				return err
+			}
+		}
+		if after == nil {
 			return nil
 		}
-		return a.delivered(tx, &e, id)
+		var err error
+		heads, err = tx.Outbox().StreamHeads(after.streams...)
+		return err
 	})
+	if yields && e.Result == ResultThread {
+		a.forgetThread(e.Game)
+	}
 	if err == nil {
 		a.settled(p.ID)
 		a.observeDone(p, e.Queued)
+		if after != nil {
+			after.heads, after.read = heads, true
+		}
 	}
 	return true, err
 }
@@ -734,7 +823,12 @@ var errWaiting = errors.New("waiting for the game's thread")
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") {
+	needGame := (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "")
+	thread := ""
+	if ch == ChannelOfGame && !needGame {
+		thread = a.threadOf(e.Game)
+	}
+	if needGame || (ch == ChannelOfGame && thread == "") {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)
@@ -742,12 +836,14 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *dra
 		}); err != nil {
 			return "", err
 		}
+		thread = rec.ThreadID
+		a.learnThread(rec)
 	}
 	if ch == ChannelOfGame {
-		if rec.ThreadID == "" {
+		if thread == "" {
 			return "", errWaiting
 		}
-		ch = rec.ThreadID
+		ch = thread
 	}
 	body := Message{}
 	if e.Body != nil {
@@ -772,6 +868,39 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *dra
 		body.Files = append(append([]*ui.File(nil), body.Files...), drawn.file)
 	}
 	return outbox.Perform(ctx, a.Platform, a.Log, deliveryHost{a}, &outbox.Delivery{Effect: e, Channel: ch, Body: body, Game: rec, MaybeDone: maybeDone})
+}
+
+// threadOf is the thread of the game id as last read by this process, ""
+// when not known. A game's thread, once stored, never changes (a game
+// gets it when created, or from a started thread's result when it had
+// none), so what was read stays true.
+func (a *App) threadOf(id string) string {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	return a.threads[id]
+}
+
+// maxThreads bounds App.threads (then it is forgotten all at once).
+const maxThreads = 4096
+
+// learnThread remembers rec's thread (threadOf).
+func (a *App) learnThread(rec *storage.Game) {
+	if rec == nil || rec.ThreadID == "" {
+		return
+	}
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	if a.threads == nil || len(a.threads) >= maxThreads {
+		a.threads = map[string]string{}
+	}
+	a.threads[rec.ID] = rec.ThreadID
+}
+
+// forgetThread forgets what threadOf knows of the game id.
+func (a *App) forgetThread(id string) {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	delete(a.threads, id)
 }
 
 // deliveryHost is the App as outbox.Perform needs it.
@@ -807,6 +936,7 @@ func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	case "":
 		return nil
 	case ResultThread:
+		a.forgetThread(rec.ID) // and again once committed (deliverOne)
 		rec.ThreadID = id
 		return tx.Games().Put(rec, a.Now())
 	}

@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,7 +134,57 @@ func (t *Turn[S]) RatingOf(userID string) string {
 		}
 		return RatingText(pr, t.Now)
 	}
-	return t.app.RatingOf(t.Game.Kind, t.Game.GuildID, userID, t.Now)
+	if r, ok := t.ratings[userID]; ok {
+		return r
+	}
+	if p := t.Req.preRead(t.Game); p != nil {
+		if r, ok := p.ratings[userID]; ok {
+			pr := rating.NewRating()
+			if r != nil {
+				pr = *r
+			}
+			return RatingText(pr, t.Now)
+		}
+	}
+	t.ratings = t.app.ratingsOf(t.Game.Kind, t.Game.GuildID, t.Now, append(slices.Clone(t.Game.Players), userID)...)
+	return t.ratings[userID]
+}
+
+// preRead are the ratings read with r's game g (nil: none).
+func (r *Request) preRead(g *storage.Game) *preRead {
+	if r == nil || r.ratings == nil || r.ratings.kind != g.Kind || r.ratings.guild != g.GuildID {
+		return nil
+	}
+	return r.ratings
+}
+
+// ratingsOf is RatingOf of each of users, read together; a rating that
+// cannot be read is "" (and logged).
+func (a *App) ratingsOf(kind, guildID string, now time.Time, users ...string) map[string]string {
+	out := map[string]string{}
+	err := a.view(func(tx storage.Tx) error {
+		hs := make([]storage.Hint, len(users))
+		for i, u := range users {
+			hs[i] = storage.HintRating(kind, guildID, u)
+		}
+		tx.Prefetch(hs...)
+		for _, u := range users {
+			pr := rating.NewRating()
+			r, err := tx.Ratings().Get(kind, guildID, u)
+			if err == nil {
+				pr = *r
+			} else if !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			out[u] = RatingText(pr, now)
+		}
+		return nil
+	})
+	if err != nil {
+		a.Log.Warn("reading ratings failed", "kind", kind, "users", users, "err", err)
+		return map[string]string{}
+	}
+	return out
 }
 
 // WithRating is "<@id> (1500?)": a player's mention with their rating in

@@ -61,6 +61,10 @@ type Request struct {
 	Values    []string          // select menu choices
 	Fields    map[string]string // modal text inputs by custom ID
 	MessageID string            // the message carrying the component
+
+	// ratings are the players' ratings read with the request's game
+	// (gameInChannelLocked), nil when not read.
+	ratings *preRead
 }
 
 // Context is Ctx, or context.Background when none was set.

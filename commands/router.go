@@ -204,14 +204,16 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 	case "stats":
 		return a.stats(req)
 	}
-	// Everything else is a thread command: find the game the thread belongs to.
-	g, err := a.gameInChannel(req.ChannelID)
+	// Everything else is a thread command: find the game the thread
+	// belongs to, read under its lock.
+	g, unlock, err := a.gameInChannelLocked(req)
 	if err != nil {
 		if req.Type == AutocompleteRequest {
 			return &Response{}, nil
 		}
 		return nil, err
 	}
+	defer unlock()
 	k := a.kinds[g.Kind]
 	if k == nil {
 		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
@@ -230,7 +232,7 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 	if req.Type == CommandRequest && waitingChoiceSent(req) {
 		return nil, Errorf("That choice only said whose turn it was: nothing was played. When you may act, type your move or pick one of the moves offered.")
 	}
-	return a.withGame(g.ID, req, h)
+	return a.withLockedGame(g, req, h)
 }
 
 func (a *App) handleComponent(req *Request) (*Response, error) {
@@ -330,6 +332,12 @@ func (a *App) withGame(id string, req *Request, h gameHandler) (*Response, error
 	if err != nil {
 		return nil, err
 	}
+	return a.withLockedGame(g, req, h)
+}
+
+// withLockedGame is withGame once the game g is locked and read under the
+// lock.
+func (a *App) withLockedGame(g *storage.Game, req *Request, h gameHandler) (*Response, error) {
 	if err := a.refuseOrigin(req, g); err != nil {
 		if req.Type == AutocompleteRequest {
 			return &Response{}, nil
@@ -381,17 +389,112 @@ func (a *App) snapshot(id string) (*storage.Game, error) {
 	return g, err
 }
 
-func (a *App) gameInChannel(channelID string) (*storage.Game, error) {
-	var g *storage.Game
-	err := a.view(func(tx storage.Tx) error {
-		var err error
-		g, err = tx.Games().ByChannel(channelID)
-		return err
-	})
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil, Errorf("There is no game in this channel. Use this command in a game's thread (see /games for yours).")
+// gameInChannelLocked is gameInChannel read under the game's lock (as
+// withGame reads a game), and the unlock: one read when this process knows
+// the channel's game already, the lock taken before it. That read also
+// reads the players' ratings the game shows (req's, for Turn.RatingOf).
+func (a *App) gameInChannelLocked(req *Request) (*storage.Game, func(), error) {
+	guess := a.channelGame(req.ChannelID)
+	// The request's transactions are a sequence (storage.Carry): its
+	// action's commit and its effects' deliveries start from what this
+	// read and the one before them left.
+	req.Ctx = storage.WithCarry(req.Context(), storage.NewCarry())
+	for {
+		unlock := func() {}
+		if guess.id != "" {
+			unlock = a.lock(guess.id)
+		}
+		var g *storage.Game
+		err := a.Store.View(req.Context(), func(tx storage.Tx) error {
+			hints := []storage.Hint{storage.HintChannel(req.ChannelID)}
+			if guess.id != "" {
+				hints = append(hints, storage.HintGame(guess.id))
+				for _, u := range guess.rated {
+					hints = append(hints, storage.HintRating(guess.kind, guess.guild, u))
+				}
+				// What the action's transaction reads (Turn.hints).
+				hints = append(hints, storage.HintAdd(guess.id), storage.HintStreamHead(guess.id), storage.HintAdd(compactions(guess.id)))
+				if req.InteractionID != "" {
+					hints = append(hints, storage.HintInteraction(req.InteractionID))
+				}
+			}
+			tx.Prefetch(hints...)
+			var err error
+			if g, err = tx.Games().ByChannel(req.ChannelID); err != nil {
+				return err
+			}
+			if g.ID == guess.id && slices.Equal(ratedPlayers(g), guess.rated) {
+				req.ratings, err = readRatings(tx, g.Kind, g.GuildID, guess.rated)
+			}
+			return err
+		})
+		if errors.Is(err, storage.ErrNotFound) {
+			err = Errorf("There is no game in this channel. Use this command in a game's thread (see /games for yours).")
+		}
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		a.learnChannel(req.ChannelID, g)
+		if g.ID == guess.id {
+			return g, unlock, nil
+		}
+		unlock() // not the game guessed: lock the one read, and read again
+		guess = a.channelGame(req.ChannelID)
 	}
-	return g, err
+}
+
+// channelGuess is what a channel led to when this process last looked: a
+// guess, which the read under the lock checks.
+type channelGuess struct {
+	id, kind, guild string
+	rated           []string // the players whose ratings the game shows
+}
+
+// ratedPlayers are the players whose ratings g shows beside their names
+// (Turn.RatingOf): none outside a server or with a computer seat.
+func ratedPlayers(g *storage.Game) []string {
+	if g.GuildID == "" || len(g.Computers) > 0 {
+		return nil
+	}
+	return g.Players
+}
+
+// preRead are ratings read with a request's game (Turn.RatingOf).
+type preRead struct {
+	kind, guild string
+	ratings     map[string]*storage.PlayerRating // nil: never rated
+}
+
+// readRatings reads the ratings of users in tx.
+func readRatings(tx storage.Tx, kind, guild string, users []string) (*preRead, error) {
+	if len(users) == 0 {
+		return nil, nil
+	}
+	p := &preRead{kind: kind, guild: guild, ratings: map[string]*storage.PlayerRating{}}
+	for _, u := range users {
+		r, err := tx.Ratings().Get(kind, guild, u)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return nil, err
+		}
+		p.ratings[u] = r
+	}
+	return p, nil
+}
+
+func (a *App) channelGame(channelID string) channelGuess {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	return a.channels[channelID]
+}
+
+func (a *App) learnChannel(channelID string, g *storage.Game) {
+	a.threadsMu.Lock()
+	defer a.threadsMu.Unlock()
+	if a.channels == nil || len(a.channels) >= maxThreads {
+		a.channels = map[string]channelGuess{}
+	}
+	a.channels[channelID] = channelGuess{id: g.ID, kind: g.Kind, guild: g.GuildID, rated: slices.Clone(ratedPlayers(g))}
 }
 
 // Sweep runs every timer that is due at now: per-move time limits of games,

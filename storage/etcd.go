@@ -134,7 +134,14 @@ type Etcd struct {
 	maxOps, maxBytes atomic.Int64
 	// leases are the leases this store granted (lease.go), by ID.
 	leases sync.Map
+	// guesses are index values read before (guesser), by full key; at
+	// most maxGuesses, then forgotten all at once.
+	guessMu sync.Mutex
+	guesses map[string]string
 }
+
+// maxGuesses bounds Etcd.guesses.
+const maxGuesses = 1 << 14
 
 var _ Store = (*Etcd)(nil)
 
@@ -222,19 +229,35 @@ func storeMax(a *atomic.Int64, v int64) {
 func (s *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 	conflicts := 0
 	var failing time.Time // since when attempts fail transiently
+	carry := carryOf(ctx)
+	seed := s.takeCarry(carry)
+	again := false // the last attempt ran on a carried snapshot: no pause
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if attempt > 1 {
+		if attempt > 1 && !again {
 			s.retries.Add(1)
 			if err := sleepCtx(ctx, backoff(attempt)); err != nil {
 				return err
 			}
 		}
+		again = false
 		k := &etcdKV{s: s, ctx: ctx, writable: true}
+		if seed != nil {
+			k.seed(seed)
+			seed = nil // a run again starts afresh
+		}
 		t := newTx(k)
 		err := fn(t)
+		if k.seeded && k.err == nil && (err != nil || len(k.writes) == 0) {
+			// What fn decided without writing (its own error, or nothing
+			// to write) may be the carried snapshot's age speaking: run it
+			// again on a fresh one, which decides.
+			t.rollback()
+			again = true
+			continue
+		}
 		if err == nil && k.err == nil {
 			var ok bool
 			ok, err = k.commit()
@@ -258,6 +281,9 @@ func (s *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 			if err == nil {
 				if ok {
 					s.commits.Add(1)
+					if carry != nil {
+						carry.put(k.carryState(k.committed))
+					}
 					return nil
 				}
 				t.rollback()
@@ -288,6 +314,8 @@ func (s *Etcd) Update(ctx context.Context, fn func(Tx) error) error {
 // View runs fn on one snapshot of the store (every read at one revision).
 func (s *Etcd) View(ctx context.Context, fn func(Tx) error) error {
 	start := time.Now()
+	carry := carryOf(ctx)
+	s.takeCarry(carry) // a View reads afresh; it leaves its own snapshot
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -295,6 +323,9 @@ func (s *Etcd) View(ctx context.Context, fn func(Tx) error) error {
 		k := &etcdKV{s: s, ctx: ctx}
 		err := fn(newTx(k))
 		if k.err == nil {
+			if err == nil && carry != nil {
+				carry.put(k.carryState(0))
+			}
 			return err
 		}
 		if !s.transient(ctx, k.err) {
@@ -359,6 +390,21 @@ type etcdKV struct {
 	writes map[string]bufWrite
 	// pages are the scan pages read, by range (fetch).
 	pages map[[2]string]fetched
+	// covered are ranges [from, to) of full keys read whole at rev: a key
+	// in one that the cache does not hold is absent.
+	covered [][2]string
+	// pending are the reads prefetch noted, not sent yet.
+	pending []prefetchRead
+	// seeded says the attempt started from what an earlier transaction
+	// carried over (Carry), at rev; carried are the ranges of full keys
+	// it carried over whole (the cache holds every key in them).
+	seeded  bool
+	carried [][2]string
+	// committed is the revision of the attempt's commit (0: none sent).
+	committed int64
+	// exact are the ones of ranges that scans read whole (a scan that
+	// fn's error ended may have read less).
+	exact [][2]string
 	// err is the first failed read: the kv interface has no error on get,
 	// so the attempt is void and Update returns (or retries on) err.
 	err error
@@ -406,26 +452,196 @@ func (k *etcdKV) get(b, key string) []byte {
 	if k.err != nil {
 		return nil
 	}
+	if !k.isCovered(full) {
+		k.readBatch([]readOp{{key: full}})
+		if k.err != nil {
+			return nil
+		}
+	}
+	c := k.cache[full] // absent when neither read nor covered: nil
+	k.recordRead(full, c.mod)
+	return c.v
+}
+
+func (k *etcdKV) guess(b, key string) (string, bool) {
+	k.s.guessMu.Lock()
+	defer k.s.guessMu.Unlock()
+	v, ok := k.s.guesses[k.key(b, key)]
+	return v, ok
+}
+
+func (k *etcdKV) learn(b, key, v string) {
+	k.s.guessMu.Lock()
+	defer k.s.guessMu.Unlock()
+	if k.s.guesses == nil || len(k.s.guesses) >= maxGuesses {
+		k.s.guesses = map[string]string{}
+	}
+	k.s.guesses[k.key(b, key)] = v
+}
+
+// inCarried reports whether full lies in a range carried over whole.
+func (k *etcdKV) inCarried(full string) bool {
+	for _, r := range k.carried {
+		if full >= r[0] && full < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// isCovered reports whether full lies in a range read (or carried over)
+// whole at rev.
+func (k *etcdKV) isCovered(full string) bool {
+	for _, rs := range [][][2]string{k.covered, k.carried} {
+		for _, r := range rs {
+			if full >= r[0] && full < r[1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readOp is one read of a batch: the key key (end ""), or the first limit
+// keys of [key, end) in key order.
+type readOp struct {
+	key, end string
+	limit    int64
+}
+
+// clockOffsetKey is the full key of the clock offset, which nearly every
+// transaction reads (Meta.ClockOffset): each batch fetches it along while
+// the attempt has not read it, so it never costs a request of its own.
+func (k *etcdKV) clockOffsetKey() string { return k.s.opts.Prefix + bMeta + "/clock_offset" }
+
+// readBatch reads ops in one request (an etcd Txn of ranges, served as a
+// linearizable read) at the snapshot revision, fixing it when unset, and
+// remembers what they read: the values in the cache, each range's page in
+// pages and the part of the range it read whole in covered. Nothing is
+// added to the read set: that is the business of the get or scan that
+// uses a value.
+func (k *etcdKV) readBatch(ops []readOp) {
+	ops = append(ops, k.pendingOps(ops)...)
+	gets := make([]clientv3.Op, 0, len(ops)+1)
+	for _, o := range ops {
+		if o.end == "" {
+			gets = append(gets, clientv3.OpGet(o.key, k.readOpts()...))
+			continue
+		}
+		gets = append(gets, clientv3.OpGet(o.key, k.readOpts(clientv3.WithRange(o.end), clientv3.WithLimit(o.limit),
+			clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))...))
+	}
+	off := k.clockOffsetKey()
+	if _, ok := k.cache[off]; !ok && !k.isCovered(off) {
+		ops = append(ops, readOp{key: off})
+		gets = append(gets, clientv3.OpGet(off, k.readOpts()...))
+	}
 	ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
 	defer cancel()
-	resp, err := k.s.cli.Get(ctx, full, k.readOpts()...)
+	resp, err := k.s.cli.Txn(ctx).Then(gets...).Commit()
+	if err == nil && len(resp.Responses) != len(ops) {
+		err = fmt.Errorf("%d answers to %d reads", len(resp.Responses), len(ops))
+	}
 	if err != nil {
-		k.fail(fmt.Errorf("storage: etcd read %s: %w", full, err))
-		return nil
+		k.fail(fmt.Errorf("storage: etcd read %s: %w", ops[0].key, err))
+		return
 	}
 	if k.rev == 0 {
 		k.rev = resp.Header.Revision
 	}
-	c := cachedKV{}
-	if len(resp.Kvs) > 0 {
-		c = cachedKV{v: resp.Kvs[0].Value, mod: resp.Kvs[0].ModRevision}
-		if c.v == nil {
-			c.v = []byte{}
+	for i, o := range ops {
+		r := resp.Responses[i].GetResponseRange()
+		if r == nil {
+			k.fail(fmt.Errorf("storage: etcd read %s: not a range answer", o.key))
+			return
+		}
+		var page []cachedKVKey
+		for _, kv := range r.Kvs {
+			c := cachedKV{v: kv.Value, mod: kv.ModRevision}
+			if c.v == nil {
+				c.v = []byte{}
+			}
+			full := string(kv.Key)
+			k.remember(full, c)
+			page = append(page, cachedKVKey{full, c})
+		}
+		if o.end == "" {
+			if len(page) == 0 {
+				k.remember(o.key, cachedKV{})
+			}
+			continue
+		}
+		more := r.More && len(page) > 0
+		next, upTo := "", o.end
+		if len(page) > 0 {
+			next = page[len(page)-1].key + "\x00"
+		}
+		if more {
+			upTo = next
+		}
+		k.covered = append(k.covered, [2]string{o.key, upTo})
+		if k.pages == nil {
+			k.pages = map[[2]string]fetched{}
+		}
+		if _, ok := k.pages[[2]string{o.key, o.end}]; !ok {
+			k.pages[[2]string{o.key, o.end}] = fetched{page, more, next}
 		}
 	}
-	k.remember(full, c)
-	k.recordRead(full, c.mod)
-	return c.v
+}
+
+// prefetch notes what the repositories are about to read: the next read
+// that needs a request reads it too, in the same request (the keys and the
+// ranges' first pages not read yet in this attempt). A prefetch alone
+// sends nothing: what a transaction carried over (Carry) is not read again.
+func (k *etcdKV) prefetch(reads []prefetchRead) {
+	k.pending = append(k.pending, reads...)
+}
+
+// pendingOps are the reads prefetch noted that are still to read, as
+// readOps, without those in skip; it forgets them.
+func (k *etcdKV) pendingOps(skip []readOp) []readOp {
+	var ops []readOp
+	seen := map[readOp]bool{}
+	for _, o := range skip {
+		seen[readOp{key: o.key, end: o.end}] = true
+	}
+	for _, r := range k.pending {
+		from := k.key(r.b, r.key)
+		if r.to == "" && !r.toEnd {
+			if _, ok := k.cache[from]; !ok && !k.isCovered(from) && !seen[readOp{key: from}] {
+				if _, ok := k.writes[from]; !ok {
+					seen[readOp{key: from}] = true
+					ops = append(ops, readOp{key: from})
+				}
+			}
+			continue
+		}
+		end := k.key(r.b, r.to)
+		if r.toEnd {
+			end = prefixEnd(k.key(r.b, ""))
+		}
+		if _, ok := k.pages[[2]string{from, end}]; ok || k.inCarried(from) {
+			continue
+		}
+		limit := r.limit
+		if limit <= 0 {
+			limit = scanPage
+		}
+		if o := (readOp{key: from, end: end}); !seen[o] {
+			// The first read of a range in a batch is its page: the
+			// largest limit asked.
+			seen[o] = true
+			ops = append(ops, readOp{key: from, end: end, limit: int64(limit)})
+		} else {
+			for i := range ops {
+				if ops[i].key == from && ops[i].end == end {
+					ops[i].limit = max(ops[i].limit, int64(limit))
+				}
+			}
+		}
+	}
+	k.pending = nil
+	return ops
 }
 
 func (k *etcdKV) remember(full string, c cachedKV) {
@@ -558,6 +774,9 @@ loop:
 	}
 	if k.writable {
 		k.ranges = append(k.ranges, [2]string{start, observed})
+		if result == nil {
+			k.exact = append(k.exact, [2]string{start, observed}) // read whole (Carry)
+		}
 	}
 	return result
 }
@@ -581,6 +800,14 @@ func (k *etcdKV) fetch(from, end string) (page []cachedKVKey, more bool, next st
 	if f, ok := k.pages[[2]string{from, end}]; ok {
 		return f.page, f.more, f.next
 	}
+	if f, ok := k.fromCovered(from, end); ok {
+		if len(f.page) == 0 && f.more {
+			// Nothing left of the carried range: what follows it. (An
+			// empty page that says more ends a scan.)
+			return k.fetch(f.next, end)
+		}
+		return f.page, f.more, f.next
+	}
 	page, more, next = k.fetchPage(from, end)
 	if k.err == nil {
 		if k.pages == nil {
@@ -591,31 +818,41 @@ func (k *etcdKV) fetch(from, end string) (page []cachedKVKey, more bool, next st
 	return page, more, next
 }
 
+// fromCovered is the page of [from, end) that the cache holds whole (from
+// lies in a covered range), up to the covered range's end. Each key of it
+// joins the read set: a key of a range carried over from an earlier
+// transaction that was deleted since is noticed at commit.
+func (k *etcdKV) fromCovered(from, end string) (fetched, bool) {
+	for _, r := range k.carried {
+		if from < r[0] || from >= r[1] {
+			continue
+		}
+		upTo := min(r[1], end)
+		var f fetched
+		for full, c := range k.cache {
+			if full >= from && full < upTo && c.v != nil {
+				f.page = append(f.page, cachedKVKey{full, c})
+			}
+		}
+		sort.Slice(f.page, func(i, j int) bool { return f.page[i].key < f.page[j].key })
+		for _, p := range f.page {
+			k.recordRead(p.key, p.mod)
+		}
+		if upTo < end {
+			f.more, f.next = true, upTo
+		}
+		return f, true
+	}
+	return fetched{}, false
+}
+
 func (k *etcdKV) fetchPage(from, end string) (page []cachedKVKey, more bool, next string) {
-	ctx, cancel := context.WithTimeout(k.ctx, k.s.opts.RequestTimeout)
-	defer cancel()
-	resp, err := k.s.cli.Get(ctx, from, k.readOpts(clientv3.WithRange(end), clientv3.WithLimit(scanPage),
-		clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))...)
-	if err != nil {
-		k.fail(fmt.Errorf("storage: etcd scan %s: %w", from, err))
+	k.readBatch([]readOp{{key: from, end: end, limit: scanPage}})
+	if k.err != nil {
 		return nil, false, ""
 	}
-	if k.rev == 0 {
-		k.rev = resp.Header.Revision
-	}
-	for _, kv := range resp.Kvs {
-		c := cachedKV{v: kv.Value, mod: kv.ModRevision}
-		if c.v == nil {
-			c.v = []byte{}
-		}
-		full := string(kv.Key)
-		k.remember(full, c)
-		page = append(page, cachedKVKey{full, c})
-	}
-	if len(page) > 0 {
-		next = page[len(page)-1].key + "\x00"
-	}
-	return page, resp.More && len(page) > 0, next
+	f := k.pages[[2]string{from, end}]
+	return f.page, f.more, f.next
 }
 
 // commit sends the buffered writes in one etcd transaction guarded by the
@@ -697,8 +934,85 @@ func (k *etcdKV) commit() (ok bool, err error) {
 	if resp.Succeeded {
 		storeMax(&k.s.maxOps, int64(len(ops)))
 		storeMax(&k.s.maxBytes, int64(size))
+		k.committed = resp.Header.Revision
 	}
 	return resp.Succeeded, nil
+}
+
+// carried is what a transaction on an Etcd store carries over to the next
+// of its sequence (Carry): the snapshot it ended with, at rev.
+type carried struct {
+	s   *Etcd
+	rev int64
+	// cache holds values as of rev by full key (nil: absent); ranges are
+	// ranges of full keys whose every key at rev the cache holds.
+	cache  map[string]cachedKV
+	ranges [][2]string
+}
+
+// takeCarry takes from c what this store's last transaction with it left
+// (nil when none).
+func (s *Etcd) takeCarry(c *Carry) *carried {
+	if c == nil {
+		return nil
+	}
+	x, _ := c.take().(*carried)
+	if x == nil || x.s != s {
+		return nil
+	}
+	return x
+}
+
+// seed starts the attempt from what an earlier transaction carried over:
+// its snapshot at x.rev, read again only where it knows nothing.
+func (k *etcdKV) seed(x *carried) {
+	k.seeded, k.rev, k.carried = true, x.rev, x.ranges
+	k.cache = make(map[string]cachedKV, len(x.cache))
+	for full, c := range x.cache {
+		k.cache[full] = c
+	}
+}
+
+// carryState is what the attempt carries over: with nothing committed,
+// everything it read, at its snapshot; after a commit at revision
+// committed, what it knows of the store at that revision: the keys and
+// scanned ranges it read (its commit compared them: unchanged since its
+// snapshot, but for a key deleted from a scanned range, which the next
+// transaction's comparison of that key notices) and what it wrote.
+func (k *etcdKV) carryState(committed int64) *carried {
+	if k.rev == 0 && committed == 0 {
+		return nil // read nothing
+	}
+	x := &carried{s: k.s, rev: k.rev, cache: map[string]cachedKV{}}
+	if committed == 0 {
+		for full, c := range k.cache {
+			x.cache[full] = c
+		}
+		x.ranges = append(append([][2]string{}, k.covered...), k.carried...)
+		return x
+	}
+	x.rev = committed
+	for full := range k.reads {
+		x.cache[full] = k.cache[full] // absent when not cached: read absent
+	}
+	for _, r := range k.exact {
+		x.ranges = append(x.ranges, r)
+		for full, c := range k.cache {
+			if full >= r[0] && full < r[1] && c.v != nil {
+				if _, ok := x.cache[full]; !ok {
+					x.cache[full] = c
+				}
+			}
+		}
+	}
+	for full, w := range k.writes {
+		if w.del {
+			x.cache[full] = cachedKV{}
+		} else {
+			x.cache[full] = cachedKV{v: w.v, mod: committed}
+		}
+	}
+	return x
 }
 
 // testLoseAnswer, set by tests, makes a commit that succeeded fail as if

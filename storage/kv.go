@@ -23,6 +23,37 @@ type kv interface {
 	scan(b, from, to string, fn func(k string, v []byte) error) error
 }
 
+// prefetchRead is one read a transaction is about to make: the key key of
+// bucket b (to "" and not toEnd), or the first limit keys of [key, to)
+// (toEnd: to the bucket's end; limit 0: a scan's page).
+type prefetchRead struct {
+	b, key, to string
+	toEnd      bool
+	limit      int
+}
+
+// prefetcher is a kv whose reads are round trips (etcd): it reads what a
+// repository is about to read in one request instead of one each.
+type prefetcher interface {
+	prefetch(reads []prefetchRead)
+}
+
+// prefetch tells t what the caller is about to read (a hint: the reads
+// themselves are made, and recorded, as usual).
+func prefetch(t kv, reads ...prefetchRead) {
+	if p, ok := t.(prefetcher); ok {
+		p.prefetch(reads)
+	}
+}
+
+// guesser is a kv that remembers, across transactions, values an index
+// held (a channel's game), so that a read of the index can fetch what it
+// probably points to along (prefetch). A guess is only ever a hint.
+type guesser interface {
+	guess(b, key string) (string, bool)
+	learn(b, key, v string)
+}
+
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 

@@ -51,6 +51,7 @@ func (r outbox) Add(stream string, v any) (string, error) {
 	// The stream's own counter, so that transactions queueing effects of
 	// different streams touch no common key; it starts above the global
 	// counter schemas 3 and 4 left, so no ID is ever given twice.
+	prefetch(r.t.kv, r.addReads(stream)...)
 	n, err := seqValue(r.t.kv.get(bMeta, "outbox_seq"))
 	if err != nil {
 		return "", err
@@ -68,6 +69,7 @@ func (r outbox) Add(stream string, v any) (string, error) {
 		return "", err
 	}
 	id := fmt.Sprintf("%s/%020d", stream, n)
+	r.t.added(id)
 	if err := r.t.kv.put(bOutboxBodies, id, raw); err != nil {
 		return "", err
 	}
@@ -82,6 +84,21 @@ func (r outbox) Add(stream string, v any) (string, error) {
 // dueKey is the due index's key of a stream whose head is due at due (the
 // bot's clock).
 func dueKey(due time.Time, stream string) string { return timeKey(due) + "/" + stream }
+
+// addReads are the reads of Add to stream.
+func (r outbox) addReads(stream string) []prefetchRead {
+	return []prefetchRead{{b: bMeta, key: "outbox_seq"}, {b: bOutboxSeq, key: stream}, r.headRead(stream, 1)}
+}
+
+// headRead is the read of the first n keys of stream in bucket b
+// (bOutbox unless given), for prefetch.
+func (r outbox) headRead(stream string, n int, b ...string) prefetchRead {
+	bk := bOutbox
+	if len(b) > 0 {
+		bk = b[0]
+	}
+	return prefetchRead{b: bk, key: stream + "/", to: stream + "0", limit: n}
+}
 
 // first reads the head of stream: its ID and envelope ("" when the stream
 // has no pending effect).
@@ -108,11 +125,17 @@ func (r outbox) indexHead(stream string) error {
 // due calls fn with the ID of every stream head due at or before now (wall
 // time), the earliest first, until fn returns errStop.
 func (r outbox) due(now time.Time, fn func(id string) error) error {
+	// The index's first page comes with the clock offset the bound needs.
+	prefetch(r.t.kv, prefetchRead{b: bOutboxDue, toEnd: true})
 	bot, err := r.t.toBot(now)
 	if err != nil {
 		return err
 	}
-	return r.t.kv.scan(bOutboxDue, "", prefixEnd(timeKey(bot)+"/"), func(_ string, v []byte) error {
+	end := prefixEnd(timeKey(bot) + "/")
+	return r.t.kv.scan(bOutboxDue, "", "", func(k string, v []byte) error {
+		if k >= end {
+			return errStop
+		}
 		return fn(string(v))
 	})
 }
@@ -161,6 +184,8 @@ func (r outbox) Heads(now time.Time, limit int) ([]Pending, error) {
 }
 
 func (r outbox) Get(id string) (*Pending, error) {
+	prefetch(r.t.kv, prefetchRead{b: bOutbox, key: id}, prefetchRead{b: bOutboxBodies, key: id},
+		prefetchRead{b: bOutboxClaims, key: id})
 	v := r.t.kv.get(bOutbox, id)
 	if v == nil {
 		return nil, fmt.Errorf("outbox %s: %w", id, ErrNotFound)
@@ -169,6 +194,9 @@ func (r outbox) Get(id string) (*Pending, error) {
 }
 
 func (r outbox) StreamHead(stream string) (*Pending, error) {
+	// The head, its body and its claim in one request: a stream's first
+	// body is its head's, and its first claim the head's if it has one.
+	prefetch(r.t.kv, r.headRead(stream, 1), r.headRead(stream, 1, bOutboxBodies), r.headRead(stream, 1, bOutboxClaims))
 	var p *Pending
 	err := r.t.kv.scan(bOutbox, stream+"/", stream+"0", func(k string, v []byte) error {
 		var err error
@@ -181,7 +209,26 @@ func (r outbox) StreamHead(stream string) (*Pending, error) {
 	return p, err
 }
 
+func (r outbox) StreamHeads(streams ...string) ([]*Pending, error) {
+	var reads []prefetchRead
+	for _, s := range streams {
+		reads = append(reads, r.headRead(s, 1), r.headRead(s, 1, bOutboxBodies), r.headRead(s, 1, bOutboxClaims))
+	}
+	prefetch(r.t.kv, reads...)
+	out := make([]*Pending, len(streams))
+	for i, s := range streams {
+		p, err := r.StreamHead(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
 func (r outbox) Retry(id string, attempts int, due time.Time) error {
+	stream, _, _ := strings.Cut(id, "/")
+	prefetch(r.t.kv, prefetchRead{b: bOutbox, key: id}, r.headRead(stream, 1))
 	v := r.t.kv.get(bOutbox, id)
 	if v == nil {
 		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
@@ -194,7 +241,6 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 	if err != nil {
 		return err
 	}
-	stream, _, _ := strings.Cut(id, "/")
 	head, _, err := r.first(stream)
 	if err != nil {
 		return err
@@ -213,6 +259,9 @@ func (r outbox) Retry(id string, attempts int, due time.Time) error {
 
 func (r outbox) Done(id string) error {
 	stream, _, _ := strings.Cut(id, "/")
+	// The head and the one after it: when id is the head, the next one is
+	// indexed in its place.
+	prefetch(r.t.kv, HintDone(id).reads...)
 	head, env, err := r.first(stream)
 	if err != nil {
 		return err

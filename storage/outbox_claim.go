@@ -32,6 +32,12 @@ type claimRecord struct {
 // claimOf reads the live claim on the effect id (zero: none).
 func (r outbox) claimOf(id string) (claimRecord, error) {
 	var c claimRecord
+	if r.t.isAdded(id) {
+		// Added by this transaction, which has not claimed it: nobody can
+		// have claimed an effect that did not exist (a claim needs the
+		// effect), and IDs are never reused.
+		return c, nil
+	}
 	v := r.t.kv.get(bOutboxClaims, id)
 	if v == nil {
 		return c, nil
@@ -45,6 +51,9 @@ func (r outbox) claimOf(id string) (claimRecord, error) {
 func (r outbox) Claim(id, owner string, lease int64) error {
 	if owner == "" {
 		return fmt.Errorf("outbox %s: a claim needs an owner", id)
+	}
+	if !r.t.isAdded(id) {
+		prefetch(r.t.kv, prefetchRead{b: bOutbox, key: id}, prefetchRead{b: bOutboxClaims, key: id})
 	}
 	v := r.t.kv.get(bOutbox, id)
 	if v == nil {
@@ -75,6 +84,7 @@ func (r outbox) Claim(id, owner string, lease int64) error {
 	if err := r.t.kv.putBound(bOutboxClaims, id, raw, lease); err != nil {
 		return err
 	}
+	delete(r.t.adds, id) // its claim is read from the transaction's writes now
 	return putJSON(r.t.kv, bOutbox, id, env)
 }
 

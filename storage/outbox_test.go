@@ -109,3 +109,60 @@ func TestOutboxDueCreditsDowntime(t *testing.T) {
 		})
 	})
 }
+
+// TestOutboxStreamHeads: StreamHeads reads each stream's head as
+// StreamHead does, with its body and its claim (a claim on a later effect
+// of the stream is not the head's), nil for an empty stream, and sees the
+// transaction's own writes.
+func TestOutboxStreamHeads(t *testing.T) {
+	eachStore(t, func(t *testing.T, s Store) {
+		var a1, a2, b1 string
+		update(t, s, func(tx Tx) error {
+			var err error
+			if a1, err = tx.Outbox().Add("gameA", map[string]string{"n": "a1"}); err != nil {
+				return err
+			}
+			if a2, err = tx.Outbox().Add("gameA", map[string]string{"n": "a2"}); err != nil {
+				return err
+			}
+			if b1, err = tx.Outbox().Add("gameB", map[string]string{"n": "b1"}); err != nil {
+				return err
+			}
+			if err := tx.Outbox().Claim(a2, "p2", 0); err != nil {
+				return err
+			}
+			return tx.Outbox().Claim(b1, "p1", 0)
+		})
+		check := func(tx Tx, want ...string) {
+			ps, err := tx.Outbox().StreamHeads("gameA", "gameB", "gameC")
+			require.NoError(t, err)
+			require.Len(t, ps, 3)
+			require.Nil(t, ps[2], "an empty stream")
+			for i, p := range ps[:2] {
+				one, err := tx.Outbox().StreamHead(p.Stream)
+				require.NoError(t, err)
+				require.Equal(t, one, p, "as StreamHead reads it")
+				require.JSONEq(t, want[i], string(p.Effect))
+			}
+		}
+		view(t, s, func(tx Tx) {
+			check(tx, `{"n":"a1"}`, `{"n":"b1"}`)
+			ps, err := tx.Outbox().StreamHeads("gameA", "gameB")
+			require.NoError(t, err)
+			require.Equal(t, a1, ps[0].ID)
+			require.Empty(t, ps[0].Owner, "a2's claim is not a1's")
+			require.Equal(t, "p1", ps[1].Owner)
+		})
+		update(t, s, func(tx Tx) error {
+			if err := tx.Outbox().Done(a1); err != nil {
+				return err
+			}
+			check(tx, `{"n":"a2"}`, `{"n":"b1"}`)
+			ps, err := tx.Outbox().StreamHeads("gameA")
+			require.NoError(t, err)
+			require.Equal(t, a2, ps[0].ID)
+			require.Equal(t, "p2", ps[0].Owner)
+			return nil
+		})
+	})
+}

@@ -19,7 +19,21 @@ type txImpl struct {
 	// (Games.Put's fields of its game) when the transaction does not
 	// commit, so a re-run of the function starts from the same values.
 	undo []func()
+	// adds are the outbox effects this transaction added (Outbox.Add).
+	adds map[string]bool
 }
+
+// added notes that the transaction added the effect id.
+func (t *txImpl) added(id string) {
+	if t.adds == nil {
+		t.adds = map[string]bool{}
+	}
+	t.adds[id] = true
+}
+
+// isAdded reports whether the transaction added the effect id and wrote
+// no claim of it since.
+func (t *txImpl) isAdded(id string) bool { return t.adds[id] }
 
 // rollback runs the undo functions, latest first.
 func (t *txImpl) rollback() {
@@ -41,6 +55,40 @@ func (t *txImpl) Dedupe() Dedupe          { return dedupe{t.kv} }
 func (t *txImpl) Outbox() Outbox          { return outbox{t} }
 func (t *txImpl) Meta() Meta              { return meta{t} }
 func (t *txImpl) Playground() Blobs       { return blobs{t.kv, bPlayground} }
+
+func (t *txImpl) ReadAhead(hints ...Hint) error {
+	t.Prefetch(hints...)
+	for _, h := range hints {
+		for _, r := range h.reads {
+			if r.to == "" && !r.toEnd {
+				t.kv.get(r.b, r.key)
+				continue
+			}
+			to := r.to
+			if r.toEnd {
+				to = ""
+			}
+			n := 0
+			if err := t.kv.scan(r.b, r.key, to, func(string, []byte) error {
+				if n++; r.limit > 0 && n >= r.limit {
+					return errStop
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *txImpl) Prefetch(hints ...Hint) {
+	var reads []prefetchRead
+	for _, h := range hints {
+		reads = append(reads, h.reads...)
+	}
+	prefetch(t.kv, reads...)
+}
 
 // clockOffset is Meta.ClockOffset, cached for the transaction.
 func (t *txImpl) clockOffset() (time.Duration, error) {
@@ -135,9 +183,18 @@ func (r games) Get(id string) (*Game, error) {
 }
 
 func (r games) ByChannel(channelID string) (*Game, error) {
+	g, guessing := r.t.kv.(guesser)
+	if guessing {
+		if id, ok := g.guess(bChannels, channelID); ok {
+			prefetch(r.t.kv, prefetchRead{b: bChannels, key: channelID}, prefetchRead{b: bGames, key: id})
+		}
+	}
 	id := r.t.kv.get(bChannels, channelID)
 	if id == nil {
 		return nil, fmt.Errorf("channel %s: %w", channelID, ErrNotFound)
+	}
+	if guessing {
+		g.learn(bChannels, channelID, string(id))
 	}
 	return r.Get(string(id))
 }

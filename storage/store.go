@@ -40,6 +40,20 @@
 //     at most MaxAttempts times with jittered backoff, then ErrConflict. A
 //     transaction that wrote nothing commits nothing. View reads at one
 //     revision and compares nothing.
+//   - Round trips: the reads of a transaction go out in batches, each one
+//     etcd Txn of ranges at the snapshot revision: every batch also fetches
+//     the clock offset while unread, the repositories read a record with
+//     what it leads to (a stream's head with its body and claim), and
+//     Tx.Prefetch lets a caller name what it is about to read, sent with
+//     the next read that needs a request. A Carry makes the transactions
+//     of one request a sequence: an Update starts from the snapshot the
+//     transaction before it ended with (a View's, or a commit's: what it
+//     read, compared at its commit, and what it wrote, at the commit's
+//     revision) and asks the cluster only for what it lacks; its commit
+//     compares everything it read as any commit does (a key of a carried
+//     scanned range too, so a deletion since is noticed), and a run on a
+//     carried snapshot that decides without writing is run again on a
+//     fresh one. Views always read the cluster (linearizable).
 //   - Isolation: serializable, except that a key deleted inside a scanned
 //     range after R goes unnoticed (etcd compares only the keys a range
 //     holds now; there is no comparison of a range's count). This is
@@ -79,6 +93,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -135,6 +151,110 @@ type Tx interface {
 	// Playground holds the local playground's own state (its Discord
 	// stand-in), apart from the bot's.
 	Playground() Blobs
+	// Prefetch says what the transaction is about to read, so that a store
+	// whose reads are round trips (etcd) reads it all in one request. A
+	// hint only: what is read, and what the transaction depends on, is
+	// what the repositories then read, as without it.
+	Prefetch(hints ...Hint)
+	// ReadAhead reads what the hints name now, as part of the transaction
+	// (its commit depends on it, like any read), so that the next
+	// transaction of a sequence (Carry), which will read it, need not ask
+	// for it again.
+	ReadAhead(hints ...Hint) error
+}
+
+// Carry hands what one transaction ends with to the next transaction of a
+// sequence run with the same context (WithCarry), such as an action's
+// read of its game, its commit and the deliveries of its effects: on etcd
+// a transaction that starts from it reads at the revision its predecessor
+// ended with and asks the cluster only for what that one did not read or
+// write. Its commit still compares everything it read, so an Update is as
+// serializable as without it; what an Update decides without writing (its
+// own error, or nothing to write) is decided again on a fresh snapshot. A
+// View never starts from it (a View reads the store as it is now) but
+// leaves its snapshot to the next. Other stores ignore it. Safe for
+// concurrent use: a transaction takes what it finds, and concurrent ones
+// find nothing.
+type Carry struct {
+	mu sync.Mutex
+	x  any
+}
+
+// NewCarry starts a sequence (see Carry).
+func NewCarry() *Carry { return &Carry{} }
+
+type carryKey struct{}
+
+// WithCarry makes the transactions run with ctx a sequence through c.
+func WithCarry(ctx context.Context, c *Carry) context.Context {
+	return context.WithValue(ctx, carryKey{}, c)
+}
+
+func carryOf(ctx context.Context) *Carry {
+	c, _ := ctx.Value(carryKey{}).(*Carry)
+	return c
+}
+
+func (c *Carry) take() any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	x := c.x
+	c.x = nil
+	return x
+}
+
+func (c *Carry) put(x *carried) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if x == nil {
+		c.x = nil
+		return
+	}
+	c.x = x
+}
+
+// Hint is a read a transaction is about to make (Tx.Prefetch).
+type Hint struct{ reads []prefetchRead }
+
+// HintGame: Games().Get or Put of the game id.
+func HintGame(id string) Hint { return Hint{[]prefetchRead{{b: bGames, key: id}}} }
+
+// HintChannel: Games().ByChannel of the channel (its index only).
+func HintChannel(channelID string) Hint { return Hint{[]prefetchRead{{b: bChannels, key: channelID}}} }
+
+// HintInteraction: Dedupe().Mark of the interaction id.
+func HintInteraction(id string) Hint { return Hint{[]prefetchRead{{b: bInteractions, key: id}}} }
+
+// HintAdd: Outbox().Add to stream.
+func HintAdd(stream string) Hint { return Hint{outbox{}.addReads(stream)} }
+
+// HintDone: Outbox().Done of the effect id.
+func HintDone(id string) Hint {
+	stream, _, _ := strings.Cut(id, "/")
+	return Hint{[]prefetchRead{outbox{}.headRead(stream, 2)}}
+}
+
+// HintStreamHead: Outbox().StreamHead of stream.
+func HintStreamHead(stream string) Hint {
+	o := outbox{}
+	return Hint{[]prefetchRead{o.headRead(stream, 1), o.headRead(stream, 1, bOutboxBodies), o.headRead(stream, 1, bOutboxClaims)}}
+}
+
+// HintNextHead: Outbox().StreamHead of stream after its head is done in
+// the same transaction (the head and the one after it, with their bodies
+// and claims).
+func HintNextHead(stream string) Hint {
+	o := outbox{}
+	return Hint{[]prefetchRead{o.headRead(stream, 2), o.headRead(stream, 2, bOutboxBodies), o.headRead(stream, 2, bOutboxClaims)}}
+}
+
+// HintRating: Ratings().Get of a player.
+func HintRating(kind, guildID, userID string) Hint {
+	k, err := recordKey(kind, guildID, userID)
+	if err != nil {
+		return Hint{} // the read itself says what is wrong
+	}
+	return Hint{[]prefetchRead{{b: bRatings, key: k}}}
 }
 
 // Game is one stored game of any kind. State is the game's own JSON (its
@@ -401,6 +521,9 @@ type Outbox interface {
 	// StreamHead reads the first pending effect of stream, whatever its
 	// due time and claim, or nil when the stream has none.
 	StreamHead(stream string) (*Pending, error)
+	// StreamHeads is StreamHead of each stream (nil where a stream has
+	// none), read together (on etcd, in one request).
+	StreamHeads(streams ...string) ([]*Pending, error)
 	// Retry records a failed attempt: attempts is the new count of failed
 	// attempts and due (wall time) when to try again. ErrNotFound if done.
 	Retry(id string, attempts int, due time.Time) error
