@@ -57,13 +57,18 @@ func TestSandTableComputerKeepsSecrets(t *testing.T) {
 		require.Equal(t, sandtable.ActDrone, order.Kind, "alice can order a Drone")
 		require.False(t, scan.public[order.To.String()] || scan.onBoard[order.To.String()], "a target nothing public names")
 		g.drone(alice, order.From.String(), order.To.String())
+		// The Drone ends alice's turn; the computer plays on and would move
+		// the game on between the resignation's prompt and its Confirm
+		// ("the game moved on", nothing changed). Stop it: its action in
+		// progress ends first.
+		h.bot.App().StopComputers()
 		h.drained()
 		scan.check()
 		require.Positive(t, g.pos().PendingDrones(sandtable.South))
-		h.replyConfirmed(alice, thread.ID, "resign")
+		answer := h.replyConfirmed(alice, thread.ID, "resign")
 		h.clock.Advance(commands.ReplayDelay + time.Second) // the replay follows
 		h.drained()
-		require.Equal(t, sandtable.PhaseFinished, g.pos().Phase())
+		require.Equal(t, sandtable.PhaseFinished, g.pos().Phase(), "the resignation's answer: %s", answer.Text())
 		ended = true
 	}
 	drones := 0
