@@ -128,6 +128,8 @@ type Tx interface {
 	// Ratings are the players' Glicko-2 ratings and records per game
 	// kind and guild (schema 6).
 	Ratings() Ratings
+	// Notify holds the players' notification choices per guild (schema 8).
+	Notify() Notify
 	Logs() Logs
 	Dedupe() Dedupe
 	Outbox() Outbox
@@ -471,4 +473,26 @@ type Blobs interface {
 	// Each calls fn with every key starting with prefix, in key order; fn
 	// must not keep data.
 	Each(prefix string, fn func(key string, data []byte) error) error
+}
+
+// The notification choices: where a player's turn pings go (/notify).
+const (
+	NotifyThread = "thread" // a message in the game's thread mentions them (the default)
+	NotifyDM     = "dm"     // a direct message names the game and links its thread
+	NotifyOff    = "off"    // no ping: the live board alone shows whose turn it is
+)
+
+// Notify is the repository of notification choices: one per user and
+// guild, and one per user for every server (guild ""), which a guild's own
+// choice overrides.
+type Notify interface {
+	// Get reads a user's choice in guildID ("" for every server), or
+	// ErrNotFound.
+	Get(guildID, userID string) (string, error)
+	// Put writes a user's choice in guildID ("" for every server).
+	Put(guildID, userID, where string) error
+	// Delete forgets a user's choice in guildID (no error when none).
+	Delete(guildID, userID string) error
+	// Each calls fn with every choice of userID, by guild ("" first).
+	Each(userID string, fn func(guildID, where string) error) error
 }
