@@ -662,6 +662,10 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	}
 	rec.State, rec.StateVersion = json.RawMessage(raw), k.g.Version()
 	if o, over := k.g.Outcome(t.next); over {
+		if rec.Active {
+			// The end deletes the last pings, before the thread's archive.
+			t.effects = append(t.effects, Effect{Op: OpUnping})
+		}
 		rec.Active, rec.Deadline, rec.Remind = false, time.Time{}, time.Time{}
 		oc := o
 		rec.Outcome = &oc
@@ -671,6 +675,9 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	rec.Deadline = nextDeadline(prev, c, before, t.Now)
 	rec.Remind = nextRemind(t.app.Settings.RemindAt, prev, c, before, rec.Deadline, rec.Remind)
 	rec.ComputerMove = computerDue(rec, c, t.Now)
+	if startsTurn(prev, c) {
+		t.effects = append(t.effects, turnPings(c, false, t.Now))
+	}
 	return nil
 }
 

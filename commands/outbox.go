@@ -90,6 +90,10 @@ func (a *App) currentLease() (storage.Lease, int64, bool) {
 // It changes nothing outside tx, so a transaction run again
 // (storage.Store.Update) may call it again.
 func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects []Effect) error {
+	effects, err := a.expandPings(tx, rec, effects)
+	if err != nil {
+		return err
+	}
 	_, lease, ok := a.currentLease()
 	return a.addEffects(tx, stream, rec, effects, func(id string, now time.Time) error {
 		if !ok {
@@ -693,8 +697,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		id = ""
 	}
 	board := id != "" && e.Op == OpBoard && e.Game != ""
+	ping := (id != "" && e.Op == OpPing || e.Op == OpUnping) && e.Game != ""
 	yields := id != "" && (e.Result != "" || e.Final) && e.Game != ""
-	if (yields || board) && !gameLocked {
+	if (yields || board || ping) && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
@@ -707,6 +712,14 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 			// replaces the live one exactly once, whatever retries or
 			// crashes came before.
 			if err := a.replaceBoard(tx, p.Stream, &e, id); err != nil {
+				return err
+			}
+		}
+		if ping {
+			// Recorded with the ping's post (or cleared with the deletes):
+			// each ping is deleted by the next turn's, whatever retries or
+			// crashes came before.
+			if err := a.recordPing(tx, &e, id); err != nil {
 				return err
 			}
 		}
@@ -734,7 +747,7 @@ var errWaiting = errors.New("waiting for the game's thread")
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") {
+	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") || e.Op == OpUnping {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)

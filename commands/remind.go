@@ -17,7 +17,8 @@ import (
 // their deployment, the Team Chess commander) is mentioned once in the
 // game's thread, with the time left and a link to the thread.
 //
-// The reminder is a framework timer stored with the game, like its
+// The reminder is a turn ping (pings.go): it replaces the turn's ping and
+// goes where each actor chose (/notify). It is a framework timer stored with the game, like its
 // deadline: storage.Game.Remind, indexed with the deadlines (Games.Due).
 // finish sets it whenever the clock restarts (a new Clock.Key: a move, a
 // turn, a phase), keeps it while the key stays, and clears it when no clock
@@ -92,9 +93,9 @@ func (a *App) remindOnce(rec *storage.Game, now time.Time) error {
 			return err
 		}
 		if len(c.Actors) > 0 && c.Rule != NoClock {
-			m := reminder(rec, c, now)
+			// The reminder replaces the turn's ping, where each chose.
 			actors = len(c.Actors)
-			effects = append(effects, Effect{Op: OpPost, Channel: ChannelOfGame, Body: &m})
+			effects = append(effects, turnPings(c, true, now))
 		}
 	}
 	next := *rec

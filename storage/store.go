@@ -180,6 +180,11 @@ type Game struct {
 	// what it becomes once a newer board replaces it. Written when a board
 	// is posted.
 	Boards []LiveBoard `json:"boards,omitempty"`
+	// Pings are the game's "your move" messages still shown: posted in a
+	// channel (Channel as the game names it) or sent by direct message to
+	// User. Each turn's pings delete those before them (see commands'
+	// turn pings). Written when a ping is delivered.
+	Pings []Ping `json:"pings,omitempty"`
 	// Unrated marks a game that changes no rating: a casual challenge, or a
 	// game with a computer seat. An aborted game is unrated whatever this
 	// says.
@@ -219,6 +224,14 @@ type LiveBoard struct {
 	Channel string          `json:"channel"`
 	Message string          `json:"message"`
 	Compact json.RawMessage `json:"compact,omitempty"`
+}
+
+// Ping is one "your move" message of a game: Message in Channel, or the
+// direct message Message to User when User is set.
+type Ping struct {
+	Channel string `json:"channel,omitempty"`
+	User    string `json:"user,omitempty"`
+	Message string `json:"message"`
 }
 
 // Outcome is how a game ended, typed: who won, who lost, and how.

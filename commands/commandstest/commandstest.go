@@ -64,6 +64,9 @@ type Platform struct {
 	Types   map[string]ui.ChannelType
 	// Archived are the threads archived and locked (ArchiveThread).
 	Archived map[string]bool
+	// Deleted are the messages deleted (Delete; DeleteDM as channel
+	// "dm:<user ID>"), as "<channel>/<message>".
+	Deleted []string
 	Fail     func(op, channel string) error
 	next     int
 	names    map[string]string // thread ID -> parent "/" name
@@ -110,6 +113,20 @@ func (p *Platform) Edit(ctx context.Context, channelID, messageID string, m comm
 	}
 	p.Edits = append(p.Edits, Edited{channelID, messageID, m})
 	return nil
+}
+
+func (p *Platform) Delete(ctx context.Context, channelID, messageID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("delete", channelID); err != nil {
+		return err
+	}
+	p.Deleted = append(p.Deleted, channelID+"/"+messageID)
+	return nil
+}
+
+func (p *Platform) DeleteDM(ctx context.Context, userID, messageID string) error {
+	return p.Delete(ctx, "dm:"+userID, messageID)
 }
 
 func (p *Platform) EditDM(ctx context.Context, userID, messageID string, m commands.Message) error {
