@@ -41,67 +41,92 @@ func (h *harness) countBotMessages(channelID string) threadCount {
 	return c
 }
 
-// TestSurvivalThreadKeepsOneLiveBoard: a 40-ply Survival game played with
-// /move, then resigned, leaves its thread at most 48 bot messages and at
-// most 2 carrying a board image: each move's board replaces the one
-// before, which becomes a line of the move list (issue 15 item 1).
+// TestSurvivalThreadKeepsOneLiveBoard is issue 25's acceptance test: a
+// 40-ply Survival game played with /move, no draw offer, leaves at most 6
+// bot messages in its thread (the header, the live board edited in place,
+// the turn's ping; then the replay and the closing summary); each turn's
+// player is notified exactly once, by the ping message alone (the board's
+// edits and its mentions notify nobody), and no ping of an earlier turn is
+// left. The end deletes the last ping before the thread is archived.
 func TestSurvivalThreadKeepsOneLiveBoard(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	alice, bob := h.srv.User("alice"), h.srv.User("bob")
 	thread := h.survivalGame(alice, bob)
-	var last *discordsim.Message
+	pingsIn := func(u *discordsim.User) int {
+		n := 0
+		for _, no := range h.srv.Notifications(u.ID) {
+			if no.ChannelID == thread.ID {
+				n++
+			}
+		}
+		return n
+	}
+	h.drained()
+	require.Equal(t, 1, pingsIn(alice), "White is pinged once for the first move")
+	require.Equal(t, 0, pingsIn(bob))
+	board := h.liveBoard(thread)
 	for i, mv := range eliminationGame[:40] {
-		player := alice
+		player, next := alice, bob
 		if i%2 == 1 {
-			player = bob
+			player, next = bob, alice
 		}
-		last = h.move(player, thread, mv)
+		live := h.move(player, thread, mv)
+		require.Equal(t, board.ID, live.ID, "after ply %d: the live board is edited in place", i+1)
+		require.NotEmpty(t, live.Buttons(), "the live board keeps its controls")
 		c := h.countBotMessages(thread.ID)
+		require.LessOrEqual(t, c.messages, 3, "after ply %d: the header, the live board and one ping", i+1)
 		require.Equal(t, 1, c.images, "after ply %d: one board image in the thread", i+1)
-		require.Equal(t, i+2, c.messages, "after ply %d: the first board and one per move", i+1)
-		next := bob
-		if player == bob {
-			next = alice
-		}
-		require.Contains(t, last.Text(), next.Mention()+", your move", "the new board pings the player to move")
-		require.NotEmpty(t, last.Buttons(), "the live board keeps its controls")
+		plies := i + 1 // alice is pinged at the start and after each of bob's plies, bob after each of alice's
+		require.Equal(t, 1+plies/2, pingsIn(alice), "after ply %d: alice pinged once per turn of hers", plies)
+		require.Equal(t, (plies+1)/2, pingsIn(bob), "after ply %d: bob pinged once per turn of his", plies)
+		pings := h.pingMessages(thread.ID)
+		require.Len(t, pings, 1, "after ply %d: one ping left in the thread", i+1)
+		require.Contains(t, pings[0].Content, next.Mention()+", your move", "the ping names the player to move")
+		require.NotContains(t, pings[0].Content, player.Mention())
 	}
 	c := h.countBotMessages(thread.ID)
-	require.Contains(t, c.compact[1], "1. g8=Q — "+alice.Mention(), "the boards read as a move list")
-	require.Contains(t, c.compact[2], "1... e1=K — "+bob.Mention())
-	for _, m := range h.srv.Messages(thread.ID) {
-		if !hasImage(m) && m.Author != nil && m.Author.ID == h.srv.Bot().ID && !m.Ephemeral() {
-			require.Empty(t, m.Buttons(), "a compacted board has no buttons: %q", m.Text())
-			require.Empty(t, m.Embeds, "a compacted board has no card: %q", m.Text())
-			require.LessOrEqual(t, m.Version, 2, "a board is edited once at most")
-		}
+	for _, m := range public(h.srv.Messages(thread.ID)) {
+		t.Logf("after 40 plies: v%d img=%v %q", m.Version, hasImage(m), m.Text()[:min(160, len(m.Text()))])
 	}
-	t.Logf("Survival, 40 plies played with /move: %d bot messages in the thread, %d with an image, %d private answers", c.messages, c.images, c.private)
+	t.Logf("Survival, 40 plies played with /move: %d bot messages in the thread, %d with an image, %d private answers; pings: alice %d, bob %d",
+		c.messages, c.images, c.private, pingsIn(alice), pingsIn(bob))
 
 	h.replyConfirmed(bob, thread.ID, "resign")
 	end := h.liveBoard(thread)
+	require.Equal(t, board.ID, end.ID, "the live board becomes the final board")
 	require.Contains(t, end.Text(), "wins by resignation")
 	requireOnlyRematch(t, end)
-	c = h.countBotMessages(thread.ID)
-	t.Logf("Survival, 40 plies then a resignation: %d bot messages in the thread, %d with an image, %d private answers", c.messages, c.images, c.private)
-	require.LessOrEqual(t, c.messages, 48)
-	require.LessOrEqual(t, c.images, 2)
-	if c.images != 1 {
-		for _, m := range h.srv.Messages(thread.ID) {
-			t.Logf("v%d img=%v eph=%v %q", m.Version, hasImage(m), m.Ephemeral(), m.Text()[:min(80, len(m.Text()))])
-		}
-	}
-	require.Equal(t, 1, c.images, "the final board is the only image left")
-	require.True(t, strings.HasPrefix(c.compact[0], "**Survival Chess: Tartan Grid**"), "the first board became the game's title line: %q", c.compact[0])
+	require.Empty(t, h.pingMessages(thread.ID), "the end deletes the last ping")
+	require.Equal(t, 21, pingsIn(alice))
+	require.Equal(t, 20, pingsIn(bob))
 
-	// The thread is archived with its summary: one message more.
+	// The replay and the thread's closing summary follow.
 	h.clock.Advance(commands.ArchiveDelay)
 	h.swept()
 	c = h.countBotMessages(thread.ID)
-	t.Logf("Survival, archived: %d bot messages in the thread, %d with an image", c.messages, c.images)
-	require.LessOrEqual(t, c.messages, 48)
+	for _, m := range public(h.srv.Messages(thread.ID)) {
+		t.Logf("archived: v%d img=%v %q", m.Version, hasImage(m), m.Text()[:min(160, len(m.Text()))])
+	}
+	t.Logf("Survival, 40 plies, resigned, archived: %d bot messages in the thread, %d with an image", c.messages, c.images)
+	require.LessOrEqual(t, c.messages, 6, "issue 25's target")
 	require.Equal(t, 1, c.images)
+	// The closing summary names the winner: the one notification after
+	// the end.
+	require.Equal(t, 22, pingsIn(alice), "the winner is told by the closing summary")
+	require.Equal(t, 20, pingsIn(bob))
+	require.Empty(t, h.pingMessages(thread.ID))
+}
+
+// pingMessages are the bot's turn pings left in channelID.
+func (h *harness) pingMessages(channelID string) []*discordsim.Message {
+	var out []*discordsim.Message
+	for _, m := range public(h.srv.Messages(channelID)) {
+		if m.Author != nil && m.Author.ID == h.srv.Bot().ID && strings.Contains(m.Content, ", your move") && len(m.Embeds) == 0 {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // public is ms without the ephemeral messages.
@@ -205,4 +230,33 @@ piece NI2 n18
 	require.Contains(t, lines[0], "c3-c4")
 	require.Contains(t, lines[0], "Mine", "the turn's line includes its placements")
 	require.Contains(t, g.board().Text(), alice.Mention()+", your turn", "the live board pings the player to move")
+}
+
+// TestLiveBoardPostedAnewOnTooManyEdits: when Discord refuses to edit the
+// live board (30046, a message older than an hour edited too often), the
+// board is posted anew and the old one deleted, so the thread still holds
+// one board; and a ping deleted by hand before the next turn (404 on its
+// delete) counts as done.
+func TestLiveBoardPostedAnewOnTooManyEdits(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice, bob := h.srv.User("alice"), h.srv.User("bob")
+	thread := h.survivalGame(alice, bob)
+	board := h.move(alice, thread, eliminationGame[0])
+	h.srv.FailNext("PATCH /channels/"+thread.ID+"/messages/"+board.ID, 1,
+		discordsim.Fault{Status: 400, Code: 30046, Message: "Maximum number of edits to messages older than 1 hour reached. Try again later"})
+	// Bob deletes nothing, but the ping he was sent is gone (a moderator).
+	pings := h.pingMessages(thread.ID)
+	require.Len(t, pings, 1)
+	require.NoError(t, h.srv.DeleteMessage(pings[0].ID))
+	fresh := h.move(bob, thread, eliminationGame[1])
+	require.NotEqual(t, board.ID, fresh.ID, "the board is posted anew")
+	require.Nil(t, h.srv.Message(board.ID), "the old board is deleted")
+	c := h.countBotMessages(thread.ID)
+	require.Equal(t, 1, c.images, "one board in the thread")
+	require.Equal(t, 2, c.messages, "the board and the new ping")
+	require.Contains(t, fresh.Text(), "e1=K")
+	next := h.move(alice, thread, eliminationGame[2])
+	require.Equal(t, fresh.ID, next.ID, "the new board is edited in place from then on")
+	require.Equal(t, 0, h.bot.App().Pending(), "nothing left to deliver")
 }
