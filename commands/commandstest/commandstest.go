@@ -67,9 +67,9 @@ type Platform struct {
 	// Deleted are the messages deleted (Delete; DeleteDM as channel
 	// "dm:<user ID>"), as "<channel>/<message>".
 	Deleted []string
-	Fail     func(op, channel string) error
-	next     int
-	names    map[string]string // thread ID -> parent "/" name
+	Fail    func(op, channel string) error
+	next    int
+	names   map[string]string // thread ID -> parent "/" name
 }
 
 // NewPlatform returns an empty fake platform.
