@@ -94,6 +94,30 @@ func (p *Platform) Snapshot() (posts []Sent, edits []Edited) {
 	return append([]Sent(nil), p.Posts...), append([]Edited(nil), p.Edits...)
 }
 
+// Shown returns what the channels show now: every post, as last edited,
+// without those deleted, in the order posted.
+func (p *Platform) Shown() []Sent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	gone := map[string]bool{}
+	for _, d := range p.Deleted {
+		gone[d] = true
+	}
+	var out []Sent
+	for _, s := range p.Posts {
+		if gone[s.Channel+"/"+s.ID] {
+			continue
+		}
+		for _, e := range p.Edits {
+			if e.ID == s.ID && e.Channel == s.Channel {
+				s.Msg = e.Msg
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 func (p *Platform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
