@@ -133,12 +133,25 @@ func TestSandPrivateAnswers(t *testing.T) {
 	}
 }
 
-// lastPost delivers the outbox and returns the newest post in "th1".
+// lastPost delivers the outbox and returns the newest message "th1" shows
+// (as last edited: the live board is edited in place), turn pings aside.
 func lastPost(t *testing.T, a *commands.App, p *commandstest.Platform) commands.Message {
 	t.Helper()
-	ps := posts(t, a, p, "th1", 0)
+	commandstest.Deliver(t, a, a.Now())
+	var ps []commands.Message
+	for _, s := range p.Shown() {
+		if s.Channel == "th1" && !isPing(s.Msg) {
+			ps = append(ps, s.Msg)
+		}
+	}
 	require.NotEmpty(t, ps)
 	return ps[len(ps)-1]
+}
+
+// isPing reports whether m is a turn's ping (a message of its own that
+// mentions whoever must act).
+func isPing(m commands.Message) bool {
+	return !m.Quiet && len(m.Cards) == 0 && len(m.Files) == 0 && strings.Contains(m.Content, ", your ")
 }
 
 // TestSandTimeoutRulings: the rulings of docs/rules/sandtable.md, "In
