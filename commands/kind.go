@@ -182,6 +182,10 @@ type Clock struct {
 	Actors []string // user IDs who must act now
 	Key    string
 	Period time.Duration
+	// PingIn is the channel where the actors who chose to be pinged in
+	// the thread are (a Team Chess team's thread); "" for the game's
+	// thread (see pings.go).
+	PingIn string
 }
 
 // Turn is one action on a game in progress: what the action reads and what

@@ -20,8 +20,8 @@ import (
 //   - an OpUnping, which deletes every ping of the game still shown
 //     (storage.Game.Pings), so a thread keeps at most one ping and a
 //     player's direct messages one per game;
-//   - one post in the game's thread mentioning the actors who chose
-//     "thread" (the default), and one direct message per actor who chose
+//   - one post in the game's thread (or Clock.PingIn: a Team Chess team's
+//     thread) mentioning the actors who chose "thread" (the default), and one direct message per actor who chose
 //     "dm" (it names the game and links its thread); nothing for "off"
 //     (the live board still says whose turn it is). Computer seats are
 //     never pinged.
@@ -41,7 +41,7 @@ import (
 // turnPings asks for the pings of the turn whose clock is c (its actors)
 // at now; reminder makes them its reminder.
 func turnPings(c Clock, reminder bool, now time.Time) Effect {
-	return Effect{Op: OpPing, To: append([]string(nil), c.Actors...), Turn: turnWord(c.Rule), Reminder: reminder, Queued: now}
+	return Effect{Op: OpPing, To: append([]string(nil), c.Actors...), Channel: c.PingIn, Turn: turnWord(c.Rule), Reminder: reminder, Queued: now}
 }
 
 // turnWord names what a clock's actors must do.
@@ -116,7 +116,11 @@ func (a *App) expandPings(tx storage.Tx, rec *storage.Game, effects []Effect) ([
 		}
 		if len(inThread) > 0 {
 			m := a.pingThread(rec, e, inThread)
-			out = append(out, Effect{Op: OpPing, Channel: ChannelOfGame, Body: &m})
+			ch := e.Channel
+			if ch == "" {
+				ch = ChannelOfGame
+			}
+			out = append(out, Effect{Op: OpPing, Channel: ch, Body: &m})
 		}
 	}
 	return out, nil
