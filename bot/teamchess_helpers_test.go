@@ -281,11 +281,17 @@ func (tb *tcTable) refused(u *discordsim.User, channel *discordsim.Channel, comm
 	return mustBeEphemeral(tb.t, m, u)
 }
 
-// last returns the newest public message of a channel, turn pings aside
-// (the live board is edited in place, so a ping may be newer).
+// last returns the live board of a channel (edited in place, so pings and
+// suggestions may be newer), or its newest public message, pings aside,
+// when it has no board.
 func (tb *tcTable) last(channel *discordsim.Channel) *discordsim.Message {
 	tb.t.Helper()
 	ms := public(tb.h.srv.Messages(channel.ID))
+	for i := len(ms) - 1; i >= 0; i-- {
+		if hasImage(ms[i]) {
+			return ms[i]
+		}
+	}
 	for i := len(ms) - 1; i >= 0; i-- {
 		if !(pingText.MatchString(ms[i].Content) && len(ms[i].Embeds) == 0) {
 			return ms[i]
