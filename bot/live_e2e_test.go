@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -86,8 +87,9 @@ func TestSurvivalThreadKeepsOneLiveBoard(t *testing.T) {
 		require.NotContains(t, pings[0].Content, player.Mention())
 	}
 	c := h.countBotMessages(thread.ID)
-	for _, m := range public(h.srv.Messages(thread.ID)) {
+	for i, m := range public(h.srv.Messages(thread.ID)) {
 		t.Logf("after 40 plies: v%d img=%v %q", m.Version, hasImage(m), m.Text()[:min(160, len(m.Text()))])
+		tcDump(t, fmt.Sprintf("survival-40-plies-%d", i), m)
 	}
 	t.Logf("Survival, 40 plies played with /move: %d bot messages in the thread, %d with an image, %d private answers; pings: alice %d, bob %d",
 		c.messages, c.images, c.private, pingsIn(alice), pingsIn(bob))
