@@ -147,3 +147,48 @@ func TestNotifyInDirectMessagesListsServers(t *testing.T) {
 	require.Contains(t, r.Content, "In every server: a message in the game's thread mentions you.")
 	require.Contains(t, r.Content, "Server g: no ping")
 }
+
+// TestPingPostedButNotRecorded: a turn's ping reached Discord but its
+// answer was lost: the retry deletes the pings before it again (done: a
+// delete of a message gone counts as done), finds the ping among the
+// recent messages instead of posting it twice, and records it as the one
+// ping left.
+func TestPingPostedButNotRecorded(t *testing.T) {
+	t.Parallel()
+	alice, bob := commandstest.Alice, commandstest.Bob
+	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
+	c := commandstest.Cmd(alice, "ttt", "challenge", nil)
+	c.ChannelID = "general"
+	c.Options["opponent"] = commands.Option{User: &bob}
+	ch, err := a.Handle(c)
+	require.NoError(t, err)
+	var accept string
+	for _, comp := range ch.Rows[0] {
+		if b := comp.(ui.Button); b.Label == "Accept" {
+			accept = b.Route
+		}
+	}
+	_, err = a.Handle(commandstest.Click(bob, accept, "challenge-msg"))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, commandstest.T0)
+	first := threadPings(p, "challenge-msg")
+	require.Len(t, first, 1)
+
+	a.Platform = &losingPlatform{Platform: p, lose: 1}
+	r := commandstest.Cmd(alice, "move", "", map[string]string{"move": "1"})
+	r.ChannelID = "challenge-msg"
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, commandstest.T0)
+	require.Equal(t, 1, a.Pending(), "the ping's answer was lost: it waits for a retry")
+	commandstest.Deliver(t, a, commandstest.T0.Add(time.Hour))
+	require.Zero(t, a.Pending())
+	pings := threadPings(p, "challenge-msg")
+	require.Len(t, pings, 2, "bob's ping posted once")
+	require.True(t, strings.HasPrefix(pings[1], bob.Mention()+", your move"))
+	posts, _ := p.Snapshot()
+	g := commandstest.Game(t, store, g0(t, store))
+	require.Equal(t, []storage.Ping{{Channel: "challenge-msg", Message: posts[len(posts)-1].ID}}, g.Pings, "the one ping left is bob's")
+	require.Len(t, p.Deleted, 2, "alice's ping deleted, again on the retry")
+	require.Equal(t, p.Deleted[0], p.Deleted[1])
+}

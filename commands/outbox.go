@@ -747,7 +747,7 @@ var errWaiting = errors.New("waiting for the game's thread")
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") || e.Op == OpUnping {
+	if ch == ChannelOfGame || (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") || e.Op == OpUnping || (e.Op == OpPing && e.Replace) {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)

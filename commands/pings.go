@@ -17,9 +17,10 @@ import (
 // asks for the turn's pings (turnPings: an OpPing naming the actors, To);
 // enqueue turns it, in the transaction that saves it, into
 //
-//   - an OpUnping, which deletes every ping of the game still shown
-//     (storage.Game.Pings), so a thread keeps at most one ping and a
-//     player's direct messages one per game;
+//   - the deletes of every ping of the game still shown (storage.Game.Pings),
+//     so a thread keeps at most one ping and a player's direct messages one
+//     per game: done by the turn's first ping (Effect.Replace), or an
+//     OpUnping when nobody is to be pinged;
 //   - one post in the game's thread (or Clock.PingIn: a Team Chess team's
 //     thread) mentioning the actors who chose "thread" (the default), and one direct message per actor who chose
 //     "dm" (it names the game and links its thread); nothing for "off"
@@ -29,8 +30,9 @@ import (
 // The turn's reminder (remind.go) is a ping of the same kind and replaces
 // the turn's. The end of a game deletes its pings (an OpUnping queued with
 // the end, before the thread's archive). A ping's ID is recorded in the
-// transaction that marks its post done (recordPing), and an OpUnping's
-// deletes are cleared in the one that marks it done: a retry or a crash
+// transaction that marks its post done (recordPing; a replacing ping's
+// record replaces them), and an OpUnping's deletes are cleared in the one
+// that marks it done: a retry or a crash
 // deletes nothing twice that matters (a message already gone is done) and
 // leaves no ping behind.
 //
@@ -102,7 +104,7 @@ func (a *App) expandPings(tx storage.Tx, rec *storage.Game, effects []Effect) ([
 		if rec == nil {
 			continue
 		}
-		out = append(out, Effect{Op: OpUnping})
+		first := len(out)
 		var inThread []string
 		for _, id := range e.To {
 			if _, computer := rec.Computer(id); computer || id == a.self {
@@ -128,6 +130,11 @@ func (a *App) expandPings(tx storage.Tx, rec *storage.Game, effects []Effect) ([
 				ch = ChannelOfGame
 			}
 			out = append(out, Effect{Op: OpPing, Channel: ch, Body: &m})
+		}
+		if len(out) == first {
+			out = append(out, Effect{Op: OpUnping}) // nobody to ping: the pings before still go
+		} else {
+			out[first].Replace = true
 		}
 	}
 	return out, nil
@@ -205,6 +212,11 @@ func (a *App) recordPing(tx storage.Tx, e *Effect, id string) error {
 		p.Channel = ""
 	} else if p.Channel == ChannelOfGame {
 		p.Channel = rec.ThreadID
+	}
+	if e.Replace {
+		// Its delivery deleted the pings recorded before it.
+		rec.Pings = []storage.Ping{p}
+		return tx.Games().Put(rec, a.Now())
 	}
 	if slices.Contains(rec.Pings, p) {
 		return nil

@@ -137,7 +137,17 @@ var effectKinds = map[Op]effectKind{
 		return "", err
 	}},
 	OpPing: {
+		// The pings it replaces are deleted on every attempt, first (a
+		// message already gone is done): a ping found posted by an earlier
+		// attempt still replaces them.
 		reconcile: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+			if d.Effect.Replace && d.Game != nil {
+				for _, p := range d.Game.Pings {
+					if err := deleteMessage(ctx, x.p, p.Channel, p.User, p.Message); err != nil {
+						return "", err
+					}
+				}
+			}
 			if !d.MaybeDone {
 				return "", nil
 			}

@@ -85,6 +85,10 @@ type Effect struct {
 	To       []string `json:"to,omitempty"`
 	Turn     string   `json:"turn,omitempty"`
 	Reminder bool     `json:"reminder,omitempty"`
+	// Replace makes a ping (OpPing) delete every ping of its game recorded
+	// before it (Game.Pings) first, then replace them: a turn's first
+	// ping, so that a move costs one delivery for its pings, not two.
+	Replace bool `json:"replace,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`

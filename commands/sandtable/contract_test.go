@@ -278,7 +278,7 @@ func TestRevealIsSavedWithItsEffects(t *testing.T) {
 	require.Contains(t, r.Content, "both are revealed")
 	_, s = load(t, store)
 	require.Equal(t, engine.PhaseMain, s.pos.Phase(), "revealed in the stored game")
-	require.Equal(t, 5, a.Pending(), "the reveal waits in the outbox: board, status edit, note, the turn's ping (and the delete of the pings before)")
+	require.Equal(t, 4, a.Pending(), "the reveal waits in the outbox: board, status edit, note, the turn's ping")
 	before, edits := p.Snapshot()
 	require.Empty(t, before)
 	require.Empty(t, edits)
