@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -115,30 +114,6 @@ func (a *App) remindOnce(rec *storage.Game, now time.Time) error {
 		a.kick()
 	}
 	return nil
-}
-
-// reminder is the message reminding whoever must act in the game rec,
-// whose clock is c, at now: "<@bob>, 6 hours left on your move in <link>".
-// The deadline's timestamp makes each run's reminder distinct, so that the
-// outbox's reconciliation never takes one for an earlier one.
-func reminder(rec *storage.Game, c Clock, now time.Time) Message {
-	mentions := make([]string, len(c.Actors))
-	for i, id := range c.Actors {
-		mentions[i] = mentionID(id)
-	}
-	what := "move"
-	switch c.Rule {
-	case PerTurn:
-		what = "turn"
-	case Deployment:
-		what = "deployment"
-	}
-	where := ""
-	if rec.ThreadID != "" {
-		where = " in " + ThreadLink(rec.GuildID, rec.ThreadID)
-	}
-	return Message{Content: fmt.Sprintf("Reminder: %s, %s left on your %s%s (time runs out <t:%d:R>).",
-		andList(mentions), timeLeft(rec.Deadline.Sub(now)), what, where, rec.Deadline.Unix())}
 }
 
 // timeLeft says d to the minute in at most two units: "6 hours",
