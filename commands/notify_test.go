@@ -192,3 +192,39 @@ func TestPingPostedButNotRecorded(t *testing.T) {
 	require.Len(t, p.Deleted, 2, "alice's ping deleted, again on the retry")
 	require.Equal(t, p.Deleted[0], p.Deleted[1])
 }
+
+// TestDMPingToClosedDMsStillReplaces: a turn's DM ping to a player whose
+// direct messages are closed posts nothing, and still deletes the pings
+// before it: none is left recorded.
+func TestDMPingToClosedDMsStillReplaces(t *testing.T) {
+	t.Parallel()
+	alice, bob := commandstest.Alice, commandstest.Bob
+	a, p, store := commandstest.NewApp(t, func(a *commands.App) { commands.Register[*tttState](a, ticTacToe{}) })
+	_, err := notifyCmd(t, a, bob, "dm", false)
+	require.NoError(t, err)
+	p.Closed[bob.ID] = true
+	c := commandstest.Cmd(alice, "ttt", "challenge", nil)
+	c.ChannelID = "general"
+	c.Options["opponent"] = commands.Option{User: &bob}
+	ch, err := a.Handle(c)
+	require.NoError(t, err)
+	var accept string
+	for _, comp := range ch.Rows[0] {
+		if b := comp.(ui.Button); b.Label == "Accept" {
+			accept = b.Route
+		}
+	}
+	_, err = a.Handle(commandstest.Click(bob, accept, "challenge-msg"))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, commandstest.T0)
+	require.Len(t, commandstest.Game(t, store, g0(t, store)).Pings, 1, "alice's ping")
+	r := commandstest.Cmd(alice, "move", "", map[string]string{"move": "1"})
+	r.ChannelID = "challenge-msg"
+	_, err = a.Handle(r)
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, commandstest.T0)
+	require.Zero(t, a.Pending())
+	require.Empty(t, p.DMs[bob.ID], "bob's DMs are closed")
+	require.Len(t, p.Deleted, 1, "alice's ping deleted")
+	require.Empty(t, commandstest.Game(t, store, g0(t, store)).Pings, "no ping left recorded")
+}

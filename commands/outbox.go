@@ -697,7 +697,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		id = ""
 	}
 	board := id != "" && e.Op == OpBoard && e.Game != ""
-	ping := (id != "" && e.Op == OpPing || e.Op == OpUnping) && e.Game != ""
+	// A replacing ping deleted the pings before it even when it posted
+	// nothing (a direct message to closed DMs, a refusal).
+	ping := (id != "" && e.Op == OpPing || e.Op == OpUnping || e.Op == OpPing && e.Replace) && e.Game != ""
 	yields := id != "" && (e.Result != "" || e.Final) && e.Game != ""
 	if (yields || board || ping) && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game

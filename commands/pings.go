@@ -190,8 +190,9 @@ func (a *App) pingDM(rec *storage.Game, e Effect) Message {
 }
 
 // recordPing records, in tx, what the delivered ping effect e did to its
-// game's pings: an OpPing's message id is added, an OpUnping's deletes
-// clear them. A game that no longer exists needs nothing.
+// game's pings: an OpPing's message id is added (or replaces them), an
+// OpUnping's deletes clear them, and so do a replacing ping's that posted
+// nothing (id ""). A game that no longer exists needs nothing.
 func (a *App) recordPing(tx storage.Tx, e *Effect, id string) error {
 	rec, err := tx.Games().Get(e.Game)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -200,7 +201,7 @@ func (a *App) recordPing(tx storage.Tx, e *Effect, id string) error {
 	if err != nil {
 		return err
 	}
-	if e.Op == OpUnping {
+	if e.Op == OpUnping || id == "" {
 		if len(rec.Pings) == 0 {
 			return nil
 		}
