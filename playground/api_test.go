@@ -461,7 +461,10 @@ func TestAPlaygroundGameSurvivesARestart(t *testing.T) {
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	thread := tp.survivalThread()
 	tp.command(alice, thread, "move", opt("move", "g7g8q"))
-	before := tp.waitView(bob, thread, "the move", func(v view) bool { return len(v.Messages) >= 2 })
+	before := tp.waitView(bob, thread, "the move and bob's ping", func(v view) bool {
+		n := len(v.Messages)
+		return n >= 2 && strings.Contains(v.Messages[0].text(), "g8=Q") && strings.Contains(v.Messages[n-1].text(), "your move")
+	})
 	dm := tp.ok("/api/dm", map[string]any{"as": alice})
 	tp.stop()
 
@@ -475,15 +478,15 @@ func TestAPlaygroundGameSurvivesARestart(t *testing.T) {
 		require.Equal(t, before.Messages[i].text(), after.Messages[i].text())
 	}
 	// The board images are back, byte for byte.
-	img := after.Messages[len(after.Messages)-1].Attachments[0]
+	img := after.Messages[0].Attachments[0] // the live board
 	r := tp2.get(img.URL)
 	require.Equal(t, 200, r.status)
 	require.Equal(t, img.Size, len(r.body))
 	require.Equal(t, dm["id"], tp2.view(alice, "").DM.ID, "alice's DM is back")
 	// The game goes on: the bot kept it in the same database.
 	tp2.command(bob, thread, "move", opt("move", "e2e1k"))
-	v := tp2.waitView(alice, thread, "the reply", func(v view) bool { return len(v.Messages) > len(after.Messages) })
-	require.Contains(t, v.Messages[len(v.Messages)-1].text(), "e1=K")
+	v := tp2.waitView(alice, thread, "the reply", func(v view) bool { return strings.Contains(v.Messages[0].text(), "e1=K") })
+	require.Contains(t, v.Messages[0].text(), "e1=K", "the live board edited")
 }
 
 func TestATakenPortIsReplacedAndSaid(t *testing.T) {
