@@ -56,8 +56,8 @@ func TestBrowserComputerAndLeaderboard(t *testing.T) {
 		}
 		tp.command(who, game, "move", opt("move", mv))
 	}
-	tp.waitView(alice, game, "the game's end", func(v view) bool {
-		return strings.Contains(lastText(v), "wins by elimination")
+	tp.waitView(alice, game, "the game's end on the live board", func(v view) bool {
+		return len(v.Messages) > 0 && strings.Contains(v.Messages[0].text(), "wins by elimination")
 	})
 
 	b.openChannel("general")
