@@ -895,6 +895,15 @@ func mentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{discordgo.AllowedMentionTypeUsers}}
 }
 
+// mentionsOf is what m's mentions may ping: nobody for a quiet message (a
+// live board), else users (mentions).
+func mentionsOf(m commands.Message) *discordgo.MessageAllowedMentions {
+	if m.Quiet {
+		return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+	}
+	return mentions()
+}
+
 func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
 	m = fitModal(m)
 	rows := make([]discordgo.MessageComponent, 0, len(m.Inputs))

@@ -107,15 +107,16 @@ func TestTeamChessMoveTimerRestartsWithEachTransition(t *testing.T) {
 	h.requireTimeLosses(pub, 1, "one second before dan's hour is up")
 	require.Contains(t, tb.refused(carol, tb.pub, "move", discordsim.Opt("move", "Nc6")), "dan commands Black now")
 	h.clock.Advance(time.Second)
-	m = h.requireTimeLosses(pub, 2, "exactly one hour after the tag-out for time")[1]
+	// The live board, edited in place, shows the newest lapse.
+	m = h.requireTimeLosses(pub, 1, "exactly one hour after the tag-out for time")[0]
 	require.Contains(t, m.Text(), "**dan** (Black) ran out of time for the move")
 	require.Contains(t, m.Text(), "White wins by Fatigue victory")
 	require.False(t, tb.stored().Active)
 	// The same sweep told both teams.
 	for _, th := range tb.team {
 		losses := h.timeLosses(th.ID)
-		require.Len(t, losses, 2, "time announcements in %s", th.Name)
-		require.Contains(t, losses[1].Text(), "White wins by Fatigue victory")
+		require.Len(t, losses, 1, "the live board of %s shows the lapse", th.Name)
+		require.Contains(t, losses[0].Text(), "White wins by Fatigue victory")
 	}
 }
 

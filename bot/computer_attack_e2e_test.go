@@ -7,17 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
 	"sandtable/internal/discordsim"
 	"sandtable/storage"
 )
 
-// TestComputerMovePostFailsThenRetried: Discord answers 500 to the posts
-// of the computer's reply (its new live board): the move is made once, in
-// the store at once, and its board is posted once when the outbox retries;
-// the computer does not move again meanwhile.
+// TestComputerMovePostFailsThenRetried: Discord answers 500 to the edits
+// of the live board (alice's move, then the computer's reply): the move is
+// made once, in the store at once, and shown once when the outbox retries
+// (one ping); the computer does not move again meanwhile.
 func TestComputerMovePostFailsThenRetried(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -28,10 +27,12 @@ func TestComputerMovePostFailsThenRetried(t *testing.T) {
 	require.NotNil(t, link, start.Text())
 	thread := h.srv.ChannelByID(link[1])
 	played := h.srv.Bot().Mention() + " played **"
+	// The computer's moves: alice's turn pings after her first (the live
+	// board is edited in place; each computer move pings her once).
 	computerBoards := func() int {
-		n := 0
-		for _, m := range h.srv.Messages(thread.ID) {
-			if strings.HasPrefix(m.Content, played) || strings.HasSuffix(m.Content, "— "+h.srv.Bot().Mention()) {
+		n := -1
+		for _, no := range h.srv.Notifications(alice.ID) {
+			if no.ChannelID == thread.ID {
 				n++
 			}
 		}
@@ -51,17 +52,18 @@ func TestComputerMovePostFailsThenRetried(t *testing.T) {
 		return n
 	}
 	h.drained()
+	first := h.liveBoard(thread)
 	failed := func() int {
 		n := 0
-		for _, c := range h.srv.CallsTo("POST /channels/" + thread.ID + "/messages") {
+		for _, c := range h.srv.CallsTo("PATCH /channels/" + thread.ID + "/messages/*") {
 			if c.Status == 500 {
 				n++
 			}
 		}
 		return n
 	}
-	// Every post to the thread fails twice from here: alice's board, then the computer's.
-	h.srv.ServerErrorNext("POST /channels/"+thread.ID+"/messages", 3)
+	// The live board's edits fail from here: alice's board, then the computer's.
+	h.srv.ServerErrorNext("PATCH /channels/"+thread.ID+"/messages/*", 3)
 	h.move(alice, thread, "g7g8q")
 	require.NoError(t, h.srv.WaitFor(wait, func() bool { return plies() == 2 }), "the computer moved in the store; log:\n%s", h.logs.String())
 	for i := 0; i < 20 && (failed() < 3 || computerBoards() < 1); i++ {
@@ -69,18 +71,14 @@ func TestComputerMovePostFailsThenRetried(t *testing.T) {
 		h.swept()
 	}
 	require.Equal(t, 3, failed(), "the injected faults were met")
-	require.Equal(t, 1, computerBoards(), "the computer's board is posted once")
+	require.Equal(t, 1, computerBoards(), "the computer's move is shown once (one ping)")
 	require.Equal(t, 2, plies(), "the computer moved once")
 	board := h.liveBoard(thread)
 	require.True(t, strings.HasPrefix(board.Content, played), "the live board is the computer's move: %s", board.Content)
 	require.Contains(t, board.Content, alice.Mention()+", your move.")
-	public := 0
-	for _, m := range h.messagesWith(thread.ID, "g8=Q") {
-		if m.Flags&discordgo.MessageFlagsEphemeral == 0 {
-			public++
-		}
-	}
-	require.Equal(t, 1, public, "alice's move is shown once (her board, compacted to a line)")
+	require.Equal(t, first.ID, board.ID, "the live board edited in place")
+	require.Equal(t, 1, h.countBotMessages(thread.ID).images, "one board in the thread")
+	require.Len(t, h.pingMessages(thread.ID), 1, "one ping left, alice's")
 }
 
 // TestMultiProcessComputerMovesOnce: three bots share one store, each
@@ -97,11 +95,11 @@ func TestMultiProcessComputerMovesOnce(t *testing.T) {
 	link := regexp.MustCompile(`<#(\d+)>`).FindStringSubmatch(start.Text())
 	require.NotNil(t, link, start.Text())
 	thread := m.srv.ChannelByID(link[1])
-	played := m.srv.Bot().Mention() + " played **"
+	// Each computer move edits the live board and pings alice once.
 	computerBoards := func() int {
 		n := 0
-		for _, msg := range m.srv.Messages(thread.ID) {
-			if strings.HasPrefix(msg.Content, played) || strings.HasSuffix(msg.Content, "— "+m.srv.Bot().Mention()) {
+		for _, no := range m.srv.Notifications(alice.ID) {
+			if no.ChannelID == thread.ID {
 				n++
 			}
 		}
@@ -112,7 +110,7 @@ func TestMultiProcessComputerMovesOnce(t *testing.T) {
 		// Every bot sweeps at least once more: none moves for the computer again.
 		m.clock.Advance(time.Second)
 		m.sweptAll()
-		require.Equal(t, n, computerBoards(), "one board per computer move")
+		require.Equal(t, n, computerBoards(), "one ping per computer move")
 		in, err := m.srv.Autocomplete(alice, thread.ID, "move", discordsim.Focused("move", ""))
 		require.NoError(t, err)
 		require.NoError(t, m.srv.WaitFor(wait, func() bool { return len(in.Choices()) > 0 }))

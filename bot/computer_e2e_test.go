@@ -37,14 +37,14 @@ func TestSurvivalAgainstTheComputer(t *testing.T) {
 	thread := srv.ChannelByID(link[1])
 	require.NotNil(t, thread)
 
-	// computerMoves counts the boards the computer's moves posted: the
-	// live one ("@bot played ...") and those compacted since ("1. e8=Q —
-	// @bot").
+	// computerMoves counts the computer's moves by alice's turn pings in
+	// the thread (the live board is edited in place; each computer move
+	// pings her once, and nothing else does: the computer moves first).
 	played := srv.Bot().Mention() + " played **"
 	computerMoves := func() int {
 		n := 0
-		for _, m := range srv.Messages(thread.ID) {
-			if strings.HasPrefix(m.Content, played) || strings.HasSuffix(m.Content, "— "+srv.Bot().Mention()) {
+		for _, no := range srv.Notifications(alice.ID) {
+			if no.ChannelID == thread.ID {
 				n++
 			}
 		}

@@ -433,7 +433,7 @@ func TestOutboxMetrics(t *testing.T) {
 	require.Positive(t, half, "the retry is due later")
 	h.clock.Advance(half)
 	require.InDelta(t, half.Seconds(), metric(t, addr, `sandtable_outbox_oldest_seconds`), 0.001)
-	require.Equal(t, 1.0, metric(t, addr, `sandtable_outbox_pending`))
+	require.Equal(t, 2.0, metric(t, addr, `sandtable_outbox_pending`), "the first board, the turn's ping behind it")
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_wait_seconds_count`)-metric(t, addr, `sandtable_outbox_wait_seconds_bucket{le="1.28"}`),
 		"nothing waited long yet")
 	h.clock.Advance(2 * time.Second)

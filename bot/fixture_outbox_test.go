@@ -86,8 +86,10 @@ func TestWriteFixtureOutbox(t *testing.T) {
 
 // TestFixtureOutboxDatabase opens fixtureOutboxDir's database (schema 6,
 // effects pending) with today's bot: the board Discord refused is posted
-// once and becomes the one live board, the board before it is compacted
-// once, the game plays on, and the finished game's ratings stand.
+// once and becomes the one live board (an effect of the earlier version,
+// which posted every board anew: the board before it is deleted, where the
+// earlier version compacted it), the game plays on with the live board
+// edited in place, and the finished game's ratings stand.
 func TestFixtureOutboxDatabase(t *testing.T) {
 	t.Parallel()
 	h, meta := startFixtureFrom(t, fixtureOutboxDir)
@@ -103,19 +105,30 @@ func TestFixtureOutboxDatabase(t *testing.T) {
 		}
 		return n
 	}
+	images := func() (n int) {
+		for _, m := range srv.Messages(th.ID) {
+			if !m.Ephemeral() && hasImage(m) {
+				n++
+			}
+		}
+		return n
+	}
 	// The downtime credit moved the retries' due times with the clocks (5
 	// minutes): they fall due a few seconds after the restart.
 	h.clock.Advance(10 * time.Second)
 	require.NoError(t, srv.WaitFor(wait, func() bool {
-		return with("played **e1=K**") > 0 && with("1. g8=Q —") == 1
-	}), "the pending board is posted and the one before it compacted")
+		return with("played **e1=K**") > 0 && images() == 1
+	}), "the pending board is posted and the one before it deleted")
 	live := h.liveBoard(th)
 	require.Contains(t, live.Text(), "played **e1=K**", "the pending board is the live one")
 	require.Equal(t, 1, with("played **e1=K**"), "the pending board is posted once")
 
 	m := h.reply(alice, th.ID, "move", discordsim.Opt("move", "g8g6"))
 	require.Contains(t, mustBeEphemeral(t, m, alice), "You played")
-	require.NoError(t, srv.WaitFor(wait, func() bool { return with("e1=K —") == 1 }), "the next move's board compacts it")
+	require.NoError(t, srv.WaitFor(wait, func() bool { return with("played **e1=K**") == 0 }), "the next move edits the live board")
+	next := h.liveBoard(th)
+	require.Equal(t, live.ID, next.ID, "edited in place")
+	require.Equal(t, 1, images())
 
 	st := h.tcReply(alice, h.gen.ID, "stats", discordsim.Opt("user", carol))
 	require.Contains(t, st.Text(), "1 W · 0 L · 0 D", "the rated game of schema 6 is still counted")

@@ -30,7 +30,7 @@ func TestQuoteInvisibleCharactersAreNotRead(t *testing.T) {
 		emoji := "👩\u200d💻 🏳\ufe0f\u200d🌈 🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F 👨\u200d👩\u200d👧"
 		m := tb.refused(bob, tb.pub, "suggest", discordsim.Opt("move", "N\u200bf3"), discordsim.Opt("comment", emoji+" ad\u200bmin \u202egnp.exe"))
 		require.Contains(t, m, "posted in your team thread")
-		s := tb.last(tb.team[tcWhite]).Content
+		s := h.lastPublic(tb.team[tcWhite].ID).Content
 		require.Contains(t, s, "**Nf3**")
 		require.Contains(t, s, emoji, "joined emoji stay whole")
 		require.Contains(t, s, "admin gnp.exe")

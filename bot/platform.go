@@ -25,7 +25,7 @@ type platform Bot
 func (p *platform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
 	out := outgoing(m)
 	send := &discordgo.MessageSend{
-		Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentions(),
+		Content: out.Content, Embeds: out.Embeds, Components: out.Components, Files: out.Files, AllowedMentions: mentionsOf(m),
 	}
 	var msg *discordgo.Message
 	var err error
@@ -113,7 +113,7 @@ func (p *platform) edit(ctx context.Context, channelID, messageID string, m comm
 		comps = []discordgo.MessageComponent{}
 	}
 	edit := &discordgo.MessageEdit{ID: messageID, Channel: channelID, Content: &content, Embeds: &embeds,
-		Components: &comps, Files: out.Files, AllowedMentions: mentions()}
+		Components: &comps, Files: out.Files, AllowedMentions: mentionsOf(m)}
 	if len(out.Files) > 0 || dropFiles || showsNoFile(m) {
 		// New files replace the old ones; a body that shows no file (a
 		// board compacted into a line of text) keeps none.
@@ -121,6 +121,20 @@ func (p *platform) edit(ctx context.Context, channelID, messageID string, m comm
 	}
 	_, err := p.sess.ChannelMessageEditComplex(edit, requestOptions(ctx)...)
 	return p.fail(err)
+}
+
+// Delete deletes the bot's message messageID in channelID.
+func (p *platform) Delete(ctx context.Context, channelID, messageID string) error {
+	return p.fail(p.sess.ChannelMessageDelete(channelID, messageID, requestOptions(ctx)...))
+}
+
+// DeleteDM deletes the direct message messageID the bot sent to userID.
+func (p *platform) DeleteDM(ctx context.Context, userID, messageID string) error {
+	chID, err := p.dmChannel(ctx, userID)
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.Delete(ctx, chID, messageID)
 }
 
 func (p *platform) StartThread(ctx context.Context, channelID, name string, private bool) (string, error) {

@@ -70,7 +70,7 @@ func TestPlayerInputIsQuotedSafely(t *testing.T) {
 		comment := "<@" + carol.ID + "> **look** @everyone ||spoiler|| # big\x00"
 		m := tb.refused(bob, tb.pub, "suggest", discordsim.Opt("move", "e4"), discordsim.Opt("comment", comment))
 		require.Contains(t, m, "posted in your team thread")
-		s := tb.last(tb.team[tcWhite]).Content
+		s := h.lastPublic(tb.team[tcWhite].ID).Content
 		require.True(t, strings.HasPrefix(s, "💡 **bob** suggests **e4** to "+alice.Mention()+".\n> "), s)
 		comment = s[strings.Index(s, "\n> ")+3:]
 		require.NotContains(t, comment, "<@"+carol.ID+">")

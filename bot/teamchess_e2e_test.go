@@ -105,7 +105,11 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 		requireBoard(t, first)
 		for side, th := range tb.team {
 			msgs := h.srv.Messages(th.ID)
-			require.Len(t, msgs, 1)
+			if side == tcWhite {
+				require.Len(t, h.pingMessages(th.ID), 1, "White's commander pinged in White's thread")
+				require.Contains(t, h.pingMessages(th.ID)[0].Content, alice.Mention())
+			}
+			require.Len(t, msgs, 1+len(h.pingMessages(th.ID)))
 			tcDump(t, "start-team-"+[]string{"white", "black"}[side], msgs[0])
 			require.Contains(t, msgs[0].Text(), "private thread")
 			requireBoard(t, msgs[0])
@@ -168,7 +172,7 @@ func TestTeamChessLobbyAndGame(t *testing.T) {
 		tb.move(dan, "e5")
 		m := tb.refused(bob, tb.pub, "suggest", discordsim.Opt("move", "Nf3"), discordsim.Opt("comment", "develop first"))
 		require.Contains(t, m, "posted in your team thread")
-		s := tb.last(tb.team[tcWhite])
+		s := h.lastPublic(tb.team[tcWhite].ID)
 		require.Equal(t, "💡 **bob** suggests **Nf3** to "+alice.Mention()+".\n> develop first", s.Content)
 		require.Contains(t, tb.refused(alice, tb.pub, "suggest", discordsim.Opt("move", "Nf3")), "you are the active commander")
 		require.Contains(t, tb.refused(zed, tb.pub, "suggest", discordsim.Opt("move", "Nf3")), "not playing")

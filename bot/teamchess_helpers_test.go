@@ -281,12 +281,24 @@ func (tb *tcTable) refused(u *discordsim.User, channel *discordsim.Channel, comm
 	return mustBeEphemeral(tb.t, m, u)
 }
 
-// last returns the newest public message of a channel.
+// last returns the live board of a channel (edited in place, so pings and
+// suggestions may be newer), or its newest public message, pings aside,
+// when it has no board.
 func (tb *tcTable) last(channel *discordsim.Channel) *discordsim.Message {
 	tb.t.Helper()
-	m := tb.h.lastPublic(channel.ID)
-	require.NotNil(tb.t, m)
-	return m
+	ms := public(tb.h.srv.Messages(channel.ID))
+	for i := len(ms) - 1; i >= 0; i-- {
+		if hasImage(ms[i]) {
+			return ms[i]
+		}
+	}
+	for i := len(ms) - 1; i >= 0; i-- {
+		if !(pingText.MatchString(ms[i].Content) && len(ms[i].Embeds) == 0) {
+			return ms[i]
+		}
+	}
+	tb.t.Fatalf("no message in %s", channel.Name)
+	return nil
 }
 
 // choices returns the autocomplete choices for the move typed so far.

@@ -90,15 +90,19 @@
 // done" and leaves its message as the first click left it
 // (commands/sandtable's repeat.go, drawRepeat).
 //
-// # One live board per thread
+// # One live board per thread, one ping
 //
-// A game posts each new board with Turn.Board, never with Post: every
-// board posted in a channel compacts the one before it there, once, into
-// the line of text the earlier board named (live.go). The swap is recorded
-// in the transaction that marks the board's post done, so retries, lost
-// answers and crashes never compact the wrong message or leave two live
-// boards. Turn.UpdateBoard edits the live board in place (SandTable's
-// moves within one turn); Turn.BoardLine sets its compact form only.
+// A game shows each new board with Turn.Board, never with Post: the
+// channel's live board is edited in place, quiet (its mentions ping
+// nobody), and posted anew only when Discord refuses the edit (30046) or
+// the message is gone, the old one then deleted (live.go). Whoever must
+// act is pinged by a message of its own when the clock rule starts a turn
+// (pings.go): in the thread, by direct message or not at all, as each
+// player chose with /notify (notify.go); each turn's first ping deletes
+// the pings before it, and the end deletes the last. Live boards and pings
+// are recorded in the transaction that marks their delivery done, so
+// retries, lost answers and crashes never leave two live boards or a
+// ping of an earlier turn.
 //
 // # Invariants
 //

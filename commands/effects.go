@@ -33,6 +33,9 @@ const (
 	OpArchive      = outbox.OpArchive
 	OpBoard        = outbox.OpBoard
 	OpCompact      = outbox.OpCompact
+	OpPing         = outbox.OpPing
+	OpUnping       = outbox.OpUnping
+	OpDelete       = outbox.OpDelete
 )
 
 // Where an effect goes and what it yields (see the outbox's).

@@ -188,6 +188,10 @@ type Clock struct {
 	Actors []string // user IDs who must act now
 	Key    string
 	Period time.Duration
+	// PingIn is the channel where the actors who chose to be pinged in
+	// the thread are (a Team Chess team's thread); "" for the game's
+	// thread (see pings.go).
+	PingIn string
 }
 
 // Turn is one action on a game in progress: what the action reads and what
@@ -710,6 +714,10 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	}
 	rec.State, rec.StateVersion = json.RawMessage(raw), k.g.Version()
 	if o, over := k.g.Outcome(t.next); over {
+		if rec.Active {
+			// The end deletes the last pings, before the thread's archive.
+			t.effects = append(t.effects, Effect{Op: OpUnping})
+		}
 		rec.Active, rec.Deadline, rec.Remind = false, time.Time{}, time.Time{}
 		oc := o
 		rec.Outcome = &oc
@@ -719,6 +727,9 @@ func (k *kindOf[S]) finish(t *Turn[S], rec *storage.Game, prev *Clock) error {
 	rec.Deadline = nextDeadline(prev, c, before, t.Now)
 	rec.Remind = nextRemind(t.app.Settings.RemindAt, prev, c, before, rec.Deadline, rec.Remind)
 	rec.ComputerMove = computerDue(rec, c, t.Now)
+	if startsTurn(prev, c) {
+		t.effects = append(t.effects, turnPings(c, false, t.Now))
+	}
 	return nil
 }
 

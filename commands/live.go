@@ -10,55 +10,47 @@ import (
 	"sandtable/storage"
 )
 
-// One live board per channel (issue 15 item 1). A game thread reads as a
-// move list with one board at the bottom: each time the position changes,
-// the game posts the new board as a new message (Turn.Board), carrying the
-// ping of whoever must act now, and the board it replaces in that channel
-// is edited once into its compact form, a line of text without image or
-// buttons. Replacing rather than editing one message in place keeps the
-// board at the bottom of the thread, next to the newest messages, makes the
-// new board's ping a real notification (an edit pings nobody), and edits
-// every message at most once: Discord limits edits of messages older than
-// an hour (30046), which a board edited every move would soon hit.
+// One live board per channel (issue 25 item 1). A game thread reads as a
+// header, one live board and at most one "your move" ping: each time the
+// position changes, the game's live board there is edited in place
+// (Turn.Board), and whoever must act now is pinged by a message of its own
+// (pings.go), which the next turn's ping replaces. An edit pings nobody, and
+// a board is quiet (ui.Message.Quiet: its mentions show names only), so
+// only the ping message notifies. Discord limits edits of messages older
+// than an hour (30046): a board it refuses to edit, or one deleted, is
+// posted anew and the old one deleted, so the thread still holds one.
 //
-// The swap is made when the new board's post is delivered, in the
-// transaction that marks it done (App.replaceBoard): the game record's
-// Boards says which message is each channel's live board, and the
-// compaction of the one replaced is queued there, in the game's stream. So
-// a board that is posted replaces the live one exactly once, even when its
-// post is retried, reconciled after a crash, or delivered after the next
-// action was saved; a compaction is an idempotent edit; and a board whose
-// post Discord refuses for good replaces nothing.
+// The live board's ID is recorded when a board's post is delivered, in
+// the transaction that marks it done (App.replaceBoard): the game record's
+// Boards says which message is each channel's live board, and the delete
+// of the one replaced is queued there, in a stream of its own. So a board
+// that is posted replaces the live one exactly once, even when its post is
+// retried, reconciled after a crash, or delivered after the next action
+// was saved; and a board whose post Discord refuses for good replaces
+// nothing. Compactions (OpCompact) queued by earlier versions, which
+// posted every board anew, are still delivered.
 
-// Board asks for m to be posted in channelID (ChannelOfGame: the game's
-// thread) as the game's live board there, replacing the one posted before
-// in that channel, which is then edited into its compact form. compact is
-// what m's message becomes in turn when the next board replaces it: a
-// line of text (content only: no image, card or button), e.g. "1. e8=Q —
-// @alice". A channel's boards are always posted through Board, so that
-// the framework knows which one is live.
+// Board asks for m to be channelID's (ChannelOfGame: the game's thread)
+// live board: the one there edited in place, or posted when there is none
+// (or Discord allows no more edits of it). m is sent quiet: it pings
+// nobody. compact is kept for the games' sake and no longer shown (boards
+// are no longer replaced by new posts). A channel's boards are always
+// posted through Board, so that the framework knows which one is live.
 func (t *Turn[S]) Board(channelID string, m, compact Message) {
 	c := Message{Content: compact.Content}
-	t.Effect(Effect{Op: OpBoard, Channel: channelID, Body: &m, Compact: &c})
-}
-
-// UpdateBoard asks for the live board of channelID to become m, edited in
-// place (a change that needs nobody's attention: a SandTable player's
-// placement within their own turn), its compact form now compact. With no
-// live board there yet, or when Discord allows no more edits of it
-// (30046) or it was deleted, m is posted as a new board instead (see
-// Board). A live board is so edited a few times at most, by its own
-// turn's actions, and then once more when it is compacted.
-func (t *Turn[S]) UpdateBoard(channelID string, m, compact Message) {
-	c := Message{Content: compact.Content}
+	m.Quiet = true
 	t.Effect(Effect{Op: OpBoard, Channel: channelID, Body: &m, Compact: &c, InPlace: true})
 }
 
-// BoardLine sets what the live board of channelID becomes once replaced
-// (its compact form), without touching the message: for an action whose
-// news is the next board (Board) but which also completes what the
-// replaced board stood for (the last action of a SandTable turn). With no
-// live board there, it does nothing.
+// UpdateBoard is Board for a change within a turn (a SandTable player's
+// placement): the same edit in place.
+func (t *Turn[S]) UpdateBoard(channelID string, m, compact Message) {
+	t.Board(channelID, m, compact)
+}
+
+// BoardLine sets what the live board of channelID would become once
+// replaced, without touching the message. With no live board there, it
+// does nothing.
 func (t *Turn[S]) BoardLine(channelID string, compact Message) {
 	c := Message{Content: compact.Content}
 	t.Effect(Effect{Op: OpBoard, Channel: channelID, Compact: &c, InPlace: true})
@@ -89,9 +81,9 @@ func (a *App) editBoard(ctx context.Context, rec *storage.Game, channel, ch stri
 
 // replaceBoard makes the message id, just posted by the board effect e of
 // stream, its game's live board in e's channel, in tx, and queues the
-// compaction of the board it replaces there (at most once: the post is
-// marked done in the same transaction), in the stream compactions(stream). A game that no longer exists
-// needs nothing.
+// delete of the board it replaces there (at most once: the post is marked
+// done in the same transaction), in the stream compactions(stream). A game
+// that no longer exists, or a board edited in place, needs nothing.
 func (a *App) replaceBoard(tx storage.Tx, stream string, e *Effect, id string) error {
 	rec, err := tx.Games().Get(e.Game)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -116,6 +108,9 @@ func (a *App) replaceBoard(tx storage.Tx, stream string, e *Effect, id string) e
 		}
 		boards = append(boards, rec.Boards[i])
 	}
+	if old != nil && old.Message == id {
+		return nil // the live board edited in place: nothing changes
+	}
 	rec.Boards = append(boards, storage.LiveBoard{Channel: e.Channel, Message: id, Compact: compact})
 	if err := tx.Games().Put(rec, a.Now()); err != nil {
 		return err
@@ -123,19 +118,13 @@ func (a *App) replaceBoard(tx storage.Tx, stream string, e *Effect, id string) e
 	if old == nil || old.Message == "" || old.Message == id {
 		return nil // the first board, or the live one edited in place
 	}
-	body := Message{}
-	if len(old.Compact) > 0 {
-		if err := json.Unmarshal(old.Compact, &body); err != nil {
-			return fmt.Errorf("game %s: the compact form of board %s: %w", rec.ID, old.Message, err)
-		}
-	}
-	if body.Content == "" {
-		body.Content = "(an earlier board)"
-	}
-	return a.enqueue(tx, compactions(stream), rec, []Effect{{Op: OpCompact, Channel: e.Channel, Message: old.Message, Body: &body}})
+	// A board posted anew (no edit allowed, or a board of an earlier
+	// version's flow): the one it replaces goes.
+	return a.enqueue(tx, compactions(stream), rec, []Effect{{Op: OpDelete, Channel: e.Channel, Message: old.Message}})
 }
 
-// compactions is the outbox stream of the compactions of stream's boards:
-// a stream of their own, so that a compaction never waits behind what
-// the game queued for later (the closing of a finished game's thread).
+// compactions is the outbox stream of the deletes (formerly compactions)
+// of stream's replaced boards: a stream of their own, so that one never
+// waits behind what the game queued for later (the closing of a finished
+// game's thread).
 func compactions(stream string) string { return stream + "-boards" }

@@ -92,26 +92,27 @@ func lbMove(t *testing.T, a *commands.App, where string) {
 	require.True(t, resp.Ephemeral)
 }
 
-// compactions maps each message ID edited to how many times it was, and
-// checks each edit is a compact line: text only, no card, file or button.
-func compactions(t *testing.T, p *commandstest.Platform) map[string]int {
+// boardEdits are the edits of message id, in order, each checked to be a
+// whole quiet board (image, card, buttons).
+func boardEdits(t *testing.T, p *commandstest.Platform, id string) []commandstest.Edited {
 	t.Helper()
 	_, edits := p.Snapshot()
-	n := map[string]int{}
+	var out []commandstest.Edited
 	for _, e := range edits {
-		require.NotEmpty(t, e.Msg.Content)
-		require.Empty(t, e.Msg.Cards, "a compacted board shows no card")
-		require.Empty(t, e.Msg.Files, "a compacted board keeps no image")
-		require.Empty(t, e.Msg.Rows, "a compacted board has no buttons")
-		n[e.ID]++
+		if e.ID != id {
+			continue
+		}
+		require.True(t, e.Msg.Quiet, "a live board pings nobody")
+		require.Len(t, e.Msg.Files, 1, "an edited board keeps its image")
+		require.NotEmpty(t, e.Msg.Rows, "and its buttons")
+		out = append(out, e)
 	}
-	return n
+	return out
 }
 
-// TestBoardReplacesTheLiveBoardOnce: every board posted compacts the one
-// before it in its channel, once, into the line the earlier board named;
-// the newest is the live board and keeps its image and buttons.
-func TestBoardReplacesTheLiveBoardOnce(t *testing.T) {
+// TestBoardEditedInPlace: the first board is posted (quiet: its mentions
+// ping nobody), every later one edits it in place; it stays the live board.
+func TestBoardEditedInPlace(t *testing.T) {
 	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
@@ -120,23 +121,20 @@ func TestBoardReplacesTheLiveBoardOnce(t *testing.T) {
 		commandstest.Deliver(t, a, commandstest.T0)
 	}
 	posts, edits := p.Snapshot()
-	require.Len(t, posts, 4)
+	require.Len(t, posts, 1)
+	require.True(t, posts[0].Msg.Quiet)
 	require.Len(t, edits, 3)
-	for i, e := range edits {
-		require.Equal(t, posts[i].ID, e.ID, "board %d is compacted", i)
-		require.Equal(t, "th1", e.Channel)
-	}
-	require.Equal(t, "Game start", edits[0].Msg.Content)
-	require.Equal(t, "1. moved", edits[1].Msg.Content)
-	for id, n := range compactions(t, p) {
-		require.Equal(t, 1, n, "message %s edited once", id)
-	}
+	e := boardEdits(t, p, posts[0].ID)
+	require.Len(t, e, 3)
+	require.Equal(t, "Board 3 (thread). <@2>, your move.", e[2].Msg.Content)
+	require.Empty(t, p.Deleted)
 	g := commandstest.Game(t, store, id)
-	require.Equal(t, posts[3].ID, commands.LiveBoard(g, commands.ChannelOfGame))
+	require.Equal(t, posts[0].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 	require.Equal(t, "", commands.LiveBoard(g, "team"))
 }
 
-// TestBoardsPerChannel: a second channel's boards replace only each other.
+// TestBoardsPerChannel: each channel has its own live board, edited in
+// place.
 func TestBoardsPerChannel(t *testing.T) {
 	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
@@ -144,37 +142,24 @@ func TestBoardsPerChannel(t *testing.T) {
 	lbMove(t, a, "both")
 	commandstest.Deliver(t, a, commandstest.T0)
 	posts, edits := p.Snapshot()
-	require.Len(t, posts, 5) // start, then thread and team twice
-	byID := map[string]commandstest.Sent{}
-	for _, s := range posts {
-		byID[s.ID] = s
-	}
+	require.Len(t, posts, 2) // the thread's and the team's
 	require.Len(t, edits, 3)
-	compacted := map[string]string{}
-	for _, e := range edits {
-		compacted[byID[e.ID].Msg.Content] = e.Msg.Content
-		require.Equal(t, byID[e.ID].Channel, e.Channel, "compacted in its own channel")
-	}
-	require.Equal(t, map[string]string{
-		"Board 0 (thread). <@2>, your move.": "Game start",
-		"Board 1 (thread). <@2>, your move.": "1. moved",
-		"Board 1 (team). <@2>, your move.":   "team 1",
-	}, compacted)
 	g := commandstest.Game(t, store, id)
-	require.Equal(t, "Board 2 (thread). <@2>, your move.", byID[commands.LiveBoard(g, commands.ChannelOfGame)].Msg.Content)
-	require.Equal(t, "Board 2 (team). <@2>, your move.", byID[commands.LiveBoard(g, "team")].Msg.Content)
+	thread, team := commands.LiveBoard(g, commands.ChannelOfGame), commands.LiveBoard(g, "team")
+	require.Len(t, boardEdits(t, p, thread), 2)
+	require.Len(t, boardEdits(t, p, team), 1)
+	require.Equal(t, "Board 2 (team). <@2>, your move.", boardEdits(t, p, team)[0].Msg.Content)
 }
 
-// TestBoardRetriedAfterTheNextMove: a board whose post fails is retried;
-// meanwhile the next move is saved (its board queued behind it). Each
-// board still compacts exactly the one before it, and one live board is
-// left with its image.
+// TestBoardRetriedAfterTheNextMove: a board whose edit fails is retried;
+// meanwhile the next move is saved (its board queued behind it). The live
+// board ends showing the newest, nothing is posted twice.
 func TestBoardRetriedAfterTheNextMove(t *testing.T) {
 	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	p.Fail = func(op, ch string) error {
-		if op == "send" {
+		if op == "edit" {
 			return &commands.PlatformError{HTTPStatus: 500, Err: errors.New("500 Internal Server Error")}
 		}
 		return nil
@@ -184,44 +169,44 @@ func TestBoardRetriedAfterTheNextMove(t *testing.T) {
 	lbMove(t, a, "")
 	p.Fail = nil
 	commandstest.Deliver(t, a, commandstest.T0.Add(time1h))
-	posts, edits := p.Snapshot()
-	require.Len(t, posts, 3, "each board posted once")
-	require.Len(t, edits, 2)
-	require.Equal(t, posts[0].ID, edits[0].ID)
-	require.Equal(t, posts[1].ID, edits[1].ID)
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 1, "the board posted once")
+	e := boardEdits(t, p, posts[0].ID)
+	require.Len(t, e, 2)
+	require.Equal(t, "Board 2 (thread). <@2>, your move.", e[1].Msg.Content)
 	g := commandstest.Game(t, store, id)
-	require.Equal(t, posts[2].ID, commands.LiveBoard(g, commands.ChannelOfGame))
+	require.Equal(t, posts[0].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }
 
-// TestBoardPostedButNotRecorded: the post reached Discord but its answer
-// was lost (a crash, a timeout): the retry finds the message among the
-// recent ones instead of posting it again, and swaps the live board once.
+// TestBoardPostedButNotRecorded: the first board's post reached Discord
+// but its answer was lost (a crash, a timeout): the retry finds the message
+// among the recent ones instead of posting it again, and the next board
+// edits it.
 func TestBoardPostedButNotRecorded(t *testing.T) {
 	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
-	commandstest.Deliver(t, a, commandstest.T0)
 	lost := &losingPlatform{Platform: p, lose: 1}
 	a.Platform = lost
-	lbMove(t, a, "")
 	commandstest.Deliver(t, a, commandstest.T0)
 	require.Equal(t, 0, lost.lose, "the answer of one post was lost")
 	commandstest.Deliver(t, a, commandstest.T0.Add(time1h))
-	posts, edits := p.Snapshot()
-	require.Len(t, posts, 2, "the board shown once")
-	require.Len(t, edits, 1)
-	require.Equal(t, posts[0].ID, edits[0].ID, "the earlier board compacted, not the new one")
+	lbMove(t, a, "")
+	commandstest.Deliver(t, a, commandstest.T0.Add(time1h))
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 1, "the board shown once")
+	require.Len(t, boardEdits(t, p, posts[0].ID), 1)
 	g := commandstest.Game(t, store, id)
-	require.Equal(t, posts[1].ID, commands.LiveBoard(g, commands.ChannelOfGame))
+	require.Equal(t, posts[0].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }
 
-// TestBoardRefusedReplacesNothing: a board Discord refuses for good (a
-// 4xx) is dropped, and the board before it stays live, uncompacted.
+// TestBoardRefusedReplacesNothing: a board edit Discord refuses for good
+// (a 4xx other than 30046 and 404) is dropped, and the live board stays.
 func TestBoardRefusedReplacesNothing(t *testing.T) {
 	t.Parallel()
 	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	p.Fail = func(op, ch string) error {
-		if op == "send" {
+		if op == "edit" {
 			return &commands.PlatformError{HTTPStatus: 400, Code: 50035, Err: errors.New("400 Bad Request")}
 		}
 		return nil
@@ -232,34 +217,53 @@ func TestBoardRefusedReplacesNothing(t *testing.T) {
 	posts, edits := p.Snapshot()
 	require.Len(t, posts, 1)
 	require.Empty(t, edits)
+	require.Equal(t, 0, a.Pending())
 	g := commandstest.Game(t, store, id)
 	require.Equal(t, posts[0].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }
 
-// TestCompactionWaitsOutTooManyEdits: Discord's 30046 on a compaction is
-// waited out (retried), not posted anew below the newer board.
-func TestCompactionWaitsOutTooManyEdits(t *testing.T) {
+// TestBoardPostedAnewOnTooManyEdits: when Discord allows no more edits of
+// the live board (30046), the board is posted anew and the old one
+// deleted; a delete that finds the message gone (404) is done.
+func TestBoardPostedAnewOnTooManyEdits(t *testing.T) {
 	t.Parallel()
-	a, p, _, _ := newLiveBoardGame(t)
+	a, p, store, id := newLiveBoardGame(t)
 	commandstest.Deliver(t, a, commandstest.T0)
 	p.Fail = func(op, ch string) error {
-		if op == "edit" {
+		switch op {
+		case "edit":
 			return &commands.PlatformError{HTTPStatus: 400, Code: 30046, Err: errors.New("400: too many edits")}
+		case "delete":
+			return &commands.PlatformError{HTTPStatus: 404, Code: 10008, Err: errors.New("404: Unknown Message")}
 		}
 		return nil
 	}
 	lbMove(t, a, "")
 	commandstest.Deliver(t, a, commandstest.T0)
-	posts, edits := p.Snapshot()
-	require.Len(t, posts, 2, "nothing posted anew")
-	require.Empty(t, edits)
-	require.Equal(t, 1, a.Pending(), "the compaction waits")
+	posts, _ := p.Snapshot()
+	require.Len(t, posts, 2, "posted anew")
+	require.True(t, posts[1].Msg.Quiet)
+	require.Equal(t, "Board 1 (thread). <@2>, your move.", posts[1].Msg.Content)
+	require.Equal(t, 0, a.Pending(), "the old board's delete found it gone: done")
+	g := commandstest.Game(t, store, id)
+	require.Equal(t, posts[1].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 	p.Fail = nil
-	commandstest.Deliver(t, a, commandstest.T0.Add(time1h))
-	_, edits = p.Snapshot()
-	require.Len(t, edits, 1)
-	require.Equal(t, posts[0].ID, edits[0].ID)
-	require.Equal(t, 0, a.Pending())
+	lbMove(t, a, "")
+	lbMove(t, a, "in place")
+	commandstest.Deliver(t, a, commandstest.T0)
+	require.Len(t, boardEdits(t, p, posts[1].ID), 2, "the new board is edited in place")
+	a2, p2, _, _ := newLiveBoardGame(t)
+	commandstest.Deliver(t, a2, commandstest.T0)
+	p2.Fail = func(op, ch string) error {
+		if op == "edit" {
+			return &commands.PlatformError{HTTPStatus: 400, Code: 30046, Err: errors.New("400: too many edits")}
+		}
+		return nil
+	}
+	lbMove(t, a2, "")
+	commandstest.Deliver(t, a2, commandstest.T0)
+	posts, _ = p2.Snapshot()
+	require.Equal(t, []string{"th1/" + posts[0].ID}, p2.Deleted, "the replaced board deleted")
 }
 
 const time1h = time.Hour
@@ -280,57 +284,9 @@ func (l *losingPlatform) Send(ctx context.Context, channelID string, m commands.
 	return id, err
 }
 
-// TestUpdateBoardEditsInPlace: an update edits the live board (image and
-// all) and sets its compact form; the next board compacts it into that.
-// When Discord allows no more edits of it (30046), the update is posted
-// as a new board, which replaces it.
-func TestUpdateBoardEditsInPlace(t *testing.T) {
-	t.Parallel()
-	a, p, store, id := newLiveBoardGame(t)
-	lbMove(t, a, "")
-	lbMove(t, a, "in place")
-	commandstest.Deliver(t, a, commandstest.T0)
-	posts, edits := p.Snapshot()
-	require.Len(t, posts, 2, "the update posts nothing")
-	require.Len(t, edits, 2)
-	// The compaction and the game's own effects are two streams, delivered
-	// in parallel: their edits (of two messages) come in either order.
-	if edits[0].ID != posts[0].ID {
-		edits[0], edits[1] = edits[1], edits[0]
-	}
-	require.Equal(t, posts[0].ID, edits[0].ID, "the start board compacted")
-	require.Equal(t, posts[1].ID, edits[1].ID, "the live board edited")
-	require.Equal(t, "Board 2 (thread). <@2>, your move.", edits[1].Msg.Content)
-	require.Len(t, edits[1].Msg.Files, 1, "an update keeps the image")
-	lbMove(t, a, "")
-	commandstest.Deliver(t, a, commandstest.T0)
-	posts, edits = p.Snapshot()
-	require.Len(t, posts, 3)
-	require.Equal(t, posts[1].ID, edits[2].ID)
-	require.Equal(t, "2. updated", edits[2].Msg.Content, "compacted into the updated line")
-
-	p.Fail = func(op, ch string) error {
-		if op == "edit" {
-			return &commands.PlatformError{HTTPStatus: 400, Code: 30046, Err: errors.New("400: too many edits")}
-		}
-		return nil
-	}
-	lbMove(t, a, "in place")
-	commandstest.Deliver(t, a, commandstest.T0)
-	p.Fail = nil
-	commandstest.Deliver(t, a, commandstest.T0.Add(time.Hour))
-	posts, edits = p.Snapshot()
-	require.Len(t, posts, 4, "posted anew")
-	require.Equal(t, "Board 4 (thread). <@2>, your move.", posts[3].Msg.Content)
-	require.Len(t, edits, 4)
-	require.Equal(t, posts[2].ID, edits[3].ID, "the board it replaced is compacted (once Discord allows)")
-	g := commandstest.Game(t, store, id)
-	require.Equal(t, posts[3].ID, commands.LiveBoard(g, commands.ChannelOfGame))
-}
-
-// TestBoardLineSetsTheCompactForm: BoardLine changes what the live board
-// becomes, without editing it; the next board compacts it into that.
-func TestBoardLineSetsTheCompactForm(t *testing.T) {
+// TestBoardLineEditsNothing: BoardLine (a compact form, no longer shown)
+// neither posts nor edits.
+func TestBoardLineEditsNothing(t *testing.T) {
 	t.Parallel()
 	a, p, _, _ := newLiveBoardGame(t)
 	lbMove(t, a, "")
@@ -338,15 +294,13 @@ func TestBoardLineSetsTheCompactForm(t *testing.T) {
 	lbMove(t, a, "line")
 	commandstest.Deliver(t, a, commandstest.T0)
 	posts, edits := p.Snapshot()
-	require.Len(t, posts, 3)
-	require.Len(t, edits, 2, "the line itself edits nothing")
-	require.Equal(t, posts[1].ID, edits[1].ID)
-	require.Equal(t, "1. finished the turn", edits[1].Msg.Content)
+	require.Len(t, posts, 1)
+	require.Len(t, edits, 2, "the two boards; the line itself edits nothing")
 }
 
 // TestBoardsSafeToRunAgain: on a store that runs every transaction twice
-// (the first run thrown away, as an optimistic backend may), each board
-// still compacts the one before it once.
+// (the first run thrown away, as an optimistic backend may), the board is
+// posted once and edited once per move.
 func TestBoardsSafeToRunAgain(t *testing.T) {
 	t.Parallel()
 	p := commandstest.NewPlatform()
@@ -368,10 +322,7 @@ func TestBoardsSafeToRunAgain(t *testing.T) {
 		commandstest.Deliver(t, a, commandstest.T0)
 	}
 	posts, edits := p.Snapshot()
-	require.Len(t, posts, 4)
+	require.Len(t, posts, 1)
 	require.Len(t, edits, 3)
-	for i, e := range edits {
-		require.Equal(t, posts[i].ID, e.ID)
-	}
-	require.Equal(t, posts[3].ID, commands.LiveBoard(commandstest.Game(t, mem, rec.ID), commands.ChannelOfGame))
+	require.Equal(t, posts[0].ID, commands.LiveBoard(commandstest.Game(t, mem, rec.ID), commands.ChannelOfGame))
 }

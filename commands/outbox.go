@@ -90,6 +90,10 @@ func (a *App) currentLease() (storage.Lease, int64, bool) {
 // It changes nothing outside tx, so a transaction run again
 // (storage.Store.Update) may call it again.
 func (a *App) enqueue(tx storage.Tx, stream string, rec *storage.Game, effects []Effect) error {
+	effects, err := a.expandPings(tx, rec, effects)
+	if err != nil {
+		return err
+	}
 	_, lease, ok := a.currentLease()
 	return a.addEffects(tx, stream, rec, effects, func(id string, now time.Time) error {
 		if !ok {
@@ -753,8 +757,11 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		id = ""
 	}
 	board := id != "" && e.Op == OpBoard && e.Game != ""
+	// A replacing ping deleted the pings before it even when it posted
+	// nothing (a direct message to closed DMs, a refusal).
+	ping := (id != "" && e.Op == OpPing || e.Op == OpUnping || e.Op == OpPing && e.Replace) && e.Game != ""
 	yields := id != "" && (e.Result != "" || e.Final) && e.Game != ""
-	if (yields || board) && !gameLocked {
+	if (yields || board || ping) && !gameLocked {
 		unlock := a.lock(e.Game) // the result changes the game
 		defer unlock()
 	}
@@ -763,7 +770,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 	// outcome is recorded whatever happens to the caller.
 	err = a.Store.Update(context.WithoutCancel(ctx), func(tx storage.Tx) error {
 		hints := []storage.Hint{storage.HintDone(p.ID)}
-		if board || yields {
+		if board || yields || ping {
 			hints = append(hints, storage.HintGame(e.Game))
 		}
 		if board {
@@ -783,6 +790,14 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 			// replaces the live one exactly once, whatever retries or
 			// crashes came before.
 			if err := a.replaceBoard(tx, p.Stream, &e, id); err != nil {
+				return err
+			}
+		}
+		if ping {
+			// Recorded with the ping's post (or cleared with the deletes):
+			// each ping is deleted by the next turn's, whatever retries or
+			// crashes came before.
+			if err := a.recordPing(tx, &e, id); err != nil {
 				return err
 			}
 		}
@@ -823,7 +838,7 @@ var errWaiting = errors.New("waiting for the game's thread")
 func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
-	needGame := (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "")
+	needGame := (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") || e.Op == OpUnping || (e.Op == OpPing && e.Replace)
 	thread := ""
 	if ch == ChannelOfGame && !needGame {
 		thread = a.threadOf(e.Game)

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -17,7 +16,8 @@ import (
 // their deployment, the Team Chess commander) is mentioned once in the
 // game's thread, with the time left and a link to the thread.
 //
-// The reminder is a framework timer stored with the game, like its
+// The reminder is a turn ping (pings.go): it replaces the turn's ping and
+// goes where each actor chose (/notify). It is a framework timer stored with the game, like its
 // deadline: storage.Game.Remind, indexed with the deadlines (Games.Due).
 // finish sets it whenever the clock restarts (a new Clock.Key: a move, a
 // turn, a phase), keeps it while the key stays, and clears it when no clock
@@ -92,9 +92,9 @@ func (a *App) remindOnce(rec *storage.Game, now time.Time) error {
 			return err
 		}
 		if len(c.Actors) > 0 && c.Rule != NoClock {
-			m := reminder(rec, c, now)
+			// The reminder replaces the turn's ping, where each chose.
 			actors = len(c.Actors)
-			effects = append(effects, Effect{Op: OpPost, Channel: ChannelOfGame, Body: &m})
+			effects = append(effects, turnPings(c, true, now))
 		}
 	}
 	next := *rec
@@ -114,30 +114,6 @@ func (a *App) remindOnce(rec *storage.Game, now time.Time) error {
 		a.kick()
 	}
 	return nil
-}
-
-// reminder is the message reminding whoever must act in the game rec,
-// whose clock is c, at now: "<@bob>, 6 hours left on your move in <link>".
-// The deadline's timestamp makes each run's reminder distinct, so that the
-// outbox's reconciliation never takes one for an earlier one.
-func reminder(rec *storage.Game, c Clock, now time.Time) Message {
-	mentions := make([]string, len(c.Actors))
-	for i, id := range c.Actors {
-		mentions[i] = mentionID(id)
-	}
-	what := "move"
-	switch c.Rule {
-	case PerTurn:
-		what = "turn"
-	case Deployment:
-		what = "deployment"
-	}
-	where := ""
-	if rec.ThreadID != "" {
-		where = " in " + ThreadLink(rec.GuildID, rec.ThreadID)
-	}
-	return Message{Content: fmt.Sprintf("Reminder: %s, %s left on your %s%s (time runs out <t:%d:R>).",
-		andList(mentions), timeLeft(rec.Deadline.Sub(now)), what, where, rec.Deadline.Unix())}
 }
 
 // timeLeft says d to the minute in at most two units: "6 hours",

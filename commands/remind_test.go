@@ -125,7 +125,7 @@ func TestReminderNotAgainAfterARestart(t *testing.T) {
 	t.Parallel()
 	a, p, store := remindSetup(t, 0.75)
 	require.NoError(t, a.Sweep(commandstest.T0.Add(45*time.Minute))) // queued, then the process "dies"
-	require.Equal(t, 1, a.Pending())
+	require.Equal(t, 1, a.Pending(), "the reminder (which deletes the turn's ping)")
 
 	b := restarted(a, store, p)
 	for _, at := range []time.Duration{46 * time.Minute, 50 * time.Minute, 59 * time.Minute} {

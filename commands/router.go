@@ -203,6 +203,11 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 		return a.leaderboard(req)
 	case "stats":
 		return a.stats(req)
+	case "notify":
+		if req.Type == AutocompleteRequest {
+			return &Response{}, nil
+		}
+		return a.notify(req)
 	}
 	// Everything else is a thread command: find the game the thread
 	// belongs to, read under its lock.

@@ -53,6 +53,7 @@ func sharedDefinitions() []*ui.Command {
 		{Name: "board", Description: "Show this game's board again", DMPermission: &dmPermission},
 		{Name: "history", Description: "Step through this game's positions; elsewhere or with options: finished games (only you see it)", DMPermission: &dmPermission},
 		{Name: "games", Description: "List your active games with links"},
+		notifyDefinition(),
 	}
 }
 

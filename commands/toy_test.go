@@ -173,8 +173,10 @@ func TestToyGameThroughTheContract(t *testing.T) {
 	require.Equal(t, []string{"challenge-msg"}, p.Threads)
 	require.ElementsMatch(t, []string{alice.ID, bob.ID}, p.Members["challenge-msg"])
 	posts, _ := p.Snapshot()
-	require.Len(t, posts, 1)
+	require.Len(t, posts, 2, "the board and the first turn's ping")
 	require.Equal(t, "challenge-msg", posts[0].Channel)
+	require.Equal(t, "challenge-msg", posts[1].Channel)
+	require.True(t, strings.HasPrefix(posts[1].Msg.Content, alice.Mention()+", your move"), "the ping: %q", posts[1].Msg.Content)
 
 	move := func(u commands.User, cell string, at time.Duration) (*commands.Response, error) {
 		r := commandstest.Cmd(u, "move", "", map[string]string{"move": cell})

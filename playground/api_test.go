@@ -121,18 +121,20 @@ func testSurvivalGameThroughTheAPI(t *testing.T, tp *testPlayground) {
 	require.Contains(t, values, "g7g8q")
 	require.Contains(t, values, "g7g8k", "promotion to a king is a legal choice in Survival")
 
-	// A move: the thread gets the new board (the live one), the first board becomes a line
-	// of text, and the mover is answered privately; the answer says who used which command.
+	// A move: the live board is edited in place (a new image), the player to move is pinged
+	// by a message of its own, and the mover is answered privately; the answer says who used
+	// which command.
 	tp.command(alice, thread, "move", opt("move", "g7g8q"))
 	v = tp.waitView(bob, thread, "the first move", func(v view) bool {
-		return len(v.Messages) >= 2 && len(v.Messages[0].Attachments) == 0
+		n := len(v.Messages)
+		return n >= 2 && strings.Contains(v.Messages[0].text(), "1. g8=Q") && strings.Contains(v.Messages[n-1].text(), "your move")
 	})
-	last := v.Messages[len(v.Messages)-1]
-	require.False(t, last.Ephemeral)
-	require.Contains(t, last.text(), "1. g8=Q")
-	require.NotEqual(t, img.ID, last.Attachments[0].ID, "a new board image")
-	require.Contains(t, v.Messages[0].text(), "Survival Chess: Tartan Grid", "the first board, compacted")
-	require.Empty(t, v.Messages[0].Embeds)
+	live := v.Messages[0]
+	require.False(t, live.Ephemeral)
+	require.Equal(t, first.ID, live.ID, "the live board, edited in place")
+	require.NotEqual(t, img.ID, live.Attachments[0].ID, "a new board image")
+	ping := v.Messages[len(v.Messages)-1]
+	require.Empty(t, ping.Embeds, "the ping is a line of text")
 	var answer *messageView
 	for _, m := range tp.view(alice, thread).Messages {
 		if m.Ephemeral && strings.Contains(m.text(), "You played **g8=Q**") {
@@ -461,7 +463,10 @@ func TestAPlaygroundGameSurvivesARestart(t *testing.T) {
 	alice, bob := tp.userID("alice"), tp.userID("bob")
 	thread := tp.survivalThread()
 	tp.command(alice, thread, "move", opt("move", "g7g8q"))
-	before := tp.waitView(bob, thread, "the move", func(v view) bool { return len(v.Messages) >= 2 })
+	before := tp.waitView(bob, thread, "the move and bob's ping", func(v view) bool {
+		n := len(v.Messages)
+		return n >= 2 && strings.Contains(v.Messages[0].text(), "g8=Q") && strings.Contains(v.Messages[n-1].text(), "your move")
+	})
 	dm := tp.ok("/api/dm", map[string]any{"as": alice})
 	tp.stop()
 
@@ -475,15 +480,15 @@ func TestAPlaygroundGameSurvivesARestart(t *testing.T) {
 		require.Equal(t, before.Messages[i].text(), after.Messages[i].text())
 	}
 	// The board images are back, byte for byte.
-	img := after.Messages[len(after.Messages)-1].Attachments[0]
+	img := after.Messages[0].Attachments[0] // the live board
 	r := tp2.get(img.URL)
 	require.Equal(t, 200, r.status)
 	require.Equal(t, img.Size, len(r.body))
 	require.Equal(t, dm["id"], tp2.view(alice, "").DM.ID, "alice's DM is back")
 	// The game goes on: the bot kept it in the same database.
 	tp2.command(bob, thread, "move", opt("move", "e2e1k"))
-	v := tp2.waitView(alice, thread, "the reply", func(v view) bool { return len(v.Messages) > len(after.Messages) })
-	require.Contains(t, v.Messages[len(v.Messages)-1].text(), "e1=K")
+	v := tp2.waitView(alice, thread, "the reply", func(v view) bool { return strings.Contains(v.Messages[0].text(), "e1=K") })
+	require.Contains(t, v.Messages[0].text(), "e1=K", "the live board edited")
 }
 
 func TestATakenPortIsReplacedAndSaid(t *testing.T) {

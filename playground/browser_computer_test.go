@@ -35,8 +35,8 @@ func TestBrowserComputerAndLeaderboard(t *testing.T) {
 	b.openChannel(thread)
 	b.waitJS(`[...document.querySelectorAll("#messages .message:not(.ephemeral)")].some(m => m.innerText.includes("your move"))`, "the computer's first move")
 	b.waitJS(`(() => { const i = [...document.querySelectorAll("#messages .embed-img")].pop(); return i && i.complete && i.naturalWidth > 200 })()`, "the board loaded")
-	require.Contains(t, b.lastPublicText(), "Computer (beginner)")
-	require.Contains(t, b.lastPublicText(), "unrated")
+	require.Contains(t, b.boardText(), "Computer (beginner)")
+	require.Contains(t, b.boardText(), "unrated")
 	b.shot("computer")
 
 	// A rated game between alice and bob, through the API.
@@ -56,8 +56,8 @@ func TestBrowserComputerAndLeaderboard(t *testing.T) {
 		}
 		tp.command(who, game, "move", opt("move", mv))
 	}
-	tp.waitView(alice, game, "the game's end", func(v view) bool {
-		return strings.Contains(lastText(v), "wins by elimination")
+	tp.waitView(alice, game, "the game's end on the live board", func(v view) bool {
+		return len(v.Messages) > 0 && strings.Contains(v.Messages[0].text(), "wins by elimination")
 	})
 
 	b.openChannel("general")

@@ -213,6 +213,12 @@ func (b *browser) lastPublicText() string {
 	return js[string](b, `(() => { const m = document.querySelectorAll("#messages .message:not(.ephemeral)"); return m.length ? m[m.length-1].innerText : "" })()`)
 }
 
+// boardText is the text of the channel's live board: the newest public
+// message showing an image (a turn's ping may be newer).
+func (b *browser) boardText() string {
+	return js[string](b, `(() => { const m = [...document.querySelectorAll("#messages .message:not(.ephemeral)")].filter(m => m.querySelector(".embed-img")); return m.length ? m[m.length-1].innerText : "" })()`)
+}
+
 func TestBrowserSurvivalGame(t *testing.T) {
 	t.Parallel()
 	tp := startPlayground(t, "", testConfig())

@@ -31,7 +31,7 @@ func TestCommandWaitsForADeferredAnswer(t *testing.T) {
 	// The board is the outbox's: the move posts it before answering only when it can within
 	// a second (and the dispatcher is not busy), so it may come after the answer.
 	tp.waitView(bob, thread, "the board after 1. g8=Q", func(v view) bool {
-		return len(v.Messages) > 0 && strings.Contains(v.Messages[len(v.Messages)-1].text(), "1. g8=Q")
+		return len(v.Messages) > 0 && strings.Contains(v.Messages[0].text(), "1. g8=Q") // the live board, edited in place
 	})
 }
 

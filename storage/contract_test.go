@@ -972,3 +972,48 @@ func TestRatings(t *testing.T) {
 		})
 	})
 }
+
+// TestNotify: one notification choice per user and guild, and one for every
+// server (guild ""); Each lists one user's, by guild; bad keys and choices
+// are refused; Delete forgets; a failed transaction writes nothing.
+func TestNotify(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s Store) {
+		update(t, s, func(tx Tx) error {
+			_, err := tx.Notify().Get("g1", "alice")
+			require.ErrorIs(t, err, ErrNotFound)
+			require.NoError(t, tx.Notify().Put("g1", "alice", NotifyDM))
+			require.NoError(t, tx.Notify().Put("g2", "alice", NotifyOff))
+			require.NoError(t, tx.Notify().Put("", "alice", NotifyThread))
+			require.NoError(t, tx.Notify().Put("g1", "bob", NotifyOff))
+			require.NoError(t, tx.Notify().Put("g3", "alice", NotifyDM))
+			require.NoError(t, tx.Notify().Delete("g3", "alice"))
+			require.NoError(t, tx.Notify().Delete("g4", "alice"), "forgetting no choice is no error")
+			require.Error(t, tx.Notify().Put("g1", "alice", "loud"))
+			require.Error(t, tx.Notify().Put("g/1", "alice", NotifyDM))
+			require.Error(t, tx.Notify().Put("g1", "", NotifyDM))
+			return nil
+		})
+		require.Error(t, s.Update(ctx, func(tx Tx) error {
+			require.NoError(t, tx.Notify().Put("g1", "erin", NotifyDM))
+			return errors.New("abandoned")
+		}))
+		view(t, s, func(tx Tx) {
+			got, err := tx.Notify().Get("g1", "alice")
+			require.NoError(t, err)
+			require.Equal(t, NotifyDM, got)
+			got, err = tx.Notify().Get("", "alice")
+			require.NoError(t, err)
+			require.Equal(t, NotifyThread, got)
+			var seen []string
+			require.NoError(t, tx.Notify().Each("alice", func(g, w string) error {
+				seen = append(seen, g+"="+w)
+				return nil
+			}))
+			require.Equal(t, []string{"=thread", "g1=dm", "g2=off"}, seen, "one user's, by guild")
+			_, err = tx.Notify().Get("g1", "erin")
+			require.ErrorIs(t, err, ErrNotFound, "the failed transaction wrote nothing")
+			require.Error(t, tx.Notify().Put("g1", "zed", NotifyDM), "read-only")
+		})
+	})
+}

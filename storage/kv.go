@@ -77,6 +77,7 @@ const (
 	bOutboxSeq    = "outbox_seq"    // stream -> its last sequence number, decimal, kept for ever (schema 5)
 	bRatings      = "ratings"       // kind "/" guild "/" user -> JSON PlayerRating (schema 6)
 	bOutboxDue    = "outbox_due"    // head's due (bot's clock, sortable) "/" stream -> the head's ID (schema 7)
+	bNotify       = "notify"        // user "/" guild ("" for every server) -> where the user's turn pings go (schema 8)
 	// bOutboxClaims holds the live claims: effect ID -> JSON {owner,
 	// lease}, bound to the owner's lease (lease.go). Added to schema 7
 	// without a version of its own: it holds nothing that outlives the
@@ -89,7 +90,7 @@ const (
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

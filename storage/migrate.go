@@ -33,7 +33,10 @@ import (
 //     pending effects, so a dispatcher pass reads only what is due. The
 //     migration builds it over the existing outbox: on bbolt in the
 //     migration's transaction, on etcd in batches (buildEtcdDueIndex).
-const SchemaVersion = 7
+//   - 8: players' notification choices (notify), per user and guild. A
+//     database of schema 7 opens with no choices (everyone's turn pings go
+//     to the game's thread) and plays on.
+const SchemaVersion = 8
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -75,6 +78,8 @@ var migrations = []migration{
 		_, _, err := outbox{newTx(boltKV{btx})}.buildDueIndex("", -1)
 		return err
 	}, onKV: func(*txImpl) error { return nil }},
+	// Schema 8 adds the notification choices bucket, empty.
+	{from: 7, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.

@@ -187,7 +187,7 @@ func TestMigrationFromSchema6(t *testing.T) {
 	defer s.Close()
 	v, err := s.SchemaVersion()
 	require.NoError(t, err)
-	require.Equal(t, 7, v)
+	require.Equal(t, SchemaVersion, v)
 	requireDueIndexSound(t, s)
 	view(t, s, func(tx Tx) {
 		ps, err := tx.Outbox().HeadsFor("p", t0, 10)
@@ -234,7 +234,7 @@ func TestEtcdMigrationFromSchema6(t *testing.T) {
 	defer s2.Close()
 	resp, err := cli.Get(ctx, s.opts.Prefix+bMeta+"/schema")
 	require.NoError(t, err)
-	require.Equal(t, "7", string(resp.Kvs[0].Value))
+	require.Equal(t, fmt.Sprint(SchemaVersion), string(resp.Kvs[0].Value))
 	got, want := dueIndex(t, s2)
 	require.Len(t, want, streams)
 	require.Equal(t, want, got)
@@ -247,4 +247,60 @@ func TestEtcdMigrationFromSchema6(t *testing.T) {
 
 func isNotFound(err error) bool {
 	return err != nil && strings.Contains(err.Error(), ErrNotFound.Error())
+}
+
+// TestMigrationFromSchema7 opens a schema-7 database (no notification
+// choices bucket): it is migrated to 8 with its games and outbox as they
+// were, and choices can be written.
+func TestMigrationFromSchema7(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "v7.db")
+	s, err := Open(path, time.Second)
+	require.NoError(t, err)
+	var a1 string
+	update(t, s, func(tx Tx) error {
+		a1, _ = tx.Outbox().Add("ga", 1)
+		return nil
+	})
+	require.NoError(t, s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket([]byte(bNotify)); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte("7"))
+	}))
+	require.NoError(t, s.Close())
+	s, err = Open(path, time.Second)
+	require.NoError(t, err)
+	defer s.Close()
+	v, err := s.SchemaVersion()
+	require.NoError(t, err)
+	require.Equal(t, 8, v)
+	view(t, s, func(tx Tx) {
+		ps, err := tx.Outbox().HeadsFor("p", t0, 10)
+		require.NoError(t, err)
+		require.Len(t, ps, 1)
+		require.Equal(t, a1, ps[0].ID)
+		_, err = tx.Notify().Get("g1", "alice")
+		require.ErrorIs(t, err, ErrNotFound)
+	})
+	update(t, s, func(tx Tx) error { return tx.Notify().Put("g1", "alice", NotifyDM) })
+}
+
+// TestEtcdMigrationFromSchema7: an etcd store of schema 7 opens as 8 and
+// takes notification choices.
+func TestEtcdMigrationFromSchema7(t *testing.T) {
+	t.Parallel()
+	s := openEtcd(t)
+	cli, err := clientv3.New(clientv3.Config{Endpoints: sharedEtcd().Endpoints()})
+	require.NoError(t, err)
+	defer cli.Close()
+	_, err = cli.Put(ctx, s.opts.Prefix+bMeta+"/schema", "7")
+	require.NoError(t, err)
+	s2, err := OpenEtcd(ctx, s.opts)
+	require.NoError(t, err)
+	defer s2.Close()
+	resp, err := cli.Get(ctx, s.opts.Prefix+bMeta+"/schema")
+	require.NoError(t, err)
+	require.Equal(t, "8", string(resp.Kvs[0].Value))
+	update(t, s2, func(tx Tx) error { return tx.Notify().Put("g1", "alice", NotifyOff) })
 }

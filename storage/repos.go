@@ -50,6 +50,7 @@ func (t *txImpl) Challenges() Invitations { return invitations{t, bChallenges} }
 func (t *txImpl) Lobbies() Invitations    { return invitations{t, bLobbies} }
 func (t *txImpl) Records() Records        { return records{t.kv} }
 func (t *txImpl) Ratings() Ratings        { return ratings{t.kv} }
+func (t *txImpl) Notify() Notify          { return notify{t.kv} }
 func (t *txImpl) Logs() Logs              { return logs{t.kv} }
 func (t *txImpl) Dedupe() Dedupe          { return dedupe{t.kv} }
 func (t *txImpl) Outbox() Outbox          { return outbox{t} }
@@ -578,6 +579,57 @@ func (r ratings) Each(kind, guildID string, fn func(userID string, pr *PlayerRat
 		}
 		return fn(k[len(p):], &pr)
 	})
+}
+
+// notify implements Notify.
+type notify struct{ kv kv }
+
+func notifyKey(guildID, userID string) (string, error) {
+	if userID == "" || strings.ContainsRune(userID, '/') || strings.ContainsRune(guildID, '/') {
+		return "", fmt.Errorf("storage: bad notification key %q/%q", userID, guildID)
+	}
+	return userID + "/" + guildID, nil
+}
+
+func (n notify) Get(guildID, userID string) (string, error) {
+	k, err := notifyKey(guildID, userID)
+	if err != nil {
+		return "", err
+	}
+	v := n.kv.get(bNotify, k)
+	if v == nil {
+		return "", ErrNotFound
+	}
+	return string(v), nil
+}
+
+func (n notify) Put(guildID, userID, where string) error {
+	k, err := notifyKey(guildID, userID)
+	if err != nil {
+		return err
+	}
+	switch where {
+	case NotifyThread, NotifyDM, NotifyOff:
+	default:
+		return fmt.Errorf("storage: bad notification choice %q", where)
+	}
+	return n.kv.put(bNotify, k, []byte(where))
+}
+
+func (n notify) Delete(guildID, userID string) error {
+	k, err := notifyKey(guildID, userID)
+	if err != nil {
+		return err
+	}
+	return n.kv.del(bNotify, k)
+}
+
+func (n notify) Each(userID string, fn func(guildID, where string) error) error {
+	if _, err := notifyKey("", userID); err != nil {
+		return err
+	}
+	p := userID + "/"
+	return scanPrefix(n.kv, bNotify, p, func(k string, v []byte) error { return fn(k[len(p):], string(v)) })
 }
 
 // logs implements Logs.

@@ -144,6 +144,8 @@ type Tx interface {
 	// Ratings are the players' Glicko-2 ratings and records per game
 	// kind and guild (schema 6).
 	Ratings() Ratings
+	// Notify holds the players' notification choices per guild (schema 8).
+	Notify() Notify
 	Logs() Logs
 	Dedupe() Dedupe
 	Outbox() Outbox
@@ -298,6 +300,11 @@ type Game struct {
 	// what it becomes once a newer board replaces it. Written when a board
 	// is posted.
 	Boards []LiveBoard `json:"boards,omitempty"`
+	// Pings are the game's "your move" messages still shown: posted in a
+	// channel (Channel as the game names it) or sent by direct message to
+	// User. Each turn's pings delete those before them (see commands'
+	// turn pings). Written when a ping is delivered.
+	Pings []Ping `json:"pings,omitempty"`
 	// Unrated marks a game that changes no rating: a casual challenge, or a
 	// game with a computer seat. An aborted game is unrated whatever this
 	// says.
@@ -337,6 +344,14 @@ type LiveBoard struct {
 	Channel string          `json:"channel"`
 	Message string          `json:"message"`
 	Compact json.RawMessage `json:"compact,omitempty"`
+}
+
+// Ping is one "your move" message of a game: Message in Channel, or the
+// direct message Message to User when User is set.
+type Ping struct {
+	Channel string `json:"channel,omitempty"`
+	User    string `json:"user,omitempty"`
+	Message string `json:"message"`
 }
 
 // Outcome is how a game ended, typed: who won, who lost, and how.
@@ -594,4 +609,26 @@ type Blobs interface {
 	// Each calls fn with every key starting with prefix, in key order; fn
 	// must not keep data.
 	Each(prefix string, fn func(key string, data []byte) error) error
+}
+
+// The notification choices: where a player's turn pings go (/notify).
+const (
+	NotifyThread = "thread" // a message in the game's thread mentions them (the default)
+	NotifyDM     = "dm"     // a direct message names the game and links its thread
+	NotifyOff    = "off"    // no ping: the live board alone shows whose turn it is
+)
+
+// Notify is the repository of notification choices: one per user and
+// guild, and one per user for every server (guild ""), which a guild's own
+// choice overrides.
+type Notify interface {
+	// Get reads a user's choice in guildID ("" for every server), or
+	// ErrNotFound.
+	Get(guildID, userID string) (string, error)
+	// Put writes a user's choice in guildID ("" for every server).
+	Put(guildID, userID, where string) error
+	// Delete forgets a user's choice in guildID (no error when none).
+	Delete(guildID, userID string) error
+	// Each calls fn with every choice of userID, by guild ("" first).
+	Each(userID string, fn func(guildID, where string) error) error
 }

@@ -64,9 +64,12 @@ type Platform struct {
 	Types   map[string]ui.ChannelType
 	// Archived are the threads archived and locked (ArchiveThread).
 	Archived map[string]bool
-	Fail     func(op, channel string) error
-	next     int
-	names    map[string]string // thread ID -> parent "/" name
+	// Deleted are the messages deleted (Delete; DeleteDM as channel
+	// "dm:<user ID>"), as "<channel>/<message>".
+	Deleted []string
+	Fail    func(op, channel string) error
+	next    int
+	names   map[string]string // thread ID -> parent "/" name
 }
 
 // NewPlatform returns an empty fake platform.
@@ -91,6 +94,30 @@ func (p *Platform) Snapshot() (posts []Sent, edits []Edited) {
 	return append([]Sent(nil), p.Posts...), append([]Edited(nil), p.Edits...)
 }
 
+// Shown returns what the channels show now: every post, as last edited,
+// without those deleted, in the order posted.
+func (p *Platform) Shown() []Sent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	gone := map[string]bool{}
+	for _, d := range p.Deleted {
+		gone[d] = true
+	}
+	var out []Sent
+	for _, s := range p.Posts {
+		if gone[s.Channel+"/"+s.ID] {
+			continue
+		}
+		for _, e := range p.Edits {
+			if e.ID == s.ID && e.Channel == s.Channel {
+				s.Msg = e.Msg
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 func (p *Platform) Send(ctx context.Context, channelID string, m commands.Message) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -110,6 +137,20 @@ func (p *Platform) Edit(ctx context.Context, channelID, messageID string, m comm
 	}
 	p.Edits = append(p.Edits, Edited{channelID, messageID, m})
 	return nil
+}
+
+func (p *Platform) Delete(ctx context.Context, channelID, messageID string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("delete", channelID); err != nil {
+		return err
+	}
+	p.Deleted = append(p.Deleted, channelID+"/"+messageID)
+	return nil
+}
+
+func (p *Platform) DeleteDM(ctx context.Context, userID, messageID string) error {
+	return p.Delete(ctx, "dm:"+userID, messageID)
 }
 
 func (p *Platform) EditDM(ctx context.Context, userID, messageID string, m commands.Message) error {

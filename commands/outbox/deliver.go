@@ -136,6 +136,61 @@ var effectKinds = map[Op]effectKind{
 		}
 		return "", err
 	}},
+	OpPing: {
+		// The pings it replaces are deleted on every attempt, first (a
+		// message already gone is done): a ping found posted by an earlier
+		// attempt still replaces them.
+		reconcile: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+			if d.Effect.Replace && d.Game != nil {
+				for _, p := range d.Game.Pings {
+					if err := deleteMessage(ctx, x.p, p.Channel, p.User, p.Message); err != nil {
+						return "", err
+					}
+				}
+			}
+			if !d.MaybeDone {
+				return "", nil
+			}
+			if d.Effect.User != "" {
+				recent, err := x.p.RecentDM(ctx, d.Effect.User, RecentLimit)
+				if id := FindPost(recent, d.Body); err != nil || id != "" {
+					return id, err
+				}
+				return "", nil
+			}
+			return alreadyPosted(ctx, x.p, d.Channel, d.Body)
+		},
+		perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+			e := d.Effect
+			if e.User == "" {
+				return x.p.Send(ctx, d.Channel, d.Body)
+			}
+			id, err := x.p.DM(ctx, e.User, d.Body)
+			if errors.Is(err, ErrDMClosed) {
+				x.log.Info("a turn ping by direct message was not delivered: the user's DMs are closed", "user", e.User, "game", e.Game)
+				return "", nil
+			}
+			return id, err
+		},
+	},
+	OpUnping: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+		if d.Game == nil {
+			return "", nil
+		}
+		for _, p := range d.Game.Pings {
+			if err := deleteMessage(ctx, x.p, p.Channel, p.User, p.Message); err != nil {
+				return "", err
+			}
+		}
+		return "", nil
+	}},
+	OpDelete: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+		ch := d.Channel
+		if d.Effect.User != "" {
+			ch = ""
+		}
+		return "", deleteMessage(ctx, x.p, ch, d.Effect.User, d.Effect.Message)
+	}},
 	OpEditDM: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
 		err := x.p.EditDM(ctx, d.Effect.User, d.Effect.Message, d.Body)
 		var pe *PlatformError
@@ -169,6 +224,23 @@ var effectKinds = map[Op]effectKind{
 	OpArchive: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
 		return "", x.p.ArchiveThread(ctx, d.Channel)
 	}},
+}
+
+// deleteMessage deletes the message id of channelID, or the direct message
+// id to userID when set: a message already gone (404, Discord's 10008) or
+// in an archived thread (50083) is done.
+func deleteMessage(ctx context.Context, p Platform, channelID, userID, id string) error {
+	var err error
+	if userID != "" {
+		err = p.DeleteDM(ctx, userID, id)
+	} else {
+		err = p.Delete(ctx, channelID, id)
+	}
+	var pe *PlatformError
+	if errors.As(err, &pe) && (pe.HTTPStatus == 404 || pe.Code == CodeArchivedThread) {
+		return nil
+	}
+	return err
 }
 
 // reconcilePost finds a post an earlier attempt made (or, with

@@ -20,7 +20,10 @@ const (
 	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
 	OpArchive      Op = "archive"       // archive and lock the thread Channel (idempotent)
 	OpBoard        Op = "board"         // post Body in Channel as the game's live board there; the board it replaces becomes its compact form (see Turn.Board)
-	OpCompact      Op = "compact"       // make the replaced board Message of Channel its compact form Body (queued by an OpBoard's delivery)
+	OpCompact      Op = "compact"       // make the replaced board Message of Channel its compact form Body (queued by an OpBoard's delivery before schema 8's boards edited in place)
+	OpPing         Op = "ping"          // post Body in Channel, or DM it to User when set, as a "your move" ping of the game, recorded in Game.Pings
+	OpUnping       Op = "unping"        // delete every ping of the game recorded in Game.Pings (a new turn's, or the end's)
+	OpDelete       Op = "delete"        // delete the message Message of Channel, or the direct message Message to User when set (gone already is done)
 )
 
 // ChannelOfGame as an effect's Channel is the game's public thread, read
@@ -74,6 +77,18 @@ type Effect struct {
 	// drawn when the post is delivered from the game as stored then: the
 	// outbox never holds the file. A game without a replay posts nothing.
 	Replay bool `json:"replay,omitempty"`
+	// To are the users a turn's pings are for (OpPing without a Body):
+	// the framework turns it, when saving it, into an OpUnping and the
+	// pings each user chose (thread, direct message, none); Turn names
+	// what they must do ("move", "turn", "deployment") and Reminder makes
+	// them the turn's reminder. Never stored.
+	To       []string `json:"to,omitempty"`
+	Turn     string   `json:"turn,omitempty"`
+	Reminder bool     `json:"reminder,omitempty"`
+	// Replace makes a ping (OpPing) delete every ping of its game recorded
+	// before it (Game.Pings) first, then replace them: a turn's first
+	// ping, so that a move costs one delivery for its pings, not two.
+	Replace bool `json:"replace,omitempty"`
 	// Queued is when the effect was saved (for the outbox age metric);
 	// zero in effects saved before it was recorded.
 	Queued time.Time `json:"queued,omitempty"`

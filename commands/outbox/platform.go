@@ -21,6 +21,11 @@ type Platform interface {
 	Send(ctx context.Context, channelID string, m ui.Message) (string, error)
 	// Edit replaces a message's content, embeds, files and components.
 	Edit(ctx context.Context, channelID, messageID string, m ui.Message) error
+	// Delete deletes the bot's message messageID in channelID.
+	Delete(ctx context.Context, channelID, messageID string) error
+	// DeleteDM deletes the direct message messageID (an ID DM returned)
+	// the bot sent to userID.
+	DeleteDM(ctx context.Context, userID, messageID string) error
 	// StartThread creates a thread under channelID: public (anyone in the
 	// channel can see it) or private (members only). It returns its ID.
 	StartThread(ctx context.Context, channelID, name string, private bool) (string, error)

@@ -93,14 +93,19 @@ func TestSandTableAgainstTheComputer(t *testing.T) {
 	}
 	require.Positive(t, turns)
 	commandstest.Deliver(t, a, a.Now())
-	posts, _ = p.Snapshot()
+	posts, edits := p.Snapshot()
 	var computerTurn bool
 	for _, m := range posts {
 		if strings.Contains(m.Msg.Content, bot.Mention()) && m.Channel == g.ThreadID && len(m.Msg.Files) > 0 {
 			computerTurn = true
 		}
 	}
-	require.True(t, computerTurn, "the computer's turns are posted as boards in the thread")
+	for _, m := range edits {
+		if strings.Contains(m.Msg.Content, bot.Mention()) && m.Channel == g.ThreadID && len(m.Msg.Files) > 0 {
+			computerTurn = true
+		}
+	}
+	require.True(t, computerTurn, "the computer's turns are shown on the live board in the thread")
 	s = gameState(t, store, g)
 	require.True(t, s.over() || s.pos.ToMove() == engine.South)
 	rec := commandstest.Game(t, store, g.ID)

@@ -168,8 +168,7 @@ func TestSandRecordAttached(t *testing.T) {
 	commandstest.Deliver(t, a, t0)
 	_, final := load(t, store)
 	var records [][]byte
-	posts, _ := p.Snapshot()
-	for _, m := range posts {
+	for _, m := range p.Shown() { // the final board is the live board edited
 		for _, f := range m.Msg.Files {
 			if strings.HasSuffix(f.Name, "-record.json") {
 				records = append(records, f.Data)

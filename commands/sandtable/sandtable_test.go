@@ -133,12 +133,25 @@ func TestSandPrivateAnswers(t *testing.T) {
 	}
 }
 
-// lastPost delivers the outbox and returns the newest post in "th1".
+// lastPost delivers the outbox and returns the newest message "th1" shows
+// (as last edited: the live board is edited in place), turn pings aside.
 func lastPost(t *testing.T, a *commands.App, p *commandstest.Platform) commands.Message {
 	t.Helper()
-	ps := posts(t, a, p, "th1", 0)
+	commandstest.Deliver(t, a, a.Now())
+	var ps []commands.Message
+	for _, s := range p.Shown() {
+		if s.Channel == "th1" && !isPing(s.Msg) {
+			ps = append(ps, s.Msg)
+		}
+	}
 	require.NotEmpty(t, ps)
 	return ps[len(ps)-1]
+}
+
+// isPing reports whether m is a turn's ping (a message of its own that
+// mentions whoever must act).
+func isPing(m commands.Message) bool {
+	return !m.Quiet && len(m.Cards) == 0 && len(m.Files) == 0 && strings.Contains(m.Content, ", your ")
 }
 
 // TestSandTimeoutRulings: the rulings of docs/rules/sandtable.md, "In
@@ -561,10 +574,10 @@ func TestGamesNeedATextChannel(t *testing.T) {
 	require.NoError(t, open("general", ui.TextChannel))
 }
 
-// TestSandOneLiveBoardPerTurn: the Main action updates the live board in
-// place (the same player goes on); the placement that ends the turn posts
-// the next board, pinging the next player, and the turn's board becomes
-// the line of its turn. The mover is answered privately.
+// TestSandOneLiveBoardPerTurn: every action edits the live board in place
+// (quiet); the placement that ends the turn pings the next player by a
+// message of its own, which the next turn's ping deletes. The mover is
+// answered privately.
 func TestSandOneLiveBoardPerTurn(t *testing.T) {
 	t.Parallel()
 	a, p, store := newApp(t)
@@ -578,31 +591,29 @@ func TestSandOneLiveBoardPerTurn(t *testing.T) {
 	commandstest.Deliver(t, a, t0)
 	first, _ := p.Snapshot()
 	require.Len(t, first, 1, "no live board yet: posted")
+	require.True(t, first[0].Msg.Quiet)
 	r, err = a.Handle(cmd(alice, "move", "", map[string]string{"move": "Mf5"}))
 	require.NoError(t, err)
 	require.True(t, r.Ephemeral)
 	commandstest.Deliver(t, a, t0)
 	posts, edits := p.Snapshot()
-	require.Len(t, posts, 2, "the turn passed: a new board")
-	require.Contains(t, posts[1].Msg.Content, bob.Mention()+", your turn")
-	require.Len(t, posts[1].Msg.Files, 1)
+	require.Len(t, posts, 2, "the turn passed: the board edited, the next player pinged")
+	require.True(t, strings.HasPrefix(posts[1].Msg.Content, bob.Mention()+", your turn"), posts[1].Msg.Content)
 	require.Len(t, edits, 1)
 	require.Equal(t, posts[0].ID, edits[0].ID)
-	require.Empty(t, edits[0].Msg.Files)
-	require.Empty(t, edits[0].Msg.Rows)
-	require.Contains(t, edits[0].Msg.Content, "e4-e5", "the turn's line says what was played")
-	require.Contains(t, edits[0].Msg.Content, "f5", "the placement that ended the turn included")
+	require.Len(t, edits[0].Msg.Files, 1)
+	require.Contains(t, edits[0].Msg.Content, bob.Mention()+", your turn", "the board says whose turn it is")
 
-	// Bob's Main action updates his turn's board in place.
+	// Bob's Main action updates his turn's board in place, pinging nobody.
 	_, err = a.Handle(cmd(bob, "move", "", map[string]string{"move": "t19-t18"}))
 	require.NoError(t, err)
 	commandstest.Deliver(t, a, t0)
 	posts, edits = p.Snapshot()
 	require.Len(t, posts, 2, "the same player goes on: no new message")
 	require.Len(t, edits, 2)
-	require.Equal(t, posts[1].ID, edits[1].ID)
+	require.Equal(t, posts[0].ID, edits[1].ID)
 	require.Len(t, edits[1].Msg.Files, 1, "the live board keeps its image")
 	require.Contains(t, edits[1].Msg.Content, "t19-t18")
 	g, _ := load(t, store)
-	require.Equal(t, posts[1].ID, commands.LiveBoard(g, commands.ChannelOfGame))
+	require.Equal(t, posts[0].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }

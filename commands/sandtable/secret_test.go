@@ -51,8 +51,7 @@ func endedWithPendingDrone(t *testing.T, k int) (a *commands.App, p *commandstes
 	require.NoError(t, err)
 	commandstest.Deliver(t, a, t0.Add(commands.ReplayDelay+time.Second))
 	final = map[string][]byte{}
-	all, _ := p.Snapshot()
-	for _, sent := range all {
+	for _, sent := range p.Shown() { // the final board is the live board edited
 		for _, f := range sent.Msg.Files {
 			if strings.HasSuffix(f.Name, ".gif") || strings.HasSuffix(f.Name, ".json") || strings.HasSuffix(f.Name, ".txt") {
 				final[f.Name] = f.Data

@@ -131,7 +131,8 @@ func TestAcceptStartsTheGame(t *testing.T) {
 	require.Empty(t, p.Members)
 	commandstest.Deliver(t, a, t0)
 	require.ElementsMatch(t, []string{alice.ID, bob.ID}, p.Members["chal1"])
-	require.Len(t, p.Posts, 1)
+	require.Len(t, p.Posts, 2, "the board and the ping of White")
+	require.Equal(t, bob.Mention()+", your move (time runs out <t:"+unix(t0.Add(30*time.Minute))+":R>).", p.Posts[1].Msg.Content)
 	first := p.Posts[0]
 	require.Equal(t, "chal1", first.Channel)
 	require.Contains(t, first.Msg.Content, bob.Mention()+" (White) vs "+alice.Mention()+" (Black)")
@@ -211,16 +212,16 @@ func TestAcceptSurvivesDiscordErrors(t *testing.T) {
 
 	commandstest.Deliver(t, a, t0)
 	require.Empty(t, p.Posts, "the board's post failed")
-	require.Equal(t, 1, a.Pending(), "and waits for a retry")
+	require.Equal(t, 2, a.Pending(), "and waits for a retry (the ping behind it)")
 	failing["send"] = false
 	commandstest.Deliver(t, a, t0) // not due yet
 	require.Empty(t, p.Posts)
 	commandstest.Deliver(t, a, t0.Add(time.Minute))
-	require.Len(t, p.Posts, 1)
+	require.Len(t, p.Posts, 2, "the board and the ping")
 	require.Equal(t, "chal1", p.Posts[0].Channel)
 	require.Zero(t, a.Pending())
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
-	require.Len(t, p.Posts, 1, "posted once")
+	require.Len(t, p.Posts, 2, "posted once")
 }
 
 // TestChallengeDeclineCancelExpire: only the opponent declines, only the

@@ -64,8 +64,7 @@ func TestComputerPlaysWhiteAndReplies(t *testing.T) {
 	require.Equal(t, time.Duration(24*time.Hour), s.MoveTime)
 
 	commandstest.Deliver(t, a, t0)
-	posts, _ := p.Snapshot()
-	last := posts[len(posts)-1]
+	last := commandstest.Sent{Channel: g.ThreadID, Msg: liveBoard(t, a, p)}
 	require.Equal(t, g.ThreadID, last.Channel)
 	require.Contains(t, last.Msg.Content, commandstest.Computer.Mention()+" played **")
 	require.Contains(t, last.Msg.Content, alice.Mention()+", your move.")
@@ -102,8 +101,7 @@ func TestComputerRematchStartsAtOnce(t *testing.T) {
 	require.False(t, g.Active)
 	require.Equal(t, []string{commandstest.Computer.ID}, g.Outcome.Winners)
 	require.True(t, g.ComputerMove.IsZero())
-	posts, _ := p.Snapshot()
-	rematch := commandstest.ButtonOf(t, posts[len(posts)-1].Msg, "Rematch")
+	rematch := commandstest.ButtonOf(t, liveBoard(t, a, p), "Rematch")
 	c := commandstest.Click(alice, rematch, "m9")
 	c.ChannelID = g.ThreadID
 	resp, err := a.Handle(c)

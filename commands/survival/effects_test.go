@@ -48,7 +48,7 @@ func TestTimeLossAnnouncedDespiteErrors(t *testing.T) {
 	require.False(t, g.Active, "the result is stored")
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
 	require.Empty(t, p.Posts)
-	require.Equal(t, 4, a.Pending(), "the announcement, then the replay and the thread's closing (summary, archive), due later")
+	require.Equal(t, 5, a.Pending(), "the announcement, the pings' delete, then the replay and the thread's closing (summary, archive), due later")
 	next := a.NextDelivery()
 	require.True(t, next.After(t0.Add(time.Hour)), "a retry is due later: %s", next)
 	commandstest.Deliver(t, a, next)
@@ -92,7 +92,7 @@ func TestLostAnswerNotPostedTwice(t *testing.T) {
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
 	require.Len(t, p.Posts, 1, "Discord has it")
-	require.Equal(t, 4, a.Pending(), "the bot does not know (and the replay and the thread's closing are due later)")
+	require.Equal(t, 5, a.Pending(), "the bot does not know (and the pings' delete, the replay and the thread's closing are due later)")
 	commandstest.Deliver(t, a, a.NextDelivery())
 	require.Equal(t, 3, a.Pending(), "the replay and the thread's closing are due later")
 	require.Len(t, p.Posts, 1, "the retry recognised the post")
@@ -115,7 +115,7 @@ func TestPlayersAddedDespiteErrors(t *testing.T) {
 		commandstest.Deliver(t, a, a.NextDelivery())
 	}
 	require.ElementsMatch(t, []string{alice.ID, bob.ID}, p.Members["chal1"])
-	require.Len(t, p.Posts, 1)
+	require.Len(t, p.Posts, 2, "the board and the first turn's ping")
 	require.Equal(t, "chal1", p.Posts[0].Channel)
 }
 
@@ -190,7 +190,10 @@ func TestGameEffectsKeepTheirOrder(t *testing.T) {
 	g, _ := gameIn(t, store, "chal1")
 	require.False(t, g.Active, "White never moved: aborted")
 	commandstest.Deliver(t, a, late)
-	require.Len(t, p.Posts, 2)
+	require.Len(t, p.Posts, 2, "the first board and the first turn's ping")
 	require.Contains(t, p.Posts[0].Msg.Content, "White moves first", "the first board first")
-	require.Contains(t, p.Posts[1].Msg.Content, "aborted", "then the time-out")
+	last := p.Edits[len(p.Edits)-1]
+	require.Equal(t, p.Posts[0].ID, last.ID)
+	require.Contains(t, last.Msg.Content, "aborted", "then the time-out, on the live board")
+	require.Len(t, p.Deleted, 1, "and the ping deleted")
 }

@@ -95,13 +95,13 @@ func fileOf(m commands.Message, ext string) *ui.File {
 	return nil
 }
 
-// liveBoard delivers what is due and returns the game's newest board: the
-// latest post in its thread (a move's news is its board there, the answer
-// to the mover being private).
+// liveBoard delivers what is due and returns the game's live board as it
+// shows now (a move's news is its board, edited in place, the answer to
+// the mover being private).
 func liveBoard(t testing.TB, a *commands.App, p *commandstest.Platform) commands.Message {
 	t.Helper()
 	commandstest.Deliver(t, a, t0)
-	posts, _ := p.Snapshot()
+	posts := p.Shown()
 	for i := len(posts) - 1; i >= 0; i-- {
 		if len(posts[i].Msg.Files) > 0 && len(posts[i].Msg.Cards) > 0 {
 			return posts[i].Msg

@@ -1,6 +1,7 @@
 package survival
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -204,9 +205,9 @@ func TestAutocompleteOnlyForTheMover(t *testing.T) {
 	require.Equal(t, "Waiting for bob (Black) to move", ac(alice)[0].Name)
 }
 
-// TestSurvivalOneLiveBoard: each move posts the new board (pinging the
-// player to move) and compacts the one before into its line of the move
-// list, once; the mover is answered privately; /board answers privately.
+// TestSurvivalOneLiveBoard: each move edits the live board in place (quiet)
+// and pings the player to move by a message of its own, deleting the
+// ping before; the mover is answered privately; /board answers privately.
 func TestSurvivalOneLiveBoard(t *testing.T) {
 	t.Parallel()
 	a, p, store := newApp(t)
@@ -224,19 +225,23 @@ func TestSurvivalOneLiveBoard(t *testing.T) {
 	require.True(t, r.Ephemeral)
 	commandstest.Deliver(t, a, t0)
 	posts, edits := p.Snapshot()
-	require.Len(t, posts, 3, "one board per move, nothing else")
+	require.Len(t, posts, 4, "one board, one ping per move")
 	require.Equal(t, alice.Mention()+" played **Ka2**. "+bob.Mention()+", your move.", posts[0].Msg.Content)
-	require.Len(t, posts[2].Msg.Files, 1)
-	require.Len(t, edits, 2)
-	require.Equal(t, posts[0].ID, edits[0].ID)
-	require.Equal(t, "1. Ka2 — "+alice.Mention(), edits[0].Msg.Content)
-	require.Equal(t, posts[1].ID, edits[1].ID)
-	require.Equal(t, "1... Kg8 — "+bob.Mention(), edits[1].Msg.Content)
-	for _, e := range edits {
-		require.Empty(t, e.Msg.Files)
-		require.Empty(t, e.Msg.Cards)
-		require.Empty(t, e.Msg.Rows)
+	require.True(t, posts[0].Msg.Quiet, "the board pings nobody")
+	for i, who := range []commands.User{bob, alice, bob} {
+		require.True(t, strings.HasPrefix(posts[i+1].Msg.Content, who.Mention()+", your move"), "ping %d: %q", i, posts[i+1].Msg.Content)
+		require.False(t, posts[i+1].Msg.Quiet)
 	}
+	require.Len(t, edits, 2)
+	for _, e := range edits {
+		require.Equal(t, posts[0].ID, e.ID, "the live board edited in place")
+		require.Len(t, e.Msg.Files, 1)
+		require.True(t, e.Msg.Quiet)
+	}
+	require.Contains(t, edits[1].Msg.Content, "played **Ka1**")
+	require.Equal(t, []string{"th1/" + posts[1].ID, "th1/" + posts[2].ID}, p.Deleted, "each ping deleted by the next")
+	shown := p.Shown()
+	require.Len(t, shown, 2, "the board and the last ping")
 	g, _ := load(t, store, id)
-	require.Equal(t, posts[2].ID, commands.LiveBoard(g, commands.ChannelOfGame))
+	require.Equal(t, posts[0].ID, commands.LiveBoard(g, commands.ChannelOfGame))
 }

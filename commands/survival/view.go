@@ -45,6 +45,11 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	}
 	if s.LastMove != "" {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Last move", Value: s.LastMove, Inline: true})
+		// The live board is edited in place: it says the last moves the
+		// thread no longer lists.
+		if recent := lastMoves(g, 8); strings.Count(recent, " ") > 1 {
+			e.Fields = append(e.Fields, &ui.Field{Name: "Last moves", Value: recent})
+		}
 	}
 	files := []*ui.File{file}
 	var rows []ui.Row
@@ -107,4 +112,35 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
+}
+
+// lastMoves is the last n moves of g in SAN, numbered as in a move list
+// ("19... Qxf6 20. Qe8 Kd7"); "" before the first.
+func lastMoves(g *chess.Game, n int) string {
+	sans := g.SANs()
+	if len(sans) == 0 {
+		return ""
+	}
+	if len(sans) > n {
+		sans = sans[len(sans)-n:]
+	}
+	pos := g.Position()
+	side, num := chess.White, pos.FullmoveNumber() // who played the last move, at which number
+	if pos.Turn() == chess.White {
+		side, num = chess.Black, num-1
+	}
+	out := make([]string, len(sans))
+	for i := len(sans) - 1; i >= 0; i-- {
+		switch {
+		case side == chess.White:
+			out[i] = fmt.Sprintf("%d. %s", num, sans[i])
+			side, num = chess.Black, num-1
+		case i == 0:
+			out[i] = fmt.Sprintf("%d... %s", num, sans[i])
+		default:
+			out[i] = sans[i]
+			side = chess.White
+		}
+	}
+	return strings.Join(out, " ")
 }

@@ -101,3 +101,18 @@ func TestStaleSurvivalFlip(t *testing.T) {
 	_, err = a.Handle(click(carol, "g:game1:flip:9"))
 	require.Contains(t, userMsg(t, err), "does not belong to a board of this game")
 }
+
+// TestLastMovesNumbered: the live board's last moves read as a move list,
+// numbered, starting with Black's move when the window starts there.
+func TestLastMovesNumbered(t *testing.T) {
+	t.Parallel()
+	g := chess.NewGame(chess.Survival)
+	require.Equal(t, "", lastMoves(g, 8))
+	for _, m := range []string{"g7g8q", "e2e1k", "g8g6", "f7g6", "c7c8q"} {
+		_, _, err := g.PlayText(m)
+		require.NoError(t, err)
+	}
+	require.Equal(t, "1. g8=Q e1=K 2. Qxg6 fxg6 3. c8=Q", lastMoves(g, 8))
+	require.Equal(t, "2... fxg6 3. c8=Q", lastMoves(g, 2))
+	require.Equal(t, "2. Qxg6 fxg6 3. c8=Q", lastMoves(g, 3))
+}

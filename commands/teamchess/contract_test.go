@@ -3,6 +3,7 @@ package teamchess
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func TestMoveTimerRestartsWithEveryTransition(t *testing.T) {
 	s := load(t, store, g.ID)
 	require.Equal(t, tc.ActTimeout, s.game.State().Actions[3].Kind, "alice ran out of time")
 	require.Equal(t, t0.Add(230*time.Minute), deadline(), "a timeout restarts it for the next commander")
-	require.Equal(t, commands.Clock{Rule: commands.PerMove, Actors: []string{bob.ID}, Key: "4", Period: time.Hour}, Game{}.Clock(s))
+	require.Equal(t, commands.Clock{Rule: commands.PerMove, Actors: []string{bob.ID}, Key: "4", Period: time.Hour, PingIn: s.TeamThreads[s.game.Turn()]}, Game{}.Clock(s))
 
 	require.NoError(t, at(bob, 240, "resign", "", nil))
 	g = commandstest.Game(t, store, g.ID)
@@ -231,14 +232,15 @@ func TestStartIsOneTransactionThenEffects(t *testing.T) {
 		return nil
 	}))
 
-	require.Equal(t, 9, commandstest.Deliver(t, a, t0), "3 + 2 + 1 members, 3 boards")
+	require.Equal(t, 10, commandstest.Deliver(t, a, t0), "3 + 2 + 1 members, 3 boards, the first ping")
 	require.ElementsMatch(t, []string{alice.ID, bob.ID, carol.ID}, p.Members[g.ThreadID])
 	require.ElementsMatch(t, []string{alice.ID, bob.ID}, p.Members[s.TeamThreads[chess.White]])
 	require.ElementsMatch(t, []string{carol.ID}, p.Members[s.TeamThreads[chess.Black]])
 	posts, _ = p.Snapshot()
-	require.Len(t, posts, 3)
-	require.Equal(t, []string{g.ThreadID, s.TeamThreads[chess.White], s.TeamThreads[chess.Black]},
-		[]string{posts[0].Channel, posts[1].Channel, posts[2].Channel})
+	require.Len(t, posts, 4)
+	require.Equal(t, []string{g.ThreadID, s.TeamThreads[chess.White], s.TeamThreads[chess.Black], s.TeamThreads[chess.White]},
+		[]string{posts[0].Channel, posts[1].Channel, posts[2].Channel, posts[3].Channel})
+	require.True(t, strings.HasPrefix(posts[3].Msg.Content, alice.Mention()+", your move"), "White's commander pinged in White's thread")
 	require.Contains(t, posts[0].Msg.Content, alice.Mention()+" commands White and acts first")
 	require.Contains(t, posts[1].Msg.Content, "White's private thread")
 	require.Contains(t, posts[2].Msg.Content, "Black's private thread")

@@ -29,7 +29,7 @@ func TestTeamThreadsArchivedAtTheEnd(t *testing.T) {
 	_, err = commandstest.Confirm(t, a, in(bob, team[chess.Black], "resign", "", nil))
 	require.NoError(t, err)
 	commandstest.Deliver(t, a, t0)
-	posts, _ := p.Snapshot()
+	posts := p.Shown() // the final board is the live board edited
 	var final commandstest.Sent
 	for _, s := range posts {
 		if s.Channel == pub {
@@ -230,7 +230,7 @@ func TestRematchOfAnAbortedGame(t *testing.T) {
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
 	require.True(t, load(t, store, g.ID).Aborted)
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
-	posts, _ := p.Snapshot()
+	posts := p.Shown()
 	var final commandstest.Sent
 	for _, s := range posts {
 		if s.Channel == pub {

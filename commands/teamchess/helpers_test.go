@@ -137,7 +137,7 @@ func requireAlready(t *testing.T, r *commands.Response, err error, want string) 
 func boardIn(t *testing.T, a *commands.App, p *commandstest.Platform, channel string) commands.Message {
 	t.Helper()
 	commandstest.Deliver(t, a, t0)
-	posts, _ := p.Snapshot()
+	posts := p.Shown() // the live board is edited in place
 	for i := len(posts) - 1; i >= 0; i-- {
 		if posts[i].Channel == channel && len(posts[i].Msg.Files) > 0 {
 			return posts[i].Msg

@@ -72,7 +72,7 @@ func TestTeamChessGameIsRated(t *testing.T) {
 	require.InDelta(t, 3000-one, get(bob.ID).Rating, 1e-9)
 	require.Nil(t, get(dan.ID), "no move, not rated")
 
-	posts, _ := p.Snapshot()
+	posts := p.Shown()
 	var final string
 	for _, s := range posts {
 		if s.Channel == pub {

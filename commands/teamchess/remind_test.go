@@ -10,6 +10,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/games/chess"
 )
 
 // remindersIn are the turn reminders posted in channel so far.
@@ -42,10 +43,9 @@ func TestReminderNamesTheCommander(t *testing.T) {
 	require.Empty(t, remindersIn(p, pub))
 	sweep(45 * time.Minute)
 	require.Equal(t, []string{fmt.Sprintf("Reminder: %s, 15 minutes left on your move in https://discord.com/channels/g/%s (time runs out <t:%d:R>).",
-		alice.Mention(), pub, t0.Add(time.Hour).Unix())}, remindersIn(p, pub), "White's commander, not carol")
-	for _, th := range team {
-		require.Empty(t, remindersIn(p, th), "in the public thread only")
-	}
+		alice.Mention(), pub, t0.Add(time.Hour).Unix())}, remindersIn(p, team[chess.White]), "White's commander, not carol, in White's thread")
+	require.Empty(t, remindersIn(p, pub), "not in the public thread")
+	require.Empty(t, remindersIn(p, team[chess.Black]))
 
 	games := func(u commands.User) string {
 		resp, err := a.Handle(&commands.Request{Type: commands.CommandRequest, Command: "games", User: u, Now: t0.Add(50 * time.Minute)})
@@ -62,9 +62,9 @@ func TestReminderNamesTheCommander(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, games(alice), "· waiting on "+bob.Mention())
 	sweep(95 * time.Minute)
-	got := remindersIn(p, pub)
-	require.Len(t, got, 2)
-	require.True(t, strings.HasPrefix(got[1], "Reminder: "+bob.Mention()+", 15 minutes left on your move"), got[1])
+	got := remindersIn(p, team[chess.Black])
+	require.Len(t, got, 1)
+	require.True(t, strings.HasPrefix(got[0], "Reminder: "+bob.Mention()+", 15 minutes left on your move"), got[0])
 
 	// Bob's time runs out: he is tagged out and dan commands Black, with a
 	// move time and a reminder of his own.
@@ -72,7 +72,8 @@ func TestReminderNamesTheCommander(t *testing.T) {
 	require.Equal(t, []string{dan.ID}, Game{}.Clock(load(t, store, g.ID)).Actors)
 	require.True(t, commandstest.Game(t, store, g.ID).Remind.Equal(t0.Add(155*time.Minute)))
 	sweep(155 * time.Minute)
-	got = remindersIn(p, pub)
-	require.Len(t, got, 3)
-	require.True(t, strings.HasPrefix(got[2], "Reminder: "+dan.Mention()+", 15 minutes left on your move"), got[2])
+	got = remindersIn(p, team[chess.Black])
+	require.Len(t, got, 2)
+	require.True(t, strings.HasPrefix(got[1], "Reminder: "+dan.Mention()+", 15 minutes left on your move"), got[1])
+	require.Empty(t, remindersIn(p, pub), "reminders go to the commander's team thread")
 }

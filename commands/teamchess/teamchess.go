@@ -179,6 +179,8 @@ func (Game) Clock(s *State) commands.Clock {
 	c := commands.Clock{Rule: commands.PerMove, Key: strconv.Itoa(s.game.ActionCount()), Period: s.MoveTime}
 	if active, ok := s.game.Active(s.game.Turn()); ok {
 		c.Actors = []string{active.ID}
+		// The commander is pinged in their team's thread.
+		c.PingIn = s.TeamThreads[s.game.Turn()]
 	}
 	return c
 }

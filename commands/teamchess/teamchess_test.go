@@ -42,24 +42,25 @@ func TestTeamChessTeamThreadsReachTheGame(t *testing.T) {
 	require.True(t, resp.Ephemeral, "the commander is answered privately")
 	require.Contains(t, resp.Content, "**alice** (White) played **e4**")
 	// The new board goes to every thread, once delivered: each thread's
-	// own live board, the one before it compacted.
+	// own live board, edited in place; Black's commander is pinged in
+	// Black's thread, the ping of White's deleted.
 	posts, _ := p.Snapshot()
 	require.Len(t, posts, len(before), "effects wait for the outbox")
-	require.Equal(t, 6, commandstest.Deliver(t, a, t0), "three boards, three compactions")
+	require.Equal(t, 4, commandstest.Deliver(t, a, t0), "three boards, a ping (replacing the one before)")
 	posts, edits := p.Snapshot()
+	require.Len(t, posts, len(before)+1)
+	ping := posts[len(posts)-1]
+	require.Equal(t, team[chess.Black], ping.Channel)
+	require.True(t, strings.HasPrefix(ping.Msg.Content, bob.Mention()+", your move"), ping.Msg.Content)
 	var to []string
-	for _, s := range posts[len(posts)-3:] {
+	for _, s := range edits {
 		to = append(to, s.Channel)
 		require.Contains(t, s.Msg.Content, "**alice** (White) played **e4**")
 		require.Len(t, s.Msg.Files, 1)
 	}
 	require.ElementsMatch(t, []string{pub, team[chess.White], team[chess.Black]}, to)
 	require.Contains(t, boardIn(t, a, p, team[chess.White]).Cards[0].Title, "White team thread")
-	require.Len(t, edits, 3)
-	for i, e := range edits {
-		require.Equal(t, posts[i].ID, e.ID, "each start board compacted")
-		require.Empty(t, e.Msg.Files)
-	}
+	require.Len(t, p.Deleted, 1, "White's ping deleted")
 	resp, err = a.Handle(in(bob, team[chess.Black], "board", "", nil))
 	require.NoError(t, err)
 	require.True(t, resp.Ephemeral, "/board answers privately")

@@ -41,9 +41,8 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 	board := boardIn(t, a, p, pub)
 	require.True(t, bytes.Equal(drawn(false), board.Files[0].Data), "the public board with Black to act is drawn from White's side")
 	flipID := buttonOf(t, board, "Flip board")
-	posts, _ := p.Snapshot()
-	for _, s := range posts[len(posts)-3:] {
-		if s.Channel == pub {
+	for _, s := range p.Shown() {
+		if s.Channel == pub || len(s.Msg.Files) == 0 {
 			continue
 		}
 		for _, row := range s.Msg.Rows {
@@ -92,7 +91,7 @@ func TestTeamChessNoFirstMoveIsAborted(t *testing.T) {
 	t.Parallel()
 	a, p, store := newApp(t)
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob, dan})
-	before, _ := p.Snapshot()
+	_, beforeEdits := p.Snapshot()
 	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
 	stored := commandstest.Game(t, store, g.ID)
 	require.False(t, stored.Active)
@@ -103,9 +102,9 @@ func TestTeamChessNoFirstMoveIsAborted(t *testing.T) {
 		require.False(t, c.Lost, "%s has no personal loss", c.Member.Name)
 	}
 	commandstest.Deliver(t, a, t0.Add(time.Hour))
-	posts, _ := p.Snapshot()
-	require.Len(t, posts[len(before):], 3, "the public thread and both team threads")
-	for _, m := range posts[len(before):] {
+	_, edits := p.Snapshot()
+	require.Len(t, edits[len(beforeEdits):], 3, "the live boards of the public thread and both team threads")
+	for _, m := range edits[len(beforeEdits):] {
 		require.Contains(t, m.Msg.Content, "aborted")
 	}
 	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {

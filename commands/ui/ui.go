@@ -10,6 +10,9 @@ type Message struct {
 	Cards   []*Card `json:"cards,omitempty"`
 	Files   []*File `json:"files,omitempty"`
 	Rows    []Row   `json:"rows,omitempty"`
+	// Quiet makes the message notify nobody: its mentions show names
+	// and ping no one (a live board; only a turn's ping message pings).
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // Card is a framed block of text (a Discord embed). Limits, in

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"mime"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,6 +29,8 @@ type msgPatch struct {
 	// message create only: the nonce (a string, or an integer's digits) and enforce_nonce
 	nonce        string
 	enforceNonce bool
+	// allowed is the create's allowed_mentions, nil when it sent none
+	allowed *allowedMentions
 	// interaction response data only
 	choices  []*discordgo.ApplicationCommandOptionChoice
 	customID string
@@ -80,6 +84,8 @@ func parseMessagePayload(raw []byte, files []File) (*msgPatch, *apiError) {
 			p.nonce, err = decodeNonce(v)
 		case "enforce_nonce":
 			err = json.Unmarshal(v, &p.enforceNonce)
+		case "allowed_mentions":
+			err = json.Unmarshal(v, &p.allowed)
 		}
 		if err != nil {
 			return nil, errInvalidForm(fmt.Sprintf("field %q: %v", k, err))
@@ -524,4 +530,57 @@ func validateModal(p *msgPatch) *apiError {
 		}
 	}
 	return nil
+}
+
+// allowedMentions is a message create's allowed_mentions: which of its
+// mentions may notify (Parse "users": every user mentioned; Users: these).
+type allowedMentions struct {
+	Parse []string `json:"parse"`
+	Users []string `json:"users"`
+}
+
+// userMention matches a user mention in a message's content.
+var userMention = regexp.MustCompile(`<@!?(\d+)>`)
+
+// Notice is a notification a message's creation gave a user: Discord
+// notifies for a mention in a new message (as allowed_mentions allows) and
+// for every direct message, never for an edit.
+type Notice struct {
+	UserID    string
+	ChannelID string
+	MessageID string
+}
+
+// noticesLocked records the notifications the new message m of c gives.
+func (s *Server) noticesLocked(c *Channel, m *Message, p *msgPatch) {
+	if c.IsDM() {
+		s.notices = append(s.notices, Notice{UserID: c.RecipientID, ChannelID: c.ID, MessageID: m.ID})
+		return
+	}
+	seen := map[string]bool{}
+	for _, sub := range userMention.FindAllStringSubmatch(m.Content, -1) {
+		id := sub[1]
+		if seen[id] || (m.Author != nil && id == m.Author.ID) {
+			continue
+		}
+		seen[id] = true
+		if p.allowed != nil && !slices.Contains(p.allowed.Parse, "users") && !slices.Contains(p.allowed.Users, id) {
+			continue
+		}
+		s.notices = append(s.notices, Notice{UserID: id, ChannelID: c.ID, MessageID: m.ID})
+	}
+}
+
+// Notifications lists the notifications userID was given by the bot's
+// messages, oldest first, including those of messages deleted since.
+func (s *Server) Notifications(userID string) []Notice {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Notice
+	for _, n := range s.notices {
+		if n.UserID == userID {
+			out = append(out, n)
+		}
+	}
+	return out
 }

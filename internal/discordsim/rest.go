@@ -609,6 +609,7 @@ func (s *Server) postMessageLocked(c *Channel, req *request) reply {
 		s.st.nonces[nonceKey] = nonceUse{messageID: m.ID, at: s.now()}
 	}
 	s.st.putMessage(m)
+	s.noticesLocked(c, m, p)
 	s.dispatchMessageLocked("MESSAGE_CREATE", m)
 	return ok(s.messageJSONLocked(m))
 }

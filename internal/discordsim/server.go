@@ -84,6 +84,7 @@ type Server struct {
 	closedFlag atomic.Bool
 
 	mu      sync.Mutex
+	notices []Notice // the notifications the bot's messages gave (Notifications)
 	closed  bool
 	version uint64
 	changed chan struct{}

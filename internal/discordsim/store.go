@@ -436,6 +436,26 @@ func (s *Server) Post(u *User, channelID, content string) (*Message, error) {
 	return m, nil
 }
 
+// DeleteMessage deletes message id as a moderator would (the bot gets
+// MESSAGE_DELETE); a later delete or edit of it is Discord's 404 Unknown
+// Message.
+func (s *Server) DeleteMessage(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.st.messages[id]
+	if m == nil {
+		return fmt.Errorf("discordsim: no message %s", id)
+	}
+	c := s.st.channels[m.ChannelID]
+	s.st.deleteMessage(id)
+	if c != nil {
+		s.dispatchLocked("MESSAGE_DELETE", map[string]any{"id": id, "channel_id": c.ID, "guild_id": c.GuildID},
+			c.GuildID, messageIntent(c))
+	}
+	s.notifyLocked()
+	return nil
+}
+
 // SetDMsClosed makes the bot's messages to u's DM channel fail with 403 "Cannot send messages
 // to this user" (code 50007), as when u disabled DMs from server members, or opens them again.
 func (s *Server) SetDMsClosed(u *User, closed bool) {
