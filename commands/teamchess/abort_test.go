@@ -23,7 +23,7 @@ func TestNoPersonSeatedAborts(t *testing.T) {
 	a, p, store := newApp(t)
 	cpu1, cpu2 := commands.ComputerUser(1, "beginner"), commands.ComputerUser(2, "beginner")
 	g, pub, _ := startGame(t, a, store, "", []commands.User{alice, cpu1}, []commands.User{cpu2})
-	before, _ := p.Snapshot()
+	before, beforeEdits := p.Snapshot()
 	prompt, err := a.Handle(in(alice, pub, "tagout", "", nil))
 	require.NoError(t, err)
 	require.Contains(t, text(t, prompt.Message), "the game will be aborted")
@@ -50,15 +50,22 @@ func TestNoPersonSeatedAborts(t *testing.T) {
 		}
 	}
 	commandstest.Deliver(t, a, t0.Add(time.Second))
-	posts, _ := p.Snapshot()
-	told := 0
-	for _, m := range posts[len(before):] {
-		if m.Msg.Content != "" && len(m.Msg.Files) > 0 {
-			require.Contains(t, m.Msg.Content, "no person is left seated")
-			told++
+	// Each thread's live board, edited in place into its final board, says why.
+	posts, edits := p.Snapshot()
+	told := map[string]bool{}
+	shown := func(channel string, m commands.Message) {
+		if m.Content != "" && len(m.Files) > 0 {
+			require.Contains(t, m.Content, "no person is left seated")
+			told[channel] = true
 		}
 	}
-	require.Equal(t, 3, told, "the public thread and both team threads")
+	for _, m := range posts[len(before):] {
+		shown(m.Channel, m.Msg)
+	}
+	for _, m := range edits[len(beforeEdits):] {
+		shown(m.Channel, m.Msg)
+	}
+	require.Len(t, told, 3, "the public thread and both team threads")
 	_, err = a.Handle(in(alice, pub, "move", "", map[string]string{"move": "e4"}))
 	require.Contains(t, commandstest.UserMsg(t, err), "no person is left seated")
 	r, err = a.Handle(click)
