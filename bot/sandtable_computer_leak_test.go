@@ -64,11 +64,16 @@ func TestSandTableComputerKeepsSecrets(t *testing.T) {
 		h.bot.App().StopComputers()
 		h.drained()
 		scan.check()
-		require.Positive(t, g.pos().PendingDrones(sandtable.South))
-		answer := h.replyConfirmed(alice, thread.ID, "resign")
+		// The computer's action in progress may have won the game: alice's
+		// Drone, pending at the end, never resolves all the same.
+		if g.pos().Phase() != sandtable.PhaseFinished {
+			require.Positive(t, g.pos().PendingDrones(sandtable.South))
+			answer := h.replyConfirmed(alice, thread.ID, "resign")
+			h.drained()
+			require.Equal(t, sandtable.PhaseFinished, g.pos().Phase(), "the resignation's answer: %s", answer.Text())
+		}
 		h.clock.Advance(commands.ReplayDelay + time.Second) // the replay follows
 		h.drained()
-		require.Equal(t, sandtable.PhaseFinished, g.pos().Phase(), "the resignation's answer: %s", answer.Text())
 		ended = true
 	}
 	drones := 0
