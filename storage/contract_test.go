@@ -972,3 +972,45 @@ func TestRatings(t *testing.T) {
 		})
 	})
 }
+
+// TestAnalyses: one analysis per game, as the caller's JSON; a missing one
+// is ErrNotFound; Put replaces; bad keys are refused; a failed
+// transaction writes none; a read-only one refuses to write.
+func TestAnalyses(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s Store) {
+		type doc struct {
+			Version int       `json:"v"`
+			Evals   []float64 `json:"evals"`
+		}
+		update(t, s, func(tx Tx) error {
+			_, err := tx.Analyses().Get("g1")
+			require.ErrorIs(t, err, ErrNotFound)
+			require.NoError(t, tx.Analyses().Put("g1", doc{Version: 1, Evals: []float64{0.5, -1.25}}))
+			require.NoError(t, tx.Analyses().Put("g2", doc{Version: 1}))
+			require.NoError(t, tx.Analyses().Put("g2", doc{Version: 2}), "replaced")
+			require.Error(t, tx.Analyses().Put("", doc{}))
+			require.Error(t, tx.Analyses().Put("a/b", doc{}))
+			_, err = tx.Analyses().Get("a/b")
+			require.Error(t, err)
+			return nil
+		})
+		require.Error(t, s.Update(ctx, func(tx Tx) error {
+			require.NoError(t, tx.Analyses().Put("g3", doc{Version: 1}))
+			return errors.New("abandoned")
+		}))
+		view(t, s, func(tx Tx) {
+			raw, err := tx.Analyses().Get("g1")
+			require.NoError(t, err)
+			var d doc
+			require.NoError(t, json.Unmarshal(raw, &d))
+			require.Equal(t, doc{Version: 1, Evals: []float64{0.5, -1.25}}, d)
+			raw, err = tx.Analyses().Get("g2")
+			require.NoError(t, err)
+			require.JSONEq(t, `{"v":2,"evals":null}`, string(raw))
+			_, err = tx.Analyses().Get("g3")
+			require.ErrorIs(t, err, ErrNotFound, "the failed transaction wrote nothing")
+			require.Error(t, tx.Analyses().Put("g4", doc{}), "read-only")
+		})
+	})
+}

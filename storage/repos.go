@@ -41,6 +41,7 @@ func (t *txImpl) Dedupe() Dedupe          { return dedupe{t.kv} }
 func (t *txImpl) Outbox() Outbox          { return outbox{t} }
 func (t *txImpl) Meta() Meta              { return meta{t} }
 func (t *txImpl) Playground() Blobs       { return blobs{t.kv, bPlayground} }
+func (t *txImpl) Analyses() Analyses      { return analyses{t.kv} }
 
 // clockOffset is Meta.ClockOffset, cached for the transaction.
 func (t *txImpl) clockOffset() (time.Duration, error) {
@@ -633,4 +634,32 @@ func (r blobs) Delete(key string) error { return r.kv.del(r.b, key) }
 
 func (r blobs) Each(prefix string, fn func(key string, data []byte) error) error {
 	return scanPrefix(r.kv, r.b, prefix, fn)
+}
+
+// analyses implements Analyses.
+type analyses struct{ kv kv }
+
+func analysisKey(gameID string) error {
+	if gameID == "" || strings.ContainsRune(gameID, '/') {
+		return fmt.Errorf("storage: bad analysis key %q", gameID)
+	}
+	return nil
+}
+
+func (r analyses) Get(gameID string) (json.RawMessage, error) {
+	if err := analysisKey(gameID); err != nil {
+		return nil, err
+	}
+	v := r.kv.get(bAnalyses, gameID)
+	if v == nil {
+		return nil, fmt.Errorf("analysis %s: %w", gameID, ErrNotFound)
+	}
+	return append(json.RawMessage(nil), v...), nil
+}
+
+func (r analyses) Put(gameID string, v any) error {
+	if err := analysisKey(gameID); err != nil {
+		return err
+	}
+	return putJSON(r.kv, bAnalyses, gameID, v)
 }

@@ -135,6 +135,8 @@ type Tx interface {
 	// Playground holds the local playground's own state (its Discord
 	// stand-in), apart from the bot's.
 	Playground() Blobs
+	// Analyses are finished games' analyses (schema 9).
+	Analyses() Analyses
 }
 
 // Game is one stored game of any kind. State is the game's own JSON (its
@@ -356,6 +358,18 @@ type Ratings interface {
 	Put(kind, guildID, userID string, r *PlayerRating) error
 	// Each calls fn with every rating of a kind in a guild, by user ID.
 	Each(kind, guildID string, fn func(userID string, r *PlayerRating) error) error
+}
+
+// Analyses is the repository of finished games' analyses: one JSON
+// document per game (its kind's, opaque here), written once computed. It
+// is a cache: an analysis missing (never asked for, or lost with a process
+// that stopped while computing it) is computed again.
+type Analyses interface {
+	// Get returns the analysis of the game gameID, or ErrNotFound.
+	Get(gameID string) (json.RawMessage, error)
+	// Put writes v (JSON) as the analysis of the game gameID, replacing
+	// any.
+	Put(gameID string, v any) error
 }
 
 // Logs is the repository of games' archived log entries (for example a
