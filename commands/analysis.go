@@ -162,8 +162,9 @@ type analysisPool struct {
 	cancel  context.CancelFunc
 	stopped bool
 	wg      sync.WaitGroup
-	// computed counts the computations started by this process.
-	computed atomic.Int64
+	// computed counts the computations started by this process, waiting
+	// the clicks waiting for one.
+	computed, waiting atomic.Int64
 }
 
 // analysisJob is one game's computation; done is closed once env (or
@@ -180,6 +181,10 @@ type analysisJob struct {
 // AnalysesComputed counts the analyses this process has started to
 // compute (a click answered from the store counts none).
 func (a *App) AnalysesComputed() int64 { return a.analyses.computed.Load() }
+
+// AnalysesWaiting counts the clicks waiting for an analysis being
+// computed.
+func (a *App) AnalysesWaiting() int64 { return a.analyses.waiting.Load() }
 
 // StopAnalyses stops the analysis worker: the computation running is
 // abandoned (nothing stored; the next click computes again) and every
@@ -273,6 +278,8 @@ func (a *App) awaitAnalysis(rec *storage.Game, k *analysisKind) (*analysisEnvelo
 		}
 	}
 	p.mu.Unlock()
+	p.waiting.Add(1)
+	defer p.waiting.Add(-1)
 	t := time.NewTimer(analysisWait)
 	defer t.Stop()
 	select {
