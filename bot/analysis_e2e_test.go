@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sandtable/bot"
+	"sandtable/games/chess"
+	"sandtable/games/engine"
 	"sandtable/internal/discordsim"
 )
 
@@ -91,4 +93,80 @@ func TestAnalysisThroughDiscord(t *testing.T) {
 	again := analysisAnswer(t, h2.click(carol(h2), final, id), carol(h2))
 	require.Zero(t, h2.bot.App().AnalysesComputed(), "the restarted bot answers from the store")
 	require.Equal(t, strings.SplitN(text, "\n", 4)[:3], strings.SplitN(again, "\n", 4)[:3], "the same analysis")
+}
+
+// hundredSurvivalPlies is a Survival game of exactly 100 plies (UCI) that
+// is not over before its end: engine self-play at level easy, the first
+// seed that lasts.
+func hundredSurvivalPlies(b testing.TB) []string {
+	for seed := uint64(1); seed < 200; seed++ {
+		players := [2]engine.Player{}
+		for c := range players {
+			players[c], _ = engine.NewPlayer("easy", seed*2+uint64(c))
+		}
+		pos, _ := chess.ParseFEN(chess.Survival, chess.Survival.StartFEN())
+		var history []uint64
+		var moves []string
+		for len(moves) < 100 && !pos.Status().Over() {
+			m := players[pos.Turn()].Choose(pos, history, 0).Move
+			moves = append(moves, m.UCI())
+			history = append(history, pos.Hash())
+			pos, _ = pos.Play(m)
+		}
+		if len(moves) == 100 && !pos.Status().Over() {
+			return moves
+		}
+	}
+	b.Fatal("no seed gave a 100-ply game")
+	return nil
+}
+
+// BenchmarkAnalysisButton100Plies is issue 24's target for the button: a
+// 100-ply Survival game analysed at 100 ms a position (the default), the
+// click deferred within 3 s and answered within 15 s. One op is one click
+// on a game not analysed yet, through Discord (the simulator); defer-s is
+// the time to the click's first response, answer-s to its answer.
+//
+//	go test ./bot -run '^$' -bench AnalysisButton -benchtime 1x
+func BenchmarkAnalysisButton100Plies(b *testing.B) {
+	moves := hundredSurvivalPlies(b)
+	var deferred, answered time.Duration
+	for range b.N {
+		b.StopTimer()
+		srv := discordsim.Start(b, discordsim.Options{})
+		h := startBotConfigured(b, srv, filepath.Join(b.TempDir(), "bot.db"), time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), nil, bot.Options{})
+		alice, bob := srv.User("alice"), srv.User("bob")
+		thread := h.survivalGame(alice, bob)
+		for i, mv := range moves {
+			player := alice
+			if i%2 == 1 {
+				player = bob
+			}
+			h.move(player, thread, mv)
+		}
+		h.replyConfirmed(alice, thread.ID, "resign")
+		final := h.liveBoard(thread)
+		id := buttonID(b, final, "Analysis")
+		b.StartTimer()
+		start := time.Now()
+		in, err := srv.Click(bob, final, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := in.WaitResponse(wait); err != nil {
+			b.Fatal(err)
+		}
+		deferred += time.Since(start)
+		if _, err := in.WaitReply(wait, func(m *discordsim.Message) bool { return m.Attachment("analysis.png") != nil }); err != nil {
+			b.Fatal(err)
+		}
+		answered += time.Since(start)
+		b.StopTimer()
+		if n := h.bot.App().AnalysesComputed(); n != 1 {
+			b.Fatalf("%d computations", n)
+		}
+		h.stop()
+	}
+	b.ReportMetric(deferred.Seconds()/float64(b.N), "defer-s")
+	b.ReportMetric(answered.Seconds()/float64(b.N), "answer-s")
 }

@@ -34,6 +34,10 @@ type analyser struct {
 func (g *analyser) Spec() commands.Spec[*anlState] {
 	return commands.Spec[*anlState]{
 		Name: "anl", Title: "Analysed",
+		// ping answers under the game's lock.
+		Components: map[string]commands.Action[*anlState]{"ping": func(t *commands.Turn[*anlState]) (*commands.Response, error) {
+			return &commands.Response{Ephemeral: true, Message: commands.Message{Content: "pong"}}, nil
+		}},
 		Analysis: &commands.Analysis[*anlState]{
 			Version: 1,
 			Check: func(s *anlState) error {
@@ -131,6 +135,10 @@ func TestAnalysisOnceForWaitingClicks(t *testing.T) {
 	g.waitStarted(t, answers)
 	more := clickAll(a, rec, "bob", "carol")
 	require.Eventually(t, func() bool { return a.AnalysesWaiting() == 3 }, testkit.Wait, 1e7, "the clicks wait")
+	// Meanwhile the game's lock is free: its other actions go on.
+	ping, err := a.Handle(commandstest.Click(commands.User{ID: "erin"}, commands.GameButton(rec, "ping", "Ping", 0).Route, "m1"))
+	require.NoError(t, err)
+	require.Equal(t, "pong", ping.Message.Content)
 	close(g.release)
 	for _, ch := range []chan result{answers, more, more} {
 		r := <-ch
