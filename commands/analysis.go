@@ -88,6 +88,8 @@ const (
 	analysisWait = 2 * time.Minute
 	// analysisQueue is how many games may wait for the worker.
 	analysisQueue = 32
+	// analysisStopWait bounds how long StopAnalyses waits for the worker.
+	analysisStopWait = 5 * time.Second
 )
 
 // analysisEnvelope is how the framework stores a game's analysis.
@@ -174,8 +176,18 @@ type analysisJob struct {
 	rec  *storage.Game
 	kind *analysisKind
 	done chan struct{}
+	once sync.Once
 	env  *analysisEnvelope
 	err  error
+}
+
+// finish sets the job's result and wakes its clicks, once: a stop may
+// answer them before the worker ends the computation.
+func (j *analysisJob) finish(env *analysisEnvelope, err error) {
+	j.once.Do(func() {
+		j.env, j.err = env, err
+		close(j.done)
+	})
 }
 
 // AnalysesComputed counts the analyses this process has started to
@@ -189,6 +201,10 @@ func (a *App) AnalysesWaiting() int64 { return a.analyses.waiting.Load() }
 // StopAnalyses stops the analysis worker: the computation running is
 // abandoned (nothing stored; the next click computes again) and every
 // click waiting is told to come back.
+//
+// It waits for the worker at most analysisStopWait: a search that does not
+// stop is left to end alone (it then stores its analysis, or fails to on a
+// closed store, which is logged).
 func (a *App) StopAnalyses() {
 	p := &a.analyses
 	p.once.Do(func() {}) // never start it after this
@@ -197,8 +213,20 @@ func (a *App) StopAnalyses() {
 	if p.cancel != nil {
 		p.cancel()
 	}
+	for id, j := range p.jobs {
+		j.finish(nil, errAnalysisStopped)
+		delete(p.jobs, id)
+	}
 	p.mu.Unlock()
-	p.wg.Wait()
+	done := make(chan struct{})
+	go func() { p.wg.Wait(); close(done) }()
+	t := time.NewTimer(analysisStopWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		a.Log.Warn("an analysis did not stop within its wait: left to end alone", "wait", analysisStopWait)
+	}
 }
 
 // analysisClick answers a click on the Analysis button of the game rec
@@ -284,7 +312,7 @@ func (a *App) awaitAnalysis(rec *storage.Game, k *analysisKind) (*analysisEnvelo
 	defer t.Stop()
 	select {
 	case <-j.done:
-		return j.env, j.err
+		return j.env, j.err // set before done is closed
 	case <-t.C:
 		return nil, errAnalysisSlow
 	}
@@ -297,20 +325,14 @@ func (a *App) analysisWorker() {
 	for {
 		select {
 		case <-p.ctx.Done():
-			// Every click waiting is told to come back.
-			p.mu.Lock()
-			for id, j := range p.jobs {
-				j.err = errAnalysisStopped
-				close(j.done)
-				delete(p.jobs, id)
-			}
-			p.mu.Unlock()
-			return
+			return // StopAnalyses answered the clicks waiting
 		case j := <-p.queue:
-			j.env, j.err = a.computeAnalysis(p.ctx, j)
+			env, err := a.computeAnalysis(p.ctx, j)
 			p.mu.Lock()
-			delete(p.jobs, j.game)
-			close(j.done)
+			if p.jobs[j.game] == j {
+				delete(p.jobs, j.game)
+			}
+			j.finish(env, err)
 			p.mu.Unlock()
 		}
 	}
