@@ -48,7 +48,7 @@ func AnalysisAnswer(r *render.Renderer, title string, sides [2]string, raw json.
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "📈 **Analysis** of %s: every position searched %s by the engine, each move judged as lichess judges it.\n",
+	fmt.Fprintf(&b, "📈 **Analysis** of %s: the engine searched every position for %s; moves judged as lichess judges them.\n",
 		title, rep.MoveTime)
 	for _, c := range []chess.Color{chess.White, chess.Black} {
 		fmt.Fprintf(&b, "%s (%s)%s\n", sides[c], c.Title(), strings.TrimPrefix(rep.SummaryLine(c), c.Title()))
