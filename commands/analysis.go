@@ -26,17 +26,20 @@ import (
 // analysis never delays a game's computer or a move, and two analyses
 // never share the machine with each other. Clicks on a game whose analysis
 // is queued or computing in this process wait for that one computation
-// (one per game): every waiting click is answered once it is stored. The
+// (one per game): every waiting click is answered once it is stored. On a
+// store shared by processes (etcd) a process claims the computation in the
+// store (storage.Analyses.Claim, bound to its lease, so the claim ends if
+// it dies); another process's worker then waits for that analysis in the
+// store (reading it every analysisPoll, at most analysisWait) instead of
+// computing it, and computes it itself if the claim ends without one. The
 // click runs outside the game's lock (the game is over: nothing it reads
 // changes), so moves and deliveries of other games and the game's own
 // late effects are never held up by it; the bot defers the answer
 // (Discord's 3-second rule) while it waits.
 //
 // Nothing is stored before the computation ends: a process stopped (or
-// crashed) while computing loses only that work, and the next click
-// computes again. Two processes sharing a store may each compute a game
-// clicked in both at once; the later write replaces the earlier, equal
-// in all but the search's noise.
+// crashed) while computing loses only that work (its claim ends with it),
+// and the next click computes again.
 
 // AnalysisAction is the custom ID action of the Analysis button.
 const AnalysisAction = "analysis"
@@ -257,12 +260,19 @@ func (a *App) analysisClick(req *Request, rec *storage.Game, k *analysisKind) (*
 // cachedAnalysis reads the stored analysis of game id: nil when there is
 // none of the kind's version.
 func (a *App) cachedAnalysis(id string, k *analysisKind) (*analysisEnvelope, error) {
-	var raw json.RawMessage
+	var env *analysisEnvelope
 	err := a.view(func(tx storage.Tx) error {
 		var err error
-		raw, err = tx.Analyses().Get(id)
+		env, err = a.storedAnalysis(tx, id, k)
 		return err
 	})
+	return env, err
+}
+
+// storedAnalysis reads the stored analysis of game id in tx: nil when
+// there is none of the kind's version.
+func (a *App) storedAnalysis(tx storage.Tx, id string, k *analysisKind) (*analysisEnvelope, error) {
+	raw, err := tx.Analyses().Get(id)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil
 	}
@@ -340,10 +350,19 @@ func (a *App) analysisWorker() {
 
 // computeAnalysis computes and stores one game's analysis.
 func (a *App) computeAnalysis(ctx context.Context, j *analysisJob) (env *analysisEnvelope, err error) {
-	// A click may have been answered from the store by a computation that
-	// ended (here or in another process) since it was queued.
-	if env, err := a.cachedAnalysis(j.game, j.kind); err == nil && env != nil {
-		return env, nil
+	// A computation that ended (here or in another process) since the game
+	// was queued may have stored it; on a store shared by processes,
+	// another may be computing it.
+	env, claimed, err := a.claimAnalysis(ctx, j)
+	if env != nil || err != nil {
+		return env, err
+	}
+	if claimed {
+		defer func() {
+			if env == nil {
+				a.releaseAnalysis(j.game)
+			}
+		}()
 	}
 	opt := AnalysisOptions{MoveTime: a.Settings.AnalysisMoveTime, Depth: a.Settings.AnalysisDepth}
 	if opt.MoveTime <= 0 {
@@ -377,7 +396,12 @@ func (a *App) computeAnalysis(ctx context.Context, j *analysisJob) (env *analysi
 		return nil, err
 	}
 	env = &analysisEnvelope{Version: j.kind.version, Computed: a.Now().UTC(), MoveTime: opt.MoveTime, Depth: opt.Depth, Data: raw}
-	if err := a.update(func(tx storage.Tx) error { return tx.Analyses().Put(j.game, env) }); err != nil {
+	if err := a.update(func(tx storage.Tx) error {
+		if err := tx.Analyses().Put(j.game, env); err != nil || !claimed {
+			return err
+		}
+		return tx.Analyses().Release(j.game, a.Process)
+	}); err != nil {
 		// The clicks waiting are answered all the same; the next one
 		// computes again.
 		a.Log.Error("storing a game's analysis failed", "game", j.game, "err", err)
@@ -385,4 +409,78 @@ func (a *App) computeAnalysis(ctx context.Context, j *analysisJob) (env *analysi
 	a.Log.Info("analysed a game", "game", j.game, "kind", j.rec.Kind, "took", time.Since(start).Round(time.Millisecond),
 		"move_time", opt.MoveTime, "bytes", len(raw))
 	return env, nil
+}
+
+// analysisPoll is how often a process waiting for another's analysis of a
+// game reads the store.
+const analysisPoll = 500 * time.Millisecond
+
+// claimAnalysis returns the stored analysis of j's game, if any; else, on
+// a store shared by processes, it claims the computation (bound to this
+// process's lease, so it ends if the process dies). While another
+// process's claim lives it waits for that process's analysis, reading the
+// store every analysisPoll; when the claim ends without one (the process
+// died, or failed), this process claims it. claimed says a claim is this
+// process's to release. On a store one process uses, or without a live
+// lease, nothing is claimed: the pool's own bookkeeping is the only one.
+func (a *App) claimAnalysis(ctx context.Context, j *analysisJob) (env *analysisEnvelope, claimed bool, err error) {
+	_, lease, ok := a.currentLease()
+	a.leases.mu.Lock()
+	shared := a.leases.shared
+	a.leases.mu.Unlock()
+	if !shared || !ok {
+		env, err := a.cachedAnalysis(j.game, j.kind)
+		return env, false, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, analysisWait)
+	defer cancel()
+	for logged := false; ; {
+		var other string
+		err := a.Store.Update(ctx, func(tx storage.Tx) error {
+			var err error
+			other = ""
+			if env, err = a.storedAnalysis(tx, j.game, j.kind); env != nil || err != nil {
+				return err
+			}
+			other, err = tx.Analyses().Claim(j.game, a.Process, lease)
+			return err
+		})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, false, a.analysisWaitEnded()
+		case err != nil || env != nil:
+			return env, false, err
+		case other == "":
+			return nil, true, nil
+		}
+		if !logged {
+			a.Log.Info("another process is analysing the game: waiting for its analysis", "game", j.game, "owner", other)
+			logged = true
+		}
+		t := time.NewTimer(analysisPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, false, a.analysisWaitEnded()
+		case <-t.C:
+		}
+	}
+}
+
+// analysisWaitEnded is why a wait for another process's analysis ended:
+// this process stopping, or the wait's time up (that process still holds
+// the claim: a click later finds its analysis).
+func (a *App) analysisWaitEnded() error {
+	if a.analyses.ctx.Err() != nil {
+		return errAnalysisStopped
+	}
+	return errAnalysisSlow
+}
+
+// releaseAnalysis ends this process's claim on the game's analysis (a
+// computation that failed): another process may compute it.
+func (a *App) releaseAnalysis(game string) {
+	if err := a.update(func(tx storage.Tx) error { return tx.Analyses().Release(game, a.Process) }); err != nil {
+		a.Log.Warn("releasing the claim on a game's analysis failed (it ends with this process's lease)", "game", game, "err", err)
+	}
 }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -208,4 +211,64 @@ func TestAnalysisRefusals(t *testing.T) {
 	}
 	require.Zero(t, g.runs.Load())
 	require.Zero(t, a.AnalysesComputed())
+}
+
+// sharedApp is a second process's App on store, holding a lease of its
+// own, with g registered.
+func sharedApp(t *testing.T, store *storage.Memory, g *analyser, settings commands.Settings) (*commands.App, storage.Lease) {
+	t.Helper()
+	a := commands.New(store, commandstest.NewPlatform(), settings, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a.Now = func() time.Time { return commandstest.T0 }
+	l, err := store.Grant(t.Context(), a.Process, time.Minute)
+	require.NoError(t, err)
+	a.SetLease(l)
+	t.Cleanup(a.StopAnalyses)
+	commands.Register[*anlState](a, g)
+	return a, l
+}
+
+// TestAnalysisOnceAcrossProcesses: two processes share a store. A click
+// in the second while the first computes the game's analysis waits for
+// the first's (no second computation) and is answered from the store;
+// when the first dies while computing, its claim ends with its lease and
+// the second computes the analysis itself.
+func TestAnalysisOnceAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	store := storage.NewMemory()
+	settings := commands.Settings{BoardSize: 320}
+	g1, g2 := newAnalyser(), newAnalyser()
+	a1, _ := sharedApp(t, store, g1, settings)
+	a2, _ := sharedApp(t, store, g2, settings)
+	close(g2.release) // were it to compute, it would not wait
+	rec := putAnlGame(t, store, "game1", anlState{Moves: 4, Over: true})
+	first := clickAll(a1, rec, "alice")
+	g1.waitStarted(t, first)
+	second := clickAll(a2, rec, "bob")
+	require.Eventually(t, func() bool { return a2.AnalysesWaiting() == 1 }, testkit.Wait, 1e7)
+	close(g1.release)
+	for _, ch := range []chan result{first, second} {
+		r := <-ch
+		require.NoError(t, r.err)
+		require.Equal(t, `analysis {"moves":4}`, r.resp.Message.Content)
+	}
+	require.EqualValues(t, 1, g1.runs.Load())
+	require.Zero(t, g2.runs.Load(), "the second process waited for the first's analysis")
+
+	// The first process dies while computing another game's analysis.
+	g3, g4 := newAnalyser(), newAnalyser()
+	a3, l3 := sharedApp(t, store, g3, settings)
+	a4, _ := sharedApp(t, store, g4, settings)
+	close(g4.release)
+	rec = putAnlGame(t, store, "game2", anlState{Moves: 5, Over: true})
+	lost := clickAll(a3, rec, "alice")
+	g3.waitStarted(t, lost)
+	waiting := clickAll(a4, rec, "bob")
+	require.Eventually(t, func() bool { return a4.AnalysesWaiting() == 1 }, testkit.Wait, 1e7)
+	require.NoError(t, l3.Revoke(t.Context()))
+	r := <-waiting
+	require.NoError(t, r.err)
+	require.Equal(t, `analysis {"moves":5}`, r.resp.Message.Content)
+	require.EqualValues(t, 1, g4.runs.Load(), "computed by the survivor")
+	a3.StopAnalyses()
+	<-lost
 }

@@ -47,6 +47,10 @@ const (
 	bRatings      = "ratings"       // kind "/" guild "/" user -> JSON PlayerRating (schema 6)
 	bOutboxDue    = "outbox_due"    // head's due (bot's clock, sortable) "/" stream -> the head's ID (schema 7)
 	bAnalyses     = "analyses"      // game ID -> the game's analysis, JSON (schema 9)
+	// bAnalysisClaims holds the live claims on analyses being computed:
+	// game ID -> JSON {owner, lease}, bound to the owner's lease (schema
+	// 9; only stores shared by processes have any).
+	bAnalysisClaims = "analysis_claims"
 	// bOutboxClaims holds the live claims: effect ID -> JSON {owner,
 	// lease}, bound to the owner's lease (lease.go). Added to schema 7
 	// without a version of its own: it holds nothing that outlives the
@@ -59,7 +63,7 @@ const (
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bAnalyses}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bAnalyses, bAnalysisClaims}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

@@ -663,3 +663,50 @@ func (r analyses) Put(gameID string, v any) error {
 	}
 	return putJSON(r.kv, bAnalyses, gameID, v)
 }
+
+func (r analyses) claimOf(gameID string) (claimRecord, error) {
+	var c claimRecord
+	v := r.kv.get(bAnalysisClaims, gameID)
+	if v == nil {
+		return c, nil
+	}
+	if err := json.Unmarshal(v, &c); err != nil {
+		return c, fmt.Errorf("analysis %s: corrupt claim: %w", gameID, err)
+	}
+	return c, nil
+}
+
+func (r analyses) Claim(gameID, owner string, lease int64) (string, error) {
+	if err := analysisKey(gameID); err != nil {
+		return "", err
+	}
+	if owner == "" {
+		return "", fmt.Errorf("analysis %s: a claim needs an owner", gameID)
+	}
+	c, err := r.claimOf(gameID)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case c.Owner != "" && c.Owner != owner:
+		return c.Owner, nil
+	case c.Owner == owner && c.Lease == lease:
+		return "", nil // held already
+	}
+	raw, err := json.Marshal(claimRecord{Owner: owner, Lease: lease})
+	if err != nil {
+		return "", err
+	}
+	return "", r.kv.putBound(bAnalysisClaims, gameID, raw, lease)
+}
+
+func (r analyses) Release(gameID, owner string) error {
+	if err := analysisKey(gameID); err != nil {
+		return err
+	}
+	c, err := r.claimOf(gameID)
+	if err != nil || c.Owner != owner {
+		return err
+	}
+	return r.kv.del(bAnalysisClaims, gameID)
+}

@@ -370,6 +370,15 @@ type Analyses interface {
 	// Put writes v (JSON) as the analysis of the game gameID, replacing
 	// any.
 	Put(gameID string, v any) error
+	// Claim records that owner (a process) computes the analysis of the
+	// game gameID while its lease lives (lease.go: the store deletes the
+	// claim when the lease ends) and returns "", unless another owner's
+	// claim lives: then it writes nothing and returns that owner. Only a
+	// store shared by processes needs claims; lease 0 binds nothing.
+	Claim(gameID, owner string, lease int64) (other string, err error)
+	// Release ends owner's claim on the game's analysis (no error when it
+	// holds none).
+	Release(gameID, owner string) error
 }
 
 // Logs is the repository of games' archived log entries (for example a
