@@ -14,8 +14,9 @@ import (
 
 // EvalGraph is a finished game's evaluation graph as lichess draws it:
 // White's winning chances (0 to 100) at the start and after every ply, the
-// area above the middle line White's, below it Black's, and the judged
-// moves marked.
+// area under the curve White's (light: the higher the curve, the more of
+// the plot is White's), above it Black's (dark), and the judged moves
+// marked.
 type EvalGraph struct {
 	// WinPercents are White's winning chances in percent: the start
 	// position's first, then one a ply (at least the start).
@@ -27,7 +28,8 @@ type EvalGraph struct {
 	// Marks are the judged plies.
 	Marks []EvalMark
 	// Title is a line above the graph ("" : none); Sides are the two
-	// sides' lines shown in the graph's halves (White's at the top), e.g.
+	// sides' lines shown in the graph's halves (White's at the bottom, in
+	// White's light area), e.g.
 	// "White: accuracy 91%".
 	Title string
 	Sides [2]string
@@ -111,9 +113,9 @@ func (r *Renderer) EvalGraphPNG(w io.Writer, g *EvalGraph, width, height int) er
 	dc.DrawRectangle(left, top, pw, ph)
 	dc.Fill()
 
-	// White's area from the top of the plot down to the curve, Black's
+	// Black's area from the top of the plot down to the curve, White's
 	// from the curve down to the bottom: each side's share at a glance.
-	dc.SetColor(graphWhite)
+	dc.SetColor(graphBlack)
 	dc.MoveTo(left, top)
 	for i, p := range g.WinPercents {
 		dc.LineTo(xOf(i), yOf(p))
@@ -121,7 +123,7 @@ func (r *Renderer) EvalGraphPNG(w io.Writer, g *EvalGraph, width, height int) er
 	dc.LineTo(xOf(plies), top)
 	dc.ClosePath()
 	dc.Fill()
-	dc.SetColor(graphBlack)
+	dc.SetColor(graphWhite)
 	dc.MoveTo(left, bottom)
 	for i, p := range g.WinPercents {
 		dc.LineTo(xOf(i), yOf(p))
@@ -222,8 +224,8 @@ func (r *Renderer) EvalGraphPNG(w io.Writer, g *EvalGraph, width, height int) er
 		dc.SetColor(fg)
 		dc.DrawStringAnchored(s, x, y, 0, 0.85)
 	}
-	plate(g.Sides[0], small, left+8*scale, top+8*scale, graphBlack, color.NRGBA{0xf2, 0xf2, 0xf2, 0xe0})
-	plate(g.Sides[1], small, left+8*scale, bottom-24*scale, graphWhite, color.NRGBA{0x11, 0x11, 0x11, 0xe0})
+	plate(g.Sides[0], small, left+8*scale, bottom-24*scale, graphBlack, color.NRGBA{0xf2, 0xf2, 0xf2, 0xe0})
+	plate(g.Sides[1], small, left+8*scale, top+8*scale, graphWhite, color.NRGBA{0x11, 0x11, 0x11, 0xe0})
 	y := 6 * scale
 	if g.Title != "" {
 		dc.SetFontFace(big)
