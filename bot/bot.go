@@ -204,15 +204,17 @@ func New(cfg Config, store storage.Store, opts Options) (*Bot, error) {
 		wakes = nil
 	}
 	b.app = commands.New(wakingStore{store, wakes}, (*platform)(b), commands.Settings{
-		BoardSize:       cfg.Game.BoardSize,
-		MoveTime:        time.Duration(cfg.Game.MoveTime),
-		ChallengeTTL:    time.Duration(cfg.Game.ChallengeTTL),
-		LobbyTTL:        time.Duration(cfg.Game.LobbyTTL),
-		RemindAt:        cfg.Game.RemindAt,
-		DevGuildID:      cfg.Discord.DevGuildID,
-		DeliveryTimeout: opts.DeliveryTimeout,
-		ComputerWorkers: cfg.Game.ComputerWorkers,
-		ComputerBudget:  time.Duration(cfg.Game.ComputerBudget),
+		BoardSize:        cfg.Game.BoardSize,
+		MoveTime:         time.Duration(cfg.Game.MoveTime),
+		ChallengeTTL:     time.Duration(cfg.Game.ChallengeTTL),
+		LobbyTTL:         time.Duration(cfg.Game.LobbyTTL),
+		RemindAt:         cfg.Game.RemindAt,
+		DevGuildID:       cfg.Discord.DevGuildID,
+		DeliveryTimeout:  opts.DeliveryTimeout,
+		ComputerWorkers:  cfg.Game.ComputerWorkers,
+		ComputerBudget:   time.Duration(cfg.Game.ComputerBudget),
+		AnalysisMoveTime: time.Duration(cfg.Game.AnalysisMoveTime),
+		AnalysisDepth:    cfg.Game.AnalysisDepth,
 	}, log)
 	b.app.Now = opts.Now
 	b.app.Process = process
@@ -373,6 +375,10 @@ func (b *Bot) Shutdown(ctx context.Context) error {
 	if b.unwatch != nil {
 		b.unwatch()
 	}
+	// An analysis being computed is abandoned (the next click computes
+	// it again): the clicks waiting for it are answered now, so that
+	// they do not hold up the shutdown.
+	b.app.StopAnalyses()
 	done := make(chan struct{})
 	go func() {
 		b.inflight.Wait(func(n int) {

@@ -273,6 +273,12 @@ type GameConfig struct {
 	// search past it and a grace is stopped, see commands.ComputerGrace).
 	ComputerWorkers int      `toml:"computer_workers"`
 	ComputerBudget  Duration `toml:"computer_budget"`
+	// AnalysisMoveTime is the search time of each position when a
+	// finished game is analysed (its Analysis button: a 100-ply game
+	// takes about 101 times it); AnalysisDepth, when positive, also caps
+	// each search's depth.
+	AnalysisMoveTime Duration `toml:"analysis_movetime"`
+	AnalysisDepth    int      `toml:"analysis_depth"`
 }
 
 // PlaygroundConfig holds the [playground] table: the web page, the local
@@ -402,6 +408,8 @@ func DefaultConfig() Config {
 			RemindAt:        0.75,
 			ComputerWorkers: commands.DefaultComputerWorkers,
 			ComputerBudget:  Duration(5 * time.Second),
+			// A 100-ply game's analysis: about 10 s.
+			AnalysisMoveTime: Duration(commands.DefaultAnalysisMoveTime),
 		},
 		Outbox: OutboxConfig{LeaseTTL: Duration(storage.DefaultLeaseTTL), Workers: commands.DefaultWorkers},
 		Playground: PlaygroundConfig{
@@ -487,6 +495,10 @@ func (c *Config) validate() error {
 		return fmt.Errorf("game.computer_workers must be from 1 to 64 (how many computer moves are computed at once); got %d", c.Game.ComputerWorkers)
 	case c.Game.ComputerBudget < Duration(100*time.Millisecond) || c.Game.ComputerBudget > Duration(10*time.Minute):
 		return fmt.Errorf("game.computer_budget must be from 100ms to 10m (the longest search of one computer move), e.g. \"5s\"; got %s", time.Duration(c.Game.ComputerBudget))
+	case c.Game.AnalysisMoveTime < Duration(time.Millisecond) || c.Game.AnalysisMoveTime > Duration(10*time.Second):
+		return fmt.Errorf("game.analysis_movetime must be from 1ms to 10s (the search time of each position of an analysed game), e.g. \"100ms\"; got %s", time.Duration(c.Game.AnalysisMoveTime))
+	case c.Game.AnalysisDepth < 0 || c.Game.AnalysisDepth > 64:
+		return fmt.Errorf("game.analysis_depth must be from 0 (no cap) to 64; got %d", c.Game.AnalysisDepth)
 	case !(c.Game.RemindAt >= 0 && c.Game.RemindAt < 1):
 		return fmt.Errorf("game.remind_at must be a share of the move's time from 0 (no reminders) to below 1, e.g. 0.75; got %v", c.Game.RemindAt)
 	case time.Duration(c.Outbox.LeaseTTL) < storage.MinLeaseTTL || time.Duration(c.Outbox.LeaseTTL) > storage.MaxLeaseTTL:

@@ -74,15 +74,15 @@ func TestResignConfirmedThenThreadArchived(t *testing.T) {
 }
 
 // requireOnlyRematch asserts that a finished game's message offers nothing
-// but a Rematch, its History and its Replay (no Flip, no deployment or
-// Drone controls).
+// but a Rematch, its History, its Replay and its Analysis (no Flip, no
+// deployment or Drone controls).
 func requireOnlyRematch(t *testing.T, m *discordsim.Message) {
 	t.Helper()
 	var labels []string
 	for _, b := range m.Buttons() {
 		labels = append(labels, b.Label)
 	}
-	require.Equal(t, []string{"Rematch", "History", "Replay"}, labels, "a finished game offers only a rematch, its history and its replay")
+	require.Equal(t, []string{"Rematch", "History", "Replay", "Analysis"}, labels, "a finished game offers only a rematch, its history, its replay and its analysis")
 }
 
 // requireOnlySandRematch is requireOnlyRematch for a SandTable game that

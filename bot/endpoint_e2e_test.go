@@ -134,6 +134,8 @@ func TestHTTPInteractionsPlay(t *testing.T) {
 	require.Equal(t, 1.0, metric(t, addr, `sandtable_games_active{kind="survival"}`))
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_games_active{kind="sandtable"}`))
 	require.GreaterOrEqual(t, metric(t, addr, `sandtable_render_seconds_count{what="chess"}`), 3.0, "the first board and two moves")
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_analyses_computed_total`), "no game analysed")
+	require.Equal(t, 0.0, metric(t, addr, `sandtable_analyses_waiting`))
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_retries_total`))
 	require.Equal(t, 0.0, metric(t, addr, `sandtable_outbox_oldest_seconds`), "everything delivered")
 

@@ -71,6 +71,12 @@ func newOps(b *Bot) *ops {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_parked",
 			Help: "Games whose effects wait, in this process, for their replay to be drawn."},
 			func() float64 { return float64(b.app.Parked()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "sandtable_analyses_computed_total",
+			Help: "Finished games' analyses this process computed (the Analysis button; a click answered from the store computes none)."},
+			func() float64 { return float64(b.app.AnalysesComputed()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_analyses_waiting",
+			Help: "Clicks on Analysis waiting, in this process, for their game's analysis to be computed."},
+			func() float64 { return float64(b.app.AnalysesWaiting()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "sandtable_outbox_oldest_seconds",
 			Help: "How long the oldest effect in the outbox has waited since it was saved (0: empty)."}, func() float64 {
 			d, err := b.app.OldestPending(b.opts.Now())

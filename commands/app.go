@@ -33,6 +33,11 @@ type Settings struct {
 	// one (0: DefaultComputerBudget). See computer.go.
 	ComputerWorkers int
 	ComputerBudget  time.Duration
+	// AnalysisMoveTime is the search time of each position of a finished
+	// game's analysis (0: DefaultAnalysisMoveTime); AnalysisDepth, when
+	// positive, also caps each search's depth. See analysis.go.
+	AnalysisMoveTime time.Duration
+	AnalysisDepth    int
 }
 
 // App holds what every handler needs. Create it with New.
@@ -75,12 +80,13 @@ type App struct {
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*kindTable
 
-	kicks   chan struct{} // see Kicks
-	streams streamSet     // the outbox streams being delivered, or parked
-	replays replayDrawer  // replays drawn off the delivery path
-	shownMu sync.Mutex
-	shown   map[string]bool // answer copies confirmed shown (AnswerSent)
-	tried   map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	kicks    chan struct{} // see Kicks
+	streams  streamSet     // the outbox streams being delivered, or parked
+	replays  replayDrawer  // replays drawn off the delivery path
+	analyses analysisPool  // finished games' analyses (analysis.go)
+	shownMu  sync.Mutex
+	shown    map[string]bool // answer copies confirmed shown (AnswerSent)
+	tried    map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
 	// threads are games' threads as read (game ID -> thread ID, never
 	// ""): a game's thread, once stored, stays (threadOf).
 	threadsMu sync.Mutex

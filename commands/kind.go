@@ -134,6 +134,12 @@ type Spec[S any] struct {
 	// Nil: the game has no replays.
 	Replay func(t *Turn[S]) (*Replay, error)
 
+	// Analysis, when set, analyses the game's finished games (analysis.go):
+	// the framework routes the 📈 Analysis button (AnalysisButton) of its
+	// final board, computes each game's analysis once and caches it. Nil:
+	// the game has no analyses.
+	Analysis *Analysis[S]
+
 	// Versus says whom userID played in the finished game s, for the game
 	// archive: "vs @bob as White". Nil or "": the other players.
 	Versus func(s S, userID string) string
@@ -400,6 +406,17 @@ func Register[S any](a *App, g Game[S]) {
 		if _, own := legacy.Components[ReplayAction]; !own {
 			legacy.Components[ReplayAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
 				return a.replayAnswer(rec)
+			}
+		}
+	}
+	if s.Analysis != nil {
+		an := analysisOf(k, s.Analysis)
+		legacy.analysis = an
+		if _, own := legacy.Components[AnalysisAction]; !own {
+			// The router answers the button without the game's lock
+			// (handleComponent); this entry declares the route.
+			legacy.Components[AnalysisAction] = func(a *App, req *Request, rec *storage.Game) (*Response, error) {
+				return a.analysisClick(req, rec, an)
 			}
 		}
 	}

@@ -79,6 +79,9 @@ type kindTable struct {
 	// replay, for kinds registered with Register, is Spec.Replay of the
 	// finished game rec.
 	replay func(a *App, rec *storage.Game) (*Replay, error)
+	// analysis, for kinds registered with Register whose Spec has an
+	// Analysis, computes and answers the analyses of finished games.
+	analysis *analysisKind
 	// versus and record, for kinds registered with Register, are
 	// Spec.Versus (of the stored game rec) and Spec.RecordName: the
 	// archive's words.
@@ -290,6 +293,11 @@ func (a *App) handleComponent(req *Request) (*Response, error) {
 	h, ok := table[id.Action]
 	if !ok {
 		return nil, Errorf("This button is not one of mine (unknown action %q).", id.Action)
+	}
+	if req.Type == ComponentRequest && id.Action == AnalysisAction && k.analysis != nil {
+		// A finished game's analysis may take seconds to compute: the
+		// click waits for it without the game's lock (analysis.go).
+		return a.analysisClick(req, g, k.analysis)
 	}
 	return a.withGame(g.ID, req, h)
 }

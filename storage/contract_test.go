@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/testkit"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -1015,5 +1017,98 @@ func TestNotify(t *testing.T) {
 			require.ErrorIs(t, err, ErrNotFound, "the failed transaction wrote nothing")
 			require.Error(t, tx.Notify().Put("g1", "zed", NotifyDM), "read-only")
 		})
+	})
+}
+
+// TestAnalyses: one analysis per game, as the caller's JSON; a missing one
+// is ErrNotFound; Put replaces; bad keys are refused; a failed
+// transaction writes none; a read-only one refuses to write.
+func TestAnalyses(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s Store) {
+		type doc struct {
+			Version int       `json:"v"`
+			Evals   []float64 `json:"evals"`
+		}
+		update(t, s, func(tx Tx) error {
+			_, err := tx.Analyses().Get("g1")
+			require.ErrorIs(t, err, ErrNotFound)
+			require.NoError(t, tx.Analyses().Put("g1", doc{Version: 1, Evals: []float64{0.5, -1.25}}))
+			require.NoError(t, tx.Analyses().Put("g2", doc{Version: 1}))
+			require.NoError(t, tx.Analyses().Put("g2", doc{Version: 2}), "replaced")
+			require.Error(t, tx.Analyses().Put("", doc{}))
+			require.Error(t, tx.Analyses().Put("a/b", doc{}))
+			_, err = tx.Analyses().Get("a/b")
+			require.Error(t, err)
+			return nil
+		})
+		require.Error(t, s.Update(ctx, func(tx Tx) error {
+			require.NoError(t, tx.Analyses().Put("g3", doc{Version: 1}))
+			return errors.New("abandoned")
+		}))
+		view(t, s, func(tx Tx) {
+			raw, err := tx.Analyses().Get("g1")
+			require.NoError(t, err)
+			var d doc
+			require.NoError(t, json.Unmarshal(raw, &d))
+			require.Equal(t, doc{Version: 1, Evals: []float64{0.5, -1.25}}, d)
+			raw, err = tx.Analyses().Get("g2")
+			require.NoError(t, err)
+			require.JSONEq(t, `{"v":2,"evals":null}`, string(raw))
+			_, err = tx.Analyses().Get("g3")
+			require.ErrorIs(t, err, ErrNotFound, "the failed transaction wrote nothing")
+			require.Error(t, tx.Analyses().Put("g4", doc{}), "read-only")
+		})
+	})
+}
+
+// TestAnalysisClaims: one owner at a time claims a game's analysis; the
+// other is told who holds it and writes nothing; Release by another owner
+// changes nothing, by the holder ends the claim; on a store with leases a
+// claim ends with its lease.
+func TestAnalysisClaims(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, s Store) {
+		l1, l2 := leaseFor(t, s, "p1"), leaseFor(t, s, "p2")
+		claim := func(owner string, lease int64) string {
+			t.Helper()
+			var other string
+			update(t, s, func(tx Tx) error {
+				var err error
+				other, err = tx.Analyses().Claim("game1", owner, lease)
+				return err
+			})
+			return other
+		}
+		require.Empty(t, claim("p1", l1))
+		require.Empty(t, claim("p1", l1), "held already")
+		require.Equal(t, "p1", claim("p2", l2))
+		update(t, s, func(tx Tx) error { return tx.Analyses().Release("game1", "p2") })
+		require.Equal(t, "p1", claim("p2", l2), "only the holder releases")
+		update(t, s, func(tx Tx) error {
+			_, err := tx.Analyses().Get("game1")
+			require.ErrorIs(t, err, ErrNotFound, "a claim is no analysis")
+			return tx.Analyses().Release("game1", "p1")
+		})
+		require.Empty(t, claim("p2", l2), "released: p2 claims")
+		update(t, s, func(tx Tx) error {
+			require.NoError(t, tx.Analyses().Release("game1", "p2"))
+			_, err := tx.Analyses().Claim("", "p1", l1)
+			require.Error(t, err)
+			_, err = tx.Analyses().Claim("game1", "", l1)
+			require.Error(t, err)
+			return nil
+		})
+		ls, ok := s.(Leaser)
+		if !ok {
+			return
+		}
+		l3, err := ls.Grant(ctx, "p3", DefaultLeaseTTL)
+		require.NoError(t, err)
+		require.Empty(t, claim("p3", l3.ID()))
+		require.Equal(t, "p3", claim("p1", l1))
+		require.NoError(t, l3.Revoke(ctx))
+		require.Eventually(t, func() bool { return claim("p1", l1) == "" }, testkit.Wait, 10*time.Millisecond,
+			"the claim ended with its lease")
 	})
 }

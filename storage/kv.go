@@ -57,7 +57,7 @@ type guesser interface {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// The buckets of the current schema (7).
+// The buckets of the current schema (9).
 const (
 	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset", "outbox_seq" (schema 3 and 4's counter, read only since 5)
 	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
@@ -78,6 +78,11 @@ const (
 	bRatings      = "ratings"       // kind "/" guild "/" user -> JSON PlayerRating (schema 6)
 	bOutboxDue    = "outbox_due"    // head's due (bot's clock, sortable) "/" stream -> the head's ID (schema 7)
 	bNotify       = "notify"        // user "/" guild ("" for every server) -> where the user's turn pings go (schema 8)
+	bAnalyses     = "analyses"      // game ID -> the game's analysis, JSON (schema 9)
+	// bAnalysisClaims holds the live claims on analyses being computed:
+	// game ID -> JSON {owner, lease}, bound to the owner's lease (schema
+	// 9; only stores shared by processes have any).
+	bAnalysisClaims = "analysis_claims"
 	// bOutboxClaims holds the live claims: effect ID -> JSON {owner,
 	// lease}, bound to the owner's lease (lease.go). Added to schema 7
 	// without a version of its own: it holds nothing that outlives the
@@ -90,7 +95,7 @@ const (
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify, bAnalyses, bAnalysisClaims}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

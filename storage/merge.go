@@ -113,7 +113,7 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 			if b == bOutboxDue {
 				continue // rebuilt over the merged outbox
 			}
-			if b == bOutboxClaims || b == bProcs {
+			if b == bOutboxClaims || b == bProcs || b == bAnalysisClaims {
 				// The source's processes' claims and leases: nothing of
 				// them lives in the destination, whose processes take the
 				// effects over (reconciled: the envelopes count the claims).

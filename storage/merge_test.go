@@ -11,8 +11,8 @@ import (
 
 // shardFile writes a bbolt file as one shard's bot would have: a running
 // game with a deadline and a pending effect, a finished game, a challenge
-// expiring, a record, log entries, a dedupe mark, a heartbeat and a clock
-// offset.
+// expiring, a record, log entries, the finished game's analysis, a dedupe
+// mark, a heartbeat and a clock offset.
 func shardFile(t *testing.T, name string, offset time.Duration, beat time.Time) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name+".db")
@@ -31,6 +31,7 @@ func shardFile(t *testing.T, name string, offset time.Duration, beat time.Time) 
 		require.NoError(t, tx.Records().Put("teamchess", "guild-"+name, "alice", map[string]int{"wins": 1}))
 		require.NoError(t, tx.Records().Put("teamchess", "shared", "bob", map[string]int{"wins": 7}))
 		require.NoError(t, tx.Logs().Put(run.ID, 1, "turn 1"))
+		require.NoError(t, tx.Analyses().Put(fin.ID, map[string]string{"of": name}))
 		_, err := tx.Dedupe().Mark("i-"+name, t0)
 		require.NoError(t, err)
 		id, err := tx.Outbox().Add(run.ID, map[string]string{"op": "post"})
@@ -112,6 +113,9 @@ func TestMergeShardsIntoEtcd(t *testing.T) {
 				seqs := 0
 				require.NoError(t, tx.Logs().Each(g.ID, func(int, []byte) error { seqs++; return nil }))
 				require.Equal(t, 1, seqs)
+				an, err := tx.Analyses().Get(n + "-fin")
+				require.NoError(t, err)
+				require.JSONEq(t, `{"of":"`+n+`"}`, string(an), "the finished game's analysis")
 			}
 			act, err := tx.Games().Active("alice")
 			require.NoError(t, err)

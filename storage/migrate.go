@@ -36,7 +36,9 @@ import (
 //   - 8: players' notification choices (notify), per user and guild. A
 //     database of schema 7 opens with no choices (everyone's turn pings go
 //     to the game's thread) and plays on.
-const SchemaVersion = 8
+//   - 9: finished games' analyses (analyses), one per game: a cache, so a
+//     database of schema 8 opens with none and plays on.
+const SchemaVersion = 9
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -80,6 +82,8 @@ var migrations = []migration{
 	}, onKV: func(*txImpl) error { return nil }},
 	// Schema 8 adds the notification choices bucket, empty.
 	{from: 7, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// Schema 9 adds the analyses bucket, empty: a cache, nothing to convert.
+	{from: 8, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.

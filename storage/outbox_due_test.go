@@ -249,10 +249,10 @@ func isNotFound(err error) bool {
 	return err != nil && strings.Contains(err.Error(), ErrNotFound.Error())
 }
 
-// TestMigrationFromSchema7 opens a schema-7 database (no notification
-// choices bucket): it is migrated to 8 with its games and outbox as they
+// TestMigrationFromSchema7Notify opens a schema-7 database (no
+// notification choices bucket): it is migrated to 8 (and on) with its games and outbox as they
 // were, and choices can be written.
-func TestMigrationFromSchema7(t *testing.T) {
+func TestMigrationFromSchema7Notify(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "v7.db")
 	s, err := Open(path, time.Second)
@@ -274,7 +274,7 @@ func TestMigrationFromSchema7(t *testing.T) {
 	defer s.Close()
 	v, err := s.SchemaVersion()
 	require.NoError(t, err)
-	require.Equal(t, 8, v)
+	require.Equal(t, SchemaVersion, v)
 	view(t, s, func(tx Tx) {
 		ps, err := tx.Outbox().HeadsFor("p", t0, 10)
 		require.NoError(t, err)
@@ -286,9 +286,9 @@ func TestMigrationFromSchema7(t *testing.T) {
 	update(t, s, func(tx Tx) error { return tx.Notify().Put("g1", "alice", NotifyDM) })
 }
 
-// TestEtcdMigrationFromSchema7: an etcd store of schema 7 opens as 8 and
-// takes notification choices.
-func TestEtcdMigrationFromSchema7(t *testing.T) {
+// TestEtcdMigrationFromSchema7Notify: an etcd store of schema 7 opens at
+// the current schema and takes notification choices.
+func TestEtcdMigrationFromSchema7Notify(t *testing.T) {
 	t.Parallel()
 	s := openEtcd(t)
 	cli, err := clientv3.New(clientv3.Config{Endpoints: sharedEtcd().Endpoints()})
@@ -301,6 +301,6 @@ func TestEtcdMigrationFromSchema7(t *testing.T) {
 	defer s2.Close()
 	resp, err := cli.Get(ctx, s.opts.Prefix+bMeta+"/schema")
 	require.NoError(t, err)
-	require.Equal(t, "8", string(resp.Kvs[0].Value))
+	require.Equal(t, fmt.Sprint(SchemaVersion), string(resp.Kvs[0].Value))
 	update(t, s2, func(tx Tx) error { return tx.Notify().Put("g1", "alice", NotifyOff) })
 }

@@ -56,6 +56,7 @@ func (t *txImpl) Dedupe() Dedupe          { return dedupe{t.kv} }
 func (t *txImpl) Outbox() Outbox          { return outbox{t} }
 func (t *txImpl) Meta() Meta              { return meta{t} }
 func (t *txImpl) Playground() Blobs       { return blobs{t.kv, bPlayground} }
+func (t *txImpl) Analyses() Analyses      { return analyses{t.kv} }
 
 func (t *txImpl) ReadAhead(hints ...Hint) error {
 	t.Prefetch(hints...)
@@ -742,4 +743,79 @@ func (r blobs) Delete(key string) error { return r.kv.del(r.b, key) }
 
 func (r blobs) Each(prefix string, fn func(key string, data []byte) error) error {
 	return scanPrefix(r.kv, r.b, prefix, fn)
+}
+
+// analyses implements Analyses.
+type analyses struct{ kv kv }
+
+func analysisKey(gameID string) error {
+	if gameID == "" || strings.ContainsRune(gameID, '/') {
+		return fmt.Errorf("storage: bad analysis key %q", gameID)
+	}
+	return nil
+}
+
+func (r analyses) Get(gameID string) (json.RawMessage, error) {
+	if err := analysisKey(gameID); err != nil {
+		return nil, err
+	}
+	v := r.kv.get(bAnalyses, gameID)
+	if v == nil {
+		return nil, fmt.Errorf("analysis %s: %w", gameID, ErrNotFound)
+	}
+	return append(json.RawMessage(nil), v...), nil
+}
+
+func (r analyses) Put(gameID string, v any) error {
+	if err := analysisKey(gameID); err != nil {
+		return err
+	}
+	return putJSON(r.kv, bAnalyses, gameID, v)
+}
+
+func (r analyses) claimOf(gameID string) (claimRecord, error) {
+	var c claimRecord
+	v := r.kv.get(bAnalysisClaims, gameID)
+	if v == nil {
+		return c, nil
+	}
+	if err := json.Unmarshal(v, &c); err != nil {
+		return c, fmt.Errorf("analysis %s: corrupt claim: %w", gameID, err)
+	}
+	return c, nil
+}
+
+func (r analyses) Claim(gameID, owner string, lease int64) (string, error) {
+	if err := analysisKey(gameID); err != nil {
+		return "", err
+	}
+	if owner == "" {
+		return "", fmt.Errorf("analysis %s: a claim needs an owner", gameID)
+	}
+	c, err := r.claimOf(gameID)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case c.Owner != "" && c.Owner != owner:
+		return c.Owner, nil
+	case c.Owner == owner && c.Lease == lease:
+		return "", nil // held already
+	}
+	raw, err := json.Marshal(claimRecord{Owner: owner, Lease: lease})
+	if err != nil {
+		return "", err
+	}
+	return "", r.kv.putBound(bAnalysisClaims, gameID, raw, lease)
+}
+
+func (r analyses) Release(gameID, owner string) error {
+	if err := analysisKey(gameID); err != nil {
+		return err
+	}
+	c, err := r.claimOf(gameID)
+	if err != nil || c.Owner != owner {
+		return err
+	}
+	return r.kv.del(bAnalysisClaims, gameID)
 }

@@ -146,6 +146,8 @@ type Tx interface {
 	Ratings() Ratings
 	// Notify holds the players' notification choices per guild (schema 8).
 	Notify() Notify
+	// Analyses are finished games' analyses (schema 9).
+	Analyses() Analyses
 	Logs() Logs
 	Dedupe() Dedupe
 	Outbox() Outbox
@@ -491,6 +493,27 @@ type Ratings interface {
 	Put(kind, guildID, userID string, r *PlayerRating) error
 	// Each calls fn with every rating of a kind in a guild, by user ID.
 	Each(kind, guildID string, fn func(userID string, r *PlayerRating) error) error
+}
+
+// Analyses is the repository of finished games' analyses: one JSON
+// document per game (its kind's, opaque here), written once computed. It
+// is a cache: an analysis missing (never asked for, or lost with a process
+// that stopped while computing it) is computed again.
+type Analyses interface {
+	// Get returns the analysis of the game gameID, or ErrNotFound.
+	Get(gameID string) (json.RawMessage, error)
+	// Put writes v (JSON) as the analysis of the game gameID, replacing
+	// any.
+	Put(gameID string, v any) error
+	// Claim records that owner (a process) computes the analysis of the
+	// game gameID while its lease lives (lease.go: the store deletes the
+	// claim when the lease ends) and returns "", unless another owner's
+	// claim lives: then it writes nothing and returns that owner. Only a
+	// store shared by processes needs claims; lease 0 binds nothing.
+	Claim(gameID, owner string, lease int64) (other string, err error)
+	// Release ends owner's claim on the game's analysis (no error when it
+	// holds none).
+	Release(gameID, owner string) error
 }
 
 // Logs is the repository of games' archived log entries (for example a

@@ -323,6 +323,7 @@ func NewApp(t testing.TB, register ...func(*commands.App)) (*commands.App, *Plat
 	a.DeliverInline = false // effects wait for Deliver, which tests call
 	a.SetSelf(Computer.ID)
 	t.Cleanup(a.StopComputers)
+	t.Cleanup(a.StopAnalyses)
 	for _, r := range register {
 		r(a)
 	}

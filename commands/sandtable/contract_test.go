@@ -328,3 +328,13 @@ func TestEndDuringDeploymentClosesPanels(t *testing.T) {
 	require.Equal(t, []string{"th1/status1", "dm:" + alice.ID + "/s1", "dm:" + alice.ID + "/s2", "dm:" + alice.ID + "/s3", "dm:" + alice.ID + "/s4", "dm:" + alice.ID + "/s5", "dm:" + bob.ID + "/n0"}, ids,
 		"the status, then the latest five panels of each player")
 }
+
+// TestNoAnalysis: SandTable games have no analysis (issue 24 item 5): no
+// Analysis in the Spec, so no Analysis button is routed.
+func TestNoAnalysis(t *testing.T) {
+	t.Parallel()
+	spec := Game{}.Spec()
+	require.Nil(t, spec.Analysis)
+	_, routed := spec.Components[commands.AnalysisAction]
+	require.False(t, routed)
+}

@@ -9,6 +9,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/commands/ui"
 	"sandtable/storage"
 )
 
@@ -236,4 +237,13 @@ func TestNoFirstMoveIsAborted(t *testing.T) {
 	require.Contains(t, string(fileOf(p.Posts[0].Msg, ".pgn").Data), `[Result "*"]`)
 	_, err := a.Handle(cmd(alice, "move", "", map[string]string{"move": "a1a2"}))
 	require.Contains(t, userMsg(t, err), "This game is over")
+	for _, row := range p.Posts[0].Msg.Rows {
+		for _, c := range row {
+			require.NotEqual(t, "Analysis", c.(ui.Button).Label, "an aborted game has no analysis")
+		}
+	}
+	// Its button, were it clicked (a custom ID made up), is refused.
+	_, err = a.Handle(commandstest.Click(alice, commands.AnalysisButton(g).Route, "m1"))
+	require.Contains(t, userMsg(t, err), "nothing to analyse")
+	require.Zero(t, a.AnalysesComputed())
 }

@@ -58,6 +58,7 @@ func (Game) Spec() commands.Spec[*State] {
 		Start:        start,
 		Private:      private,
 		Replay:       replay,
+		Analysis:     analysisSpec(),
 		RecordName:   "PGN",
 		Versus: func(s *State, userID string) string {
 			c, ok := s.colorOf(userID)

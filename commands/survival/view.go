@@ -109,7 +109,11 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "Termination", Value: s.reasonText()},
 		}, s.Result)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
-		rows = []ui.Row{{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}}
+		row := ui.Row{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}
+		if analysable(s) {
+			row = append(row, commands.AnalysisButton(t.Game))
+		}
+		rows = []ui.Row{row}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
 }

@@ -114,6 +114,7 @@ func (Game) Spec() commands.Spec[*State] {
 		// at the end (ruling D21).
 		OtherThreads: func(s *State) []string { return s.TeamThreads[:] },
 		Replay:       replay,
+		Analysis:     analysisSpec(),
 		RecordName:   "PGN",
 		Versus:       versus,
 	}

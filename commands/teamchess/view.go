@@ -334,6 +334,9 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 		// The public final board offers a rematch, sides swapped (ruling D20).
 		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game),
 			commands.ReplayButton(t.Game))
+		if st.analysable() {
+			row = append(row, commands.AnalysisButton(t.Game))
+		}
 	}
 	var rows []ui.Row
 	if len(row) > 0 {

@@ -72,11 +72,12 @@ func TestTeamChessOrientationAndFlip(t *testing.T) {
 	_, err = commandstest.Confirm(t, a, in(alice, pub, "resign", "", nil))
 	require.NoError(t, err)
 	r := boardIn(t, a, p, pub)
-	require.Len(t, r.Rows, 1, "the final board offers a rematch, History and Replay")
-	require.Len(t, r.Rows[0], 3, "the final board offers a rematch, History and Replay")
+	require.Len(t, r.Rows, 1, "the final board offers a rematch, History, Replay and Analysis")
+	require.Len(t, r.Rows[0], 4, "the final board offers a rematch, History, Replay and Analysis")
 	buttonOf(t, r, "Rematch")
 	require.Equal(t, "g:"+g.ID+":history", buttonOf(t, r, "History"))
 	require.Equal(t, "g:"+g.ID+":replay", buttonOf(t, r, "Replay"))
+	require.Equal(t, "g:"+g.ID+":analysis", buttonOf(t, r, "Analysis"))
 	require.True(t, bytes.Equal(drawn(false), r.Files[0].Data), "the final board is drawn from White's side")
 }
 
