@@ -3,9 +3,11 @@ package storage
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -290,4 +292,36 @@ func TestMergeRebuildsRatingIndex(t *testing.T) {
 	var want []string
 	view(t, src, func(tx Tx) { want = oldRanking(t, tx, "survival", "g1", now) })
 	view(t, dst, func(tx Tx) { require.Equal(t, want, indexRanking(t, tx, "survival", "g1", now)) })
+}
+
+// TestFixtureV6RankingIndex opens the database written by the main of
+// 2026-12-06 (testdata/fixture-v6-outbox, schema 6, a rated Survival game
+// won by carol over dave): the migration indexes its ratings, and each
+// kind's ranking in each guild is the one its ratings gave before, now and
+// once the deviations have grown.
+func TestFixtureV6RankingIndex(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "fixture-v6-outbox", "bot.db"))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "bot.db")
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	s := openBolt(t, path)
+	groups := map[[2]string]int{}
+	view(t, s, func(tx Tx) {
+		require.NoError(t, tx.(*txImpl).kv.scan(bRatings, "", "", func(k string, _ []byte) error {
+			parts := strings.Split(k, "/")
+			groups[[2]string{parts[0], parts[1]}]++
+			return nil
+		}))
+	})
+	require.NotEmpty(t, groups, "the fixture holds ratings")
+	for g, n := range groups {
+		for _, now := range []time.Time{t0, t0.Add(5 * 365 * 24 * time.Hour)} {
+			view(t, s, func(tx Tx) {
+				got := indexRanking(t, tx, g[0], g[1], now)
+				require.Len(t, got, n)
+				require.Equal(t, oldRanking(t, tx, g[0], g[1], now), got)
+			})
+		}
+	}
 }
