@@ -32,7 +32,7 @@ func TestLeaderboardEstablishedFirst(t *testing.T) {
 	put("est1650", 1650, 70, t0.Add(-time.Hour))
 	put("new1900", 1900, 200, t0.Add(-time.Hour))
 	put("idle1800", 1800, 50, t0.Add(-500*24*time.Hour)) // 50 grown past 110 after about 412 days
-	put("est1800", 1800, 95, t0.Add(-100*24*time.Hour)) // turns provisional about 32 days later
+	put("est1800", 1800, 95, t0.Add(-100*24*time.Hour))  // turns provisional about 32 days later
 	for i := range 15 {
 		put(fmt.Sprintf("low%02d", i), 1000+float64(i), 300, t0)
 	}
