@@ -50,10 +50,6 @@ const (
 	// kind "/" guild "/" rating desc, deviation asc (hex) "/" user -> the
 	// instant the rating turns provisional (timeKey, "~": never).
 	bRatingRank = "rating_rank"
-	// bRecordRank is the records' ranking index (schema 10,
-	// records_rank.go): kind "/" guild "/" rule 6.1's order (hex), the
-	// name in lower case "\x00/" user -> "".
-	bRecordRank = "record_rank"
 	// bOutboxClaims holds the live claims: effect ID -> JSON {owner,
 	// lease}, bound to the owner's lease (lease.go). Added to schema 7
 	// without a version of its own: it holds nothing that outlives the
@@ -66,7 +62,7 @@ const (
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bRatingRank, bRecordRank}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bRatingRank}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

@@ -70,8 +70,8 @@ const (
 //     stay unique and increasing.
 //   - interactions (dedupe marks): the latest time per interaction.
 //
-// The outbox's due index and the ranking indexes of ratings and records
-// are not copied but rebuilt over the merged outbox, ratings and records.
+// The outbox's due index and the ratings' ranking index are not copied but
+// rebuilt over the merged outbox and ratings.
 // The copy is made in transactions of at most 100 writes and 1 MiB, then
 // verified by counting the destination's keys per bucket. Stop every bot
 // using the sources or the destination first: the copy is not atomic (if
@@ -111,8 +111,8 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 	var globalSeq uint64
 	for i, d := range dumps {
 		for b, kvs := range d {
-			if b == bOutboxDue || b == bRatingRank || b == bRecordRank {
-				continue // rebuilt over the merged outbox, ratings and records
+			if b == bOutboxDue || b == bRatingRank {
+				continue // rebuilt over the merged outbox and ratings
 			}
 			if b == bOutboxClaims || b == bProcs {
 				// The source's processes' claims and leases: nothing of
@@ -255,12 +255,12 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 	rep.Written[bOutboxDue] = n
 	rep.Batches += batches
 
-	// The ranking indexes, over the merged ratings and records.
-	nr, nc, batches, err := rebuildRankIndexes(ctx, dst)
+	// The ratings' ranking index, over the merged ratings.
+	n, batches, err = rebuildRatingIndex(ctx, dst)
 	if err != nil {
-		return rep, fmt.Errorf("indexing the ratings' and records' rankings: %w", err)
+		return rep, fmt.Errorf("indexing the ratings' ranking: %w", err)
 	}
-	rep.Written[bRatingRank], rep.Written[bRecordRank] = nr, nc
+	rep.Written[bRatingRank] = n
 	rep.Batches += batches
 
 	// Verify by counting.

@@ -35,11 +35,10 @@ import (
 //     migration's transaction, on etcd in batches (buildEtcdDueIndex).
 //   - 8: issue 25; 9: issue 24's analysis cache (PLACEHOLDERS on this
 //     branch, replaced at merge).
-//   - 10: the ratings' ranking index (rating_rank, ratings.go) and the
-//     Team Chess records' (record_rank, records_rank.go), so a leaderboard
-//     and a player's rank read keys, not every rating or record. The
-//     migration builds them over the existing ones: on bbolt in the
-//     migration's transaction, on etcd in batches (buildEtcdRankIndexes).
+//   - 10: the ratings' ranking index (rating_rank, ratings.go), so a
+//     leaderboard and a player's rank read keys, not every rating. The
+//     migration builds it over the existing ratings: on bbolt in the
+//     migration's transaction, on etcd in batches (buildEtcdRatingIndex).
 const SchemaVersion = 10
 
 // migration upgrades a database from version from to from+1 inside one
@@ -86,25 +85,20 @@ var migrations = []migration{
 	{from: 7, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 	// PLACEHOLDER for schema 8 (issue 25) / 9 (issue 24), replaced at merge.
 	{from: 8, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
-	// Schema 10 adds the ratings' and the Team Chess records' ranking
-	// indexes, built over them (on etcd before the migration's transaction,
-	// in batches: buildEtcdRankIndexes).
+	// Schema 10 adds the ratings' ranking index, built over the ratings
+	// (on etcd before the migration's transaction, in batches:
+	// buildEtcdRatingIndex).
 	{from: 9, apply: func(btx *bolt.Tx) error {
 		if err := createBuckets(btx); err != nil {
 			return err
 		}
-		for _, b := range []string{bRatingRank, bRecordRank} {
-			if err := btx.DeleteBucket([]byte(b)); err != nil {
-				return err
-			}
-			if _, err := btx.CreateBucket([]byte(b)); err != nil {
-				return err
-			}
-		}
-		if _, _, err := (ratings{boltKV{btx}}).buildIndex("", -1); err != nil {
+		if err := btx.DeleteBucket([]byte(bRatingRank)); err != nil {
 			return err
 		}
-		_, _, err := records{boltKV{btx}}.buildIndex("", -1)
+		if _, err := btx.CreateBucket([]byte(bRatingRank)); err != nil {
+			return err
+		}
+		_, _, err := ratings{boltKV{btx}}.buildIndex("", -1)
 		return err
 	}, onKV: func(*txImpl) error { return nil }},
 }
@@ -161,7 +155,7 @@ func (s *Bolt) migrate() error {
 //
 // From a schema before 7, the due index is first built in batches
 // (buildEtcdDueIndex), and from one before 10 the ratings' ranking index
-// (buildEtcdRankIndexes), under a lock so that two processes migrating at
+// (buildEtcdRatingIndex), under a lock so that two processes migrating at
 // once do not undo each other's work.
 func (s *Etcd) migrate(ctx context.Context) error {
 	v, err := s.schema(ctx)
@@ -183,8 +177,8 @@ func (s *Etcd) migrate(ctx context.Context) error {
 			}
 		}
 		if v > 0 && v < 10 {
-			if err := s.buildEtcdRankIndexes(ctx); err != nil {
-				return fmt.Errorf("migrating schema %d to 10: building the ranking indexes: %w", v, err)
+			if err := s.buildEtcdRatingIndex(ctx); err != nil {
+				return fmt.Errorf("migrating schema %d to 10: building the ratings' ranking index: %w", v, err)
 			}
 		}
 	}
@@ -294,21 +288,18 @@ func (s *Etcd) buildEtcdDueIndex(ctx context.Context) error {
 	return err
 }
 
-// buildEtcdRankIndexes builds the ratings' and the records' ranking
-// indexes (schema 10) over an etcd store of an earlier schema, in
-// transactions of rankIndexBatch ratings or records (rebuildRankIndexes),
-// after deleting what an interrupted build left; the caller holds the
-// migration lock, and no process of the earlier schema may run meanwhile
-// (stop every replica, migrate, start).
-func (s *Etcd) buildEtcdRankIndexes(ctx context.Context) error {
-	for _, b := range []string{bRatingRank, bRecordRank} {
-		if _, err := s.cli.Delete(ctx, s.opts.Prefix+b+"/", clientv3.WithPrefix()); err != nil {
-			return err
-		}
+// buildEtcdRatingIndex builds the ratings' ranking index (schema 10) over
+// an etcd store of an earlier schema, in transactions of ratingIndexBatch
+// ratings (rebuildRatingIndex), after deleting what an interrupted build
+// left; the caller holds the migration lock, and no process of the
+// earlier schema may run meanwhile (stop every replica, migrate, start).
+func (s *Etcd) buildEtcdRatingIndex(ctx context.Context) error {
+	if _, err := s.cli.Delete(ctx, s.opts.Prefix+bRatingRank+"/", clientv3.WithPrefix()); err != nil {
+		return err
 	}
-	nr, nc, batches, err := rebuildRankIndexes(ctx, s)
+	n, batches, err := rebuildRatingIndex(ctx, s)
 	if err == nil {
-		slog.Info("storage: built the ranking indexes", "ratings", nr, "records", nc, "transactions", batches)
+		slog.Info("storage: built the ratings' ranking index", "ratings", n, "transactions", batches)
 	}
 	return err
 }

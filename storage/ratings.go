@@ -259,40 +259,31 @@ func (r ratings) buildIndex(after string, limit int) (last string, n int, err er
 	return last, len(todo), nil
 }
 
-// rankIndexBatch is how many ratings or records one transaction of
-// rebuildRankIndexes indexes: a scan and a put each, well inside etcd's
+// ratingIndexBatch is how many ratings one transaction of
+// rebuildRatingIndex indexes: a scan and a put each, well inside etcd's
 // 128 operations per transaction.
-const rankIndexBatch = 100
+const ratingIndexBatch = 100
 
-// rebuildRankIndexes writes the ranking key of every rating and ranked
-// record of s, whose indexes must be empty, in transactions of
-// rankIndexBatch; it returns how many rating and record keys it wrote and
-// how many transactions it took.
-func rebuildRankIndexes(ctx context.Context, s Store) (nRatings, nRecords, batches int, err error) {
-	builds := []func(kv, string) (string, int, error){
-		func(k kv, after string) (string, int, error) { return ratings{k}.buildIndex(after, rankIndexBatch) },
-		func(k kv, after string) (string, int, error) { return records{k}.buildIndex(after, rankIndexBatch) },
-	}
-	counts := []*int{&nRatings, &nRecords}
-	for i, build := range builds {
-		after := ""
-		for {
-			var last string
-			var n int
-			if err := s.Update(ctx, func(tx Tx) error {
-				var err error
-				last, n, err = build(tx.(*txImpl).kv, after)
-				return err
-			}); err != nil {
-				return nRatings, nRecords, batches, err
-			}
-			*counts[i] += n
-			batches++
-			if last == "" {
-				break
-			}
-			after = last
+// rebuildRatingIndex writes the ranking key of every rating of s, whose
+// index must be empty, in transactions of ratingIndexBatch ratings; it
+// returns how many ratings and transactions it took.
+func rebuildRatingIndex(ctx context.Context, s Store) (n, batches int, err error) {
+	after := ""
+	for {
+		var last string
+		var k int
+		if err := s.Update(ctx, func(tx Tx) error {
+			var err error
+			last, k, err = ratings{tx.(*txImpl).kv}.buildIndex(after, ratingIndexBatch)
+			return err
+		}); err != nil {
+			return n, batches, err
 		}
+		n += k
+		batches++
+		if last == "" {
+			return n, batches, nil
+		}
+		after = last
 	}
-	return nRatings, nRecords, batches, nil
 }

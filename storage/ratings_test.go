@@ -241,25 +241,19 @@ func TestRatingIndexMigration(t *testing.T) {
 }
 
 // TestEtcdRatingIndexMigration migrates an etcd store of schema 9 with
-// more ratings (and Team Chess records) than one etcd transaction could index (128 operations at
+// more ratings than one etcd transaction could index (128 operations at
 // most): the index is built in batches, what an interrupted build left (a
 // stale key) is cleared first, and the ranking is the one before.
 func TestEtcdRatingIndexMigration(t *testing.T) {
 	t.Parallel()
 	s := openEtcd(t)
 	randomRatings(t, s, rand.New(rand.NewPCG(9, 11)), "g1", 260)
-	randomRecords(t, s, rand.New(rand.NewPCG(9, 13)), "g1", 150)
-	var before, beforeRecords []string
-	view(t, s, func(tx Tx) {
-		before = oldRanking(t, tx, "survival", "g1", t0)
-		beforeRecords = ruleOrder(t, tx, "g1")
-	})
+	var before []string
+	view(t, s, func(tx Tx) { before = oldRanking(t, tx, "survival", "g1", t0) })
 	cli, err := clientv3.New(clientv3.Config{Endpoints: sharedEtcd().Endpoints()})
 	require.NoError(t, err)
 	defer cli.Close()
 	_, err = cli.Delete(ctx, s.opts.Prefix+bRatingRank+"/", clientv3.WithPrefix())
-	require.NoError(t, err)
-	_, err = cli.Delete(ctx, s.opts.Prefix+bRecordRank+"/", clientv3.WithPrefix())
 	require.NoError(t, err)
 	_, err = cli.Put(ctx, s.opts.Prefix+bRatingRank+"/survival/g1/00000000000000000000000000000000/gone", "~")
 	require.NoError(t, err)
@@ -281,29 +275,19 @@ func TestEtcdRatingIndexMigration(t *testing.T) {
 			got = append(got, p.User+map[bool]string{true: "?"}[p.Provisional])
 		}
 		require.Equal(t, before, got)
-		rs, err := tx.Records().Ranked("teamchess", "g1", 1<<20, "")
-		require.NoError(t, err)
-		got = nil
-		for _, r := range rs.Top {
-			got = append(got, r.User)
-		}
-		require.Equal(t, beforeRecords, got)
 	})
 }
 
 // TestMergeRebuildsRatingIndex: a store copied (sandtable migrate) ranks
-// its players' ratings and Team Chess records as the source did.
+// its players as the source did.
 func TestMergeRebuildsRatingIndex(t *testing.T) {
 	t.Parallel()
 	src := openBolt(t, filepath.Join(t.TempDir(), "src.db"))
 	randomRatings(t, src, rand.New(rand.NewPCG(9, 12)), "g1", 120)
-	randomRecords(t, src, rand.New(rand.NewPCG(9, 14)), "g1", 30)
 	dst := openBolt(t, filepath.Join(t.TempDir(), "dst.db"))
 	rep, err := Merge(ctx, dst, []Source{{Name: "src", Store: src}})
 	require.NoError(t, err)
 	require.Equal(t, 120, rep.Written[bRatingRank])
-	require.Equal(t, 30, rep.Written[bRecordRank])
-	view(t, dst, func(tx Tx) { require.Equal(t, ruleOrder(t, tx, "g1"), indexOrder(t, tx, "g1")) })
 	now := t0.Add(200 * 24 * time.Hour)
 	var want []string
 	view(t, src, func(tx Tx) { want = oldRanking(t, tx, "survival", "g1", now) })

@@ -478,23 +478,7 @@ func (r records) Put(kind, guildID, userID string, v any) error {
 	if err != nil {
 		return err
 	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if ranked(kind) {
-		// The ranking key moves with the record (records_rank.go).
-		if old := r.kv.get(bRecords, k); old != nil {
-			// A record that does not decode has no key (buildIndex).
-			if _, err := r.index(kind, guildID, userID, old, false); err != nil && !errors.Is(err, errCorrupt) {
-				return err
-			}
-		}
-		if _, err := r.index(kind, guildID, userID, raw, true); err != nil {
-			return err
-		}
-	}
-	return r.kv.put(bRecords, k, raw)
+	return putJSON(r.kv, bRecords, k, v)
 }
 
 func (r records) Each(kind, guildID string, fn func(userID string, raw []byte) error) error {

@@ -317,16 +317,10 @@ type Invitations interface {
 type Records interface {
 	// Get decodes the record into v, or returns ErrNotFound.
 	Get(kind, guildID, userID string, v any) error
-	// Put writes v as the record (and, for a ranked kind, moves its
-	// ranking key: see Ranked).
+	// Put writes v as the record.
 	Put(kind, guildID, userID string, v any) error
 	// Each calls fn with every record of a kind in a guild, by user ID.
 	Each(kind, guildID string, fn func(userID string, raw []byte) error) error
-	// Ranked is the ranking of a ranked kind's records in a guild (Team
-	// Chess, rule 6.1; see records_rank.go): the count, the first top
-	// records and userID's place ("": none asked). It reads the ranking
-	// index (schema 10): it reads the top records and userID's only.
-	Ranked(kind, guildID string, top int, userID string) (*RecordStandings, error)
 }
 
 // PlayerRating is one player's rating and record in one game kind and

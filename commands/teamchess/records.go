@@ -36,44 +36,51 @@ func tally(tx storage.Tx, guildID string, sum tc.Summary) error {
 	return nil
 }
 
-// guildStats reads the ranking of a guild's records (rule 6.1, from the
-// store's index): the first top records and userID's ("": none), with
-// the ratings of those players (ratingBeside).
+// guildStats reads the ranking of a guild's records (rule 6.1): every
+// record is read and ranked (tc.Rank), then the ratings of the first top
+// players and userID's ("": none) only (ratingBeside). The records are
+// not indexed as the ratings are (storage.Ratings.Standings): the order
+// of a record changes with most games, and keeping an index of it would
+// cost every game's end two more etcd writes per player, which a 7 v 7
+// game's end could not afford under etcd's 128 operations per transaction.
 func guildStats(a *commands.App, guildID string, top int, userID string) (*standings, error) {
 	out := &standings{ratings: map[string]storage.PlayerRating{}}
 	err := a.View(func(tx storage.Tx) error {
-		st, err := tx.Records().Ranked(Kind, guildID, top, userID)
-		if err != nil {
+		var all []tc.PlayerStats
+		if err := tx.Records().Each(Kind, guildID, func(_ string, raw []byte) error {
+			var ps tc.PlayerStats
+			if err := json.Unmarshal(raw, &ps); err != nil {
+				return err
+			}
+			all = append(all, ps)
+			return nil
+		}); err != nil {
 			return err
 		}
-		out.total = st.Total
-		read := func(r storage.RecordStanding) (ranked, error) {
-			var ps tc.PlayerStats
-			if err := json.Unmarshal(r.Raw, &ps); err != nil {
-				return ranked{}, fmt.Errorf("team chess record of %s: %w", r.User, err)
-			}
-			pr, err := tx.Ratings().Get(Kind, guildID, r.User)
+		out.total = len(all)
+		rate := func(id string) error {
+			pr, err := tx.Ratings().Get(Kind, guildID, id)
 			switch {
 			case err == nil:
-				out.ratings[r.User] = *pr
+				out.ratings[id] = *pr
 			case !errors.Is(err, storage.ErrNotFound):
-				return ranked{}, err
-			}
-			return ranked{rank: r.Rank, ps: ps}, nil
-		}
-		for _, r := range st.Top {
-			x, err := read(r)
-			if err != nil {
 				return err
 			}
-			out.top = append(out.top, x)
+			return nil
 		}
-		if st.User != nil {
-			x, err := read(*st.User)
-			if err != nil {
-				return err
+		for i, ps := range tc.Rank(all) {
+			if i < top {
+				out.top = append(out.top, ranked{rank: i + 1, ps: ps})
+				if err := rate(ps.ID); err != nil {
+					return err
+				}
 			}
-			out.user = &x
+			if userID != "" && ps.ID == userID {
+				out.user = &ranked{rank: i + 1, ps: ps}
+				if err := rate(ps.ID); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
