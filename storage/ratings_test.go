@@ -206,7 +206,8 @@ func TestRatingStandings(t *testing.T) {
 // TestRatingIndexMigration opens a schema-9 file holding ratings but no
 // ranking index (as every database before schema 10): the migration
 // builds it, and the ranking is the one the ratings gave before, at every
-// instant.
+// instant; a rating that does not decode does not stop the file from
+// opening (it is left out until written again).
 func TestRatingIndexMigration(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "v9.db")
@@ -224,6 +225,9 @@ func TestRatingIndexMigration(t *testing.T) {
 		if err := tx.DeleteBucket([]byte(bRatingRank)); err != nil {
 			return err
 		}
+		if err := tx.Bucket([]byte(bRatings)).Put([]byte("survival/g1/broken"), []byte("{not json")); err != nil {
+			return err
+		}
 		return tx.Bucket([]byte(bMeta)).Put([]byte("schema"), []byte("9"))
 	}))
 	require.NoError(t, s.Close())
@@ -235,8 +239,18 @@ func TestRatingIndexMigration(t *testing.T) {
 	require.Equal(t, SchemaVersion, v)
 	view(t, s, func(tx Tx) {
 		for i, now := range nows {
-			require.Equal(t, before[i], indexRanking(t, tx, "survival", "g1", now))
+			require.Equal(t, before[i], indexRanking(t, tx, "survival", "g1", now), "the rating that does not decode is left out")
 		}
+	})
+	// Written again, it is ranked.
+	update(t, s, func(tx Tx) error {
+		return tx.Ratings().Put("survival", "g1", "broken", &PlayerRating{Rating: 2990, Deviation: 50, Volatility: 0.06, Last: t0})
+	})
+	view(t, s, func(tx Tx) {
+		st, err := tx.Ratings().Standings("survival", "g1", t0, 1, "broken")
+		require.NoError(t, err)
+		require.Equal(t, 81, st.Total)
+		require.Equal(t, 1, st.User.Rank)
 	})
 }
 
