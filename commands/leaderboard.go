@@ -88,28 +88,21 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 	if k.leaderboard != nil {
 		return k.leaderboard(a, req)
 	}
-	var all []rating.Entry
+	var st *storage.Standings
 	if err := a.view(func(tx storage.Tx) error {
 		var err error
-		all, err = rating.Ranked(tx, kind, req.GuildID)
+		st, err = tx.Ratings().Standings(kind, req.GuildID, req.Now, leaderboardSize, req.User.ID)
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	all = rating.Order(all, req.Now)
-	if len(all) == 0 {
+	if st.Total == 0 {
 		return Reply("No rated game of %s has been finished in this server yet.", k.Title), nil
 	}
 	var lines []string
-	mine := -1
-	for i, r := range all {
-		if r.User == req.User.ID {
-			mine = i
-		}
-		if i < leaderboardSize {
-			lines = append(lines, fmt.Sprintf("**%d.** <@%s> **%s** · %s · %s", i+1, r.User, rating.Summary(r.PlayerRating, req.Now),
-				Plural(r.Games, "game", "games"), rating.RecordAs(r.PlayerRating, k.noWinner)))
-		}
+	for _, r := range st.Top {
+		lines = append(lines, fmt.Sprintf("**%d.** <@%s> **%s** · %s · %s", r.Rank, r.User, rating.Summary(r.Rating, req.Now),
+			Plural(r.Rating.Games, "game", "games"), rating.RecordAs(r.Rating, k.noWinner)))
 	}
 	resp := &Response{Message: Message{Cards: []*ui.Card{{
 		Title:       k.Title + " leaderboard",
@@ -117,10 +110,9 @@ func (a *App) leaderboard(req *Request) (*Response, error) {
 		Color:       ColorChallenge,
 		Footer:      "Glicko-2 ratings of this server's rated games. ? marks a provisional rating (deviation above 110), listed after the established ones.",
 	}}}}
-	if mine >= 0 {
-		r := all[mine]
-		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank in %s: %d of %d · %s · %s · %s.", k.Title, mine+1, len(all),
-			rating.Summary(r.PlayerRating, req.Now), Plural(r.Games, "rated game", "rated games"), rating.RecordAs(r.PlayerRating, k.noWinner))}
+	if r := st.User; r != nil {
+		resp.PrivateNote = &Message{Content: fmt.Sprintf("Your rank in %s: %d of %d · %s · %s · %s.", k.Title, r.Rank, st.Total,
+			rating.Summary(r.Rating, req.Now), Plural(r.Rating.Games, "rated game", "rated games"), rating.RecordAs(r.Rating, k.noWinner))}
 	} else {
 		resp.PrivateNote = &Message{Content: fmt.Sprintf("You have no rated %s game in this server yet: you start at 1500?.", k.Title)}
 	}
@@ -159,19 +151,15 @@ func (a *App) stats(req *Request) (*Response, error) {
 	var finished []*storage.Game
 	if err := a.view(func(tx storage.Tx) error {
 		for _, kn := range kinds {
-			all, err := rating.Ranked(tx, kn, req.GuildID)
+			st, err := tx.Ratings().Standings(kn, req.GuildID, req.Now, 0, who.ID)
 			if err != nil {
 				return err
 			}
-			all = rating.Order(all, req.Now)
-			for i, r := range all {
-				if r.User != who.ID {
-					continue
-				}
+			if r := st.User; r != nil {
 				fields = append(fields, &ui.Field{Name: a.kinds[kn].Title, Value: fmt.Sprintf(
 					"**%s** · rank %d of %d\n%s · %s\nStreak: %s · best win streak: %d",
-					rating.Summary(r.PlayerRating, req.Now), i+1, len(all), Plural(r.Games, "rated game", "rated games"),
-					rating.RecordAs(r.PlayerRating, a.kinds[kn].noWinner), streakText(r.Streak), r.BestStreak)})
+					rating.Summary(r.Rating, req.Now), r.Rank, st.Total, Plural(r.Rating.Games, "rated game", "rated games"),
+					rating.RecordAs(r.Rating, a.kinds[kn].noWinner), streakText(r.Rating.Streak), r.Rating.BestStreak)})
 			}
 		}
 		// The newest finished games in this server (of the game asked).

@@ -57,7 +57,7 @@ type guesser interface {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// The buckets of the current schema (9).
+// The buckets of the current schema (10).
 const (
 	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset", "outbox_seq" (schema 3 and 4's counter, read only since 5)
 	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
@@ -83,6 +83,10 @@ const (
 	// game ID -> JSON {owner, lease}, bound to the owner's lease (schema
 	// 9; only stores shared by processes have any).
 	bAnalysisClaims = "analysis_claims"
+	// bRatingRank is the ratings' ranking index (schema 10, ratings.go):
+	// kind "/" guild "/" rating desc, deviation asc (hex) "/" user -> the
+	// instant the rating turns provisional (timeKey, "~": never).
+	bRatingRank = "rating_rank"
 	// bOutboxClaims holds the live claims: effect ID -> JSON {owner,
 	// lease}, bound to the owner's lease (lease.go). Added to schema 7
 	// without a version of its own: it holds nothing that outlives the
@@ -95,7 +99,7 @@ const (
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify, bAnalyses, bAnalysisClaims}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify, bAnalyses, bAnalysisClaims, bRatingRank}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

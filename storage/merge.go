@@ -70,7 +70,8 @@ const (
 //     stay unique and increasing.
 //   - interactions (dedupe marks): the latest time per interaction.
 //
-// The outbox's due index is not copied but rebuilt over the merged outbox.
+// The outbox's due index and the ratings' ranking index are not copied but
+// rebuilt over the merged outbox and ratings.
 // The copy is made in transactions of at most 100 writes and 1 MiB, then
 // verified by counting the destination's keys per bucket. Stop every bot
 // using the sources or the destination first: the copy is not atomic (if
@@ -110,8 +111,8 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 	var globalSeq uint64
 	for i, d := range dumps {
 		for b, kvs := range d {
-			if b == bOutboxDue {
-				continue // rebuilt over the merged outbox
+			if b == bOutboxDue || b == bRatingRank {
+				continue // rebuilt over the merged outbox and ratings
 			}
 			if b == bOutboxClaims || b == bProcs || b == bAnalysisClaims {
 				// The source's processes' claims and leases: nothing of
@@ -252,6 +253,14 @@ func Merge(ctx context.Context, dst Store, srcs []Source) (*MergeReport, error) 
 		return rep, fmt.Errorf("indexing the outbox's due times: %w", err)
 	}
 	rep.Written[bOutboxDue] = n
+	rep.Batches += batches
+
+	// The ratings' ranking index, over the merged ratings.
+	n, batches, err = rebuildRatingIndex(ctx, dst)
+	if err != nil {
+		return rep, fmt.Errorf("indexing the ratings' ranking: %w", err)
+	}
+	rep.Written[bRatingRank] = n
 	rep.Batches += batches
 
 	// Verify by counting.

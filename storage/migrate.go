@@ -38,7 +38,11 @@ import (
 //     to the game's thread) and plays on.
 //   - 9: finished games' analyses (analyses), one per game: a cache, so a
 //     database of schema 8 opens with none and plays on.
-const SchemaVersion = 9
+//   - 10: the ratings' ranking index (rating_rank, ratings.go), so a
+//     leaderboard and a player's rank read keys, not every rating. The
+//     migration builds it over the existing ratings: on bbolt in the
+//     migration's transaction, on etcd in batches (buildEtcdRatingIndex).
+const SchemaVersion = 10
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -84,6 +88,22 @@ var migrations = []migration{
 	{from: 7, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 	// Schema 9 adds the analyses bucket, empty: a cache, nothing to convert.
 	{from: 8, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// Schema 10 adds the ratings' ranking index, built over the ratings
+	// (on etcd before the migration's transaction, in batches:
+	// buildEtcdRatingIndex).
+	{from: 9, apply: func(btx *bolt.Tx) error {
+		if err := createBuckets(btx); err != nil {
+			return err
+		}
+		if err := btx.DeleteBucket([]byte(bRatingRank)); err != nil {
+			return err
+		}
+		if _, err := btx.CreateBucket([]byte(bRatingRank)); err != nil {
+			return err
+		}
+		_, _, err := ratings{boltKV{btx}}.buildIndex("", -1)
+		return err
+	}, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.
@@ -137,14 +157,15 @@ func (s *Bolt) migrate() error {
 // one commits, the other's commit conflicts and its re-run finds the schema.
 //
 // From a schema before 7, the due index is first built in batches
-// (buildEtcdDueIndex), under a lock so that two processes migrating at
+// (buildEtcdDueIndex), and from one before 10 the ratings' ranking index
+// (buildEtcdRatingIndex), under a lock so that two processes migrating at
 // once do not undo each other's work.
 func (s *Etcd) migrate(ctx context.Context) error {
 	v, err := s.schema(ctx)
 	if err != nil {
 		return err
 	}
-	if v > 0 && v < 7 {
+	if v > 0 && v < 10 {
 		unlock, err := s.lock(ctx, "migrate")
 		if err != nil {
 			return fmt.Errorf("locking the store to migrate it: %w", err)
@@ -156,6 +177,11 @@ func (s *Etcd) migrate(ctx context.Context) error {
 		if v > 0 && v < 7 {
 			if err := s.buildEtcdDueIndex(ctx); err != nil {
 				return fmt.Errorf("migrating schema %d to 7: building the outbox's due index: %w", v, err)
+			}
+		}
+		if v > 0 && v < 10 {
+			if err := s.buildEtcdRatingIndex(ctx); err != nil {
+				return fmt.Errorf("migrating schema %d to 10: building the ratings' ranking index: %w", v, err)
 			}
 		}
 	}
@@ -261,6 +287,22 @@ func (s *Etcd) buildEtcdDueIndex(ctx context.Context) error {
 	n, batches, err := rebuildDueIndex(ctx, s)
 	if err == nil {
 		slog.Info("storage: built the outbox's due index", "streams", n, "transactions", batches)
+	}
+	return err
+}
+
+// buildEtcdRatingIndex builds the ratings' ranking index (schema 10) over
+// an etcd store of an earlier schema, in transactions of ratingIndexBatch
+// ratings (rebuildRatingIndex), after deleting what an interrupted build
+// left; the caller holds the migration lock, and no process of the
+// earlier schema may run meanwhile (stop every replica, migrate, start).
+func (s *Etcd) buildEtcdRatingIndex(ctx context.Context) error {
+	if _, err := s.cli.Delete(ctx, s.opts.Prefix+bRatingRank+"/", clientv3.WithPrefix()); err != nil {
+		return err
+	}
+	n, batches, err := rebuildRatingIndex(ctx, s)
+	if err == nil {
+		slog.Info("storage: built the ratings' ranking index", "ratings", n, "transactions", batches)
 	}
 	return err
 }

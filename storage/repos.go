@@ -545,43 +545,6 @@ func (r records) Each(kind, guildID string, fn func(userID string, raw []byte) e
 	return scanPrefix(r.kv, bRecords, p, func(k string, v []byte) error { return fn(k[len(p):], v) })
 }
 
-// ratings implements Ratings.
-type ratings struct{ kv kv }
-
-func (r ratings) Get(kind, guildID, userID string) (*PlayerRating, error) {
-	k, err := recordKey(kind, guildID, userID)
-	if err != nil {
-		return nil, err
-	}
-	var pr PlayerRating
-	if err := getJSON(r.kv, bRatings, k, "rating", &pr); err != nil {
-		return nil, err
-	}
-	return &pr, nil
-}
-
-func (r ratings) Put(kind, guildID, userID string, pr *PlayerRating) error {
-	k, err := recordKey(kind, guildID, userID)
-	if err != nil {
-		return err
-	}
-	return putJSON(r.kv, bRatings, k, pr)
-}
-
-func (r ratings) Each(kind, guildID string, fn func(userID string, pr *PlayerRating) error) error {
-	if _, err := recordKey(kind, guildID, "x"); err != nil {
-		return err
-	}
-	p := kind + "/" + guildID + "/"
-	return scanPrefix(r.kv, bRatings, p, func(k string, v []byte) error {
-		var pr PlayerRating
-		if err := json.Unmarshal(v, &pr); err != nil {
-			return fmt.Errorf("rating %s: corrupt record: %w", k, err)
-		}
-		return fn(k[len(p):], &pr)
-	})
-}
-
 // notify implements Notify.
 type notify struct{ kv kv }
 

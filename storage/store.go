@@ -493,6 +493,12 @@ type Ratings interface {
 	Put(kind, guildID, userID string, r *PlayerRating) error
 	// Each calls fn with every rating of a kind in a guild, by user ID.
 	Each(kind, guildID string, fn func(userID string, r *PlayerRating) error) error
+	// Standings is the ranking of a kind in a guild at now (established
+	// ratings first, then the provisional ones, each group by rating,
+	// deviation and user ID; see ratings.go): the counts, the first top
+	// players and userID's place ("": none asked). It reads the ranking
+	// index (schema 10): it decodes the top ratings and userID's only.
+	Standings(kind, guildID string, now time.Time, top int, userID string) (*Standings, error)
 }
 
 // Analyses is the repository of finished games' analyses: one JSON

@@ -1,8 +1,9 @@
 // Package rating is the Glicko-2 rating of finished games (issue 17), per
 // server and game kind (storage.Ratings, internal/glicko2): whether a game
 // is rated (Rated), the update of its players' ratings from its sides
-// (Rate), the ratings as players read them (Text, ChangesLine, Summary, Record) and a
-// server's ranking (Ranked, and Order: established ratings first).
+// (Rate) and the ratings as players read them (Text, ChangesLine, Summary,
+// Record). A server's ranking (established ratings first, then the
+// provisional ones) is storage's Ratings.Standings, read from an index.
 //
 // Invariants: Rate runs in the transaction that ends the game (the
 // framework's action path, package commands), so a game is rated once or

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -30,12 +28,7 @@ type Change struct {
 
 // Glicko converts the stored rating into the
 // algorithm's.
-func Glicko(p *storage.PlayerRating) glicko2.Rating {
-	if p == nil || p.Deviation == 0 {
-		return glicko2.New()
-	}
-	return glicko2.Rating{Rating: p.Rating, Deviation: p.Deviation, Volatility: p.Volatility, Last: p.Last}
-}
+func Glicko(p *storage.PlayerRating) glicko2.Rating { return p.Glicko() }
 
 // NewRating is the stored rating of a player never rated.
 func NewRating() storage.PlayerRating {
@@ -215,33 +208,6 @@ func ChangesLine(changes []Change, now time.Time) string {
 	return "Ratings: " + strings.Join(parts, " · ")
 }
 
-// Ranked lists a guild's ratings of a kind, best first (rating,
-// then fewer games' uncertainty: lower deviation, then user ID).
-func Ranked(tx storage.Tx, kind, guildID string) ([]Entry, error) {
-	var all []Entry
-	err := tx.Ratings().Each(kind, guildID, func(u string, r *storage.PlayerRating) error {
-		all = append(all, Entry{User: u, PlayerRating: *r})
-		return nil
-	})
-	sort.SliceStable(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.Rating != b.Rating {
-			return a.Rating > b.Rating
-		}
-		if a.Deviation != b.Deviation {
-			return a.Deviation < b.Deviation
-		}
-		return a.User < b.User
-	})
-	return all, err
-}
-
-// Entry is one player's rating in a ranking (Ranked, Order).
-type Entry struct {
-	User string
-	storage.PlayerRating
-}
-
 // Summary is "1623 ± 52" (with "?" when provisional), the deviation
 // grown by the time since the last game.
 func Summary(p storage.PlayerRating, now time.Time) string {
@@ -282,17 +248,4 @@ func plural(s string) string {
 		return s[:len(s)-1] + "ies"
 	}
 	return s + "s"
-}
-
-// Order ranks players with an established rating first, by
-// rating, then the provisional ones (rating "?"), by rating: a player's
-// first lucky win does not put them on top of the list.
-func Order(all []Entry, now time.Time) []Entry {
-	out := slices.Clone(all)
-	sort.SliceStable(out, func(i, j int) bool {
-		pi := glicko2.Decay(Glicko(&out[i].PlayerRating), now).Provisional()
-		pj := glicko2.Decay(Glicko(&out[j].PlayerRating), now).Provisional()
-		return !pi && pj
-	})
-	return out
 }

@@ -10,6 +10,7 @@ import (
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
 	"sandtable/commands/ui"
+	tc "sandtable/games/teamchess"
 	"sandtable/storage"
 )
 
@@ -145,4 +146,17 @@ func boardIn(t *testing.T, a *commands.App, p *commandstest.Platform, channel st
 	}
 	t.Fatalf("no board posted in %s", channel)
 	return commands.Message{}
+}
+
+// allStats is every record of the guild, ranked (rule 6.1).
+func allStats(a *commands.App, guildID string) ([]tc.PlayerStats, error) {
+	st, err := guildStats(a, guildID, 1<<20, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []tc.PlayerStats
+	for _, r := range st.top {
+		out = append(out, r.ps)
+	}
+	return out, nil
 }

@@ -15,7 +15,7 @@ import (
 
 func statsByID(t *testing.T, a *commands.App) map[string]tc.PlayerStats {
 	t.Helper()
-	stats, err := guildStats(a, "g")
+	stats, err := allStats(a, "g")
 	require.NoError(t, err)
 	out := map[string]tc.PlayerStats{}
 	for _, s := range stats {

@@ -36,20 +36,70 @@ func tally(tx storage.Tx, guildID string, sum tc.Summary) error {
 	return nil
 }
 
-// guildStats reads every record of a guild, ranked (rule 6.1).
-func guildStats(a *commands.App, guildID string) ([]tc.PlayerStats, error) {
-	var all []tc.PlayerStats
+// guildStats reads the ranking of a guild's records (rule 6.1): every
+// record is read and ranked (tc.Rank), then the ratings of the first top
+// players and userID's ("": none) only (ratingBeside). The records are
+// not indexed as the ratings are (storage.Ratings.Standings): the order
+// of a record changes with most games, and keeping an index of it would
+// cost every game's end two more etcd writes per player, which a 7 v 7
+// game's end could not afford under etcd's 128 operations per transaction.
+func guildStats(a *commands.App, guildID string, top int, userID string) (*standings, error) {
+	out := &standings{ratings: map[string]storage.PlayerRating{}}
 	err := a.View(func(tx storage.Tx) error {
-		return tx.Records().Each(Kind, guildID, func(_ string, raw []byte) error {
+		var all []tc.PlayerStats
+		if err := tx.Records().Each(Kind, guildID, func(_ string, raw []byte) error {
 			var ps tc.PlayerStats
 			if err := json.Unmarshal(raw, &ps); err != nil {
 				return err
 			}
 			all = append(all, ps)
 			return nil
-		})
+		}); err != nil {
+			return err
+		}
+		out.total = len(all)
+		rate := func(id string) error {
+			pr, err := tx.Ratings().Get(Kind, guildID, id)
+			switch {
+			case err == nil:
+				out.ratings[id] = *pr
+			case !errors.Is(err, storage.ErrNotFound):
+				return err
+			}
+			return nil
+		}
+		for i, ps := range tc.Rank(all) {
+			if i < top {
+				out.top = append(out.top, ranked{rank: i + 1, ps: ps})
+				if err := rate(ps.ID); err != nil {
+					return err
+				}
+			}
+			if userID != "" && ps.ID == userID {
+				out.user = &ranked{rank: i + 1, ps: ps}
+				if err := rate(ps.ID); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
-	return tc.Rank(all), err
+	return out, err
+}
+
+// standings are guildStats' answer.
+type standings struct {
+	total int
+	top   []ranked
+	user  *ranked
+	// ratings are the Team Chess ratings of the players above, by user.
+	ratings map[string]storage.PlayerRating
+}
+
+// ranked is one record at its rank.
+type ranked struct {
+	rank int
+	ps   tc.PlayerStats
 }
 
 // ratingSides are a finished game's teams for the ratings (ruling D28):
@@ -73,18 +123,6 @@ func ratingSides(s *State) []commands.RatingSide {
 	return out
 }
 
-// guildRatings reads the Team Chess ratings of a guild, by user.
-func guildRatings(a *commands.App, guildID string) (map[string]storage.PlayerRating, error) {
-	out := map[string]storage.PlayerRating{}
-	err := a.View(func(tx storage.Tx) error {
-		return tx.Ratings().Each(Kind, guildID, func(u string, r *storage.PlayerRating) error {
-			out[u] = *r
-			return nil
-		})
-	})
-	return out, err
-}
-
 // ratingBeside is " · rating 1540?" for a player rated in Team Chess, ""
 // for one never rated.
 func ratingBeside(ratings map[string]storage.PlayerRating, id string, now time.Time) string {
@@ -106,28 +144,19 @@ func leaderboard(a *commands.App, req *commands.Request) (*response, error) {
 	if req.GuildID == "" {
 		return nil, commands.Errorf("The leaderboard is per server: use this command in a server.")
 	}
-	ranked, err := guildStats(a, req.GuildID)
+	st, err := guildStats(a, req.GuildID, leaderboardSize, req.User.ID)
 	if err != nil {
 		return nil, err
 	}
-	ratings, err := guildRatings(a, req.GuildID)
-	if err != nil {
-		return nil, err
-	}
-	if len(ranked) == 0 {
+	if st.total == 0 {
 		return commands.Reply("No Team Chess game has been finished in this server yet. Open one with `/teamchess new`."), nil
 	}
 	var lines []string
-	mine := -1
-	for i, ps := range ranked {
-		if ps.ID == req.User.ID {
-			mine = i
-		}
-		if i < leaderboardSize {
-			lines = append(lines, fmt.Sprintf("**%d.** <@%s> · team %d-%d · personal %d-%d (ratio %s) · %s%s",
-				i+1, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), commands.Plural(ps.Games, "game", "games"),
-				ratingBeside(ratings, ps.ID, req.Now)))
-		}
+	for _, r := range st.top {
+		ps := r.ps
+		lines = append(lines, fmt.Sprintf("**%d.** <@%s> · team %d-%d · personal %d-%d (ratio %s) · %s%s",
+			r.rank, ps.ID, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), commands.Plural(ps.Games, "game", "games"),
+			ratingBeside(st.ratings, ps.ID, req.Now)))
 	}
 	resp := &response{Message: commands.Message{Cards: []*ui.Card{{
 		Title:       "Team Chess leaderboard",
@@ -137,11 +166,11 @@ func leaderboard(a *commands.App, req *commands.Request) (*response, error) {
 	}}}}
 	// The list is public; the invoker's own rank is for them alone (ruling
 	// D11), and a player with no record gets nothing private.
-	if mine >= 0 {
-		ps := ranked[mine]
+	if st.user != nil {
+		ps := st.user.ps
 		resp.PrivateNote = &commands.Message{Content: fmt.Sprintf("Your rank: %d of %d · team %d-%d · personal %d-%d (ratio %s) · %s%s.",
-			mine+1, len(ranked), ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), commands.Plural(ps.Games, "game", "games"),
-			ratingBeside(ratings, ps.ID, req.Now))}
+			st.user.rank, st.total, ps.TeamWins, ps.TeamLosses, ps.PersonalWins, ps.PersonalLosses, ratioText(ps), commands.Plural(ps.Games, "game", "games"),
+			ratingBeside(st.ratings, ps.ID, req.Now))}
 	}
 	return resp, nil
 }
@@ -154,34 +183,21 @@ func stats(a *commands.App, req *commands.Request) (*response, error) {
 	if u := req.UserOpt("user"); u != nil {
 		who = *u
 	}
-	ranked, err := guildStats(a, req.GuildID)
+	st, err := guildStats(a, req.GuildID, 0, who.ID)
 	if err != nil {
 		return nil, err
 	}
-	for i, ps := range ranked {
-		if ps.ID != who.ID {
-			continue
-		}
+	if st.user != nil {
+		ps := st.user.ps
 		fields := []*ui.Field{
-			{Name: "Rank", Value: fmt.Sprintf("%d of %d", i+1, len(ranked)), Inline: true},
+			{Name: "Rank", Value: fmt.Sprintf("%d of %d", st.user.rank, st.total), Inline: true},
 			{Name: "Games", Value: fmt.Sprint(ps.Games), Inline: true},
 			{Name: "Team wins / losses", Value: fmt.Sprintf("%d / %d", ps.TeamWins, ps.TeamLosses), Inline: true},
 			{Name: "Personal wins / losses", Value: fmt.Sprintf("%d / %d", ps.PersonalWins, ps.PersonalLosses), Inline: true},
 			{Name: "Personal win/loss ratio", Value: ratioText(ps), Inline: true},
 		}
-		var rated *storage.PlayerRating
-		if err := a.View(func(tx storage.Tx) error {
-			r, err := tx.Ratings().Get(Kind, req.GuildID, ps.ID)
-			rated = r
-			if errors.Is(err, storage.ErrNotFound) {
-				err = nil
-			}
-			return err
-		}); err != nil {
-			return nil, err
-		}
-		if rated != nil {
-			fields = append(fields, &ui.Field{Name: "Rating", Value: fmt.Sprintf("%s (%s rated)", commands.RatingText(*rated, req.Now),
+		if rated, ok := st.ratings[who.ID]; ok {
+			fields = append(fields, &ui.Field{Name: "Rating", Value: fmt.Sprintf("%s (%s rated)", commands.RatingText(rated, req.Now),
 				commands.Plural(rated.Games, "game", "games")), Inline: true})
 		}
 		if s := categoryCounts(ps.WinsBy); s != "" {

@@ -106,7 +106,7 @@ func TestTeamChessRecordsTalliedOnce(t *testing.T) {
 	require.NoError(t, err)
 	_, err = a.Handle(in(bob, pub, "resign", "", nil))
 	require.Contains(t, commandstest.UserMsg(t, err), "This game is over: White wins by Fatigue victory.")
-	stats, err := guildStats(a, "g")
+	stats, err := allStats(a, "g")
 	require.NoError(t, err)
 	require.Len(t, stats, 3)
 	byID := map[string]tc.PlayerStats{}
@@ -118,7 +118,7 @@ func TestTeamChessRecordsTalliedOnce(t *testing.T) {
 	require.Equal(t, tc.PlayerStats{ID: bob.ID, Name: "bob", Games: 1, TeamLosses: 1, PersonalLosses: 1,
 		LossesBy: map[string]int{"fatigue_victory": 1}}, byID[bob.ID])
 	require.Equal(t, 1, byID[carol.ID].TeamWins)
-	other, err := guildStats(a, "another guild")
+	other, err := allStats(a, "another guild")
 	require.NoError(t, err)
 	require.Empty(t, other)
 }

@@ -125,6 +125,34 @@ func Decay(r Rating, now time.Time) Rating {
 	return out
 }
 
+// ProvisionalFrom is the first instant at which r, grown by Decay, is
+// provisional: Decay(r, t).Provisional() holds exactly when ever and t is
+// not before from. The deviation only grows with time, so that instant is
+// fixed once r is: a ranking can be keyed by it when r is written (the
+// zero time: provisional at every instant; ever false: never, as a rating
+// whose volatility is 0 or that was never played and is established).
+// It is found to the nanosecond by bisection on Decay itself, so it
+// agrees with Decay at every instant, rounding included.
+func ProvisionalFrom(r Rating) (from time.Time, ever bool) {
+	prov := func(d time.Duration) bool { return Decay(r, r.Last.Add(d)).Provisional() }
+	switch {
+	case prov(0):
+		return time.Time{}, true
+	case r.Last.IsZero() || !prov(math.MaxInt64):
+		return time.Time{}, false
+	}
+	lo, hi := time.Duration(0), time.Duration(math.MaxInt64) // lo not provisional, hi provisional
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if prov(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return r.Last.Add(hi), true
+}
+
 // Cap is r within the system's bounds (lichess's Glicko.cap): rating at
 // least MinRating, deviation within [MinDeviation, MaxDeviation],
 // volatility at most MaxVolatility.

@@ -2,6 +2,7 @@ package glicko2
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -199,4 +200,43 @@ func BenchmarkUpdate(b *testing.B) {
 	for b.Loop() {
 		Update(p, opp, t0.Add(time.Hour))
 	}
+}
+
+// TestProvisionalFrom: the instant a rating turns provisional agrees with
+// Decay to the nanosecond (one before: established; at it and after:
+// provisional), and the cases of a rating that always or never is.
+func TestProvisionalFrom(t *testing.T) {
+	t.Parallel()
+	last := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(26, 5))
+	for range 2000 {
+		r := Rating{Rating: 400 + 2600*rng.Float64(), Deviation: 45 + 80*rng.Float64(), Volatility: 0.1 * rng.Float64(), Last: last}
+		from, ever := ProvisionalFrom(r)
+		if !ever {
+			require.False(t, Decay(r, last.Add(200*365*24*time.Hour)).Provisional(), "%+v", r)
+			continue
+		}
+		if from.IsZero() {
+			require.Greater(t, r.Deviation, ProvisionalDeviation, "%+v", r)
+			continue
+		}
+		require.True(t, from.After(last), "%+v", r)
+		require.False(t, Decay(r, from.Add(-1)).Provisional(), "%+v one ns before %s", r, from)
+		require.True(t, Decay(r, from).Provisional(), "%+v at %s", r, from)
+		at := last.Add(time.Duration(rng.Int64N(int64(3 * 365 * 24 * time.Hour))))
+		require.Equal(t, Decay(r, at).Provisional(), !at.Before(from), "%+v at %s", r, at)
+	}
+	// Established for about 412 days: (110² − 50²)/173.7178² / 0.06² periods.
+	from, ever := ProvisionalFrom(Rating{Rating: 1500, Deviation: 50, Volatility: 0.06, Last: last})
+	require.True(t, ever)
+	require.InDelta(t, 412, from.Sub(last).Hours()/24, 1)
+	_, ever = ProvisionalFrom(Rating{Rating: 1500, Deviation: 50, Volatility: 0, Last: last})
+	require.False(t, ever, "no volatility: never grows")
+	_, ever = ProvisionalFrom(Rating{Rating: 1500, Deviation: 100, Volatility: 0.06})
+	require.False(t, ever, "never played: never grows")
+	from, ever = ProvisionalFrom(New())
+	require.True(t, ever)
+	require.True(t, from.IsZero(), "a new rating is provisional at every instant")
+	from, ever = ProvisionalFrom(Rating{Rating: 1500, Deviation: 111, Volatility: 0.06, Last: last})
+	require.True(t, ever && from.IsZero())
 }
