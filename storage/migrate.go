@@ -33,7 +33,13 @@ import (
 //     pending effects, so a dispatcher pass reads only what is due. The
 //     migration builds it over the existing outbox: on bbolt in the
 //     migration's transaction, on etcd in batches (buildEtcdDueIndex).
-const SchemaVersion = 7
+//   - 8, 9, 10: issues 25, 24 and 26 (PLACEHOLDER steps here, replaced at
+//     merge).
+//   - 11: the servers' own settings (guild_settings), their admins' audit
+//     log (admin_log) and the per-minute limits' attempts (attempts),
+//     empty: a database of schema 10 opens with every server at the
+//     defaults and plays on.
+const SchemaVersion = 11
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -75,6 +81,15 @@ var migrations = []migration{
 		_, _, err := outbox{newTx(boltKV{btx})}.buildDueIndex("", -1)
 		return err
 	}, onKV: func(*txImpl) error { return nil }},
+	// PLACEHOLDER for schema 8/9/10 (issues 25/24/26), replaced at merge.
+	{from: 7, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// PLACEHOLDER for schema 8/9/10 (issues 25/24/26), replaced at merge.
+	{from: 8, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// PLACEHOLDER for schema 8/9/10 (issues 25/24/26), replaced at merge.
+	{from: 9, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
+	// Schema 11 adds the servers' settings, audit logs and attempts,
+	// empty: nothing to convert.
+	{from: 10, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.

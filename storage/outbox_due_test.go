@@ -187,7 +187,7 @@ func TestMigrationFromSchema6(t *testing.T) {
 	defer s.Close()
 	v, err := s.SchemaVersion()
 	require.NoError(t, err)
-	require.Equal(t, 7, v)
+	require.Equal(t, SchemaVersion, v)
 	requireDueIndexSound(t, s)
 	view(t, s, func(tx Tx) {
 		ps, err := tx.Outbox().HeadsFor("p", t0, 10)
@@ -234,7 +234,7 @@ func TestEtcdMigrationFromSchema6(t *testing.T) {
 	defer s2.Close()
 	resp, err := cli.Get(ctx, s.opts.Prefix+bMeta+"/schema")
 	require.NoError(t, err)
-	require.Equal(t, "7", string(resp.Kvs[0].Value))
+	require.Equal(t, fmt.Sprint(SchemaVersion), string(resp.Kvs[0].Value))
 	got, want := dueIndex(t, s2)
 	require.Len(t, want, streams)
 	require.Equal(t, want, got)

@@ -132,6 +132,9 @@ type Tx interface {
 	Dedupe() Dedupe
 	Outbox() Outbox
 	Meta() Meta
+	// Guilds are the servers' settings, their admins' audit log and the
+	// per-minute limits' attempts (schema 11).
+	Guilds() Guilds
 	// Playground holds the local playground's own state (its Discord
 	// stand-in), apart from the bot's.
 	Playground() Blobs
