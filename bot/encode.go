@@ -190,13 +190,6 @@ func encodeOptions(opts []*ui.CommandOption) []*discordgo.ApplicationCommandOpti
 		if o.Choices != nil {
 			do.Choices = encodeChoices(o.Choices)
 		}
-		if o.MinValue != nil {
-			f := float64(*o.MinValue)
-			do.MinValue = &f
-		}
-		if o.MaxValue != nil {
-			do.MaxValue = float64(*o.MaxValue)
-		}
 		if o.TextChannels {
 			do.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText}
 		}

@@ -113,7 +113,7 @@ func Subcommands(name string, subs map[string]Handler) Handler {
 // caller's own games), /history (a viewer for the caller) or what some kind declares private (see
 // Spec.Private), so that a deferred answer must be ephemeral.
 func (a *App) AnswersPrivately(req *Request) bool {
-	if req.Type == CommandRequest && (req.Command == "games" || req.Command == HistoryAction) {
+	if req.Type == CommandRequest && (req.Command == "games" || req.Command == HistoryAction || req.Command == AdminCommand) {
 		return true
 	}
 	for _, k := range a.kinds {
@@ -136,6 +136,7 @@ func (a *App) register(k *kindTable) {
 // Definitions lists every slash command, for bulk-overwrite registration.
 func (a *App) Definitions() []*ui.Command {
 	defs := append(sharedDefinitions(), a.ratingDefinitions()...)
+	defs = append(defs, adminDefinition())
 	seen := map[string]bool{}
 	for _, d := range defs {
 		seen[d.Name] = true
@@ -199,6 +200,8 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 			}
 			return a.archiveCommand(req)
 		}
+	case AdminCommand:
+		return a.admin(req)
 	case "leaderboard":
 		return a.leaderboard(req)
 	case "stats":

@@ -52,9 +52,6 @@ type CommandOption struct {
 	Choices      []*Choice
 	Options      []*CommandOption // subcommands and groups
 	MaxLength    int
-	// MinValue and MaxValue, when set, bound an integer option (Discord's
-	// client refuses other values; the bot checks them again).
-	MinValue, MaxValue *int64
 	// TextChannels restricts a channel option to server text channels.
 	TextChannels bool
 }

@@ -12,7 +12,7 @@ import (
 func TestMemberPermissionsAndRoles(t *testing.T) {
 	e := newEnv(t, &discordgo.ApplicationCommand{Name: "admin", Description: "admin",
 		DefaultMemberPermissions: ptr(PermManageGuild),
-		Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionRole, Name: "role", Description: "r"}}})
+		Options:                  []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionRole, Name: "role", Description: "r"}}})
 	e.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {})
 	players, err := e.srv.AddRole(e.guild.ID, "players", 0)
 	if err != nil {
