@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,7 +10,11 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/require"
 
+	"sandtable/bot"
+	"sandtable/commands"
 	"sandtable/internal/discordsim"
+	"sandtable/internal/etcdtest"
+	"sandtable/storage"
 )
 
 // adminHarness is a harness whose alice manages the server (Manage
@@ -194,4 +199,42 @@ func TestAdminSettingsBadInput(t *testing.T) {
 		require.Contains(t, got, "Nothing changed")
 	}
 	require.Equal(t, before, h.admin(alice, "settings"), "nothing changed")
+}
+
+// TestAdminSettingsCachedAcrossEtcdProcesses: a bot on etcd reads a
+// server's settings from the store once (the next challenges read them
+// from its cache: no extra round trip), and a change saved by another
+// process reaches it through its watch: the next challenge obeys it.
+func TestAdminSettingsCachedAcrossEtcdProcesses(t *testing.T) {
+	t.Parallel()
+	c := etcdtest.Start(t)
+	srv := discordsim.Start(t, discordsim.Options{})
+	gen := srv.Channel("general")
+	games := srv.Channel("games")
+	a := startEtcdBot(t, srv, c, gen, 1, []int{0}, nil, bot.Options{})
+	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "admin"))
+	alice, bob := srv.User("alice"), srv.User("bob")
+	settingsReads := func() int { return a.rpcs.methods()["Range guild_settings"] }
+
+	for range 3 {
+		ch := a.h.reply(alice, gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
+		require.False(t, ch.Ephemeral())
+		a.h.click(alice, ch, buttonID(t, ch, "Cancel"))
+	}
+	require.Equal(t, 1, settingsReads(), "three challenges, one read of the settings")
+
+	// Another process saves the settings.
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	other, err := storage.OpenEtcd(ctx, storage.EtcdOptions{Endpoints: c.Endpoints()})
+	require.NoError(t, err)
+	defer other.Close()
+	require.NoError(t, other.Update(ctx, func(tx storage.Tx) error {
+		return tx.Guilds().PutSettings(srv.Guild().ID, commands.GuildSettings{Channels: []string{games.ID}})
+	}))
+	require.Eventually(t, func() bool { return strings.Contains(a.logs.String(), "change=settings_changed") },
+		wait, 10*time.Millisecond, "the bot's watch reports the change")
+	m := a.h.reply(alice, gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
+	require.Contains(t, mustBeEphemeral(t, m, alice), "<#"+games.ID+">", "the change is obeyed")
+	require.Equal(t, 2, settingsReads(), "read again once, after the change")
 }
