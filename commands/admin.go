@@ -45,6 +45,8 @@ func adminDefinition() *ui.Command {
 		return &ui.CommandOption{Type: ui.Integer, Name: name,
 			Description: fmt.Sprintf("Most %s per member, 1-%d (clear:%s removes it)", what, most, name)}
 	}
+	reason := &ui.CommandOption{Type: ui.String, Name: "reason", Description: "Why: said in the game's thread and kept in the log", Required: true, MaxLength: 300}
+	gameOpt := &ui.CommandOption{Type: ui.String, Name: "game", Description: "The game's ID (default: the game of this thread)", MaxLength: 20}
 	return &ui.Command{
 		Name: AdminCommand, Description: "Server managers: this server's settings, its games, the audit log",
 		DefaultMemberPermissions: &perm, GuildOnly: true,
@@ -67,6 +69,17 @@ func adminDefinition() *ui.Command {
 					}},
 				}},
 			{Type: ui.Subcommand, Name: "log", Description: "The last 50 actions of this server's managers"},
+			{Type: ui.SubcommandGroup, Name: "game", Description: "Act on a game of this server (in its thread, or by ID)",
+				Options: []*ui.CommandOption{
+					{Type: ui.Subcommand, Name: "abort", Description: "End the game without a result: unrated, nobody's record changes",
+						Options: []*ui.CommandOption{reason, gameOpt}},
+					{Type: ui.Subcommand, Name: "extend", Description: "More time for whoever must act now",
+						Options: []*ui.CommandOption{
+							{Type: ui.String, Name: "time", Description: "How much more, like 30m, 24h or 3d", Required: true, MaxLength: 20},
+							reason, gameOpt}},
+					{Type: ui.Subcommand, Name: "end-thread", Description: "Archive and lock a finished game's threads now",
+						Options: []*ui.CommandOption{reason, gameOpt}},
+				}},
 		},
 	}
 }
@@ -84,11 +97,17 @@ func mayAdmin(req *Request) error {
 
 // admin answers /admin.
 func (a *App) admin(req *Request) (*Response, error) {
+	if err := mayAdmin(req); err != nil {
+		if req.Type == AutocompleteRequest {
+			return &Response{}, nil
+		}
+		return nil, err
+	}
 	if req.Type == AutocompleteRequest {
 		return &Response{}, nil
 	}
-	if err := mayAdmin(req); err != nil {
-		return nil, err
+	if strings.HasPrefix(req.Sub, "game ") {
+		return a.adminGame(req, strings.TrimPrefix(req.Sub, "game "))
 	}
 	switch req.Sub {
 	case "settings":

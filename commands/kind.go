@@ -157,6 +157,13 @@ type Spec[S any] struct {
 	// of the framework's list by rating (Team Chess keeps rule 6.1's
 	// order, with the rating beside it).
 	Leaderboard Handler
+
+	// Abort, when set, ends the game t.State (on) aborted, without a
+	// result, through the game's one abort path (the one its timeouts
+	// take), saying why (a clause) on its final board: unrated, nobody's
+	// record changes. A server manager's /admin game abort calls it (t.Req
+	// is the manager's request). Nil: the game cannot be aborted so.
+	Abort func(t *Turn[S], why string) error
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -415,6 +422,31 @@ func Register[S any](a *App, g Game[S]) {
 	}
 	legacy.lobbyExpired = s.LobbyExpired
 	legacy.leaderboard = s.Leaderboard
+	legacy.others = func(a *App, rec *storage.Game) []string {
+		st, err := k.decode(rec)
+		if err != nil {
+			a.Log.Error("decoding a game for its threads failed", "game", rec.ID, "err", err)
+			return nil
+		}
+		return k.otherThreads(st)
+	}
+	if s.Abort != nil {
+		legacy.abort = func(a *App, req *Request, rec *storage.Game, why string, also func(storage.Tx) error) (*Response, error) {
+			return k.run(a, req, rec, func(t *Turn[S]) (*Response, error) {
+				if !t.Game.Active || k.over(t.State) {
+					return nil, Errorf("This game is already over: there is nothing to abort.")
+				}
+				if err := s.Abort(t, why); err != nil {
+					return nil, err
+				}
+				if _, saved := t.Saved(); !saved {
+					return nil, fmt.Errorf("game %s: its abort saved no state", rec.ID)
+				}
+				t.Also(also)
+				return nil, nil
+			})
+		}
+	}
 	if s.Delivered != nil {
 		legacy.delivered = func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error {
 			st, err := k.decode(rec)

@@ -89,6 +89,12 @@ type kindTable struct {
 	// leaderboard, for kinds registered with Register, is
 	// Spec.Leaderboard.
 	leaderboard Handler
+	// abort, for kinds registered with Register whose Spec has an Abort,
+	// aborts the game rec through it, with also run in the transaction
+	// (the audit log's entry); others, for kinds registered with
+	// Register, are the game's threads besides its public one.
+	abort  func(a *App, req *Request, rec *storage.Game, why string, also func(storage.Tx) error) (*Response, error)
+	others func(a *App, rec *storage.Game) []string
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown

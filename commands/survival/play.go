@@ -59,6 +59,7 @@ func (Game) Spec() commands.Spec[*State] {
 		Private:      private,
 		Replay:       replay,
 		RecordName:   "PGN",
+		Abort:        func(t *commands.Turn[*State], why string) error { return abort(t, t.State.clone(), why, "") },
 		Versus: func(s *State, userID string) string {
 			c, ok := s.colorOf(userID)
 			if !ok {

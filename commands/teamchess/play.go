@@ -69,7 +69,11 @@ func (Game) Spec() commands.Spec[*State] {
 		RatingSides: ratingSides,
 		// Team Chess has no draws: a rated game without a winner is a
 		// mutual loss (rule 4.3), rated as a draw (ruling D28).
-		NoWinner:    "mutual loss",
+		NoWinner: "mutual loss",
+		Abort: func(t *turn, why string) error {
+			_, err := abort(t, t.State.clone(), nil, why)
+			return err
+		},
 		Leaderboard: leaderboard,
 		TopLevel: map[string]commands.Handler{"teamchess": commands.Subcommands("teamchess", map[string]commands.Handler{
 			"new":         lobbyNew,

@@ -1,0 +1,139 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sandtable/internal/discordsim"
+	"sandtable/storage"
+)
+
+// adminIn runs /admin sub as u in channelID; it returns the private answer.
+func (h *harness) adminIn(u *discordsim.User, channelID, sub string, opts ...discordsim.Option) string {
+	h.t.Helper()
+	m := h.reply(u, channelID, "admin "+sub, opts...)
+	return mustBeEphemeral(h.t, m, u)
+}
+
+// gameOf is the stored game of thread.
+func (h *harness) gameOf(threadID string) *storage.Game {
+	h.t.Helper()
+	var g *storage.Game
+	require.NoError(h.t, h.store.View(context.Background(), func(tx storage.Tx) error {
+		var err error
+		g, err = tx.Games().ByChannel(threadID)
+		return err
+	}))
+	return g
+}
+
+// statsOf is u's /stats as asker reads it.
+func (h *harness) statsOf(asker, u *discordsim.User) string {
+	h.t.Helper()
+	return h.tcReply(asker, h.gen.ID, "stats", discordsim.Opt("user", u)).Text()
+}
+
+// TestAdminAbortEachGame: a manager aborts a Survival, a SandTable and a
+// Team Chess game, in its thread or by ID: the thread says who and why,
+// the game ends unrated and nobody's record changes; a game over cannot be
+// aborted again; the log keeps each abort.
+func TestAdminAbortEachGame(t *testing.T) {
+	t.Parallel()
+	h, alice, bob := adminHarness(t)
+	carol, dave := h.srv.User("carol"), h.srv.User("dave")
+
+	thread := h.survivalGame(bob, carol)
+	h.move(bob, thread, "g7g8q")
+	got := h.adminIn(alice, thread.ID, "game abort", discordsim.Opt("reason", "players asked"))
+	require.Contains(t, got, "Aborted")
+	final := h.liveBoard(thread)
+	require.Contains(t, final.Text(), "aborted")
+	require.Contains(t, final.Text(), alice.Mention()+", a server manager: players asked")
+	require.NotContains(t, final.Text(), "Ratings:")
+	require.False(t, h.gameOf(thread.ID).Active)
+	require.Contains(t, h.adminIn(alice, thread.ID, "game abort", discordsim.Opt("reason", "again")), "already over")
+	require.NotContains(t, h.statsOf(dave, bob), "W ·", "no record for bob")
+
+	sand := h.sandStart(bob, carol)
+	got = h.adminIn(alice, h.gen.ID, "game abort", discordsim.Opt("reason", "test game"), discordsim.Opt("game", sand.id))
+	require.Contains(t, got, "Aborted")
+	h.drained()
+	require.NotEmpty(t, h.messagesWith(sand.thread.ID, "aborted, without a result: aborted by "+alice.Mention()+", a server manager: test game"))
+	require.Equal(t, storage.Aborted, h.gameOf(sand.thread.ID).Outcome.Method)
+
+	tb := h.tcStart("", []*discordsim.User{bob}, []*discordsim.User{carol, dave})
+	got = h.adminIn(alice, tb.pub.ID, "game abort", discordsim.Opt("reason", "table left"))
+	require.Contains(t, got, "Aborted")
+	h.drained()
+	require.NotEmpty(t, h.messagesWith(tb.pub.ID, "aborted by "+alice.Mention()+", a server manager: table left"))
+	g := h.gameOf(tb.pub.ID)
+	require.Equal(t, storage.Aborted, g.Outcome.Method)
+	for _, u := range []*discordsim.User{bob, carol, dave} {
+		require.NotContains(t, h.statsOf(alice, u), "W ·", "no record for %s", u.Name)
+	}
+
+	log := h.admin(alice, "log")
+	require.Equal(t, 3, strings.Count(log, "**abort**"), log)
+	require.Contains(t, log, sand.id)
+	require.Contains(t, log, "players asked")
+
+	// Bob, no manager, may not, even in the thread.
+	thread = h.survivalGame(bob, carol)
+	require.Contains(t, h.adminIn(bob, thread.ID, "game abort", discordsim.Opt("reason", "I want out")), "Manage Server")
+	require.True(t, h.gameOf(thread.ID).Active)
+}
+
+// TestAdminExtendAndEndThread: extend moves a Survival game's per-move
+// deadline and a SandTable deployment's (both sides') by the time given,
+// said in the thread; a finished game cannot be extended; end-thread
+// archives and locks a finished game's thread at once, and refuses a game
+// still on.
+func TestAdminExtendAndEndThread(t *testing.T) {
+	t.Parallel()
+	h, alice, bob := adminHarness(t)
+	carol := h.srv.User("carol")
+
+	thread := h.survivalGame(bob, carol)
+	before := h.gameOf(thread.ID).Deadline
+	got := h.adminIn(alice, thread.ID, "game extend", discordsim.Opt("time", "3h"), discordsim.Opt("reason", "travel"))
+	require.Contains(t, got, "Extended")
+	after := h.gameOf(thread.ID).Deadline
+	require.Equal(t, 3*time.Hour, after.Sub(before))
+	h.drained()
+	said := h.messagesWith(thread.ID, "gave 3h more time")
+	require.Len(t, said, 1)
+	require.Contains(t, said[0].Text(), bob.Mention(), "whoever must act: White, bob")
+	require.Contains(t, said[0].Text(), fmt.Sprintf("<t:%d:f>", after.Unix()))
+	require.Contains(t, said[0].Text(), "travel")
+	require.Contains(t, h.adminIn(alice, thread.ID, "game extend", discordsim.Opt("time", "forever"), discordsim.Opt("reason", "x")), "between 1m and 30d")
+	require.Equal(t, after, h.gameOf(thread.ID).Deadline, "nothing changed")
+
+	sand := h.sandStart(bob, carol)
+	before = h.gameOf(sand.thread.ID).Deadline
+	h.adminIn(alice, sand.thread.ID, "game extend", discordsim.Opt("time", "1d"), discordsim.Opt("reason", "weekend"))
+	require.Equal(t, 24*time.Hour, h.gameOf(sand.thread.ID).Deadline.Sub(before))
+	h.drained()
+	said = h.messagesWith(sand.thread.ID, "gave 1d more time")
+	require.Len(t, said, 1)
+	require.Contains(t, said[0].Text(), bob.Mention())
+	require.Contains(t, said[0].Text(), carol.Mention(), "a deployment: both sides")
+
+	// A finished game: no extending; its thread archived and locked now.
+	h.replyConfirmed(carol, thread.ID, "resign")
+	h.drained()
+	require.Contains(t, h.adminIn(alice, thread.ID, "game extend", discordsim.Opt("time", "1h"), discordsim.Opt("reason", "x")), "over")
+	require.Contains(t, h.adminIn(alice, sand.thread.ID, "game end-thread", discordsim.Opt("reason", "x")), "still on")
+	require.False(t, h.srv.ChannelByID(thread.ID).Archived, "the automatic archive is still pending")
+	got = h.adminIn(alice, h.gen.ID, "game end-thread", discordsim.Opt("reason", "done"), discordsim.Opt("game", h.gameOf(thread.ID).ID))
+	require.Contains(t, got, "Archiving")
+	h.drained()
+	c := h.srv.ChannelByID(thread.ID)
+	require.True(t, c.Archived && c.Locked, "archived and locked")
+	require.NotEmpty(t, h.messagesWith(thread.ID, "archived and locked this thread. Why: done"))
+	require.Contains(t, h.adminIn(alice, h.gen.ID, "game abort", discordsim.Opt("reason", "x"), discordsim.Opt("game", "nosuchgame")), "no game")
+}
