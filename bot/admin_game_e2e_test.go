@@ -137,3 +137,56 @@ func TestAdminExtendAndEndThread(t *testing.T) {
 	require.NotEmpty(t, h.messagesWith(thread.ID, "archived and locked this thread. Why: done"))
 	require.Contains(t, h.adminIn(alice, h.gen.ID, "game abort", discordsim.Opt("reason", "x"), discordsim.Opt("game", "nosuchgame")), "no game")
 }
+
+// TestAdminAdjudicateEachGame: a manager declares a Survival win (rated:
+// the ratings move, the records count it), a SandTable draw and a Team
+// Chess mutual loss, the results offered being each game's own; a result
+// the game cannot have and a game already over are refused, nothing
+// changed.
+func TestAdminAdjudicateEachGame(t *testing.T) {
+	t.Parallel()
+	h, alice, bob := adminHarness(t)
+	carol, dave := h.srv.User("carol"), h.srv.User("dave")
+
+	thread := h.survivalGame(bob, carol)
+	in, err := h.srv.Autocomplete(alice, thread.ID, "admin game adjudicate", discordsim.Focused("result", ""), discordsim.Opt("reason", "r"))
+	require.NoError(t, err)
+	choices, err := in.WaitChoices(wait)
+	require.NoError(t, err)
+	var values []string
+	for _, c := range choices {
+		values = append(values, c.Value.(string))
+	}
+	require.Equal(t, []string{"white", "black", "draw"}, values)
+	require.Contains(t, h.adminIn(alice, thread.ID, "game adjudicate", discordsim.Opt("result", "mutual"), discordsim.Opt("reason", "r")), "not a result of this game")
+	got := h.adminIn(alice, thread.ID, "game adjudicate", discordsim.Opt("result", "black"), discordsim.Opt("reason", "bob left the server"))
+	require.Contains(t, got, "Adjudicated")
+	final := h.liveBoard(thread)
+	require.Contains(t, final.Text(), carol.Mention())
+	require.Contains(t, final.Text(), "wins by adjudication")
+	require.Contains(t, final.Text(), "bob left the server")
+	require.Contains(t, final.Text(), "Ratings: ", "rated")
+	require.Contains(t, h.statsOf(dave, carol), "1 W · 0 L · 0 D")
+	require.Contains(t, h.statsOf(dave, bob), "0 W · 1 L · 0 D")
+	require.Contains(t, h.adminIn(alice, thread.ID, "game adjudicate", discordsim.Opt("result", "white"), discordsim.Opt("reason", "changed my mind")), "already over")
+	require.Contains(t, h.statsOf(dave, carol), "1 W · 0 L · 0 D", "nothing changed")
+
+	sand := h.sandStart(bob, carol)
+	h.adminIn(alice, sand.thread.ID, "game adjudicate", discordsim.Opt("result", "draw"), discordsim.Opt("reason", "both agreed by voice"))
+	h.drained()
+	require.NotEmpty(t, h.messagesWith(sand.thread.ID, "Drawn by adjudication"))
+	o := h.gameOf(sand.thread.ID).Outcome
+	require.Equal(t, storage.Adjudicated, o.Method)
+	require.Empty(t, o.Winners)
+
+	tb := h.tcStart("", []*discordsim.User{bob}, []*discordsim.User{carol, dave})
+	h.adminIn(alice, tb.pub.ID, "game adjudicate", discordsim.Opt("result", "mutual"), discordsim.Opt("reason", "both broke rule 4"))
+	h.drained()
+	require.NotEmpty(t, h.messagesWith(tb.pub.ID, "mutual loss"))
+	o = h.gameOf(tb.pub.ID).Outcome
+	require.Equal(t, storage.Adjudicated, o.Method)
+	require.ElementsMatch(t, []string{bob.ID, carol.ID, dave.ID}, o.Losers)
+	require.Empty(t, o.Winners)
+
+	require.Equal(t, 3, strings.Count(h.admin(alice, "log"), "**adjudicate**"))
+}

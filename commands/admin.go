@@ -73,6 +73,10 @@ func adminDefinition() *ui.Command {
 				Options: []*ui.CommandOption{
 					{Type: ui.Subcommand, Name: "abort", Description: "End the game without a result: unrated, nobody's record changes",
 						Options: []*ui.CommandOption{reason, gameOpt}},
+					{Type: ui.Subcommand, Name: "adjudicate", Description: "Declare the game's result",
+						Options: []*ui.CommandOption{
+							{Type: ui.String, Name: "result", Description: "The result (the game's own: a side wins, a draw, a mutual loss)", Required: true, Autocomplete: true, MaxLength: 40},
+							reason, gameOpt}},
 					{Type: ui.Subcommand, Name: "extend", Description: "More time for whoever must act now",
 						Options: []*ui.CommandOption{
 							{Type: ui.String, Name: "time", Description: "How much more, like 30m, 24h or 3d", Required: true, MaxLength: 20},
@@ -104,6 +108,9 @@ func (a *App) admin(req *Request) (*Response, error) {
 		return nil, err
 	}
 	if req.Type == AutocompleteRequest {
+		if req.Sub == "game adjudicate" && req.Focused == "result" {
+			return a.adjudicateChoices(req), nil
+		}
 		return &Response{}, nil
 	}
 	if strings.HasPrefix(req.Sub, "game ") {

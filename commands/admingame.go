@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"sandtable/commands/ui"
 	"sandtable/internal/duration"
 	"sandtable/storage"
 )
@@ -48,6 +49,16 @@ func (a *App) adminGame(req *Request, action string) (*Response, error) {
 				return nil, err
 			}
 			return Private("Aborted game `%s` (%s): unrated, nobody's record changes. Said in <#%s>.", rec.ID, k.Title, rec.ThreadID), nil
+		case "adjudicate":
+			if k.adjudicate == nil {
+				return nil, Errorf("%s games cannot be adjudicated. Nothing was done.", k.Title)
+			}
+			result := req.Str("result")
+			why := fmt.Sprintf("adjudicated by %s, a server manager: %s", req.User.Mention(), EscapeText(reason, 300))
+			if _, err := k.adjudicate(a, req, rec, result, why, logged("result "+result)); err != nil {
+				return nil, err
+			}
+			return Private("Adjudicated game `%s` (%s): %s. Said in <#%s>.", rec.ID, k.Title, result, rec.ThreadID), nil
 		case "extend":
 			return a.extend(req, k, rec, reason, logged)
 		case "end-thread":
@@ -60,6 +71,36 @@ func (a *App) adminGame(req *Request, action string) (*Response, error) {
 		return nil, Errorf("There is no game %s. Nothing was done.", QuoteInput(id))
 	}
 	return resp, err
+}
+
+// adjudicateChoices offers the results of the game req's thread (or its
+// game option) can have, to a manager typing the result option.
+func (a *App) adjudicateChoices(req *Request) *Response {
+	var rec *storage.Game
+	if id := req.Str("game"); id != "" {
+		if !isID(id) {
+			return &Response{}
+		}
+		_ = a.view(func(tx storage.Tx) error {
+			var err error
+			rec, err = tx.Games().Get(id)
+			return err
+		})
+	} else {
+		rec, _ = a.gameInChannel(req.ChannelID)
+	}
+	if rec == nil || rec.GuildID != req.GuildID {
+		return &Response{}
+	}
+	k := a.kinds[rec.Kind]
+	if k == nil || k.results == nil {
+		return &Response{}
+	}
+	var out []*ui.Choice
+	for _, c := range k.results(a, rec) {
+		out = append(out, &ui.Choice{Name: c.Name, Value: c.Value})
+	}
+	return &Response{Choices: out}
 }
 
 // extend gives whoever must act in rec more time: the running deadline

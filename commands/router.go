@@ -95,6 +95,12 @@ type kindTable struct {
 	// Register, are the game's threads besides its public one.
 	abort  func(a *App, req *Request, rec *storage.Game, why string, also func(storage.Tx) error) (*Response, error)
 	others func(a *App, rec *storage.Game) []string
+	// results and adjudicate, for kinds registered with Register whose
+	// Spec has Results and Adjudicate, are the results a manager may
+	// declare for the game rec (none once it is over) and the
+	// declaration of one, with also run in the transaction.
+	results    func(a *App, rec *storage.Game) []ui.Choice
+	adjudicate func(a *App, req *Request, rec *storage.Game, result, why string, also func(storage.Tx) error) (*Response, error)
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown

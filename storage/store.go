@@ -263,6 +263,9 @@ const (
 	Simultaneous         Method = "simultaneous"    // a draw: one action met both sides' victory conditions (SandTable)
 	Deadlock             Method = "deadlock"        // a draw: turns in a row in which nobody could act (SandTable)
 	Aborted              Method = "aborted"
+	// Adjudicated: a server manager declared the result (/admin game
+	// adjudicate).
+	Adjudicated Method = "adjudicated"
 )
 
 // Games is the repository of games and their indexes: thread and further

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -209,6 +210,8 @@ func (Game) Outcome(s *State) (storage.Outcome, bool) {
 		switch {
 		case e.Reason == "cancelled":
 			o.Method = storage.Aborted
+		case e.Reason == "adjudicated":
+			o.Method, winner = storage.Adjudicated, e.Winner
 		case e.Turn == 0:
 			o.Method, winner = storage.DeploymentTimeout, e.Winner
 		default:
@@ -288,6 +291,33 @@ func endBy(t *turn, s *State, o *BotEnd, note string) error {
 		closeDeployment(t, s)
 	}
 	return show(t, s, markOf(t.State.pos), strings.TrimSpace(note+" "+s.resultLine()))
+}
+
+// results are what a server manager may declare (Spec.Results): a side
+// wins, or a draw.
+func results(s *State) []ui.Choice {
+	return []ui.Choice{
+		{Name: "South wins (" + s.South.Name + ")", Value: "south"},
+		{Name: "North wins (" + s.North.Name + ")", Value: "north"},
+		{Name: "Draw", Value: "draw"},
+	}
+}
+
+// adjudicate ends t's game with result (one of results), as a server
+// manager declared it, saying why.
+func adjudicate(t *turn, result, why string) error {
+	s := t.State.clone()
+	o := &BotEnd{Reason: "adjudicated", Turn: s.pos.Turn(), Why: why}
+	switch result {
+	case "south":
+		o.Winner = engine.South
+	case "north":
+		o.Winner = engine.North
+	case "draw":
+	default:
+		return fmt.Errorf("sandtable: no result %q", result)
+	}
+	return endBy(t, s, o, "")
 }
 
 // abort ends s, t's game, cancelled without a result, saying why: the one
@@ -563,6 +593,10 @@ func (s *State) over() bool {
 func (s *State) resultLine() string {
 	if o := s.Outcome; o != nil {
 		switch {
+		case o.Reason == "adjudicated" && o.Winner == engine.NoSide:
+			return fmt.Sprintf("Drawn by adjudication: %s.", o.Why)
+		case o.Reason == "adjudicated":
+			return fmt.Sprintf("%s wins by adjudication: %s.", s.describe(o.Winner), o.Why)
 		case o.Reason == "cancelled" && o.Why != "":
 			return fmt.Sprintf("The game is aborted, without a result: %s. Nobody's record changes.", o.Why)
 		case o.Reason == "cancelled":

@@ -386,6 +386,8 @@ func (s *State) reasonText() string {
 		return "time (the per-move limit ran out)"
 	case storage.Repetition, storage.FiftyMoves:
 		return s.End.Reason + " (claimed)"
+	case storage.Adjudicated:
+		return "adjudication (" + s.End.Reason + ")"
 	}
 	return s.End.Reason
 }

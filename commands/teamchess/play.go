@@ -74,6 +74,8 @@ func (Game) Spec() commands.Spec[*State] {
 			_, err := abort(t, t.State.clone(), nil, why)
 			return err
 		},
+		Results:     results,
+		Adjudicate:  adjudicate,
 		Leaderboard: leaderboard,
 		TopLevel: map[string]commands.Handler{"teamchess": commands.Subcommands("teamchess", map[string]commands.Handler{
 			"new":         lobbyNew,
@@ -145,6 +147,9 @@ func private(req *commands.Request) bool {
 func active(t *turn) error {
 	if t.State.Aborted {
 		return commands.Errorf("This game is over: it was aborted: %s.", t.State.abortText())
+	}
+	if t.State.Adjudicated != "" {
+		return commands.Errorf("This game is over. %s", t.State.adjudicatedText())
 	}
 	if g := t.State.game; g.Phase() == tc.Finished {
 		return commands.Errorf("This game is over: %s.", capitalize(g.Result().String()))
