@@ -123,6 +123,15 @@ func TestAdminExtendAndEndThread(t *testing.T) {
 	require.Contains(t, said[0].Text(), bob.Mention())
 	require.Contains(t, said[0].Text(), carol.Mention(), "a deployment: both sides")
 
+	// A game whose clock does not run (stored with no deadline): nothing
+	// to extend, nothing changed.
+	idle := h.survivalGame(h.srv.User("dave"), carol)
+	g := h.gameOf(idle.ID)
+	g.Deadline, g.Remind = time.Time{}, time.Time{}
+	require.NoError(t, h.store.Update(context.Background(), func(tx storage.Tx) error { return tx.Games().Put(g, h.clock.Now()) }))
+	require.Contains(t, h.adminIn(alice, idle.ID, "game extend", discordsim.Opt("time", "1h"), discordsim.Opt("reason", "x")), "No deadline runs")
+	require.True(t, h.gameOf(idle.ID).Deadline.IsZero())
+
 	// A finished game: no extending; its thread archived and locked now.
 	h.replyConfirmed(carol, thread.ID, "resign")
 	h.drained()
