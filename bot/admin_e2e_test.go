@@ -238,3 +238,31 @@ func TestAdminSettingsCachedAcrossEtcdProcesses(t *testing.T) {
 	require.Contains(t, mustBeEphemeral(t, m, alice), "<#"+games.ID+">", "the change is obeyed")
 	require.Equal(t, 2, settingsReads(), "read again once, after the change")
 }
+
+// TestAdminRoleOverHTTPInteractions: with HTTP interactions the bot has no
+// gateway cache of the server's roles: it asks Discord (GET
+// /guilds/{id}/roles) whether the role set exists, and a role deleted
+// since is said to be gone.
+func TestAdminRoleOverHTTPInteractions(t *testing.T) {
+	t.Parallel()
+	h := startHTTPBot(t, bot.Options{})
+	alice, bob, carol := h.srv.User("alice"), h.srv.User("bob"), h.srv.User("carol")
+	g := h.srv.Guild()
+	h.srv.SetMemberPermissions(g.ID, alice, h.srv.MemberPermissions(g.ID, alice)|discordsim.PermManageGuild)
+	players, err := h.srv.AddRole(g.ID, "players", 0)
+	require.NoError(t, err)
+	require.Contains(t, h.admin(alice, "settings", discordsim.Opt("role", players)), "Saved")
+	rolesAsked := func() int {
+		n := 0
+		for _, c := range h.srv.Calls() {
+			if c.Is("GET /guilds/*/roles") {
+				n++
+			}
+		}
+		return n
+	}
+	require.Equal(t, 1, rolesAsked(), "the role was checked over REST when set")
+	require.NoError(t, h.srv.DeleteRole(g.ID, players.ID))
+	require.Contains(t, h.refusedChallenge(bob, carol, h.gen.ID), "no longer exists")
+	require.Equal(t, 2, rolesAsked())
+}
