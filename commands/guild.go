@@ -113,14 +113,6 @@ func (a *App) ForgetSettings(guildID string) {
 	c.mu.Unlock()
 }
 
-// settingsCacheHas reports whether guildID's settings are cached (tests).
-func (a *App) settingsCacheHas(guildID string) bool {
-	a.settings.mu.Lock()
-	defer a.settings.mu.Unlock()
-	_, ok := a.settings.m[guildID]
-	return ok
-}
-
 // guildSettings is GuildSettingsOf for req's server.
 func (a *App) guildSettings(req *Request) (GuildSettings, error) {
 	return a.GuildSettingsOf(req.Context(), req.GuildID)
