@@ -159,6 +159,10 @@ func TestAdminLimits(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, m.Text(), "max games 1")
 	h.click(dave, ch, buttonID(t, ch, "Cancel"))
+	// Nor join a lobby.
+	lobby := h.tcOpen(dave)
+	require.Contains(t, mustBeEphemeral(t, h.tcPress(carol, lobby, "Join White"), carol), "max games 1")
+	h.tcPress(dave, lobby, "Cancel")
 
 	require.Contains(t, h.admin(alice, "settings", discordsim.Opt("clear", "max_games"), discordsim.Opt("per_minute", 2)), "Saved")
 	for range 2 {

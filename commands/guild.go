@@ -183,6 +183,10 @@ func (a *App) mayStart(req *Request, computer bool) error {
 	return nil
 }
 
+// MayJoin checks a member joining a lobby of guildID against the server's
+// limit of active games, as accepting a challenge is.
+func (a *App) MayJoin(req *Request, guildID string) error { return a.mayAccept(req, guildID) }
+
 // mayAccept checks the member who accepts a challenge against the
 // server's limit of active games.
 func (a *App) mayAccept(req *Request, guildID string) error {
