@@ -460,7 +460,10 @@ func (b *Bot) changed(e storage.Event) {
 		}
 	case storage.ProcessGone:
 		b.app.Kick()
+	case storage.SettingsChanged:
+		b.app.ForgetSettings(e.Guild)
 	case storage.Missed:
+		b.app.ForgetSettings("") // a change may have been missed
 		select {
 		case b.wakes <- struct{}{}:
 		default:

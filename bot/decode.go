@@ -22,6 +22,7 @@ func decode(i *discordgo.Interaction, now time.Time) (*commands.Request, error) 
 		if i.Member.Nick != "" {
 			req.User.Name = i.Member.Nick
 		}
+		req.Permissions, req.Roles = i.Member.Permissions, i.Member.Roles
 	case i.User != nil:
 		req.User = userOf(i.User)
 	default:
@@ -130,6 +131,12 @@ func optionValue(o *discordgo.ApplicationCommandInteractionDataOption, res *disc
 		}
 		if u.ID != "" {
 			opt.User = u
+		}
+	case discordgo.ApplicationCommandOptionChannel:
+		if res != nil {
+			if c, ok := res.Channels[opt.String]; ok && c != nil {
+				opt.ChannelType = channelType(c.Type)
+			}
 		}
 	case discordgo.ApplicationCommandOptionAttachment:
 		if res != nil {

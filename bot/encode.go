@@ -150,6 +150,8 @@ var optionTypes = map[ui.OptionType]discordgo.ApplicationCommandOptionType{
 	ui.Attachment:      discordgo.ApplicationCommandOptionAttachment,
 	ui.Subcommand:      discordgo.ApplicationCommandOptionSubCommand,
 	ui.SubcommandGroup: discordgo.ApplicationCommandOptionSubCommandGroup,
+	ui.Channel:         discordgo.ApplicationCommandOptionChannel,
+	ui.Role:            discordgo.ApplicationCommandOptionRole,
 }
 
 // optionType is the ui type of a decoded option, 0 for a type no command
@@ -167,8 +169,12 @@ func optionType(t discordgo.ApplicationCommandOptionType) ui.OptionType {
 func encodeCommands(defs []*ui.Command) []*discordgo.ApplicationCommand {
 	out := make([]*discordgo.ApplicationCommand, 0, len(defs))
 	for _, d := range defs {
-		out = append(out, &discordgo.ApplicationCommand{Name: d.Name, Description: d.Description,
-			DMPermission: d.DMPermission, Options: encodeOptions(d.Options)})
+		c := &discordgo.ApplicationCommand{Name: d.Name, Description: d.Description,
+			DMPermission: d.DMPermission, DefaultMemberPermissions: d.DefaultMemberPermissions, Options: encodeOptions(d.Options)}
+		if d.GuildOnly {
+			c.Contexts = &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -183,6 +189,9 @@ func encodeOptions(opts []*ui.CommandOption) []*discordgo.ApplicationCommandOpti
 			Required: o.Required, Autocomplete: o.Autocomplete, Options: encodeOptions(o.Options), MaxLength: o.MaxLength}
 		if o.Choices != nil {
 			do.Choices = encodeChoices(o.Choices)
+		}
+		if o.TextChannels {
+			do.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText}
 		}
 		out = append(out, do)
 	}

@@ -123,8 +123,19 @@ func TestEncodeCommands(t *testing.T) {
 	for u, d := range optionTypes {
 		require.Equal(t, u, optionType(d))
 	}
-	require.Len(t, optionTypes, 7)
-	require.Zero(t, optionType(discordgo.ApplicationCommandOptionRole))
+	require.Len(t, optionTypes, 9)
+	require.Zero(t, optionType(discordgo.ApplicationCommandOptionMentionable))
+
+	// A managers' command: default member permissions, servers only, a
+	// text channel option and a role option.
+	perm := ui.ManageGuild
+	admin := encodeCommands([]*ui.Command{{Name: "admin", Description: "a", DefaultMemberPermissions: &perm, GuildOnly: true,
+		Options: []*ui.CommandOption{{Type: ui.Channel, Name: "ch", Description: "c", TextChannels: true}, {Type: ui.Role, Name: "r", Description: "r"}}}})[0]
+	require.Equal(t, int64(discordgo.PermissionManageGuild), *admin.DefaultMemberPermissions)
+	require.Equal(t, []discordgo.InteractionContextType{discordgo.InteractionContextGuild}, *admin.Contexts)
+	require.Equal(t, []discordgo.ChannelType{discordgo.ChannelTypeGuildText}, admin.Options[0].ChannelTypes)
+	require.Equal(t, discordgo.ApplicationCommandOptionRole, admin.Options[1].Type)
+	require.Nil(t, defs[0].Contexts, "other commands keep Discord's default contexts")
 }
 
 // TestChannelTypes: text channels and each kind of thread are told apart;

@@ -361,3 +361,29 @@ func showsNoFile(m commands.Message) bool {
 	}
 	return true
 }
+
+// RoleExists reports whether guildID has the role roleID: from the
+// sessions' gateway caches when one holds the guild, else by asking
+// Discord (HTTP interactions have no cache).
+func (p *platform) RoleExists(ctx context.Context, guildID, roleID string) (bool, error) {
+	for _, s := range p.sessions {
+		if s.State == nil {
+			continue
+		}
+		if _, err := s.State.Guild(guildID); err != nil {
+			continue
+		}
+		_, err := s.State.Role(guildID, roleID)
+		return err == nil, nil
+	}
+	roles, err := p.sess.GuildRoles(guildID, requestOptions(ctx)...)
+	if err != nil {
+		return false, p.fail(err)
+	}
+	for _, r := range roles {
+		if r.ID == roleID {
+			return true, nil
+		}
+	}
+	return false, nil
+}

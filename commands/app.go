@@ -77,6 +77,8 @@ type App struct {
 
 	leases leases // the lease claims are bound to (SetLease)
 
+	settings settingsCache // the servers' settings (guild.go)
+
 	locks keyedLocks // game or invitation ID -> its lock
 	kinds map[string]*kindTable
 

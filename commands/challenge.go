@@ -143,7 +143,13 @@ func (a *App) needTextChannel(req *Request) error {
 // NeedTextChannel refuses to open an invitation (a game's own lobby) in
 // req's channel unless it is a server text channel, where the game's
 // threads can be created (as OpenChallenge does for challenges).
-func (a *App) NeedTextChannel(req *Request) error { return a.needTextChannel(req) }
+// It then checks the member against the server's settings (mayStart).
+func (a *App) NeedTextChannel(req *Request) error {
+	if err := a.needTextChannel(req); err != nil {
+		return err
+	}
+	return a.mayStart(req, false)
+}
 
 // OpenChallenge validates and posts a challenge from req's user to
 // opponent to a game of the registered kind: options are the game's
@@ -180,6 +186,9 @@ func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options 
 		return nil, Errorf("The level option is for games against the computer: name me as the opponent to play it, or leave the level out.")
 	}
 	if err := a.needTextChannel(req); err != nil {
+		return nil, err
+	}
+	if err := a.mayStart(req, self); err != nil {
 		return nil, err
 	}
 	if self {
@@ -269,6 +278,11 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 				return nil, Errorf("You made this challenge; only %s can %s it. Use Cancel to withdraw it.", EscapeText(ch.Opponent.Name, 0), action)
 			}
 			return nil, Errorf("This challenge is for %s; only they can %s it.", EscapeText(ch.Opponent.Name, 0), action)
+		}
+	}
+	if action == "accept" {
+		if err := a.mayAccept(req, ch.GuildID); err != nil {
+			return nil, err
 		}
 	}
 	if action == "accept" && k != nil && k.start != nil {

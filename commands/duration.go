@@ -7,11 +7,19 @@ import (
 )
 
 // MoveTimeOption reads an optional per-move time limit, defaulting to the
-// configured one; limits outside 1 minute to 30 days are refused, and
-// every refusal names that range.
+// server's (its settings' move time) or else the configured one; limits
+// outside 1 minute to 30 days are refused, and every refusal names that
+// range.
 func (a *App) MoveTimeOption(req *Request, name string) (time.Duration, error) {
 	s := req.Str(name)
 	if s == "" {
+		gs, err := a.guildSettings(req)
+		if err != nil {
+			return 0, err
+		}
+		if gs.MoveTime > 0 {
+			return gs.MoveTime, nil
+		}
 		return a.Settings.MoveTime, nil
 	}
 	d, err := duration.Parse(s)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"strings"
 	"time"
 
 	"sandtable/commands/rating"
@@ -163,6 +164,24 @@ type Spec[S any] struct {
 	// of the framework's list by rating (Team Chess keeps rule 6.1's
 	// order, with the rating beside it).
 	Leaderboard Handler
+
+	// Abort, when set, ends the game t.State (on) aborted, without a
+	// result, through the game's one abort path (the one its timeouts
+	// take), saying why (a clause) on its final board: unrated, nobody's
+	// record changes. A server manager's /admin game abort calls it (t.Req
+	// is the manager's request). Nil: the game cannot be aborted so.
+	Abort func(t *Turn[S], why string) error
+
+	// Results lists the results a server manager may declare for the game
+	// s (on) with /admin game adjudicate, the game's own (a side wins, a
+	// draw, Team Chess's mutual loss): Value is what Adjudicate is given,
+	// Name what the manager reads. Adjudicate ends the game t.State with
+	// the result (one of Results' values) by adjudication
+	// (storage.Adjudicated), saying why (a clause) on its final board; the
+	// framework rates it as any end (rated unless the game is unrated).
+	// Nil: the game cannot be adjudicated.
+	Results    func(s S) []ui.Choice
+	Adjudicate func(t *Turn[S], result, why string) error
 }
 
 // Action handles one interaction aimed at a game: t carries the request,
@@ -439,6 +458,64 @@ func Register[S any](a *App, g Game[S]) {
 	}
 	legacy.lobbyExpired = s.LobbyExpired
 	legacy.leaderboard = s.Leaderboard
+	legacy.others = func(a *App, rec *storage.Game) []string {
+		st, err := k.decode(rec)
+		if err != nil {
+			a.Log.Error("decoding a game for its threads failed", "game", rec.ID, "err", err)
+			return nil
+		}
+		return k.otherThreads(st)
+	}
+	if s.Adjudicate != nil && s.Results != nil {
+		legacy.results = func(a *App, rec *storage.Game) []ui.Choice {
+			st, err := k.decode(rec)
+			if err != nil || k.over(st) {
+				return nil
+			}
+			return s.Results(st)
+		}
+		legacy.adjudicate = func(a *App, req *Request, rec *storage.Game, result, why string, also func(storage.Tx) error) (*Response, error) {
+			return k.run(a, req, rec, func(t *Turn[S]) (*Response, error) {
+				if !t.Game.Active || k.over(t.State) {
+					return nil, Errorf("This game is already over: its result stands. Nothing was done.")
+				}
+				var names []string
+				ok := false
+				for _, c := range s.Results(t.State) {
+					names = append(names, c.Value)
+					ok = ok || c.Value == result
+				}
+				if !ok {
+					return nil, Errorf("%s is not a result of this game; its results are: %s. Nothing was done.", QuoteInput(result), strings.Join(names, ", "))
+				}
+				if err := s.Adjudicate(t, result, why); err != nil {
+					return nil, err
+				}
+				if st, saved := t.Saved(); !saved || !k.over(st) {
+					return nil, fmt.Errorf("game %s: its adjudication did not end it", rec.ID)
+				}
+				t.Also(also)
+				return nil, nil
+			})
+		}
+	}
+	if s.Abort != nil {
+		legacy.abort = func(a *App, req *Request, rec *storage.Game, why string, also func(storage.Tx) error) (*Response, error) {
+			return k.run(a, req, rec, func(t *Turn[S]) (*Response, error) {
+				if !t.Game.Active || k.over(t.State) {
+					return nil, Errorf("This game is already over: there is nothing to abort.")
+				}
+				if err := s.Abort(t, why); err != nil {
+					return nil, err
+				}
+				if _, saved := t.Saved(); !saved {
+					return nil, fmt.Errorf("game %s: its abort saved no state", rec.ID)
+				}
+				t.Also(also)
+				return nil, nil
+			})
+		}
+	}
 	if s.Delivered != nil {
 		legacy.delivered = func(a *App, tx storage.Tx, rec *storage.Game, result, id string) error {
 			st, err := k.decode(rec)

@@ -20,10 +20,14 @@ func CasualOption() *ui.CommandOption {
 }
 
 // Casual reports whether req asks for a casual (unrated) game through its
-// "casual" option.
+// "casual" option, or, without it, whether the server's games are casual by
+// default (its settings, read before a challenge or a lobby opens).
 func (r *Request) Casual() bool {
 	o, ok := r.Options["casual"]
-	return ok && (o.Bool || o.String == "true")
+	if !ok {
+		return r.casualDefault
+	}
+	return o.Bool || o.String == "true"
 }
 
 // withRatingLine returns effects (a copy) and resp's message with line

@@ -45,7 +45,12 @@ type Request struct {
 	GuildID       string
 	ChannelID     string // channel, thread or DM channel the interaction came from
 	User          User
-	Now           time.Time
+	// Permissions are the member's permission bits in the channel, as
+	// Discord computed them for the interaction (ui.ManageGuild...), and
+	// Roles the member's role IDs; both zero outside servers.
+	Permissions int64
+	Roles       []string
+	Now         time.Time
 	// Ctx is the interaction's context (nil: context.Background): the
 	// framework's store transactions for it run under it.
 	Ctx context.Context
@@ -65,6 +70,9 @@ type Request struct {
 	// ratings are the players' ratings read with the request's game
 	// (gameInChannelLocked), nil when not read.
 	ratings *preRead
+	// casualDefault is the server's default of the casual option (set
+	// when the server's settings are read: mayStart).
+	casualDefault bool
 }
 
 // Context is Ctx, or context.Background when none was set.
@@ -82,6 +90,9 @@ type Option struct {
 	Int    int64
 	Bool   bool
 	User   *User // user options, resolved
+	// ChannelType is a channel option's channel's type, as Discord
+	// resolved it.
+	ChannelType ui.ChannelType
 	// AttachmentURL and AttachmentName describe an attachment option.
 	AttachmentURL  string
 	AttachmentName string

@@ -92,6 +92,18 @@ type kindTable struct {
 	// leaderboard, for kinds registered with Register, is
 	// Spec.Leaderboard.
 	leaderboard Handler
+	// abort, for kinds registered with Register whose Spec has an Abort,
+	// aborts the game rec through it, with also run in the transaction
+	// (the audit log's entry); others, for kinds registered with
+	// Register, are the game's threads besides its public one.
+	abort  func(a *App, req *Request, rec *storage.Game, why string, also func(storage.Tx) error) (*Response, error)
+	others func(a *App, rec *storage.Game) []string
+	// results and adjudicate, for kinds registered with Register whose
+	// Spec has Results and Adjudicate, are the results a manager may
+	// declare for the game rec (none once it is over) and the
+	// declaration of one, with also run in the transaction.
+	results    func(a *App, rec *storage.Game) []ui.Choice
+	adjudicate func(a *App, req *Request, rec *storage.Game, result, why string, also func(storage.Tx) error) (*Response, error)
 
 	// Private reports whether the answer to req (a command or modal of this
 	// kind) is private: ephemeral or by direct message, with nothing shown
@@ -116,7 +128,7 @@ func Subcommands(name string, subs map[string]Handler) Handler {
 // caller's own games), /history (a viewer for the caller) or what some kind declares private (see
 // Spec.Private), so that a deferred answer must be ephemeral.
 func (a *App) AnswersPrivately(req *Request) bool {
-	if req.Type == CommandRequest && (req.Command == "games" || req.Command == HistoryAction) {
+	if req.Type == CommandRequest && (req.Command == "games" || req.Command == HistoryAction || req.Command == AdminCommand) {
 		return true
 	}
 	for _, k := range a.kinds {
@@ -139,6 +151,7 @@ func (a *App) register(k *kindTable) {
 // Definitions lists every slash command, for bulk-overwrite registration.
 func (a *App) Definitions() []*ui.Command {
 	defs := append(sharedDefinitions(), a.ratingDefinitions()...)
+	defs = append(defs, adminDefinition())
 	seen := map[string]bool{}
 	for _, d := range defs {
 		seen[d.Name] = true
@@ -202,6 +215,8 @@ func (a *App) handleCommand(req *Request) (*Response, error) {
 			}
 			return a.archiveCommand(req)
 		}
+	case AdminCommand:
+		return a.admin(req)
 	case "leaderboard":
 		return a.leaderboard(req)
 	case "stats":

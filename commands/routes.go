@@ -36,7 +36,7 @@ func checkRoutes[S any](a *App, s Spec[S]) {
 	for _, d := range append(sharedDefinitions(), a.ratingDefinitions()...) {
 		shared[d.Name] = true
 	}
-	for _, name := range []string{"games", HistoryAction, "leaderboard", "stats", "notify"} {
+	for _, name := range []string{"games", HistoryAction, "leaderboard", "stats", "notify", AdminCommand} {
 		shared[name] = true // routed by the framework itself
 	}
 	own := map[string]bool{}

@@ -145,6 +145,12 @@ func Start(opts Options) (*Playground, error) {
 	for _, name := range pc.Users {
 		fake.User(name)
 	}
+	// The first person (alice) manages the server: Manage Server, which
+	// /admin needs; the others (bob...) do not, so both sides can be tried.
+	if len(pc.Users) > 0 {
+		g, u := fake.Guild(), fake.User(pc.Users[0])
+		fake.SetMemberPermissions(g.ID, u, fake.MemberPermissions(g.ID, u)|discordsim.PermManageGuild)
+	}
 	for _, name := range pc.Channels {
 		fake.Channel(name)
 	}

@@ -57,7 +57,7 @@ type guesser interface {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// The buckets of the current schema (10).
+// The buckets of the current schema (11).
 const (
 	bMeta         = "meta"          // "schema", "heartbeat", "clock_offset", "outbox_seq" (schema 3 and 4's counter, read only since 5)
 	bGames        = "games"         // game ID -> JSON Game (Deadline in the bot's clock)
@@ -91,7 +91,10 @@ const (
 	// lease}, bound to the owner's lease (lease.go). Added to schema 7
 	// without a version of its own: it holds nothing that outlives the
 	// processes, and every open creates it when missing.
-	bOutboxClaims = "outbox_claims"
+	bOutboxClaims  = "outbox_claims"
+	bGuildSettings = "guild_settings" // guild ID -> JSON settings (schema 11)
+	bAdminLog      = "admin_log"      // guild ID "/" inverted time -> JSON entry (schema 11)
+	bAttempts      = "attempts"       // guild ID "/" user ID -> JSON times of recent attempts (schema 11)
 	// bProcs holds one key per process holding a lease, bound to it:
 	// process name -> "" (lease.go; never in a bbolt file).
 	bProcs = "procs"
@@ -99,7 +102,8 @@ const (
 
 // buckets lists every bucket of the current schema.
 var buckets = []string{bMeta, bGames, bChannels, bUserActive, bUserFinished, bTimers, bInteractions,
-	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify, bAnalyses, bAnalysisClaims, bRatingRank}
+	bChallenges, bLobbies, bExpiry, bRecords, bLogs, bPlayground, bOutbox, bOutboxBodies, bOutboxSeq, bRatings, bOutboxDue, bOutboxClaims, bProcs, bNotify, bAnalyses, bAnalysisClaims, bRatingRank,
+	bGuildSettings, bAdminLog, bAttempts}
 
 // prefixEnd is the smallest key greater than every key starting with p.
 func prefixEnd(p string) string {

@@ -66,6 +66,9 @@ func (m *Memory) Update(ctx context.Context, fn func(Tx) error) error {
 		} else {
 			m.bound[full] = id
 		}
+		if key, ok := cutBucket(full, bGuildSettings); ok && cp[bGuildSettings][key] != nil {
+			timers = append(timers, Event{Change: SettingsChanged, Guild: key})
+		}
 		for _, b := range []string{bTimers, bExpiry} {
 			if key, ok := cutBucket(full, b); ok && cp[b][key] != nil {
 				if at, ok := timerAt(key); ok {

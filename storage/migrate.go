@@ -42,7 +42,11 @@ import (
 //     leaderboard and a player's rank read keys, not every rating. The
 //     migration builds it over the existing ratings: on bbolt in the
 //     migration's transaction, on etcd in batches (buildEtcdRatingIndex).
-const SchemaVersion = 10
+//   - 11: the servers' own settings (guild_settings), their admins' audit
+//     log (admin_log) and the per-minute limits' attempts (attempts),
+//     empty: a database of schema 10 opens with every server at the
+//     defaults and plays on.
+const SchemaVersion = 11
 
 // migration upgrades a database from version from to from+1 inside one
 // transaction: apply on bbolt; onKV, when set, on any kv backend (etcd
@@ -104,6 +108,9 @@ var migrations = []migration{
 		_, _, err := ratings{boltKV{btx}}.buildIndex("", -1)
 		return err
 	}, onKV: func(*txImpl) error { return nil }},
+	// Schema 11 adds the servers' settings, audit logs and attempts,
+	// empty: nothing to convert.
+	{from: 10, apply: createBuckets, onKV: func(*txImpl) error { return nil }},
 }
 
 // createBuckets creates every bucket of the current schema that is missing.

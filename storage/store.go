@@ -152,6 +152,9 @@ type Tx interface {
 	Dedupe() Dedupe
 	Outbox() Outbox
 	Meta() Meta
+	// Guilds are the servers' settings, their admins' audit log and the
+	// per-minute limits' attempts (schema 11).
+	Guilds() Guilds
 	// Playground holds the local playground's own state (its Discord
 	// stand-in), apart from the bot's.
 	Playground() Blobs
@@ -397,6 +400,9 @@ const (
 	Simultaneous         Method = "simultaneous"    // a draw: one action met both sides' victory conditions (SandTable)
 	Deadlock             Method = "deadlock"        // a draw: turns in a row in which nobody could act (SandTable)
 	Aborted              Method = "aborted"
+	// Adjudicated: a server manager declared the result (/admin game
+	// adjudicate).
+	Adjudicated Method = "adjudicated"
 )
 
 // Games is the repository of games and their indexes: thread and further

@@ -23,6 +23,9 @@ const (
 	// Missed: the watch was interrupted (the cluster lost its majority,
 	// the watched revision was compacted): anything may have changed.
 	Missed
+	// SettingsChanged: a process (this one too) saved a server's settings
+	// (Guilds.PutSettings), Event.Guild's.
+	SettingsChanged
 )
 
 func (c Change) String() string {
@@ -33,6 +36,8 @@ func (c Change) String() string {
 		return "process_gone"
 	case Missed:
 		return "missed"
+	case SettingsChanged:
+		return "settings_changed"
 	}
 	return "unknown"
 }
@@ -43,6 +48,8 @@ type Event struct {
 	// At is a TimerSet's time, in the bot's clock (wall time less the
 	// clock offset, Meta.ClockOffset): the watcher reads nothing to tell it.
 	At time.Time
+	// Guild is a SettingsChanged's server.
+	Guild string
 }
 
 // Watcher is a store shared by processes whose changes can be followed, so
@@ -60,7 +67,8 @@ func timerAt(key string) (time.Time, bool) {
 }
 
 // Watch follows the timer and expiry indexes (puts only: the time is in
-// the key) and the process keys (deletes only: a lease ended) with etcd
+// the key), the servers' settings (puts only) and the process keys
+// (deletes only: a lease ended) with etcd
 // watches on the client's one stream: it reads nothing and costs nothing
 // while nothing changes. This store's own timer puts are reported too:
 // the bot's timer loop learns of its own new timers from them.
@@ -83,6 +91,9 @@ func (s *Etcd) Watch(ctx context.Context, fn func(Event)) {
 						}
 						e.At = at
 					}
+					if c == SettingsChanged {
+						e.Guild = strings.TrimPrefix(string(ev.Kv.Key), prefix)
+					}
 					fn(e)
 				}
 			}
@@ -95,15 +106,17 @@ func (s *Etcd) Watch(ctx context.Context, fn func(Event)) {
 			}
 		}
 	}
-	wg.Add(3)
+	wg.Add(4)
+	go follow(s.opts.Prefix+bGuildSettings+"/", clientv3.WithFilterDelete(), SettingsChanged)
 	go follow(s.opts.Prefix+bTimers+"/", clientv3.WithFilterDelete(), TimerSet)
 	go follow(s.opts.Prefix+bExpiry+"/", clientv3.WithFilterDelete(), TimerSet)
 	go follow(s.opts.Prefix+bProcs+"/", clientv3.WithFilterPut(), ProcessGone)
 	wg.Wait()
 }
 
-// Watch reports ProcessGone when a fake lease ends and TimerSet when a
-// transaction puts a timer or an expiry.
+// Watch reports ProcessGone when a fake lease ends, TimerSet when a
+// transaction puts a timer or an expiry and SettingsChanged when it puts a
+// server's settings.
 func (m *Memory) Watch(ctx context.Context, fn func(Event)) {
 	m.mu.Lock()
 	id := len(m.watchers)

@@ -353,7 +353,10 @@ func recordFile(t *turn, s *State, viewer engine.Side) (*ui.File, error) {
 		// An end decided outside the rules: a loss on time, or an end
 		// without a winner (an abort), as ParseRecord reads them.
 		reason := engine.ReasonTimeout
-		if o.Winner == engine.NoSide {
+		switch {
+		case o.Reason == "adjudicated":
+			reason = engine.ReasonAdjudicated
+		case o.Winner == engine.NoSide:
 			reason = engine.ReasonAbort
 		}
 		rec.Result = &engine.RecordResult{Winner: o.Winner, Reason: reason}

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"sandtable/commands"
+	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
 	"sandtable/storage"
 )
@@ -135,6 +136,9 @@ type BotEnd struct {
 	Winner engine.Side `json:"winner"`
 	Reason string      `json:"reason"`
 	Turn   int         `json:"turn"`
+	// Why is a cancellation's reason when it is not the deployment's
+	// timeout (a server manager's abort), a clause.
+	Why string `json:"why,omitempty"`
 }
 
 // Game implements commands.Game for SandTable Chess.
@@ -206,6 +210,8 @@ func (Game) Outcome(s *State) (storage.Outcome, bool) {
 		switch {
 		case e.Reason == "cancelled":
 			o.Method = storage.Aborted
+		case e.Reason == "adjudicated":
+			o.Method, winner = storage.Adjudicated, e.Winner
 		case e.Turn == 0:
 			o.Method, winner = storage.DeploymentTimeout, e.Winner
 		default:
@@ -270,6 +276,13 @@ func (Game) Timeout(t *turn) error {
 		o.Winner = pos.ToMove().Opp()
 		note = fmt.Sprintf("%s ran out of time.", s.describe(pos.ToMove()))
 	}
+	return endBy(t, s, o, note)
+}
+
+// endBy ends s, t's game, as the bot decides (o: on time, or cancelled),
+// saying note and the result: the timeouts' way, and an abort's.
+func endBy(t *turn, s *State, o *BotEnd, note string) error {
+	pos := s.pos
 	s.Outcome = o
 	s.Offer = ""
 	s.Steps, s.Drone = [3][]string{}, [3]string{}
@@ -277,7 +290,41 @@ func (Game) Timeout(t *turn) error {
 	if pos.Phase() == engine.PhaseDeployment {
 		closeDeployment(t, s)
 	}
-	return show(t, s, markOf(t.State.pos), note+" "+s.resultLine())
+	return show(t, s, markOf(t.State.pos), strings.TrimSpace(note+" "+s.resultLine()))
+}
+
+// results are what a server manager may declare (Spec.Results): a side
+// wins, or a draw.
+func results(s *State) []ui.Choice {
+	return []ui.Choice{
+		{Name: "South wins (" + s.South.Name + ")", Value: "south"},
+		{Name: "North wins (" + s.North.Name + ")", Value: "north"},
+		{Name: "Draw", Value: "draw"},
+	}
+}
+
+// adjudicate ends t's game with result (one of results), as a server
+// manager declared it, saying why.
+func adjudicate(t *turn, result, why string) error {
+	s := t.State.clone()
+	o := &BotEnd{Reason: "adjudicated", Turn: s.pos.Turn(), Why: why}
+	switch result {
+	case "south":
+		o.Winner = engine.South
+	case "north":
+		o.Winner = engine.North
+	case "draw":
+	default:
+		return fmt.Errorf("sandtable: no result %q", result)
+	}
+	return endBy(t, s, o, "")
+}
+
+// abort ends s, t's game, cancelled without a result, saying why: the one
+// way a SandTable game is aborted besides nobody deploying in time (a
+// server manager's abort). Nobody's record changes.
+func abort(t *turn, s *State, why string) error {
+	return endBy(t, s, &BotEnd{Reason: "cancelled", Turn: s.pos.Turn(), Why: why}, "")
 }
 
 // Summary is the game's line in /games for userID.
@@ -546,6 +593,12 @@ func (s *State) over() bool {
 func (s *State) resultLine() string {
 	if o := s.Outcome; o != nil {
 		switch {
+		case o.Reason == "adjudicated" && o.Winner == engine.NoSide:
+			return fmt.Sprintf("Drawn by adjudication: %s.", o.Why)
+		case o.Reason == "adjudicated":
+			return fmt.Sprintf("%s wins by adjudication: %s.", s.describe(o.Winner), o.Why)
+		case o.Reason == "cancelled" && o.Why != "":
+			return fmt.Sprintf("The game is aborted, without a result: %s. Nobody's record changes.", o.Why)
 		case o.Reason == "cancelled":
 			return "Neither player confirmed a deployment in time: the game is cancelled, without a result."
 		case o.Turn == 0:

@@ -123,6 +123,9 @@ func (Game) Spec() commands.Spec[*State] {
 		Replay:    replay,
 		// The final board carries the public game log (gameRecord).
 		RecordName: "game log",
+		Abort:      func(t *turn, why string) error { return abort(t, t.State.clone(), why) },
+		Results:    results,
+		Adjudicate: adjudicate,
 		Versus: func(s *State, userID string) string {
 			side, ok := s.sideOf(userID)
 			if !ok {

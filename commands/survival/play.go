@@ -60,6 +60,9 @@ func (Game) Spec() commands.Spec[*State] {
 		Replay:       replay,
 		Analysis:     analysisSpec(),
 		RecordName:   "PGN",
+		Abort:        func(t *commands.Turn[*State], why string) error { return abort(t, t.State.clone(), why, "") },
+		Results:      results,
+		Adjudicate:   adjudicate,
 		Versus: func(s *State, userID string) string {
 			c, ok := s.colorOf(userID)
 			if !ok {

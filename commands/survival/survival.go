@@ -272,15 +272,7 @@ func (Game) Timeout(t *commands.Turn[*State]) error {
 	s := t.State.clone()
 	if len(s.Moves) == 0 {
 		// The first move never came: aborted, not scored (ruling 28).
-		s.Result, s.End, s.Offer = "*", &End{Method: storage.Aborted, Reason: "no first move"}, ""
-		t.Save(s)
-		note := fmt.Sprintf("%s never made the first move. %s", s.describe(s.turn()), s.resultLine())
-		msg, err := message(t, s, note)
-		if err != nil {
-			return err
-		}
-		t.Board(commands.ChannelOfGame, msg, commands.Message{Content: note})
-		return nil
+		return abort(t, s, "no first move", fmt.Sprintf("%s never made the first move.", s.describe(s.turn())))
 	}
 	loser := s.turn()
 	if err := s.game.Timeout(loser); err != nil {
@@ -289,6 +281,22 @@ func (Game) Timeout(t *commands.Turn[*State]) error {
 	s.ended()
 	t.Save(s)
 	note := fmt.Sprintf("%s ran out of time. %s", s.describe(loser), s.resultLine())
+	msg, err := message(t, s, note)
+	if err != nil {
+		return err
+	}
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: note})
+	return nil
+}
+
+// abort ends s, t's game, aborted (why, the reason kept with the end),
+// saying note and the result on its final board: the one way a Survival
+// game is aborted (the first move's timeout, a server manager's abort).
+// Aborted is unrated: nobody's record changes.
+func abort(t *commands.Turn[*State], s *State, why, note string) error {
+	s.Result, s.End, s.Offer = "*", &End{Method: storage.Aborted, Reason: why}, ""
+	t.Save(s)
+	note = strings.TrimSpace(note + " " + s.resultLine())
 	msg, err := message(t, s, note)
 	if err != nil {
 		return err
@@ -378,6 +386,8 @@ func (s *State) reasonText() string {
 		return "time (the per-move limit ran out)"
 	case storage.Repetition, storage.FiftyMoves:
 		return s.End.Reason + " (claimed)"
+	case storage.Adjudicated:
+		return "adjudication (" + s.End.Reason + ")"
 	}
 	return s.End.Reason
 }
@@ -392,6 +402,9 @@ func (s *State) resultLine() string {
 	case "1/2-1/2":
 		return fmt.Sprintf("Draw by %s.", s.reasonText())
 	case "*":
+		if s.End != nil && s.End.Reason != "" && s.End.Reason != "no first move" {
+			return fmt.Sprintf("The game is aborted, not scored: %s. Nobody's record changes.", s.End.Reason)
+		}
 		return "The game is aborted: no move was played before the time ran out, so nothing is scored."
 	}
 	return ""

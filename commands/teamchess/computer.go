@@ -139,6 +139,11 @@ func lobbyComputer(a *commands.App, req *commands.Request) (*response, error) {
 		return nil, commands.Errorf("Choose one option.")
 	}
 	key, arg, _ := strings.Cut(req.Values[0], ":")
+	if key != "remove" {
+		if err := a.ComputersAllowed(req); err != nil {
+			return nil, err
+		}
+	}
 	if key == "remove" {
 		if _, ok := l.sideOf(arg); !ok || !commands.IsComputer(arg) {
 			return commands.Private("Already done: that computer is not in the lobby."), nil

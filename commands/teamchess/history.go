@@ -145,6 +145,9 @@ func historyMessage(t *turn, st *State, frames []frame, i int) (commands.Message
 	if st.Aborted && i == len(frames)-1 {
 		what = append(what, "🏁 The game was aborted: "+st.abortText()+"; no record changes.")
 	}
+	if st.Adjudicated != "" && i == len(frames)-1 {
+		what = append(what, "🏁 "+st.adjudicatedText())
+	}
 	if len(what) > 0 {
 		name := "What happened"
 		if f.move != nil {

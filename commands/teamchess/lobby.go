@@ -334,6 +334,11 @@ func lobbyJoin(a *commands.App, req *commands.Request) (*response, error) {
 	if req.User.Bot {
 		return nil, commands.Errorf("Bots cannot play Team Chess.")
 	}
+	if _, in := l.sideOf(req.User.ID); !in {
+		if err := a.MayJoin(req, l.GuildID); err != nil {
+			return nil, err
+		}
+	}
 	side := chess.White
 	if id, _ := commands.ParseCustomID(req.CustomID); id.Action == "join-black" {
 		side = chess.Black

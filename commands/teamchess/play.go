@@ -69,7 +69,13 @@ func (Game) Spec() commands.Spec[*State] {
 		RatingSides: ratingSides,
 		// Team Chess has no draws: a rated game without a winner is a
 		// mutual loss (rule 4.3), rated as a draw (ruling D28).
-		NoWinner:    "mutual loss",
+		NoWinner: "mutual loss",
+		Abort: func(t *turn, why string) error {
+			_, err := abort(t, t.State.clone(), nil, why)
+			return err
+		},
+		Results:     results,
+		Adjudicate:  adjudicate,
 		Leaderboard: leaderboard,
 		TopLevel: map[string]commands.Handler{"teamchess": commands.Subcommands("teamchess", map[string]commands.Handler{
 			"new":         lobbyNew,
@@ -142,6 +148,9 @@ func private(req *commands.Request) bool {
 func active(t *turn) error {
 	if t.State.Aborted {
 		return commands.Errorf("This game is over: it was aborted: %s.", t.State.abortText())
+	}
+	if t.State.Adjudicated != "" {
+		return commands.Errorf("This game is over. %s", t.State.adjudicatedText())
 	}
 	if g := t.State.game; g.Phase() == tc.Finished {
 		return commands.Errorf("This game is over: %s.", capitalize(g.Result().String()))

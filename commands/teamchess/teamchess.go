@@ -47,6 +47,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	tc "sandtable/games/teamchess"
 	"sandtable/storage"
@@ -91,6 +92,11 @@ type State struct {
 	// AbortReason says why the game was aborted, for its messages; ""
 	// in a game aborted before the reason was stored: no first move.
 	AbortReason string `json:"abort_reason,omitempty"`
+	// Adjudicated is the result a server manager declared ("white" or
+	// "black": that team wins; "mutual": a mutual loss), "" when none;
+	// AdjudicateReason says why, a clause.
+	Adjudicated      string `json:"adjudicated,omitempty"`
+	AdjudicateReason string `json:"adjudicate_reason,omitempty"`
 	// Rematch is the lobby the final board's Rematch button opened (its ID,
 	// which the rematch game takes when it starts), "" before any.
 	Rematch string `json:"rematch,omitempty"`
@@ -193,11 +199,6 @@ func (Game) Outcome(s *State) (storage.Outcome, bool) {
 	if s.Aborted {
 		return storage.Outcome{Method: storage.Aborted}, true
 	}
-	r := s.game.Result()
-	if !r.Over() {
-		return storage.Outcome{}, false
-	}
-	o := storage.Outcome{Method: method(s.game)}
 	ids := func(side chess.Color) []string {
 		var out []string
 		for _, m := range s.game.Members(side) {
@@ -205,6 +206,21 @@ func (Game) Outcome(s *State) (storage.Outcome, bool) {
 		}
 		return out
 	}
+	switch s.Adjudicated {
+	case "mutual":
+		return storage.Outcome{Method: storage.Adjudicated, Losers: append(ids(chess.White), ids(chess.Black)...)}, true
+	case "white", "black":
+		w := chess.White
+		if s.Adjudicated == "black" {
+			w = chess.Black
+		}
+		return storage.Outcome{Method: storage.Adjudicated, Side: w.String(), Winners: ids(w), Losers: ids(w.Other())}, true
+	}
+	r := s.game.Result()
+	if !r.Over() {
+		return storage.Outcome{}, false
+	}
+	o := storage.Outcome{Method: method(s.game)}
 	if !r.HasWinner() {
 		o.Losers = append(ids(chess.White), ids(chess.Black)...)
 		return o, true
@@ -459,7 +475,43 @@ func capitalize(s string) string {
 }
 
 // over reports whether the game has ended, with a result or aborted.
-func (st *State) over() bool { return st.Aborted || st.game.Phase() == tc.Finished }
+func (st *State) over() bool {
+	return st.Aborted || st.Adjudicated != "" || st.game.Phase() == tc.Finished
+}
+
+// results are what a server manager may declare (Spec.Results): a team
+// wins, or a mutual loss (rule 4.3).
+func results(s *State) []ui.Choice {
+	return []ui.Choice{{Name: "White team wins", Value: "white"}, {Name: "Black team wins", Value: "black"},
+		{Name: "Mutual loss (both teams lose)", Value: "mutual"}}
+}
+
+// adjudicate ends t's game with result (one of results), as a server
+// manager declared it, saying why: no personal win or loss is tallied
+// (rule 6.2 counts what the rules decide), the game is rated as its
+// result says unless it is unrated.
+func adjudicate(t *turn, result, why string) error {
+	s := t.State.clone()
+	switch result {
+	case "white", "black", "mutual":
+	default:
+		return fmt.Errorf("teamchess: no result %q", result)
+	}
+	s.Adjudicated, s.AdjudicateReason = result, why
+	_, err := announce(t, s, changeOf(s.game))
+	return err
+}
+
+// adjudicatedText says the declared result, a sentence.
+func (st *State) adjudicatedText() string {
+	switch st.Adjudicated {
+	case "mutual":
+		return fmt.Sprintf("⚖️ Both teams lose (a mutual loss), by adjudication: %s.", st.AdjudicateReason)
+	case "black":
+		return fmt.Sprintf("⚖️ The **Black** team wins by adjudication: %s.", st.AdjudicateReason)
+	}
+	return fmt.Sprintf("⚖️ The **White** team wins by adjudication: %s.", st.AdjudicateReason)
+}
 
 // moved reports whether any move was played.
 func (st *State) moved() bool {

@@ -205,6 +205,9 @@ func (st *State) nextLine(mention bool) string {
 	if st.Aborted {
 		return fmt.Sprintf("⏹️ The game is **aborted**, not scored: %s. Nobody's record changes.", st.abortText())
 	}
+	if st.Adjudicated != "" {
+		return st.adjudicatedText()
+	}
 	if st.game.Phase() == tc.Finished {
 		if st.hasComputer() {
 			return "The game is over. It had computer commanders, so no personal record changes (ruling D27)."

@@ -9,8 +9,19 @@ type Command struct {
 	// DMPermission, when set to false, hides the command in direct
 	// messages; nil leaves Discord's default (allowed).
 	DMPermission *bool
-	Options      []*CommandOption
+	// DefaultMemberPermissions, when set, is the permission bits (Discord's,
+	// e.g. ManageGuild) a member needs to see and use the command until a
+	// server owner changes it in Integrations; the bot must still check the
+	// member's permissions (Request.Permissions) itself. Nil: everyone.
+	DefaultMemberPermissions *int64
+	// GuildOnly registers the command for servers only (the guild
+	// interaction context): it is not offered in direct messages.
+	GuildOnly bool
+	Options   []*CommandOption
 }
+
+// ManageGuild is Discord's Manage Server permission bit (MANAGE_GUILD).
+const ManageGuild int64 = 1 << 5
 
 // OptionType is the type of a command option's value, or a subcommand.
 type OptionType int
@@ -24,6 +35,8 @@ const (
 	Attachment
 	Subcommand      // an option holding its own options
 	SubcommandGroup // an option holding subcommands
+	Channel         // a channel of the server, resolved by Discord
+	Role            // a role of the server, resolved by Discord
 )
 
 // CommandOption is one option (or subcommand) of a Command. Choices (at
@@ -39,6 +52,8 @@ type CommandOption struct {
 	Choices      []*Choice
 	Options      []*CommandOption // subcommands and groups
 	MaxLength    int
+	// TextChannels restricts a channel option to server text channels.
+	TextChannels bool
 }
 
 // Choice is a fixed or autocompleted value of a string option: Name is

@@ -175,6 +175,9 @@ func (r *Record) Marshal() ([]byte, error) {
 const (
 	ReasonTimeout = "timeout" // a loss on time: the side to move lost
 	ReasonAbort   = "abort"   // an abort: no winner
+	// ReasonAdjudicated: a server manager declared the result (a winner,
+	// or none for a draw).
+	ReasonAdjudicated = "adjudicated"
 )
 
 // ParseRecord reads a record file in its JSON form (the one a player
@@ -222,7 +225,7 @@ func ParseRecord(data []byte) (*Record, error) {
 	switch {
 	case end.phase == PhaseFinished && r.Result == nil:
 		return nil, fmt.Errorf("sandtable: result missing: the actions end the game (%s); a finished game's record carries its result", end.ResultText())
-	case end.phase != PhaseFinished && r.Result != nil && r.Result.Reason != ReasonTimeout && r.Result.Reason != ReasonAbort:
+	case end.phase != PhaseFinished && r.Result != nil && r.Result.Reason != ReasonTimeout && r.Result.Reason != ReasonAbort && r.Result.Reason != ReasonAdjudicated:
 		return nil, fmt.Errorf("sandtable: result.reason %s: the actions do not end the game (after them it is turn %d %s, %s to move); an end by the rules is the last action's",
 			quote(r.Result.Reason), end.turn, end.phase.Title(), end.toMove)
 	}
@@ -244,14 +247,16 @@ func checkReason(res *RecordResult) error {
 			return fmt.Errorf("sandtable: result: an abort has no winner (none), not %s", res.Winner)
 		}
 		return nil
+	case ReasonAdjudicated:
+		return nil
 	}
 	for _, n := range reasonNames[1:] {
 		if res.Reason == n {
 			return nil
 		}
 	}
-	return fmt.Errorf("sandtable: result.reason %s is not a reason of docs/sandtable-record.md (want one of %s, %s or %s)",
-		quote(res.Reason), strings.Join(reasonNames[1:], ", "), ReasonTimeout, ReasonAbort)
+	return fmt.Errorf("sandtable: result.reason %s is not a reason of docs/sandtable-record.md (want one of %s, %s, %s or %s)",
+		quote(res.Reason), strings.Join(reasonNames[1:], ", "), ReasonTimeout, ReasonAbort, ReasonAdjudicated)
 }
 
 // StartPosition returns the record's start position.

@@ -347,7 +347,8 @@ type Option struct {
 
 // Opt is option name with value. The value is converted to the registered option type:
 // string for String; int, int64 or a whole float64 for Integer; int or float64 for Number;
-// bool for Boolean; *User (or a user ID string) for User and Mentionable; *Channel (or a
+// bool for Boolean; *User (or a user ID string) for User and Mentionable; *Role (or a role ID
+// string) for Role; *Channel (or a
 // channel ID string) for Channel; File (Name and Data) for Attachment: the file is uploaded
 // as Discord's client does, listed in data.resolved.attachments and served at its URL.
 func Opt(name string, value any) Option { return Option{Name: name, Value: value} }
@@ -362,6 +363,7 @@ type resolvedSet struct {
 	users       map[string]*User
 	channels    map[string]*Channel
 	attachments map[string]*Attachment
+	roles       map[string]*Role
 }
 
 // buildOptionsLocked resolves a command path ("survival challenge") against the commands usable
@@ -393,7 +395,7 @@ func (s *Server) buildOptionsLocked(c *Channel, path string, opts []Option, auto
 	if !allowedIn(cmd, c) {
 		return nil, nil, nil, fmt.Errorf("command /%s cannot be used in this kind of channel", words[0])
 	}
-	res := &resolvedSet{users: map[string]*User{}, channels: map[string]*Channel{}, attachments: map[string]*Attachment{}}
+	res := &resolvedSet{users: map[string]*User{}, channels: map[string]*Channel{}, attachments: map[string]*Attachment{}, roles: map[string]*Role{}}
 	level := cmd.Options
 	var chain []*discordgo.ApplicationCommandOption
 	for _, w := range words[1:] {
@@ -536,6 +538,27 @@ func (s *Server) coerceOptionLocked(def *discordgo.ApplicationCommandOption, v a
 		}
 		res.channels[c.ID] = c
 		out = c.ID
+	case discordgo.ApplicationCommandOptionRole:
+		var id string
+		switch x := v.(type) {
+		case *Role:
+			id = x.ID
+		case string:
+			id = x
+		}
+		var r *Role
+		for _, rs := range s.st.roles {
+			for _, x := range rs {
+				if x.ID == id {
+					r = x
+				}
+			}
+		}
+		if r == nil {
+			return nil, fmt.Errorf("want a known *Role, got %v", v)
+		}
+		res.roles[r.ID] = r
+		out = r.ID
 	case discordgo.ApplicationCommandOptionAttachment:
 		var f File
 		switch x := v.(type) {

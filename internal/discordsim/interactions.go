@@ -333,8 +333,15 @@ func (s *Server) command(u *User, channelID, command string, opts []Option, auto
 	if cmd.GuildID != "" {
 		data["guild_id"] = cmd.GuildID
 	}
-	if len(res.users) > 0 || len(res.channels) > 0 || len(res.attachments) > 0 {
+	if len(res.users) > 0 || len(res.channels) > 0 || len(res.attachments) > 0 || len(res.roles) > 0 {
 		r := map[string]any{}
+		if len(res.roles) > 0 {
+			roles := map[string]any{}
+			for id, rr := range res.roles {
+				roles[id] = roleJSON(rr)
+			}
+			r["roles"] = roles
+		}
 		if len(res.attachments) > 0 {
 			atts := map[string]any{}
 			for id, a := range res.attachments {
@@ -346,7 +353,7 @@ func (s *Server) command(u *User, channelID, command string, opts []Option, auto
 			users, members := map[string]any{}, map[string]any{}
 			for id, ru := range res.users {
 				users[id] = userJSON(ru)
-				members[id] = memberJSON(ru, false)
+				members[id] = s.memberJSONLocked(c.GuildID, ru, false)
 			}
 			r["users"] = users
 			if c.GuildID != "" {
@@ -451,7 +458,7 @@ func (s *Server) Select(u *User, m *Message, customID string, values ...string) 
 			if ru == nil {
 				return nil, fmt.Errorf("discordsim: unknown user %s in user select", v)
 			}
-			users[v], members[v] = userJSON(ru), memberJSON(ru, false)
+			users[v], members[v] = userJSON(ru), s.memberJSONLocked(c.GuildID, ru, false)
 		}
 		r := map[string]any{"users": users}
 		if c.GuildID != "" {
@@ -566,7 +573,7 @@ func (s *Server) injectLocked(in *Interaction, c *Channel, data map[string]any, 
 	if c.GuildID != "" {
 		p["guild_id"] = c.GuildID
 		p["guild_locale"] = "en-US"
-		p["member"] = memberJSON(in.User, true)
+		p["member"] = s.memberJSONLocked(c.GuildID, in.User, true)
 		p["context"] = int(discordgo.InteractionContextGuild)
 		p["authorizing_integration_owners"] = map[string]any{"0": c.GuildID}
 		ch := map[string]any{"id": c.ID, "type": int(c.Type), "guild_id": c.GuildID, "name": c.Name, "permissions": allPermissions}

@@ -401,9 +401,15 @@ func (s *Server) routeLocked(req *request) reply {
 		if s.st.guilds[c[0]] == nil || u == nil {
 			return fail(&apiError{404, discordgo.ErrCodeUnknownMember, "Unknown Member"})
 		}
-		m := memberJSON(u, true)
+		m := s.memberJSONLocked(c[0], u, true)
 		m["guild_id"] = c[0]
 		return ok200(m)
+	}
+	if c, ok := req.match("GET", "guilds", "*", "roles"); ok {
+		if s.st.guilds[c[0]] == nil {
+			return fail(&apiError{404, discordgo.ErrCodeUnknownGuild, "Unknown Guild"})
+		}
+		return ok200(s.rolesJSONLocked(c[0]))
 	}
 	if c, ok := req.match("GET", "guilds", "*", "threads", "active"); ok {
 		threads := []any{}

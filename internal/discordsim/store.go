@@ -40,6 +40,10 @@ type store struct {
 	// nonces are the message creates with enforce_nonce, by author ID + "/" + nonce (not
 	// exported: they matter for minutes).
 	nonces map[string]nonceUse
+
+	// roles by guild ID; members by guild ID "/" user ID (members.go).
+	roles   map[string][]*Role
+	members map[string]*member
 }
 
 // nonceUse is a message created with enforce_nonce: a repeat of its nonce within the window
@@ -57,6 +61,7 @@ func newStore() *store {
 		commands: map[string][]*discordgo.ApplicationCommand{}, cmdIDs: map[string]string{},
 		dmsClosed: map[string]bool{}, interactions: map[string]*Interaction{}, byToken: map[string]*Interaction{},
 		modals: map[string]*Modal{}, uploads: map[string]*Attachment{}, nonces: map[string]nonceUse{},
+		roles: map[string][]*Role{}, members: map[string]*member{},
 	}
 }
 
@@ -479,6 +484,9 @@ type State struct {
 	CmdIDs   map[string]string                          `json:"command_ids"`
 	Closed   []string                                   `json:"dms_closed"`
 	LastID   string                                     `json:"last_id"`
+	// Roles by guild ID and Members (permissions and roles) by guild ID "/" user ID.
+	Roles   map[string][]*Role `json:"roles,omitempty"`
+	Members map[string]*member `json:"members,omitempty"`
 }
 
 // ExportState returns the model as JSON, for Options.State (a playground that survives a
@@ -551,6 +559,19 @@ func (s *Server) stateLocked() State {
 	for i, c := range st.Channels {
 		st.Channels[i] = c.clone()
 	}
+	st.Roles = map[string][]*Role{}
+	for g, rs := range s.st.roles {
+		for _, r := range rs {
+			cp := *r
+			st.Roles[g] = append(st.Roles[g], &cp)
+		}
+	}
+	st.Members = map[string]*member{}
+	for k, m := range s.st.members {
+		cp := *m
+		cp.Roles = append([]string(nil), m.Roles...)
+		st.Members[k] = &cp
+	}
 	return st
 }
 
@@ -597,6 +618,12 @@ func (s *Server) importState(data []byte, files map[string][]byte) error {
 	}
 	for _, id := range st.Closed {
 		s.st.dmsClosed[id] = true
+	}
+	for g, rs := range st.Roles {
+		s.st.roles[g] = rs
+	}
+	for k, m := range st.Members {
+		s.st.members[k] = m
 	}
 	s.lastID, _ = strconv.ParseUint(st.LastID, 10, 64)
 	return nil

@@ -133,7 +133,7 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 	return map[string]any{
 		"id": g.ID, "name": g.Name, "owner_id": s.bot.ID, "unavailable": false, "large": false,
 		"member_count": len(s.st.users), "joined_at": joinedAt,
-		"roles":    []any{map[string]any{"id": g.ID, "name": "@everyone", "permissions": allPermissions, "position": 0}},
+		"roles":    s.rolesJSONLocked(g.ID),
 		"members":  []any{memberJSON(s.bot, true)},
 		"channels": channels, "threads": threads, "emojis": []any{}, "stickers": []any{},
 		"voice_states": []any{}, "presences": []any{},
