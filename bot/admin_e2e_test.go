@@ -218,7 +218,7 @@ func TestAdminSettingsCachedAcrossEtcdProcesses(t *testing.T) {
 	a := startEtcdBot(t, srv, c, gen, 1, []int{0}, nil, bot.Options{})
 	require.NoError(t, srv.WaitCommands(wait, gen.ID, "survival", "admin"))
 	alice, bob := srv.User("alice"), srv.User("bob")
-	settingsReads := func() int { return a.rpcs.methods()["Range guild_settings"] }
+	settingsReads := func() int { return a.rpcs.readsOf("guild_settings") }
 
 	for range 3 {
 		ch := a.h.reply(alice, gen.ID, "survival challenge", discordsim.Opt("opponent", bob))

@@ -37,10 +37,22 @@ type rpcCounter struct {
 	// sites, when set, counts the requests by call site too: the storage
 	// function that sent it and the caller outside storage (benchmarks).
 	sites map[string]int
+	// reads counts the keys or ranges read by bucket, alone (a Range
+	// request) or batched in a transaction's read request.
+	reads map[string]int
 }
 
 func newRPCCounter() *rpcCounter {
-	return &rpcCounter{by: map[string]int{}, each: make(chan struct{}, 1)}
+	return &rpcCounter{by: map[string]int{}, reads: map[string]int{}, each: make(chan struct{}, 1)}
+}
+
+// bucketOf is a key's bucket: its part after the store's prefix.
+func bucketOf(key []byte) string {
+	parts := strings.SplitN(string(key), "/", 3)
+	if len(parts) > 1 {
+		return parts[1]
+	}
+	return ""
 }
 
 func (c *rpcCounter) interceptor(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
@@ -58,6 +70,16 @@ func (c *rpcCounter) interceptor(ctx context.Context, method string, req, reply 
 	}
 	c.mu.Lock()
 	c.by[name]++
+	switch r := req.(type) {
+	case *etcdserverpb.RangeRequest:
+		c.reads[bucketOf(r.Key)]++
+	case *etcdserverpb.TxnRequest:
+		for _, op := range append(append([]*etcdserverpb.RequestOp(nil), r.Success...), r.Failure...) {
+			if rr := op.GetRequestRange(); rr != nil {
+				c.reads[bucketOf(rr.Key)]++
+			}
+		}
+	}
 	if c.sites != nil {
 		c.sites[name+" "+callSite()]++
 	}
@@ -104,6 +126,13 @@ func (c *rpcCounter) sitesCopy() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// readsOf counts the reads of bucket's keys so far (see rpcCounter.reads).
+func (c *rpcCounter) readsOf(bucket string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads[bucket]
 }
 
 func (c *rpcCounter) methods() map[string]int {
