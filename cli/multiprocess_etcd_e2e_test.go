@@ -625,7 +625,27 @@ func TestKillAProcessMidMoveOnEtcd(t *testing.T) {
 
 	r.drained()
 	r.postedOnce(thread.ID)
-	require.Len(t, r.public(thread.ID, "2... fxg6 — "), 1, "the move killed right after its answer is shown once (its board, compacted)")
+	// Each turn pinged its player once, the turns of the moves killed
+	// included: alice after the start, g8=Q's answer, fxg6 and Kxf2; bob
+	// after g8=Q, g6 and c8=Q.
+	notified := func(u *discordsim.User) int {
+		n := 0
+		for _, no := range r.srv.Notifications(u.ID) {
+			if no.ChannelID == thread.ID {
+				n++
+			}
+		}
+		return n
+	}
+	require.Equal(t, 4, notified(alice), "alice is notified once a turn")
+	require.Equal(t, 3, notified(bob), "bob is notified once a turn")
+	boards := 0
+	for _, m := range r.srv.Messages(thread.ID) {
+		if !m.Ephemeral() && m.Attachment("board.png") != nil {
+			boards++
+		}
+	}
+	require.Equal(t, 1, boards, "one board in the thread, edited in place")
 }
 
 // TestTimerOfADeadProcessFiresOnceOnEtcd (real time, over a minute: the

@@ -325,14 +325,16 @@ func (r *procRig) replicaGame(white, black *discordsim.User) (*discordsim.Channe
 // whether a dead replica had applied it (the last sending was refused as
 // "not your turn").
 func (r *procRig) replicaMove(u *discordsim.User, th *discordsim.Channel, mv string) (sent time.Time, lag time.Duration, again int, wasApplied bool, err error) {
-	boards := func() map[string]bool {
-		ids := map[string]bool{}
+	// The board in the thread: the live board edited in place (a new
+	// version of its message), or a board posted anew.
+	boards := func() map[string]int {
+		versions := map[string]int{}
 		for _, m := range r.srv.Messages(th.ID) {
 			if !m.Ephemeral() && m.Attachment("board.png") != nil {
-				ids[m.ID] = true
+				versions[m.ID] = m.Version
 			}
 		}
-		return ids
+		return versions
 	}
 	before := boards()
 	sent = time.Now() // the first sending: what the player waits from
@@ -363,8 +365,13 @@ func (r *procRig) replicaMove(u *discordsim.User, th *discordsim.Channel, mv str
 		}
 		return sent, 0, again, false, fmt.Errorf("move %s refused: %s", mv, m.Text())
 	}
-	if _, err := r.srv.WaitMessage(wait, func(m *discordsim.Message) bool {
-		return m.ChannelID == th.ID && !m.Ephemeral() && m.Attachment("board.png") != nil && !before[m.ID]
+	if err := r.srv.WaitFor(wait, func() bool {
+		for id, v := range boards() {
+			if v > before[id] {
+				return true
+			}
+		}
+		return false
 	}); err != nil {
 		return sent, 0, again, wasApplied, fmt.Errorf("move %s: no new board: %w", mv, err)
 	}

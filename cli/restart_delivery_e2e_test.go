@@ -24,15 +24,45 @@ func (r *killRig) liveBoards(channelID string) []*discordsim.Message {
 	return out
 }
 
+// pings are the public messages of channelID without buttons that mention
+// someone: the turn's ping (the live board carries buttons).
+func (r *killRig) pings(channelID string) []*discordsim.Message {
+	var out []*discordsim.Message
+	for _, m := range r.srv.Messages(channelID) {
+		if !m.Ephemeral() && len(m.Buttons()) == 0 && m.Attachment("board.png") == nil && strings.Contains(m.Content, "<@") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// pingedOnly reports whether the one ping left in channelID is u's.
+func (r *killRig) pingedOnly(channelID string, u *discordsim.User) bool {
+	p := r.pings(channelID)
+	return len(p) == 1 && strings.Contains(p[0].Content, u.Mention())
+}
+
+// notified counts the notifications u was given in channelID.
+func (r *killRig) notified(channelID string, u *discordsim.User) int {
+	n := 0
+	for _, no := range r.srv.Notifications(u.ID) {
+		if no.ChannelID == channelID {
+			n++
+		}
+	}
+	return n
+}
+
 // TestKillAtEachStepOfAMovesDelivery kills the bot (SIGKILL) at each REST
-// call of a move's delivery (the new board's post, the compaction of the
-// board before it, the mover's answer), in three ways: while Discord holds
-// the call unapplied (the bot died before its request arrived), while it
-// holds the answer of a call it applied (the bot never learns it was done),
-// and right after the call was answered (racing the bot's commit of the
-// result). After each restart the move stands once, the new board is shown
-// once and is the one live board, the board before it is compacted once,
-// and the game goes on (the next move's delivery compacts the new board).
+// call of a move's delivery (the live board's edit in place, the delete of
+// the turn's ping before it, the post of the new turn's ping), in three
+// ways: while Discord holds the call unapplied (the bot died before its
+// request arrived), while it holds the answer of a call it applied (the
+// bot never learns it was done), and right after the call was answered
+// (racing the bot's commit of the result). After each restart the move
+// stands once, the one live board shows it, the next player is notified
+// once and the one ping left in the thread is theirs, and the game goes on
+// (the next move's delivery replaces that ping).
 func TestKillAtEachStepOfAMovesDelivery(t *testing.T) {
 	t.Parallel()
 	testkit.SkipUnlessLong(t, "kills and restarts the bot nine times")
@@ -73,10 +103,10 @@ func TestKillAtEachStepOfAMovesDelivery(t *testing.T) {
 				require.NotContains(t, again.Text(), "You played", "the move was applied before the kill")
 				require.NoError(t, r.srv.WaitFor(wait, func() bool {
 					live := r.liveBoards(th.ID)
-					return len(live) == 1 && strings.Contains(live[0].Text(), "played **e1=K**")
-				}), "the new board becomes the live one; child log:\n%s", r.bot.logs)
-				require.Len(t, r.with(th.ID, "played **e1=K**"), 1, "the new board is shown once")
-				require.Len(t, r.with(th.ID, "1. g8=Q —"), 1, "the board before it is compacted once")
+					return len(live) == 1 && strings.Contains(live[0].Text(), "played **e1=K**") && r.pingedOnly(th.ID, alice)
+				}), "the live board shows the move and alice's ping is the one ping; child log:\n%s", r.bot.logs)
+				require.Len(t, r.boards(th.ID), 1, "one board, edited in place")
+				require.Equal(t, 2, r.notified(th.ID, alice), "alice is notified once for this turn (and once for the first)")
 				if move.Response() == nil {
 					t.Logf("the mover's answer was lost with the bot (Discord shows the interaction failed)")
 				}
@@ -85,9 +115,10 @@ func TestKillAtEachStepOfAMovesDelivery(t *testing.T) {
 				require.Contains(t, m.Text(), "You played", "the game goes on")
 				require.NoError(t, r.srv.WaitFor(wait, func() bool {
 					live := r.liveBoards(th.ID)
-					return len(live) == 1 && strings.Contains(live[0].Text(), "played **") && len(r.with(th.ID, "e1=K —")) == 1
-				}), "the next board is the live one, the board of e1=K compacted once")
-				require.Len(t, r.with(th.ID, "played **e1=K**"), 0, "no second copy of the e1=K board left live or full")
+					return len(live) == 1 && !strings.Contains(live[0].Text(), "played **e1=K**") && r.pingedOnly(th.ID, bob)
+				}), "the live board shows the next move and bob's ping replaced alice's")
+				require.Len(t, r.boards(th.ID), 1, "still one board")
+				require.Equal(t, 2, r.notified(th.ID, bob), "bob is notified once a turn")
 			})
 		}
 	}
