@@ -453,6 +453,9 @@ func (r *procRig) sandHazards(thread *discordsim.Channel, south, north *discords
 func (r *procRig) sandPlayToDrone(thread *discordsim.Channel, south, north *discordsim.User) (confirm *discordsim.Interaction, moves []*discordsim.Interaction) {
 	r.t.Helper()
 	r.waitPublic(thread.ID, "The coin is flipped")
+	// The live board says the reveal until the first move edits it: once.
+	r.delivered()
+	require.Len(r.t, r.public(thread.ID, "The coin is flipped"), 1, "the reveal once")
 	moves = append(moves, r.sandMain(thread, south, north))
 	confirm = r.sandDrone(thread, south, north)
 	r.sandHazards(thread, south, north)
@@ -505,7 +508,6 @@ func TestProcessesPlaySandTableOnEtcd(t *testing.T) {
 			require.Contains(t, res.Text(), "resigned", "the resigner is answered privately, in place of the prompt")
 
 			r.delivered()
-			require.Len(t, r.public(thread.ID, "The coin is flipped"), 1, "the reveal once")
 			notices := 0
 			for _, m := range r.public(thread.ID, "declared a Drone") {
 				if strings.HasPrefix(m.Text(), alice.Mention()+" declared a Drone") || strings.HasPrefix(m.Text(), bob.Mention()+" declared a Drone") {
