@@ -100,6 +100,9 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	} else {
 		e.Color = commands.ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.Result + ": " + s.resultLine()})
+		if s.Clock != nil {
+			e.Fields = append(e.Fields, &ui.Field{Name: "Clocks", Value: clocksText(s, time.Time{})})
+		}
 		// The record replays the history (the position was resumed).
 		full, err := chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves)
 		if err != nil {
