@@ -62,3 +62,19 @@ func TestSurvivalFischerClock(t *testing.T) {
 	require.Contains(t, m.Text(), "Black: 3:03", "the final board shows the clocks frozen")
 	require.Contains(t, m.Text(), "White: 0:00")
 }
+
+// TestAdminExtendFischerClock: a server manager's extension of a game on a
+// clock adds the time to the clock of the side to move, which keeps it
+// after its move (with the increment).
+func TestAdminExtendFischerClock(t *testing.T) {
+	t.Parallel()
+	h, alice, bob := adminHarness(t)
+	carol := h.srv.User("carol")
+	thread := h.survivalGame(bob, carol, discordsim.Opt("clock", "5+3"))
+	before := h.gameOf(thread.ID).Deadline
+	require.Contains(t, h.adminIn(alice, thread.ID, "game extend", discordsim.Opt("time", "10m"), discordsim.Opt("reason", "lag")), "Extended")
+	require.Equal(t, 10*time.Minute, h.gameOf(thread.ID).Deadline.Sub(before))
+	h.clock.Advance(time.Minute)
+	board := h.move(bob, thread, "g7g8q")
+	require.Contains(t, board.Text(), "White: 14:03", "5m and 10m given, 1m used, 3s added")
+}
