@@ -166,3 +166,36 @@ func TestClockBudget(t *testing.T) {
 	require.Equal(t, time.Second, clockBudget(10*time.Second, 30*time.Second, time.Minute), "never more than a tenth of what is left")
 	require.True(t, strings.HasPrefix(commands.ClockText(62*time.Second), "1:02"))
 }
+
+// TestFischerRematch: a clocked game's rematch has the same clock, fresh.
+func TestFischerRematch(t *testing.T) {
+	t.Parallel()
+	a, p, store := newApp(t)
+	clockedGame(t, a)
+	r := cmd(bob, "resign", "", nil)
+	r.ChannelID = "chal1"
+	_, err := commandstest.Confirm(t, a, r)
+	require.NoError(t, err)
+	final := liveBoard(t, a, p)
+	require.Contains(t, fieldOf(final, "Clocks"), "Black: 5:00", "frozen at the end")
+	_, err = a.Handle(clickAt(alice, buttonOf(t, final, "Rematch"), time.Second))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0.Add(time.Second))
+	posts, _ := p.Snapshot()
+	var challenge *commands.Message
+	for _, s := range posts {
+		if s.Channel == "general" && strings.Contains(s.Msg.Content, "challenged") {
+			challenge = &s.Msg
+		}
+	}
+	require.NotNil(t, challenge)
+	accept := commandstest.Click(bob, buttonOf(t, *challenge, "Accept"), "m-rematch")
+	accept.Now = t0.Add(2 * time.Second)
+	_, err = a.Handle(accept)
+	require.NoError(t, err)
+	g, st := gameIn(t, store, "m-rematch")
+	require.NotNil(t, st.Clock)
+	require.Equal(t, commands.TimeControl{Base: 5 * time.Minute, Inc: 3 * time.Second}, st.Clock.TimeControl)
+	require.Equal(t, 5*time.Minute, st.Clock.White)
+	require.True(t, g.Deadline.Equal(t0.Add(2*time.Second+5*time.Minute)), "%s", g.Deadline)
+}
