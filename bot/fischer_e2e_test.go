@@ -78,3 +78,29 @@ func TestAdminExtendFischerClock(t *testing.T) {
 	board := h.move(bob, thread, "g7g8q")
 	require.Contains(t, board.Text(), "White: 14:03", "5m and 10m given, 1m used, 3s added")
 }
+
+// TestServerDefaultClock: a server's default clock (/admin settings
+// clock:) starts the Survival games whose challenge gives no time option
+// on it; move_time still asks for per-move deadlines; a bad clock is
+// refused and changes nothing; clear:clock puts per-move back.
+func TestServerDefaultClock(t *testing.T) {
+	t.Parallel()
+	h, alice, bob := adminHarness(t)
+	carol, dave := h.srv.User("carol"), h.srv.User("dave")
+	refused := h.admin(alice, "settings", discordsim.Opt("clock", "2+1"))
+	require.Contains(t, refused, "3+0 to 180+180")
+	require.Contains(t, refused, "Nothing changed")
+	require.Contains(t, h.admin(alice, "settings"), "**clock**: none")
+	require.Contains(t, h.admin(alice, "settings", discordsim.Opt("clock", "10+5")), "Saved")
+	require.Contains(t, h.admin(alice, "settings"), "**clock**: 10+5")
+
+	clocked := h.survivalGame(bob, carol)
+	require.Contains(t, h.liveBoard(clocked).Text(), "Black: 10:00", "the server's clock")
+	before := h.clock.Now()
+	perMove := h.survivalGame(dave, alice, discordsim.Opt("move_time", "1h"))
+	require.NotContains(t, h.liveBoard(perMove).Text(), "Clocks")
+	require.True(t, h.gameOf(perMove.ID).Deadline.Equal(before.Add(time.Hour)))
+
+	require.Contains(t, h.admin(alice, "settings", discordsim.Opt("clear", "clock")), "Saved")
+	require.Contains(t, h.admin(alice, "settings"), "**clock**: none")
+}

@@ -54,13 +54,21 @@ func ParseTimeControl(text string) (TimeControl, error) {
 	return tc, nil
 }
 
-// ClockOption reads the optional clock option name of req (ok false when
-// not given); it refuses a clock given with the per-move time option
-// moveTime.
-func ClockOption(req *Request, name, moveTime string) (tc TimeControl, ok bool, err error) {
+// ClockOption reads the optional clock option name of req: given, or
+// else the server's default clock when the per-move time option moveTime
+// is not given either (ok false: no clock, per-move deadlines). It refuses
+// a clock given with moveTime.
+func (a *App) ClockOption(req *Request, name, moveTime string) (tc TimeControl, ok bool, err error) {
 	text := req.Str(name)
 	if text == "" {
-		return TimeControl{}, false, nil
+		if req.Str(moveTime) != "" {
+			return TimeControl{}, false, nil
+		}
+		gs, err := a.guildSettings(req)
+		if err != nil || gs.Clock == nil {
+			return TimeControl{}, false, err
+		}
+		return *gs.Clock, true, nil
 	}
 	if req.Str(moveTime) != "" {
 		return TimeControl{}, false, Errorf("Give either %s (a Fischer clock for the whole game) or %s (a time for each move), not both.", name, moveTime)

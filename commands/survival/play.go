@@ -85,7 +85,7 @@ func challenge(a *commands.App, req *commands.Request) (*response, error) {
 	default:
 		return nil, commands.Errorf("color must be white, black or random, not %s.", commands.QuoteInput(color))
 	}
-	tc, clocked, err := commands.ClockOption(req, "clock", "move_time")
+	tc, clocked, err := a.ClockOption(req, "clock", "move_time")
 	if err != nil {
 		return nil, err
 	}
