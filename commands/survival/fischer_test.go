@@ -199,3 +199,31 @@ func TestFischerRematch(t *testing.T) {
 	require.Equal(t, 5*time.Minute, st.Clock.White)
 	require.True(t, g.Deadline.Equal(t0.Add(2*time.Second+5*time.Minute)), "%s", g.Deadline)
 }
+
+// TestFischerComputer: the computer plays on a clock: its move stops its
+// clock (the increment added), and Black's clock runs.
+func TestFischerComputer(t *testing.T) {
+	t.Parallel()
+	a, _, store := newApp(t)
+	r := cmd(alice, "survival", "challenge", map[string]string{"color": "black", "level": "beginner", "clock": "3+2"})
+	r.ChannelID = "general"
+	bot := commandstest.Computer
+	r.Options["opponent"] = commands.Option{User: &bot}
+	_, err := a.Handle(r)
+	require.NoError(t, err)
+	var id string
+	require.NoError(t, store.View(t.Context(), func(tx storage.Tx) error {
+		act, err := tx.Games().Active(alice.ID)
+		require.Len(t, act, 1)
+		id = act[0].ID
+		return err
+	}))
+	g, s := waitPly(t, store, id, 1)
+	require.NotNil(t, s.Clock)
+	require.Len(t, s.Clock.After, 1)
+	require.Greater(t, s.Clock.White, 3*time.Minute, "the increment added to what was left")
+	require.LessOrEqual(t, s.Clock.White, 3*time.Minute+2*time.Second)
+	require.Equal(t, 3*time.Minute, s.Clock.Black)
+	require.True(t, g.Remind.IsZero())
+	require.False(t, g.Deadline.IsZero())
+}
