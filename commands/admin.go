@@ -56,6 +56,7 @@ func adminDefinition() *ui.Command {
 					{Type: ui.Channel, Name: "add_channel", Description: "Allow games in this text channel (with none listed: any)", TextChannels: true},
 					{Type: ui.Channel, Name: "remove_channel", Description: "No longer allow games in this channel", TextChannels: true},
 					{Type: ui.String, Name: "move_time", Description: "Default time for a move, like 30m, 24h or 3d", MaxLength: 20},
+					{Type: ui.String, Name: "clock", Description: "Default Fischer clock of Survival games, minutes+seconds like 10+5", MaxLength: 20},
 					{Type: ui.Boolean, Name: "rated", Description: "Games are rated unless a challenge says casual (default: true)"},
 					{Type: ui.Boolean, Name: "computers", Description: "Members may play the bot's computer player (default: true)"},
 					{Type: ui.Role, Name: "role", Description: "The role a member needs to start games"},
@@ -63,7 +64,7 @@ func adminDefinition() *ui.Command {
 					limit("max_challenges", "open challenges and lobbies", maxMaxChallenges),
 					limit("per_minute", "games, challenges or lobbies started a minute", maxPerMinute),
 					{Type: ui.String, Name: "clear", Description: "Put one setting back to its default", Choices: []*ui.Choice{
-						{Name: "game channels (any channel)", Value: "channels"}, {Name: "move time", Value: "move_time"},
+						{Name: "game channels (any channel)", Value: "channels"}, {Name: "move time", Value: "move_time"}, {Name: "clock (a time per move)", Value: "clock"},
 						{Name: "role (none needed)", Value: "role"}, {Name: "max games", Value: "max_games"},
 						{Name: "max challenges", Value: "max_challenges"}, {Name: "per minute", Value: "per_minute"},
 					}},
@@ -168,6 +169,13 @@ func (a *App) adminSettings(req *Request) (*Response, error) {
 		}
 		change("move time "+duration.Format(d), func(s *GuildSettings) error { s.MoveTime = d; return nil })
 	}
+	if raw := req.Str("clock"); raw != "" {
+		tc, err := ParseTimeControl(raw)
+		if err != nil {
+			return nil, Errorf("clock must be a Fischer clock %s; %s is not. Nothing changed.", clockForm, QuoteInput(raw))
+		}
+		change("clock "+tc.String(), func(s *GuildSettings) error { s.Clock = &tc; return nil })
+	}
 	if o, ok := req.Options["rated"]; ok {
 		rated := o.Bool || o.String == "true"
 		change(fmt.Sprintf("rated %v", rated), func(s *GuildSettings) error { s.Casual = !rated; return nil })
@@ -210,6 +218,8 @@ func (a *App) adminSettings(req *Request) (*Response, error) {
 			fn = func(s *GuildSettings) { s.Channels = nil }
 		case "move_time":
 			fn = func(s *GuildSettings) { s.MoveTime = 0 }
+		case "clock":
+			fn = func(s *GuildSettings) { s.Clock = nil }
 		case "role":
 			fn = func(s *GuildSettings) { s.StartRole = "" }
 		case "max_games":

@@ -25,6 +25,10 @@ type GuildSettings struct {
 	// MoveTime is the default time for a move (a SandTable turn); 0: the
 	// deployment's (Settings.MoveTime).
 	MoveTime time.Duration `json:"move_time,omitempty"`
+	// Clock is the default Fischer clock of the games that take one
+	// (Survival) when a challenge gives neither clock nor move_time; nil:
+	// per-move deadlines (MoveTime).
+	Clock *TimeControl `json:"clock,omitempty"`
 	// Casual makes games casual unless a challenge asks casual:false.
 	Casual bool `json:"casual,omitempty"`
 	// NoComputers refuses games against the bot's computer player.
@@ -274,6 +278,11 @@ func (s GuildSettings) describe(deploymentMoveTime time.Duration) string {
 		line("move time", duration.Format(deploymentMoveTime)+" (the bot's default)")
 	} else {
 		line("move time", duration.Format(s.MoveTime))
+	}
+	if s.Clock == nil {
+		line("clock", "none: a time per move unless a challenge gives a clock")
+	} else {
+		line("clock", s.Clock.String()+" in Survival unless a challenge gives move_time or clock")
 	}
 	line("rated", map[bool]string{false: "yes, unless a challenge says casual", true: "no, unless a challenge says casual:false"}[s.Casual])
 	line("computers", map[bool]string{false: "allowed", true: "off"}[s.NoComputers])

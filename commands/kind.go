@@ -199,6 +199,9 @@ const (
 	PerMove    ClockRule = "per_move"   // each move has its time
 	PerTurn    ClockRule = "per_turn"   // each turn (several actions) has its time
 	Deployment ClockRule = "deployment" // the secret deployment has its time, for every player at once
+	// Fischer: the side to move's own clock runs (Period is its remaining
+	// time, Key changes each move; see fischer.go); no reminders.
+	Fischer ClockRule = "fischer"
 )
 
 // Clock is who must act in a game and the clock that runs meanwhile. The

@@ -49,10 +49,11 @@ func restarts(prev *Clock, next Clock, deadline time.Time) bool {
 // moved it from prev to next, the deadline going from before to deadline:
 // at share of next.Period into a run that starts now; the reminder stored,
 // remind, while the same run goes on (zero once sent); zero when no clock
-// runs or reminders are off (share outside (0, 1)).
+// runs, reminders are off (share outside (0, 1)) or the clock is a Fischer
+// clock (reminders are for per-move deadlines only).
 func nextRemind(share float64, prev *Clock, next Clock, before, deadline, remind time.Time) time.Time {
 	switch {
-	case deadline.IsZero() || share <= 0 || share >= 1:
+	case deadline.IsZero() || share <= 0 || share >= 1 || next.Rule == Fischer:
 		return time.Time{}
 	case !restarts(prev, next, before):
 		return remind

@@ -28,6 +28,9 @@ func computer() *commands.Computer[*State] {
 // path of a human's /move. Its First is think under a cancelled context:
 // the engine's best-ordered legal move, without a search.
 func think(ctx context.Context, s *State, seat storage.ComputerSeat, seed uint64, budget time.Duration) (commands.Action[*State], error) {
+	if s.Clock != nil {
+		budget = clockBudget(s.Clock.left(s.turn()), s.Clock.Inc, budget)
+	}
 	uci, err := chooseMove(ctx, s, seat.Level, seed, budget)
 	if err != nil {
 		return nil, err
@@ -69,4 +72,15 @@ func positionHashes(s *State) ([]uint64, error) {
 		}
 	}
 	return hist, nil
+}
+
+// clockBudget is the think of a computer seat on a Fischer clock: a
+// fortieth of its remaining time left plus most of the increment, capped by
+// limit (game.computer_budget), and never more than a tenth of what is left.
+func clockBudget(left, inc, limit time.Duration) time.Duration {
+	b := min(left/40+inc*3/4, left/10)
+	if limit > 0 {
+		b = min(b, limit)
+	}
+	return max(b, 0)
 }

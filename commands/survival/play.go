@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
@@ -45,6 +46,7 @@ func (Game) Spec() commands.Spec[*State] {
 					{Type: ui.String, Name: "color", Description: "Your colour (default: random)", Choices: []*ui.Choice{
 						{Name: "white", Value: "white"}, {Name: "black", Value: "black"}, {Name: "random", Value: "random"}}},
 					{Type: ui.String, Name: "move_time", Description: "Time for each move, e.g. 30m, 24h, 3d (default: the server's setting)", MaxLength: 20},
+					{Type: ui.String, Name: "clock", Description: "A Fischer clock instead: minutes+seconds added per move, e.g. 10+5 (3+0 to 180+180)", MaxLength: 20},
 					commands.LevelOption(engine.LevelNames(), defaultLevel),
 					commands.CasualOption(),
 				},
@@ -83,6 +85,18 @@ func challenge(a *commands.App, req *commands.Request) (*response, error) {
 	default:
 		return nil, commands.Errorf("color must be white, black or random, not %s.", commands.QuoteInput(color))
 	}
+	tc, clocked, err := a.ClockOption(req, "clock", "move_time")
+	if err != nil {
+		return nil, err
+	}
+	if clocked {
+		return a.OpenChallenge(req, Kind, req.UserOpt("opponent"), map[string]string{
+			"color": color, "clock": tc.String(),
+		}, []string{
+			fmt.Sprintf("Colour of %s: %s.", req.User.Mention(), color),
+			fmt.Sprintf("Time control: %s.", tc.Describe()),
+		})
+	}
 	moveTime, err := a.MoveTimeOption(req, "move_time")
 	if err != nil {
 		return nil, err
@@ -96,12 +110,30 @@ func challenge(a *commands.App, req *commands.Request) (*response, error) {
 	}, desc)
 }
 
+// timeControl is what a game's header says of its clock.
+func (s *State) timeControl() string {
+	if s.Clock != nil {
+		return s.Clock.Describe()
+	}
+	return duration.Format(s.MoveTime) + " per move"
+}
+
 // start makes the game of an accepted challenge: colours as asked (random
 // by a coin), the start position, the first board.
 func start(t *turn, ch *commands.Challenge) (string, error) {
-	moveTime, err := ch.Duration("move_time")
-	if err != nil {
-		return "", err
+	var clock *Clocks
+	var moveTime time.Duration
+	if text := ch.Options["clock"]; text != "" {
+		tc, err := commands.ParseTimeControl(text)
+		if err != nil {
+			return "", err
+		}
+		clock = &Clocks{TimeControl: tc, White: tc.Base, Black: tc.Base}
+	} else {
+		var err error
+		if moveTime, err = ch.Duration("move_time"); err != nil {
+			return "", err
+		}
 	}
 	white, black := ch.Challenger, ch.Opponent
 	switch ch.Options["color"] {
@@ -116,13 +148,13 @@ func start(t *turn, ch *commands.Challenge) (string, error) {
 		}
 	}
 	g := chess.NewGame(chess.Survival)
-	s := &State{StartFEN: g.StartFEN(), Moves: []string{}, White: white, Black: black, MoveTime: moveTime, Started: t.Now, game: g}
+	s := &State{StartFEN: g.StartFEN(), Moves: []string{}, White: white, Black: black, MoveTime: moveTime, Clock: clock, Started: t.Now, game: g}
 	t.Save(s)
-	msg, err := message(t, s, fmt.Sprintf("%s (White) vs %s (Black). White moves first: the first move must be a promotion.", white.Mention(), black.Mention()))
+	msg, err := message(t, s, fmt.Sprintf("%s (White) vs %s (Black), %s. White moves first: the first move must be a promotion.", white.Mention(), black.Mention(), s.timeControl()))
 	if err != nil {
 		return "", err
 	}
-	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: fmt.Sprintf("**%s**: %s (White) vs %s (Black).", Title, white.Mention(), black.Mention())})
+	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: fmt.Sprintf("**%s**: %s (White) vs %s (Black), %s.", Title, white.Mention(), black.Mention(), s.timeControl())})
 	return fmt.Sprintf("Survival · %s vs %s", white.Name, black.Name), nil
 }
 
@@ -205,6 +237,9 @@ func playMove(t *turn, text string) (*response, error) {
 	if text == "" {
 		return nil, commands.Errorf("Write your move in the move option, e.g. `e8=Q` or `e7e8q`.")
 	}
+	if flagged(t) {
+		return lateMove(t)
+	}
 	s := t.State.clone()
 	before := s.game.Position()
 	m, san, err := s.game.PlayText(text)
@@ -215,6 +250,7 @@ func playMove(t *turn, text string) (*response, error) {
 		}
 		return nil, err
 	}
+	punch(t, s, before.Turn())
 	s.played(before, m, san)
 	s.ended()
 	note := fmt.Sprintf("%s played **%s**.", t.Req.User.Mention(), san)
@@ -228,6 +264,23 @@ func playMove(t *turn, text string) (*response, error) {
 		answer += " " + s.resultLine()
 	}
 	return commit(t, s, note, moveLine(s, t.Req.User), answer)
+}
+
+// lateMove refuses a move that arrived after its side's flag fell (judged
+// when the move is committed): the loss on time is committed instead, in
+// the same transaction, and the mover told so.
+func lateMove(t *turn) (*response, error) {
+	s := t.State.clone()
+	if len(s.Moves) == 0 {
+		if err := (Game{}).Timeout(t); err != nil {
+			return nil, err
+		}
+		return privately(t, "Your move came after your clock ran out: nothing was played. "+s.resultLine()), nil
+	}
+	if _, err := flag(t, s); err != nil {
+		return nil, err
+	}
+	return privately(t, "Your move came after your clock ran out: nothing was played, and you lose on time. "+s.resultLine()), nil
 }
 
 // whoseTurn is the one autocomplete choice of whoever may not move now
@@ -367,6 +420,9 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 	}
 	var withMove string
 	if text := t.Req.Str("move"); text != "" {
+		if flagged(t) {
+			return lateMove(t)
+		}
 		m, err := g.Position().ParseMove(text)
 		if err != nil {
 			var me *chess.MoveError
@@ -383,6 +439,7 @@ func claim(t *turn, s *State, c chess.Color) (*response, error) {
 		} else if err != nil {
 			return nil, err
 		}
+		punch(t, s, before.Turn())
 		s.played(before, m, san)
 		withMove = " with the move " + san
 	} else {
@@ -416,6 +473,12 @@ func rematch(t *turn) (*response, error) {
 		color = "white"
 	}
 	opp := s.player(c.Other())
+	if s.Clock != nil {
+		return t.Rematch(Kind, &opp, map[string]string{"color": color, "clock": s.Clock.String()}, []string{
+			fmt.Sprintf("A rematch of game %s, colours swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), color),
+			fmt.Sprintf("Time control: %s.", s.Clock.Describe()),
+		})
+	}
 	return t.Rematch(Kind, &opp, map[string]string{"color": color, "move_time": s.MoveTime.String()}, []string{
 		fmt.Sprintf("A rematch of game %s, colours swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), color),
 		fmt.Sprintf("Time for each move: %s.", duration.Format(s.MoveTime)),

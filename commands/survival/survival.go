@@ -44,6 +44,9 @@ type State struct {
 	White    commands.User `json:"white"`
 	Black    commands.User `json:"black"`
 	MoveTime time.Duration `json:"move_time"` // nanoseconds
+	// Clock is the game's Fischer clock (nil: the per-move MoveTime, as
+	// every game stored before clocks).
+	Clock *Clocks `json:"clock,omitempty"`
 	commands.Draw
 	// Result is the PGN result once over ("1-0", "0-1", "1/2-1/2").
 	Result string `json:"result,omitempty"`
@@ -68,6 +71,58 @@ type End struct {
 	// Reason is the engine's ending (chess.Reason.String) for board
 	// endings, or the claim ("threefold repetition") for claimed draws.
 	Reason string `json:"reason,omitempty"`
+}
+
+// Clocks are a game's Fischer clocks: each side's remaining time as of the
+// start of its current or next turn (the side to move's runs down to the
+// game's deadline), and the remaining time after each move, for the PGN.
+type Clocks struct {
+	commands.TimeControl
+	White time.Duration   `json:"white"`
+	Black time.Duration   `json:"black"`
+	After []time.Duration `json:"after,omitempty"` // by ply
+}
+
+// left is c's stored remaining time of the side col.
+func (c *Clocks) left(col chess.Color) time.Duration {
+	if col == chess.White {
+		return c.White
+	}
+	return c.Black
+}
+
+func (c *Clocks) set(col chess.Color, d time.Duration) {
+	if col == chess.White {
+		c.White = d
+	} else {
+		c.Black = d
+	}
+}
+
+// flagged reports whether the side to move's clock of t's game has run out
+// at t.Now: the stored deadline (downtime credit and extensions included)
+// has passed.
+func flagged(t *turn) bool {
+	return t.State.Clock != nil && !t.Game.Deadline.IsZero() && !t.Now.Before(t.Game.Deadline)
+}
+
+// punch stops the mover's clock of s (before the move is recorded) at
+// t.Now and adds the increment: the remaining time is the game's deadline
+// less now (downtime credit and extensions included).
+func punch(t *turn, s *State, mover chess.Color) {
+	if s.Clock == nil {
+		return
+	}
+	c := *s.Clock
+	c.After = append([]time.Duration(nil), c.After...)
+	left := c.left(mover)
+	if !t.Game.Deadline.IsZero() {
+		left = t.Game.Deadline.Sub(t.Now)
+	}
+	left = max(left, 0) + c.Inc
+	c.set(mover, left)
+	c.After = append(c.After, left)
+	s.Clock = &c
 }
 
 // Game implements commands.Game for Survival.
@@ -241,10 +296,15 @@ func boardMethod(r chess.Reason) storage.Method {
 	return storage.Aborted
 }
 
-// Clock: the side to move has MoveTime for each move.
+// Clock: the side to move has MoveTime for each move, or with a Fischer
+// clock its remaining time.
 func (Game) Clock(s *State) commands.Clock {
 	if s.Result != "" {
 		return commands.Clock{Rule: commands.NoClock}
+	}
+	if s.Clock != nil {
+		return commands.Clock{Rule: commands.Fischer, Actors: []string{s.player(s.turn()).ID},
+			Key: fmt.Sprint(len(s.Moves)), Period: s.Clock.left(s.turn())}
 	}
 	return commands.Clock{Rule: commands.PerMove, Actors: []string{s.player(s.turn()).ID},
 		Key: fmt.Sprint(len(s.Moves)), Period: s.MoveTime}
@@ -274,19 +334,31 @@ func (Game) Timeout(t *commands.Turn[*State]) error {
 		// The first move never came: aborted, not scored (ruling 28).
 		return abort(t, s, "no first move", fmt.Sprintf("%s never made the first move.", s.describe(s.turn())))
 	}
+	_, err := flag(t, s)
+	return err
+}
+
+// flag ends s, t's game, lost on time by the side to move (its clock at
+// zero), and says so on the final board; it returns the note.
+func flag(t *turn, s *State) (string, error) {
 	loser := s.turn()
 	if err := s.game.Timeout(loser); err != nil {
-		return err
+		return "", err
+	}
+	if s.Clock != nil {
+		c := *s.Clock
+		c.set(loser, 0)
+		s.Clock = &c
 	}
 	s.ended()
 	t.Save(s)
 	note := fmt.Sprintf("%s ran out of time. %s", s.describe(loser), s.resultLine())
 	msg, err := message(t, s, note)
 	if err != nil {
-		return err
+		return "", err
 	}
 	t.Board(commands.ChannelOfGame, msg, commands.Message{Content: note})
-	return nil
+	return note, nil
 }
 
 // abort ends s, t's game, aborted (why, the reason kept with the end),
@@ -326,6 +398,11 @@ func (s *State) clone() *State {
 	c := *s
 	c.Moves = append([]string(nil), s.Moves...)
 	c.game = s.game.Clone()
+	if s.Clock != nil {
+		k := *s.Clock
+		k.After = append([]time.Duration(nil), s.Clock.After...)
+		c.Clock = &k
+	}
 	if s.End != nil {
 		e := *s.End
 		c.End = &e
@@ -383,6 +460,9 @@ func (s *State) reasonText() string {
 	case storage.Agreement:
 		return "agreement"
 	case storage.Time:
+		if s.Clock != nil {
+			return "time (the clock ran out)"
+		}
 		return "time (the per-move limit ran out)"
 	case storage.Repetition, storage.FiftyMoves:
 		return s.End.Reason + " (claimed)"

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"sandtable/commands"
 	"sandtable/commands/chessui"
 	"sandtable/commands/historyview"
 	"sandtable/commands/ui"
 	"sandtable/games/chess"
+	"sandtable/internal/duration"
 )
 
 // boardFile draws g's current position as board.png.
@@ -38,7 +40,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "White", Value: t.WithRating(s.White), Inline: true},
 			{Name: "Black", Value: t.WithRating(s.Black), Inline: true},
 		},
-		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel(),
+		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel() + " · " + s.timeControlShort(),
 	}
 	if vs := commands.ComputerSeats(t.Game); vs != "" {
 		e.Description = vs + " · unrated"
@@ -60,10 +62,13 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			e.Color = commands.ColorBlack
 		}
 		toMove := fmt.Sprintf("%s, move %d", s.describe(turn), pos.FullmoveNumber())
-		if d := t.Deadline(); !d.IsZero() {
+		if d := t.Deadline(); !d.IsZero() && s.Clock == nil {
 			toMove += fmt.Sprintf("\nTime runs out <t:%d:R>", d.Unix())
 		}
 		e.Fields = append(e.Fields, &ui.Field{Name: "To move", Value: toMove})
+		if s.Clock != nil {
+			e.Fields = append(e.Fields, &ui.Field{Name: "Clocks", Value: clocksText(s, t.Deadline())})
+		}
 		if caps := pos.Captures(); len(caps) > 0 {
 			sans := make([]string, 0, len(caps))
 			for _, m := range caps {
@@ -95,19 +100,15 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 	} else {
 		e.Color = commands.ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.Result + ": " + s.resultLine()})
+		if s.Clock != nil {
+			e.Fields = append(e.Fields, &ui.Field{Name: "Clocks", Value: clocksText(s, time.Time{})})
+		}
 		// The record replays the history (the position was resumed).
 		full, err := chess.ReplayGame(chess.Survival, s.StartFEN, s.Moves)
 		if err != nil {
 			return commands.Message{}, fmt.Errorf("game %s: replay: %w", t.Game.ID, err)
 		}
-		pgn := full.PGN([]chess.Tag{
-			{Name: "Event", Value: "SandTable Bot Survival Chess"},
-			{Name: "Site", Value: "Discord"},
-			{Name: "Date", Value: s.Started.UTC().Format("2006.01.02")},
-			{Name: "White", Value: s.White.Name},
-			{Name: "Black", Value: s.Black.Name},
-			{Name: "Termination", Value: s.reasonText()},
-		}, s.Result)
+		pgn := pgnOf(full, s)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
 		row := ui.Row{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}
 		if analysable(s) {
@@ -116,6 +117,50 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		rows = []ui.Row{row}
 	}
 	return commands.Message{Content: note, Cards: []*ui.Card{e}, Files: files, Rows: rows}, nil
+}
+
+// clocksText shows s's clocks: the side to move's running out at deadline
+// (a relative timestamp, which counts down in every client), the other's
+// frozen; both frozen once the game is over or when no deadline runs.
+func clocksText(s *State, deadline time.Time) string {
+	line := func(c chess.Color) string {
+		if !s.over() && s.turn() == c && !deadline.IsZero() {
+			return fmt.Sprintf("%s: ⏱ runs out <t:%d:R>", c.Title(), deadline.Unix())
+		}
+		return fmt.Sprintf("%s: %s", c.Title(), commands.ClockText(s.Clock.left(c)))
+	}
+	return line(chess.White) + "\n" + line(chess.Black)
+}
+
+// timeControlShort is the time control in a board's footer: "10+5" or
+// "1d per move".
+func (s *State) timeControlShort() string {
+	if s.Clock != nil {
+		return s.Clock.String()
+	}
+	return duration.Format(s.MoveTime) + " per move"
+}
+
+// pgnOf is the PGN record of s, full its replayed game: with a Fischer
+// clock, its TimeControl tag and each move's remaining time ([%clk]).
+func pgnOf(full *chess.Game, s *State) string {
+	tags := []chess.Tag{
+		{Name: "Event", Value: "SandTable Bot Survival Chess"},
+		{Name: "Site", Value: "Discord"},
+		{Name: "Date", Value: s.Started.UTC().Format("2006.01.02")},
+		{Name: "White", Value: s.White.Name},
+		{Name: "Black", Value: s.Black.Name},
+		{Name: "Termination", Value: s.reasonText()},
+	}
+	if s.Clock == nil {
+		return full.PGN(tags, s.Result)
+	}
+	tags = append(tags, chess.Tag{Name: "TimeControl", Value: s.Clock.PGN()})
+	comments := make([]string, len(s.Clock.After))
+	for i, d := range s.Clock.After {
+		comments[i] = "[%clk " + commands.PGNClock(d) + "]"
+	}
+	return full.PGNWithComments(tags, s.Result, comments)
 }
 
 // lastMoves is the last n moves of g in SAN, numbered as in a move list

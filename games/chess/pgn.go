@@ -20,6 +20,13 @@ type Tag struct {
 // than letters, digits and underscores are dropped; the caller cannot
 // override Result, Variant, SetUp or FEN.
 func (g *Game) PGN(tags []Tag, result string) string {
+	return g.PGNWithComments(tags, result, nil)
+}
+
+// PGNWithComments is PGN with a comment after each move: comments[i],
+// when given and not empty, follows the i-th move as "{ comments[i] }"
+// (e.g. "[%clk 0:09:58]"); a closing brace in a comment is dropped.
+func (g *Game) PGNWithComments(tags []Tag, result string, comments []string) string {
 	switch result {
 	case "1-0", "0-1", "1/2-1/2", "*":
 	default:
@@ -39,10 +46,14 @@ func (g *Game) PGN(tags []Tag, result string) string {
 	for i, san := range g.sans {
 		if !black {
 			tokens = append(tokens, strconv.Itoa(num)+".")
-		} else if i == 0 {
+		} else if i == 0 || (i <= len(comments) && comments[i-1] != "") {
+			// Black's move after a comment carries its number again.
 			tokens = append(tokens, strconv.Itoa(num)+"...")
 		}
 		tokens = append(tokens, san)
+		if i < len(comments) && comments[i] != "" {
+			tokens = append(tokens, "{ "+strings.ReplaceAll(comments[i], "}", "")+" }")
+		}
 		if black {
 			num++
 		}
