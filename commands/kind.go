@@ -771,7 +771,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if saved != nil {
 		*rec = *saved
 	}
-	drained := len(effects) > 0 && a.deliverNowFrom(req.Context(), rec.ID, true, head) // run holds the game's lock
+	drained := len(effects) > 0 && a.deliverNowFrom(req.Context(), rec.ID, true, head, saved) // run holds the game's lock
 	for _, ap := range t.apart {
 		a.deliverNow(req.Context(), ap.stream, true)
 	}
