@@ -29,6 +29,7 @@ const (
 	OpEditDM       = outbox.OpEditDM
 	OpStartThread  = outbox.OpStartThread
 	OpAddMember    = outbox.OpAddMember
+	OpAddMembers   = outbox.OpAddMembers
 	OpRemoveMember = outbox.OpRemoveMember
 	OpArchive      = outbox.OpArchive
 	OpBoard        = outbox.OpBoard

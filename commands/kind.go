@@ -293,9 +293,18 @@ func (t *Turn[S]) Edit(channelID, messageID string, m Message) {
 	t.Effect(Effect{Op: OpEdit, Channel: channelID, Message: messageID, Body: &m})
 }
 
-// AddMember asks for userID to be added to the thread threadID.
+// AddMember asks for userID to be added to the thread threadID. Members
+// added one after another to one thread are one effect (OpAddMembers):
+// each effect costs several keys in the transaction that saves it, and a
+// Team Chess start adds a whole table.
 func (t *Turn[S]) AddMember(threadID, userID string) {
-	t.Effect(Effect{Op: OpAddMember, Channel: threadID, User: userID})
+	if n := len(t.effects); n > 0 {
+		if last := &t.effects[n-1]; last.Op == OpAddMembers && last.Channel == threadID {
+			last.Users = append(last.Users, userID)
+			return
+		}
+	}
+	t.Effect(Effect{Op: OpAddMembers, Channel: threadID, Users: []string{userID}})
 }
 
 // RemoveMember asks for userID to be removed from the thread threadID.
@@ -765,7 +774,7 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 	if saved != nil {
 		*rec = *saved
 	}
-	drained := len(effects) > 0 && a.deliverNowFrom(req.Context(), rec.ID, true, head) // run holds the game's lock
+	drained := len(effects) > 0 && a.deliverNowFrom(req.Context(), rec.ID, true, head, saved) // run holds the game's lock
 	for _, ap := range t.apart {
 		a.deliverNow(req.Context(), ap.stream, true)
 	}

@@ -214,13 +214,14 @@ const deliverNowBudget = time.Second
 // remains is the dispatcher's, which retries as usual; a failure here is an
 // attempt like any other.
 func (a *App) deliverNow(ctx context.Context, stream string, gameLocked bool) {
-	a.deliverNowFrom(ctx, stream, gameLocked, nil)
+	a.deliverNowFrom(ctx, stream, gameLocked, nil, nil)
 }
 
 // deliverNowFrom is deliverNow given stream's head as the action's
-// transaction read it (nil: not read), and reports whether it left the
-// streams empty (false when it cannot tell).
-func (a *App) deliverNowFrom(ctx context.Context, stream string, gameLocked bool, first *storage.Pending) (drained bool) {
+// transaction read it (nil: not read) and, when gameLocked, the game as
+// that transaction saved it (nil: not saved), and reports whether it left
+// the streams empty (false when it cannot tell).
+func (a *App) deliverNowFrom(ctx context.Context, stream string, gameLocked bool, first *storage.Pending, game *storage.Game) (drained bool) {
 	if _, _, ok := a.currentLease(); !a.DeliverInline || !ok {
 		return false
 	}
@@ -260,22 +261,28 @@ func (a *App) deliverNowFrom(ctx context.Context, stream string, gameLocked bool
 			return false
 		}
 		next = &nextHeads{streams: streams}
-		ok, err := a.deliverOne(ctx, *head, now, gameLocked, next)
+		if !gameLocked {
+			game = nil
+		}
+		ok, err := a.deliverOne(ctx, *head, now, gameLocked, game, next)
 		a.streams.release(head.Stream)
 		if err != nil || !ok {
 			return false
 		}
+		game = next.game
 	}
 	return false
 }
 
 // nextHeads asks deliverOne to read, in the transaction that records an
 // effect done, the heads of streams that follow (instead of a View
-// after it); read says it did.
+// after it); read says it did. game is the effect's game as that
+// transaction left it, when it read it (see deliverOne's known).
 type nextHeads struct {
 	streams []string
 	heads   []*storage.Pending
 	read    bool
+	game    *storage.Game
 }
 
 // kick wakes the dispatcher: there is something new to deliver.
@@ -666,7 +673,7 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 	p := &head
 	for p != nil && ctx.Err() == nil {
 		after := &nextHeads{streams: []string{head.Stream}}
-		ok, err := a.deliverOne(ctx, *p, now, false, after)
+		ok, err := a.deliverOne(ctx, *p, now, false, nil, after)
 		if err != nil || !ok {
 			return n, err
 		}
@@ -692,8 +699,17 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 // done (performed or dropped). gameLocked says the caller holds the lock of
 // the effect's game (an action delivering its own effects). When it
 // records the effect performed, the transaction that does reads the heads
-// of after.streams too (after.read).
-func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool, after *nextHeads) (ok bool, err error) {
+// of after.streams too (after.read). known, when gameLocked, is the game as
+// the last transaction of the caller's sequence (the action's commit, or
+// the previous effect's record) left it: the delivery reads it instead of
+// the store. Under the game's lock nothing else in this process changes
+// the game, and what a delivery reads of it (its thread, live boards,
+// pings, final message) changes only when its streams' effects are
+// recorded done, in order, which this sequence does; so it is the game a
+// View would have read right after that transaction, and whatever the
+// delivery then records is read and compared again in its own
+// transaction.
+func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool, known *storage.Game, after *nextHeads) (ok bool, err error) {
 	if a.wasShown(p.ID) {
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
@@ -725,7 +741,10 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 	// repeat (a retry after a lost answer) is answered with the message
 	// already created; 429s and 5xx reach the retry policy below.
 	pctx = retry.WithoutTransportRetries(retry.WithNonce(pctx, retry.Nonce(p.ID)))
-	id, err := a.perform(pctx, &e, maybeDone, drawn)
+	if !gameLocked || known == nil || known.ID != e.Game {
+		known = nil
+	}
+	id, err := a.perform(pctx, &e, maybeDone, drawn, known)
 	cancel()
 	lost := lctx.Err() != nil && ctx.Err() == nil
 	stop()
@@ -766,9 +785,11 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		defer unlock()
 	}
 	var heads []*storage.Pending
+	var game *storage.Game // as this transaction leaves it, when it reads it
 	// Under ctx's values (an action's storage.Carry), not its end: the
 	// outcome is recorded whatever happens to the caller.
 	err = a.Store.Update(context.WithoutCancel(ctx), func(tx storage.Tx) error {
+		game = nil
 		hints := []storage.Hint{storage.HintDone(p.ID)}
 		if board || yields || ping {
 			hints = append(hints, storage.HintGame(e.Game))
@@ -809,6 +830,14 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		if after == nil {
 			return nil
 		}
+		if gameLocked && (board || yields || ping) {
+			// Read above (hinted): no request of its own.
+			g, err := tx.Games().Get(e.Game)
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			game = g
+		}
 		var err error
 		heads, err = tx.Outbox().StreamHeads(after.streams...)
 		return err
@@ -820,7 +849,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		a.settled(p.ID)
 		a.observeDone(p, e.Queued)
 		if after != nil {
-			after.heads, after.read = heads, true
+			after.heads, after.read, after.game = heads, true, game
 		}
 	}
 	return true, err
@@ -835,7 +864,7 @@ var errWaiting = errors.New("waiting for the game's thread")
 // this process, or of one that crashed) may have done it already: a post
 // or a direct message is then looked for among the recent ones first.
 // drawn is a replay's drawing (Effect.Replay).
-func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay) (string, error) {
+func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *drawnReplay, known *storage.Game) (string, error) {
 	ch := e.Channel
 	var rec *storage.Game
 	needGame := (e.Closing && e.Game != "") || (e.Op == OpBoard && e.InPlace) || (e.Replay && e.Game != "") || e.Op == OpUnping || (e.Op == OpPing && e.Replace)
@@ -843,7 +872,10 @@ func (a *App) perform(ctx context.Context, e *Effect, maybeDone bool, drawn *dra
 	if ch == ChannelOfGame && !needGame {
 		thread = a.threadOf(e.Game)
 	}
-	if needGame || (ch == ChannelOfGame && thread == "") {
+	if known != nil && (needGame || (ch == ChannelOfGame && thread == "")) {
+		rec, thread = known, known.ThreadID
+		a.learnThread(rec)
+	} else if needGame || (ch == ChannelOfGame && thread == "") {
 		if err := a.view(func(tx storage.Tx) error {
 			var err error
 			rec, err = tx.Games().Get(e.Game)

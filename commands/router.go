@@ -445,16 +445,25 @@ func (a *App) gameInChannelLocked(req *Request) (*storage.Game, func(), error) {
 				if req.InteractionID != "" {
 					hints = append(hints, storage.HintInteraction(req.InteractionID))
 				}
+				hints = append(hints, notifyHints(guess.humans)...)
 			}
 			tx.Prefetch(hints...)
 			var err error
 			if g, err = tx.Games().ByChannel(req.ChannelID); err != nil {
 				return err
 			}
-			if g.ID == guess.id && slices.Equal(ratedPlayers(g), guess.rated) {
-				req.ratings, err = readRatings(tx, g.Kind, g.GuildID, guess.rated)
+			if g.ID != guess.id {
+				return nil
 			}
-			return err
+			if slices.Equal(ratedPlayers(g), guess.rated) {
+				if req.ratings, err = readRatings(tx, g.Kind, g.GuildID, guess.rated); err != nil {
+					return err
+				}
+			}
+			// The players' notification choices, which the action's
+			// transaction reads when a turn starts (expandPings), read
+			// with the game and carried to it.
+			return tx.ReadAhead(notifyHints(humanPlayers(g))...)
 		})
 		if errors.Is(err, storage.ErrNotFound) {
 			err = Errorf("There is no game in this channel. Use this command in a game's thread (see /games for yours).")
@@ -477,6 +486,27 @@ func (a *App) gameInChannelLocked(req *Request) (*storage.Game, func(), error) {
 type channelGuess struct {
 	id, kind, guild string
 	rated           []string // the players whose ratings the game shows
+	humans          []string // the players the computer does not play
+}
+
+// humanPlayers are g's players but its computer seats.
+func humanPlayers(g *storage.Game) []string {
+	var out []string
+	for _, id := range g.Players {
+		if _, computer := g.Computer(id); !computer {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// notifyHints are the reads of users' notification choices (notifyChoice).
+func notifyHints(users []string) []storage.Hint {
+	hs := make([]storage.Hint, len(users))
+	for i, u := range users {
+		hs[i] = storage.HintNotify(u)
+	}
+	return hs
 }
 
 // ratedPlayers are the players whose ratings g shows beside their names
@@ -522,7 +552,7 @@ func (a *App) learnChannel(channelID string, g *storage.Game) {
 	if a.channels == nil || len(a.channels) >= maxThreads {
 		a.channels = map[string]channelGuess{}
 	}
-	a.channels[channelID] = channelGuess{id: g.ID, kind: g.Kind, guild: g.GuildID, rated: slices.Clone(ratedPlayers(g))}
+	a.channels[channelID] = channelGuess{id: g.ID, kind: g.Kind, guild: g.GuildID, rated: slices.Clone(ratedPlayers(g)), humans: humanPlayers(g)}
 }
 
 // Sweep runs every timer that is due at now: per-move time limits of games,

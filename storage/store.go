@@ -255,6 +255,15 @@ func HintNextHead(stream string) Hint {
 	return Hint{[]prefetchRead{o.headRead(stream, 2), o.headRead(stream, 2, bOutboxBodies), o.headRead(stream, 2, bOutboxClaims)}}
 }
 
+// HintNotify: Notify().Each of a user (their choices in every server).
+func HintNotify(userID string) Hint {
+	if _, err := notifyKey("", userID); err != nil {
+		return Hint{} // the read itself says what is wrong
+	}
+	p := userID + "/"
+	return Hint{[]prefetchRead{{b: bNotify, key: p, to: prefixEnd(p)}}}
+}
+
 // HintRating: Ratings().Get of a player.
 func HintRating(kind, guildID, userID string) Hint {
 	k, err := recordKey(kind, guildID, userID)

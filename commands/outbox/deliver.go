@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"sandtable/commands/ui"
+	"sandtable/internal/retry"
 	"sandtable/storage"
 )
 
@@ -217,6 +218,29 @@ var effectKinds = map[Op]effectKind{
 	},
 	OpAddMember: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
 		return "", x.p.AddThreadMember(ctx, d.Channel, d.Effect.User)
+	}},
+	// Adding a member is idempotent, so a retry adds them all again; one
+	// Discord refuses for good (a user gone from the server) is skipped,
+	// and the effect is refused only when every member is.
+	OpAddMembers: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+		var refused error
+		added := false
+		for _, id := range d.Effect.Users {
+			err := x.p.AddThreadMember(ctx, d.Channel, id)
+			switch {
+			case err == nil:
+				added = true
+			case !retry.IsPermanent(err):
+				return "", err
+			default:
+				refused = err
+				x.log.Warn("adding a member to a thread refused; the others are still added", "thread", d.Channel, "user", id, "err", err)
+			}
+		}
+		if !added {
+			return "", refused
+		}
+		return "", nil
 	}},
 	OpRemoveMember: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
 		return "", x.p.RemoveThreadMember(ctx, d.Channel, d.Effect.User)

@@ -17,6 +17,7 @@ const (
 	OpEditDM       Op = "edit_dm"       // make the direct message Message to User Body
 	OpStartThread  Op = "start_thread"  // start thread Name under Channel: from the message Message when set, else a new one (Private or public)
 	OpAddMember    Op = "add_member"    // add User to the thread Channel
+	OpAddMembers   Op = "add_members"   // add each of Users to the thread Channel (one effect for a team: a start's transaction stays within etcd's limits)
 	OpRemoveMember Op = "remove_member" // remove User from the thread Channel
 	OpArchive      Op = "archive"       // archive and lock the thread Channel (idempotent)
 	OpBoard        Op = "board"         // post Body in Channel as the game's live board there; the board it replaces becomes its compact form (see Turn.Board)
@@ -45,6 +46,7 @@ type Effect struct {
 	Channel string      `json:"channel,omitempty"`
 	Message string      `json:"message,omitempty"`
 	User    string      `json:"user,omitempty"`
+	Users   []string    `json:"users,omitempty"` // add_members: the users to add
 	Guild   string      `json:"guild,omitempty"` // start_thread: the guild, to find the thread again
 	Name    string      `json:"name,omitempty"`
 	Private bool        `json:"private,omitempty"`

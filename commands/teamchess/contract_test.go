@@ -232,7 +232,7 @@ func TestStartIsOneTransactionThenEffects(t *testing.T) {
 		return nil
 	}))
 
-	require.Equal(t, 10, commandstest.Deliver(t, a, t0), "3 + 2 + 1 members, 3 boards, the first ping")
+	require.Equal(t, 7, commandstest.Deliver(t, a, t0), "one effect adding the members per thread (3 + 2 + 1 members), 3 boards, the first ping")
 	require.ElementsMatch(t, []string{alice.ID, bob.ID, carol.ID}, p.Members[g.ThreadID])
 	require.ElementsMatch(t, []string{alice.ID, bob.ID}, p.Members[s.TeamThreads[chess.White]])
 	require.ElementsMatch(t, []string{carol.ID}, p.Members[s.TeamThreads[chess.Black]])

@@ -17,10 +17,53 @@ import (
 	"sandtable/storage"
 )
 
-// teamW and teamB are the largest teams whose game's start fits one etcd
-// transaction of 128 operations (8 v 8 does not: 130 writes, on main
-// before issue 26 too).
+// teamW and teamB are large teams whose game's end fits one etcd
+// transaction of 128 operations (the end writes about 6 keys per rated
+// player: a 10 v 10 end does not fit, see TestLargeGameStartFitsEtcd).
 const teamW, teamB = 8, 7
+
+// TestLargeGameStartFitsEtcd: a 10 v 10 lobby, the largest a lobby takes,
+// starts on etcd within half of etcd's default 128 operations per
+// transaction, and every player is added to the public thread and to
+// their team's. Each member added was an effect of its own (envelope, body
+// and claim: 3 keys): the start of 8 v 8 was 133 writes and refused.
+func TestLargeGameStartFitsEtcd(t *testing.T) {
+	t.Parallel()
+	cluster := etcdtest.Start(t)
+	store, err := storage.OpenEtcd(t.Context(), storage.EtcdOptions{Endpoints: cluster.Endpoints()})
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	p := commandstest.NewPlatform()
+	a := commands.New(store, p, commands.Settings{BoardSize: 320, MoveTime: 24 * time.Hour, ChallengeTTL: time.Hour, LobbyTTL: 24 * time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a.Now = func() time.Time { return t0 }
+	a.AnswerCopies, a.DeliverInline = false, false
+	a.SetSelf(commandstest.Computer.ID)
+	t.Cleanup(a.StopComputers)
+	Register(a)
+	const n = 10
+	var teams [2][]commands.User
+	var all []string
+	for side := range teams {
+		for i := range n {
+			u := commands.User{ID: fmt.Sprint(400000 + 1000*side + i), Name: fmt.Sprint("p", side, "-", i)}
+			teams[side] = append(teams[side], u)
+			all = append(all, u.ID)
+		}
+	}
+	g, pub, team := startGame(t, a, store, "", teams[0], teams[1])
+	require.True(t, g.Active)
+	require.Len(t, g.Players, 2*n)
+	ops, size := store.Largest()
+	t.Logf("largest transaction: %d writes, %d bytes", ops, size)
+	require.LessOrEqual(t, ops, 64, "the start's transaction leaves etcd's 128 operations a margin")
+	require.ElementsMatch(t, all, p.Members[pub])
+	s := load(t, store, g.ID)
+	for side, th := range team {
+		require.NotEmpty(t, s.InThread[side])
+		require.ElementsMatch(t, s.InThread[side], p.Members[th], "team thread %d", side)
+	}
+}
 
 // TestLargeGameEndFitsEtcd: the end of an 8 v 7 game in which every
 // commander moved, whose players all have ratings and records already,
