@@ -176,6 +176,8 @@ type stSearch struct {
 	done     <-chan struct{} // the context's
 	nodes    int
 	capped   bool
+	// nextCheck is the node count at which out next reads the clock.
+	nextCheck int
 }
 
 // out reports whether the budget or the time cap is used up.
@@ -183,7 +185,8 @@ func (s *stSearch) out() bool {
 	if s.p.level.Nodes > 0 && s.nodes >= s.p.level.Nodes {
 		return true
 	}
-	if s.nodes%16 == 0 {
+	if s.nodes >= s.nextCheck {
+		s.nextCheck = s.nodes + 16
 		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
 			s.capped = true
 			return true
@@ -202,7 +205,7 @@ func (s *stSearch) out() bool {
 func (s *stSearch) try(pos *sandtable.Position, a sandtable.Action) *sandtable.Position {
 	s.nodes++
 	q := pos.Clone()
-	if _, err := q.Apply(a); err != nil {
+	if err := q.PlayForSearch(a); err != nil {
 		return nil
 	}
 	return q
@@ -564,7 +567,7 @@ func (s *stSearch) mainCandidates(pos *sandtable.Position, side sandtable.Side, 
 	}
 	seen := map[string]bool{}
 	for _, c := range []struct{ threshold, adv int }{{30, 0}, {5, 0}, {1, 3}, {1, 10}} {
-		st := composite(pos, b, side, c.threshold, c.adv)
+		st := composite(pos, b, side, steps, c.threshold, c.adv)
 		if len(st) < 2 {
 			continue
 		}
@@ -583,10 +586,63 @@ func (s *stSearch) mainCandidates(pos *sandtable.Position, side sandtable.Side, 
 	return out, nil
 }
 
-// composite builds a set of Infantry steps for side: repeatedly the best
-// legal next step scoring at least threshold, of which at most adv are
-// plain advances (score below 30).
-func composite(pos *sandtable.Position, b *stBoard, side sandtable.Side, threshold, adv int) []sandtable.Step {
+// composite builds a set of Infantry steps for side from the legal
+// single steps next (pos.LegalNextSteps(nil)): the best-scoring steps
+// first, each Infantry once, each target square once, only steps scoring
+// at least threshold, of which at most adv are plain advances (score
+// below 30). The set is checked once on a copy; when the rules refuse it
+// (a case the local bookkeeping does not model), the step-by-step build
+// (compositeExact) is used instead.
+func composite(pos *sandtable.Position, b *stBoard, side sandtable.Side, next []sandtable.Step, threshold, adv int) []sandtable.Step {
+	type cand struct {
+		st sandtable.Step
+		sc int
+	}
+	var cs []cand
+	for _, st := range next {
+		if sc := stepScore(b, side, st, nil); sc >= threshold {
+			cs = append(cs, cand{st, sc})
+		}
+	}
+	slices.SortStableFunc(cs, func(x, y cand) int { return y.sc - x.sc })
+	usedFrom := map[sandtable.Square]int{}
+	usedTo := map[sandtable.Square]bool{}
+	var steps []sandtable.Step
+	for _, c := range cs {
+		if len(steps) >= 40 {
+			break
+		}
+		limit := 1
+		if p := b.piece(c.st.From); p != nil && p.ID.Kind.IsVehicle() {
+			limit = len(p.Crew) // crew leaving one by one
+		}
+		if usedFrom[c.st.From] >= limit || usedTo[c.st.To] || usedFrom[c.st.To] > 0 {
+			continue
+		}
+		if c.sc < 30 {
+			if adv == 0 {
+				continue
+			}
+			adv--
+		}
+		usedFrom[c.st.From]++
+		usedTo[c.st.To] = true
+		steps = append(steps, c.st)
+	}
+	if len(steps) < 2 {
+		return steps
+	}
+	q := pos.Clone()
+	if q.PlayForSearch(sandtable.Action{Kind: sandtable.ActInfantry, Steps: steps}) != nil {
+		return compositeExact(pos, b, side, threshold, adv)
+	}
+	return steps
+}
+
+// compositeExact builds the set step by step: repeatedly the best legal
+// next step scoring at least threshold, of which at most adv are plain
+// advances (score below 30).
+func compositeExact(pos *sandtable.Position, b *stBoard, side sandtable.Side, threshold, adv int) []sandtable.Step {
 	var prefix []sandtable.Step
 	vacated := map[sandtable.Square]bool{}
 	for len(prefix) < 40 {
