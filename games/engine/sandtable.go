@@ -19,13 +19,18 @@ type SandTableLevel struct {
 	// evaluated) per Choose.
 	Nodes int
 	// Replies is how many of the best Main actions (by one-turn lookahead)
-	// are searched one turn deeper: the own PostTurn played by the same
-	// planner, then every candidate Main action of the opponent, scored by
-	// its worst for us. 0: one-turn lookahead only.
+	// are searched over whole turns, budget allowing: the own PostTurn
+	// played by the same planner, then every candidate Main action of the
+	// opponent, scored by its worst for us. 0: one-turn lookahead only;
+	// -1: every candidate the budget allows.
 	Replies int
 	// Hazards caps the Mine and Anti-Air placements tried in PostTurn (0:
 	// all); Vehicles caps the Vehicle moves tried in Main (0: all).
 	Hazards, Vehicles int
+	// Answer: after the two-turn search of every candidate, search them
+	// again three turns deep (our best answer to each reply), budget
+	// allowing.
+	Answer bool
 	// Noise is the most points a seeded random term adds to a candidate's
 	// score (0: always the best found).
 	Noise int
@@ -42,7 +47,7 @@ var SandTableLevels = []SandTableLevel{
 	{Name: "easy", Nodes: 1_500, Hazards: 80, Vehicles: 120, Noise: 80, Threat: 60},
 	{Name: "intermediate", Nodes: 5_000, Noise: 10, Threat: 80},
 	{Name: "advanced", Nodes: 40_000, Replies: 4, Threat: 80},
-	{Name: "strongest", Nodes: 150_000, Replies: 10, Threat: 80},
+	{Name: "strongest", Nodes: 150_000, Replies: -1, Answer: true, Threat: 80},
 }
 
 // SandTablePlayer is the computer player of SandTable Chess: a level,
@@ -176,6 +181,8 @@ type stSearch struct {
 	done     <-chan struct{} // the context's
 	nodes    int
 	capped   bool
+	// deepened counts the candidates searched over whole turns.
+	deepened int
 	// nextCheck is the node count at which out next reads the clock.
 	nextCheck int
 }
@@ -359,9 +366,16 @@ type scored struct {
 	after *sandtable.Position
 }
 
-// main chooses a Main action: every candidate is applied to a copy and
-// evaluated (one-turn lookahead); with replies > 0 the best replies ones
-// are searched one turn deeper (see SandTableLevel.Replies).
+// main chooses a Main action. Every candidate is applied to a copy and
+// evaluated (one-turn lookahead); with replies != 0, candidates are then
+// searched over whole turns, best first, as long as the budget lasts
+// (at most replies of them; -1: all): our Main action, our PostTurn
+// played by the one-turn planner, then every candidate Main action of the
+// opponent, the candidate scored by the reply worst for us. A reply that
+// refuted an earlier candidate is tried first, and a candidate is left as
+// soon as one reply shows it no better than the best so far. Only
+// candidates searched to the end compete; a search stopped by the budget
+// or the time cap drops the candidate it was on.
 func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action, int, error) {
 	cands, err := s.mainCandidates(pos, s.me, true)
 	if err != nil {
@@ -385,23 +399,65 @@ func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action,
 		return sandtable.Action{}, 0, errors.New("no candidate Main action was legal")
 	}
 	slices.SortStableFunc(list, func(x, y scored) int { return y.score - x.score })
-	if replies > 0 && list[0].score < stWin/2 {
-		n := min(replies, len(list))
-		for i := range n {
-			if s.out() {
-				break
-			}
-			list[i].score = s.deepen(list[i].after)
-		}
-		slices.SortStableFunc(list[:n], func(x, y scored) int { return y.score - x.score })
+	if replies == 0 || list[0].score >= stWin/2 {
+		return list[0].a, list[0].score, nil
 	}
-	return list[0].a, list[0].score, nil
+	n := len(list)
+	if replies > 0 {
+		n = min(replies, n)
+	}
+	best, bestScore, done := s.turns(list[:n], 2)
+	if best < 0 {
+		return list[0].a, list[0].score, nil
+	}
+	if s.p.level.Answer && done == n && n > 1 {
+		// Again three turns deep (our answer to each reply), the best of
+		// two turns first; a stopped pass keeps the best it completed.
+		list[0], list[best] = list[best], list[0]
+		if b3, sc3, _ := s.turns(list[:n], 3); b3 >= 0 {
+			return list[b3].a, sc3, nil
+		}
+		return list[0].a, bestScore, nil
+	}
+	return list[best].a, bestScore, nil
 }
 
-// deepen scores q (after one of our Main actions) by playing our PostTurn
-// with the one-turn planner, then taking the opponent's Main action that
-// is worst for us.
-func (s *stSearch) deepen(q *sandtable.Position) int {
+// turns searches the candidates over depth turns (2 or 3) in order, as
+// long as the budget lasts; it returns the best one searched to the end
+// (-1: none), its score and how many were searched.
+func (s *stSearch) turns(list []scored, depth int) (best, bestScore, done int) {
+	best = -1
+	var killer string
+	for i := range list {
+		if s.out() {
+			break
+		}
+		sc, st := s.deepen(list[i].after, depth, best >= 0, bestScore, &killer)
+		if st == stStopped {
+			break
+		}
+		done++
+		s.deepened++
+		if st == stExact && (best < 0 || sc > bestScore) {
+			best, bestScore = i, sc
+		}
+	}
+	return best, bestScore, done
+}
+
+// How a whole-turn search of one candidate ended.
+const (
+	stExact   = iota // every reply tried: the score is the candidate's
+	stCut            // a reply showed it no better than alpha
+	stStopped        // the budget or the time cap stopped it
+)
+
+// deepen scores q (after one of our Main actions) over whole turns: our
+// PostTurn played by the one-turn planner, then the opponent's Main
+// action worst for us (see main). With hasAlpha it stops (stCut) as soon
+// as the score cannot exceed alpha. *killer is the notation of the reply
+// that refuted the last candidate: tried first, and updated.
+func (s *stSearch) deepen(q *sandtable.Position, depth int, hasAlpha bool, alpha int, killer *string) (int, int) {
 	// The opponent's pending Drones resolve at its PreTurn, which the
 	// playable copy plays without them: count their risk here.
 	risk := 0
@@ -409,11 +465,12 @@ func (s *stSearch) deepen(q *sandtable.Position) int {
 		b := newSTBoard(q)
 		risk = b.droneRisk(s.me.Opp(), s.me, q.Count(s.me, sandtable.Base), s.opDrones) * 6 / 10
 	}
-	return s.deepenAfter(q) - risk
+	sc, st := s.deepenAfter(q, depth, hasAlpha, alpha+risk, killer)
+	return sc - risk, st
 }
 
 // deepenAfter is deepen without the Drone risk.
-func (s *stSearch) deepenAfter(q *sandtable.Position) int {
+func (s *stSearch) deepenAfter(q *sandtable.Position, depth int, hasAlpha bool, alpha int, killer *string) (int, int) {
 	for q.Phase() == sandtable.PhasePostTurn && q.ToMove() == s.me {
 		a, _, err := s.hazard(q, 60)
 		if err != nil {
@@ -425,17 +482,29 @@ func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 		}
 		q = r
 	}
+	if s.capped {
+		return 0, stStopped
+	}
 	if q.Phase() != sandtable.PhaseMain || q.ToMove() != s.me.Opp() {
-		return stEval(q, s.me, s.p.level.Threat, 0)
+		return stEval(q, s.me, s.p.level.Threat, 0), stExact
 	}
 	cands, err := s.mainCandidates(q, s.me.Opp(), true)
 	if err != nil || len(cands) == 0 {
-		return stEval(q, s.me, s.p.level.Threat, 0)
+		return stEval(q, s.me, s.p.level.Threat, 0), stExact
 	}
-	worst := stWin * 2
+	if *killer != "" {
+		for i, a := range cands {
+			if a.String() == *killer {
+				copy(cands[1:i+1], cands[:i])
+				cands[0] = a
+				break
+			}
+		}
+	}
+	worst, worstA := stWin*2, sandtable.Action{}
 	for _, a := range cands {
-		if s.out() && worst < stWin*2 {
-			break
+		if s.out() {
+			return 0, stStopped
 		}
 		r := s.try(q, a)
 		if r == nil {
@@ -443,12 +512,73 @@ func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 		}
 		// After the opponent's Main, its PostTurn: our threats count less
 		// (it may still block them), its threats are ours to answer.
-		worst = min(worst, stEval(r, s.me, s.p.level.Threat/2, 0))
+		sc := stEval(r, s.me, s.p.level.Threat/2, 0)
+		if depth > 2 && sc < stWin/2 && sc > -stWin/2 {
+			var st int
+			if sc, st = s.answer(r, worst); st == stStopped {
+				return 0, stStopped
+			}
+		}
+		if sc < worst {
+			worst, worstA = sc, a
+			if hasAlpha && worst <= alpha {
+				*killer = a.String()
+				return worst, stCut
+			}
+		}
 	}
 	if worst == stWin*2 {
-		return stEval(q, s.me, s.p.level.Threat, 0)
+		return stEval(q, s.me, s.p.level.Threat, 0), stExact
 	}
-	return worst
+	*killer = worstA.String()
+	return worst, stExact
+}
+
+// answer scores r (after the opponent's Main action) by our best Main
+// action in the next turn: the opponent's PostTurn played by the one-turn
+// planner (a few placements tried), then each of our candidates, scored
+// statically. It stops (stCut) once a score reaches beta.
+func (s *stSearch) answer(r *sandtable.Position, beta int) (int, int) {
+	op := s.me.Opp()
+	for r.Phase() == sandtable.PhasePostTurn && r.ToMove() == op {
+		a, _, err := s.hazardFor(r, op, 6, 0)
+		if err != nil {
+			break
+		}
+		x := s.try(r, a)
+		if x == nil {
+			break
+		}
+		r = x
+	}
+	if s.capped {
+		return 0, stStopped
+	}
+	if r.Phase() != sandtable.PhaseMain || r.ToMove() != s.me {
+		return stEval(r, s.me, s.p.level.Threat, 0), stExact
+	}
+	cands, err := s.mainCandidates(r, s.me, true)
+	if err != nil || len(cands) == 0 {
+		return stEval(r, s.me, s.p.level.Threat, 0), stExact
+	}
+	best := -stWin * 2
+	for _, a := range cands {
+		if s.out() {
+			return 0, stStopped
+		}
+		x := s.try(r, a)
+		if x == nil {
+			continue
+		}
+		best = max(best, stEval(x, s.me, s.p.level.Threat, 0))
+		if best >= beta {
+			return best, stCut
+		}
+	}
+	if best == -stWin*2 {
+		return stEval(r, s.me, s.p.level.Threat, 0), stExact
+	}
+	return best, stExact
 }
 
 // hazard chooses a PostTurn hazard use: each Mine and Anti-Air placement
@@ -456,6 +586,12 @@ func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 // scored by what stands on its target now (static pieces surely hit,
 // Units perhaps, own pieces never wanted).
 func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action, int, error) {
+	return s.hazardFor(pos, s.me, limit, s.opDrones)
+}
+
+// hazardFor is hazard for side (the side to move of pos), whose opponent
+// has opDrones pending Drones.
+func (s *stSearch) hazardFor(pos *sandtable.Position, me sandtable.Side, limit, opDrones int) (sandtable.Action, int, error) {
 	uses, err := pos.LegalHazardUses()
 	if err != nil || len(uses) == 0 {
 		return sandtable.Action{}, 0, fmt.Errorf("no hazard use: %v", err)
@@ -484,18 +620,18 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 		if q == nil {
 			continue
 		}
-		if sc := stEval(q, s.me, s.p.level.Threat, s.opDrones) + s.noise(); sc > bestScore {
+		if sc := stEval(q, me, s.p.level.Threat, opDrones) + s.noise(); sc > bestScore {
 			best, bestScore = a, sc
 		}
 	}
-	now := stEval(pos, s.me, s.p.level.Threat, s.opDrones)
+	now := stEval(pos, me, s.p.level.Threat, opDrones)
 	b := newSTBoard(pos)
-	op := s.me.Opp()
+	op := me.Opp()
 	for _, a := range drones {
 		v := 0
 		if t := b.piece(a.To); t != nil {
 			switch {
-			case t.Owner == s.me:
+			case t.Owner == me:
 				v = -2 * (stInfantry + 50)
 			case t.Owner == op && t.ID.Kind.IsHazard():
 				v = stHazard * 9 / 10
@@ -505,7 +641,7 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 				v = stInfantry * 3 / 10
 			case t.Owner == sandtable.NoSide && t.ID.Kind.IsVehicle():
 				// deny a neutral Vehicle the opponent reaches first
-				if b.nearestInfantry(a.To, op) < b.nearestInfantry(a.To, s.me) {
+				if b.nearestInfantry(a.To, op) < b.nearestInfantry(a.To, me) {
 					v = vehicleValue(t.ID.Kind) / 2
 				} else {
 					v = -vehicleValue(t.ID.Kind)
