@@ -64,8 +64,9 @@ type SandTablePlayer struct {
 	spec  string
 	level SandTableLevel
 	seed  uint64
-	// Stats of the calls so far.
-	Calls, Nodes, Capped int
+	// Stats of the calls so far; Deepened counts the Main candidates
+	// searched over whole turns (each pass).
+	Calls, Nodes, Capped, Deepened int
 }
 
 // NewSandTablePlayer returns the player spec names: a level name (see
@@ -163,6 +164,7 @@ func (p *SandTablePlayer) ChooseContext(ctx context.Context, view *sandtable.Pos
 	}
 	p.Calls++
 	p.Nodes += s.nodes
+	p.Deepened += s.deepened
 	if s.capped {
 		p.Capped++
 	}

@@ -294,3 +294,55 @@ func BenchmarkSandTableChoose(b *testing.B) {
 		})
 	}
 }
+
+// stMidgame plays greedy against itself from a started game until Main
+// of a later turn, for searches with many candidates on both sides.
+func stMidgame(t testing.TB, seed uint64, turn int) *sandtable.Position {
+	t.Helper()
+	pos := stStarted(t, seed)
+	g := mustSTPlayer(t, "greedy", seed)
+	for pos.Phase() != sandtable.PhaseFinished && (pos.Turn() < turn || pos.Phase() != sandtable.PhaseMain) {
+		a, err := g.Choose(pos.View(pos.ToMove()), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pos.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pos.Phase() != sandtable.PhaseMain {
+		t.Fatalf("the game ended before turn %d:\n%s", turn, pos)
+	}
+	return pos
+}
+
+// TestSandTableStopsAnywhere: a search stopped at any point (here by the
+// node budget, which stops it where a time cap would) returns a legal
+// action, and a larger budget searches more candidates over whole turns.
+func TestSandTableStopsAnywhere(t *testing.T) {
+	t.Parallel()
+	pos := stMidgame(t, 5, 6)
+	view := pos.View(pos.ToMove())
+	prev := -1
+	for _, nodes := range []int{1, 30, 150, 600, 2_000, 6_000} {
+		p := mustSTPlayer(t, "strongest", 2)
+		p.level.Nodes = nodes
+		a, err := p.Choose(view, 0)
+		if err != nil {
+			t.Fatalf("%d positions: %v", nodes, err)
+		}
+		if _, err := pos.Clone().Apply(a); err != nil {
+			t.Fatalf("%d positions: %s is not legal: %v", nodes, a, err)
+		}
+		if p.Nodes > nodes+1 {
+			t.Errorf("%d positions: %d tried", nodes, p.Nodes)
+		}
+		if p.Deepened < prev {
+			t.Errorf("%d positions: %d candidates searched over whole turns, fewer than %d with a smaller budget", nodes, p.Deepened, prev)
+		}
+		prev = p.Deepened
+	}
+	if prev == 0 {
+		t.Error("no candidate was searched over whole turns with 6,000 positions")
+	}
+}
