@@ -18,19 +18,16 @@ type SandTableLevel struct {
 	// Nodes caps the positions tried (actions applied to a copy and
 	// evaluated) per Choose.
 	Nodes int
-	// Replies is how many of the best Main actions (by one-turn lookahead)
-	// are searched over whole turns, budget allowing: the own PostTurn
-	// played by the same planner, then every candidate Main action of the
-	// opponent, scored by its worst for us. 0: one-turn lookahead only;
-	// -1: every candidate the budget allows.
+	// Replies is how many of the best Main actions and hazard uses (by
+	// one-turn lookahead) are searched over whole turns, budget allowing:
+	// the rest of the own PostTurn played by the one-turn planner, then
+	// every candidate Main action of the opponent, scored by its worst
+	// for us. 0: one-turn lookahead only; -1: every candidate the budget
+	// allows.
 	Replies int
 	// Hazards caps the Mine and Anti-Air placements tried in PostTurn (0:
 	// all); Vehicles caps the Vehicle moves tried in Main (0: all).
 	Hazards, Vehicles int
-	// Answer: after the two-turn search of every candidate, search them
-	// again three turns deep (our best answer to each reply), budget
-	// allowing.
-	Answer bool
 	// Noise is the most points a seeded random term adds to a candidate's
 	// score (0: always the best found).
 	Noise int
@@ -47,7 +44,7 @@ var SandTableLevels = []SandTableLevel{
 	{Name: "easy", Nodes: 1_500, Hazards: 80, Vehicles: 120, Noise: 80, Threat: 60},
 	{Name: "intermediate", Nodes: 5_000, Noise: 10, Threat: 80},
 	{Name: "advanced", Nodes: 40_000, Replies: 4, Threat: 80},
-	{Name: "strongest", Nodes: 150_000, Replies: -1, Answer: true, Threat: 80},
+	{Name: "strongest", Nodes: 150_000, Replies: -1, Threat: 80},
 }
 
 // SandTablePlayer is the computer player of SandTable Chess: a level,
@@ -159,6 +156,8 @@ func (p *SandTablePlayer) ChooseContext(ctx context.Context, view *sandtable.Pos
 		a, err = s.greedy(pos)
 	case pos.Phase() == sandtable.PhaseMain:
 		a, _, err = s.main(pos, p.level.Replies)
+	case p.level.Replies != 0:
+		a, _, err = s.hazardDeep(pos, p.level.Replies)
 	default:
 		a, _, err = s.hazard(pos, p.level.Hazards)
 	}
@@ -408,43 +407,25 @@ func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action,
 	if replies > 0 {
 		n = min(replies, n)
 	}
-	best, bestScore, done := s.turns(list[:n], 2)
-	if best < 0 {
-		return list[0].a, list[0].score, nil
-	}
-	if s.p.level.Answer && done == n && n > 1 {
-		// Again three turns deep (our answer to each reply), the best of
-		// two turns first; a stopped pass keeps the best it completed.
-		list[0], list[best] = list[best], list[0]
-		if b3, sc3, _ := s.turns(list[:n], 3); b3 >= 0 {
-			return list[b3].a, sc3, nil
-		}
-		return list[0].a, bestScore, nil
-	}
-	return list[best].a, bestScore, nil
-}
-
-// turns searches the candidates over depth turns (2 or 3) in order, as
-// long as the budget lasts; it returns the best one searched to the end
-// (-1: none), its score and how many were searched.
-func (s *stSearch) turns(list []scored, depth int) (best, bestScore, done int) {
-	best = -1
+	best, bestScore := -1, 0
 	var killer string
-	for i := range list {
+	for i := range n {
 		if s.out() {
 			break
 		}
-		sc, st := s.deepen(list[i].after, depth, best >= 0, bestScore, &killer)
+		sc, st := s.deepen(list[i].after, best >= 0, bestScore, &killer)
 		if st == stStopped {
 			break
 		}
-		done++
 		s.deepened++
 		if st == stExact && (best < 0 || sc > bestScore) {
 			best, bestScore = i, sc
 		}
 	}
-	return best, bestScore, done
+	if best < 0 {
+		return list[0].a, list[0].score, nil
+	}
+	return list[best].a, bestScore, nil
 }
 
 // How a whole-turn search of one candidate ended.
@@ -459,7 +440,7 @@ const (
 // action worst for us (see main). With hasAlpha it stops (stCut) as soon
 // as the score cannot exceed alpha. *killer is the notation of the reply
 // that refuted the last candidate: tried first, and updated.
-func (s *stSearch) deepen(q *sandtable.Position, depth int, hasAlpha bool, alpha int, killer *string) (int, int) {
+func (s *stSearch) deepen(q *sandtable.Position, hasAlpha bool, alpha int, killer *string) (int, int) {
 	// The opponent's pending Drones resolve at its PreTurn, which the
 	// playable copy plays without them: count their risk here.
 	risk := 0
@@ -467,12 +448,12 @@ func (s *stSearch) deepen(q *sandtable.Position, depth int, hasAlpha bool, alpha
 		b := newSTBoard(q)
 		risk = b.droneRisk(s.me.Opp(), s.me, q.Count(s.me, sandtable.Base), s.opDrones) * 6 / 10
 	}
-	sc, st := s.deepenAfter(q, depth, hasAlpha, alpha+risk, killer)
+	sc, st := s.deepenAfter(q, hasAlpha, alpha+risk, killer)
 	return sc - risk, st
 }
 
 // deepenAfter is deepen without the Drone risk.
-func (s *stSearch) deepenAfter(q *sandtable.Position, depth int, hasAlpha bool, alpha int, killer *string) (int, int) {
+func (s *stSearch) deepenAfter(q *sandtable.Position, hasAlpha bool, alpha int, killer *string) (int, int) {
 	for q.Phase() == sandtable.PhasePostTurn && q.ToMove() == s.me {
 		a, _, err := s.hazard(q, 60)
 		if err != nil {
@@ -514,14 +495,7 @@ func (s *stSearch) deepenAfter(q *sandtable.Position, depth int, hasAlpha bool, 
 		}
 		// After the opponent's Main, its PostTurn: our threats count less
 		// (it may still block them), its threats are ours to answer.
-		sc := stEval(r, s.me, s.p.level.Threat/2, 0)
-		if depth > 2 && sc < stWin/2 && sc > -stWin/2 {
-			var st int
-			if sc, st = s.answer(r, worst); st == stStopped {
-				return 0, stStopped
-			}
-		}
-		if sc < worst {
+		if sc := stEval(r, s.me, s.p.level.Threat/2, 0); sc < worst {
 			worst, worstA = sc, a
 			if hasAlpha && worst <= alpha {
 				*killer = a.String()
@@ -536,53 +510,6 @@ func (s *stSearch) deepenAfter(q *sandtable.Position, depth int, hasAlpha bool, 
 	return worst, stExact
 }
 
-// answer scores r (after the opponent's Main action) by our best Main
-// action in the next turn: the opponent's PostTurn played by the one-turn
-// planner (a few placements tried), then each of our candidates, scored
-// statically. It stops (stCut) once a score reaches beta.
-func (s *stSearch) answer(r *sandtable.Position, beta int) (int, int) {
-	op := s.me.Opp()
-	for r.Phase() == sandtable.PhasePostTurn && r.ToMove() == op {
-		a, _, err := s.hazardFor(r, op, 6, 0)
-		if err != nil {
-			break
-		}
-		x := s.try(r, a)
-		if x == nil {
-			break
-		}
-		r = x
-	}
-	if s.capped {
-		return 0, stStopped
-	}
-	if r.Phase() != sandtable.PhaseMain || r.ToMove() != s.me {
-		return stEval(r, s.me, s.p.level.Threat, 0), stExact
-	}
-	cands, err := s.mainCandidates(r, s.me, true)
-	if err != nil || len(cands) == 0 {
-		return stEval(r, s.me, s.p.level.Threat, 0), stExact
-	}
-	best := -stWin * 2
-	for _, a := range cands {
-		if s.out() {
-			return 0, stStopped
-		}
-		x := s.try(r, a)
-		if x == nil {
-			continue
-		}
-		best = max(best, stEval(x, s.me, s.p.level.Threat, 0))
-		if best >= beta {
-			return best, stCut
-		}
-	}
-	if best == -stWin*2 {
-		return stEval(r, s.me, s.p.level.Threat, 0), stExact
-	}
-	return best, stExact
-}
-
 // hazard chooses a PostTurn hazard use: each Mine and Anti-Air placement
 // (up to limit, sampled; 0: all) is applied and evaluated, each Drone is
 // scored by what stands on its target now (static pieces surely hit,
@@ -594,9 +521,35 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 // hazardFor is hazard for side (the side to move of pos), whose opponent
 // has opDrones pending Drones.
 func (s *stSearch) hazardFor(pos *sandtable.Position, me sandtable.Side, limit, opDrones int) (sandtable.Action, int, error) {
+	list, err := s.hazardList(pos, me, limit, opDrones)
+	if err != nil {
+		return sandtable.Action{}, 0, err
+	}
+	best := 0
+	for i, h := range list {
+		if h.score > list[best].score {
+			best = i
+		}
+	}
+	return list[best].a, list[best].score, nil
+}
+
+// hazCand is a scored hazard use: after is the position after a
+// placement (nil for a Drone), drone a Drone's static worth (what it
+// may destroy at our next PreTurn).
+type hazCand struct {
+	a            sandtable.Action
+	score, drone int
+	after        *sandtable.Position
+}
+
+// hazardList scores side me's hazard uses in pos (see hazard), Mine and
+// Anti-Air placements first (up to limit, sampled; 0: all; those the
+// budget left untried are left out), then every Drone.
+func (s *stSearch) hazardList(pos *sandtable.Position, me sandtable.Side, limit, opDrones int) ([]hazCand, error) {
 	uses, err := pos.LegalHazardUses()
 	if err != nil || len(uses) == 0 {
-		return sandtable.Action{}, 0, fmt.Errorf("no hazard use: %v", err)
+		return nil, fmt.Errorf("no hazard use: %v", err)
 	}
 	var place, drones []sandtable.Action
 	for _, a := range uses {
@@ -613,7 +566,7 @@ func (s *stSearch) hazardFor(pos *sandtable.Position, me sandtable.Side, limit, 
 		}
 		place = place[:limit]
 	}
-	best, bestScore := sandtable.Action{}, -stWin*2
+	var list []hazCand
 	for i, a := range place {
 		if i > 0 && s.out() {
 			break
@@ -622,9 +575,7 @@ func (s *stSearch) hazardFor(pos *sandtable.Position, me sandtable.Side, limit, 
 		if q == nil {
 			continue
 		}
-		if sc := stEval(q, me, s.p.level.Threat, opDrones) + s.noise(); sc > bestScore {
-			best, bestScore = a, sc
-		}
+		list = append(list, hazCand{a: a, score: stEval(q, me, s.p.level.Threat, opDrones) + s.noise(), after: q})
 	}
 	now := stEval(pos, me, s.p.level.Threat, opDrones)
 	b := newSTBoard(pos)
@@ -651,15 +602,61 @@ func (s *stSearch) hazardFor(pos *sandtable.Position, me sandtable.Side, limit, 
 			}
 		}
 		// A Drone on an empty square of its own spotter's far side harms
-		// nobody: the fallback when nothing better exists.
-		if sc := now + v - 1 + s.noise(); sc > bestScore || best.Kind == sandtable.ActNone {
-			best, bestScore = a, sc
+		// nobody: the fallback when nothing better exists (-1: a
+		// placement of the same score comes first).
+		list = append(list, hazCand{a: a, score: now + v - 1 + s.noise(), drone: v})
+	}
+	if len(list) == 0 {
+		list = append(list, hazCand{a: uses[0], score: now})
+	}
+	return list, nil
+}
+
+// hazardDeep chooses our hazard use over whole turns: the uses scored by
+// hazard, best first, are followed by the rest of our PostTurn and every
+// candidate Main action of the opponent (see main), as many as the budget
+// allows (at most replies of them; -1: all); a Drone keeps its static
+// worth on top (it strikes at our next PreTurn, after the opponent's
+// turn). Drones that would hit nothing are not searched. Only uses
+// searched to the end compete; none: hazard's choice.
+func (s *stSearch) hazardDeep(pos *sandtable.Position, replies int) (sandtable.Action, int, error) {
+	list, err := s.hazardList(pos, s.me, s.p.level.Hazards, s.opDrones)
+	if err != nil {
+		return sandtable.Action{}, 0, err
+	}
+	slices.SortStableFunc(list, func(x, y hazCand) int { return y.score - x.score })
+	if list[0].score >= stWin/2 {
+		return list[0].a, list[0].score, nil
+	}
+	best, bestScore, n := -1, 0, 0
+	var killer string
+	for i := range list {
+		if replies >= 0 && n >= replies || s.out() {
+			break
+		}
+		h := &list[i]
+		if h.after == nil {
+			if h.a.Kind != sandtable.ActDrone || h.drone <= 0 {
+				continue
+			}
+			if h.after = s.try(pos, h.a); h.after == nil {
+				continue
+			}
+		}
+		n++
+		sc, st := s.deepen(h.after, best >= 0, bestScore-h.drone, &killer)
+		if st == stStopped {
+			break
+		}
+		s.deepened++
+		if sc += h.drone; st == stExact && (best < 0 || sc > bestScore) {
+			best, bestScore = i, sc
 		}
 	}
-	if best.Kind == sandtable.ActNone {
-		best = uses[0]
+	if best < 0 {
+		return list[0].a, list[0].score, nil
 	}
-	return best, bestScore, nil
+	return list[best].a, bestScore, nil
 }
 
 // mainCandidates lists Main actions for side (the side to move of pos)
