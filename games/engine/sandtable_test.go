@@ -42,6 +42,15 @@ func stGame(t testing.TB, south, north *SandTablePlayer, seed uint64, maxTurns i
 	return pos
 }
 
+// stBounded caps p's budget at 20,000 positions per action: the same
+// search on a bounded budget for whole-game tests (strongest's search of
+// every candidate takes up to about 50,000, seconds an action, in the
+// middle game).
+func stBounded(p *SandTablePlayer) *SandTablePlayer {
+	p.level.Nodes = min(p.level.Nodes, 20_000)
+	return p
+}
+
 func mustSTPlayer(t testing.TB, spec string, seed uint64) *SandTablePlayer {
 	t.Helper()
 	p, err := NewSandTablePlayer(spec, seed)
@@ -66,7 +75,7 @@ func TestSandTableSelfPlay(t *testing.T) {
 		for g := range games {
 			t.Run(fmt.Sprintf("%s-%s-%d", pr[0], pr[1], g), func(t *testing.T) {
 				seed := uint64(g*31 + 7)
-				pos := stGame(t, mustSTPlayer(t, pr[0], seed), mustSTPlayer(t, pr[1], seed+1), seed, turns)
+				pos := stGame(t, stBounded(mustSTPlayer(t, pr[0], seed)), mustSTPlayer(t, pr[1], seed+1), seed, turns)
 				t.Logf("%s: turn %d, %s", pos.Phase(), pos.Turn(), pos.ResultText())
 			})
 		}
@@ -80,7 +89,7 @@ func TestSandTableStrength(t *testing.T) {
 	testkit.SkipUnlessLong(t, "plays whole games")
 	for i, opp := range []string{"random", "greedy"} {
 		seed := uint64(100 + i)
-		pos := stGame(t, mustSTPlayer(t, "strongest", seed), mustSTPlayer(t, opp, seed), seed, 300)
+		pos := stGame(t, stBounded(mustSTPlayer(t, "strongest", seed)), mustSTPlayer(t, opp, seed), seed, 300)
 		won := pos.Phase() == sandtable.PhaseFinished && pos.Result().Winner == sandtable.South
 		ahead := pos.Phase() != sandtable.PhaseFinished && stMaterial(pos, sandtable.South) > 0
 		if !won && !ahead {
