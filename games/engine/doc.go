@@ -71,9 +71,15 @@
 //     Vehicles, and the threats of the opponent's best next Main action
 //     (Tank sweeps, Airplane strikes, dismounts, Infantry captures). The
 //     levels differ by budgets of positions tried, seeded noise and, for
-//     "advanced" and "strongest", a second turn: the best few actions are
-//     followed by the own PostTurn and every candidate reply of the
-//     opponent. "random" and "greedy" are the reference players.
+//     "advanced" and "strongest", a search over whole turns (issue 24):
+//     candidates, best first, are followed by the own PostTurn and every
+//     candidate reply of the opponent (advanced: the best 4; strongest:
+//     all, then all again with our best answer to each reply), as far
+//     as the budget and the time cap allow, with the pending Drones of the
+//     opponent (a public count) counted as a risk; only candidates
+//     searched to the end compete. Look-ahead plays actions with
+//     Position.PlayForSearch (no log text). "random" and "greedy" are the
+//     reference players.
 //
 // Invariants: a search is single-threaded and its budgets are counted in
 // nodes and plies, so a level with a seed chooses the same move for the

@@ -18,10 +18,12 @@ type SandTableLevel struct {
 	// Nodes caps the positions tried (actions applied to a copy and
 	// evaluated) per Choose.
 	Nodes int
-	// Replies is how many of the best Main actions (by one-turn lookahead)
-	// are searched one turn deeper: the own PostTurn played by the same
-	// planner, then every candidate Main action of the opponent, scored by
-	// its worst for us. 0: one-turn lookahead only.
+	// Replies is how many of the best Main actions and hazard uses (by
+	// one-turn lookahead) are searched over whole turns, budget allowing:
+	// the rest of the own PostTurn played by the one-turn planner, then
+	// every candidate Main action of the opponent, scored by its worst
+	// for us. 0: one-turn lookahead only; -1: every candidate the budget
+	// allows.
 	Replies int
 	// Hazards caps the Mine and Anti-Air placements tried in PostTurn (0:
 	// all); Vehicles caps the Vehicle moves tried in Main (0: all).
@@ -42,7 +44,7 @@ var SandTableLevels = []SandTableLevel{
 	{Name: "easy", Nodes: 1_500, Hazards: 80, Vehicles: 120, Noise: 80, Threat: 60},
 	{Name: "intermediate", Nodes: 5_000, Noise: 10, Threat: 80},
 	{Name: "advanced", Nodes: 40_000, Replies: 4, Threat: 80},
-	{Name: "strongest", Nodes: 150_000, Replies: 10, Threat: 80},
+	{Name: "strongest", Nodes: 150_000, Replies: -1, Threat: 80},
 }
 
 // SandTablePlayer is the computer player of SandTable Chess: a level,
@@ -59,8 +61,9 @@ type SandTablePlayer struct {
 	spec  string
 	level SandTableLevel
 	seed  uint64
-	// Stats of the calls so far.
-	Calls, Nodes, Capped int
+	// Stats of the calls so far; Deepened counts the Main candidates
+	// searched over whole turns (each pass).
+	Calls, Nodes, Capped, Deepened int
 }
 
 // NewSandTablePlayer returns the player spec names: a level name (see
@@ -153,11 +156,14 @@ func (p *SandTablePlayer) ChooseContext(ctx context.Context, view *sandtable.Pos
 		a, err = s.greedy(pos)
 	case pos.Phase() == sandtable.PhaseMain:
 		a, _, err = s.main(pos, p.level.Replies)
+	case p.level.Replies != 0:
+		a, _, err = s.hazardDeep(pos, p.level.Replies)
 	default:
 		a, _, err = s.hazard(pos, p.level.Hazards)
 	}
 	p.Calls++
 	p.Nodes += s.nodes
+	p.Deepened += s.deepened
 	if s.capped {
 		p.Capped++
 	}
@@ -176,6 +182,10 @@ type stSearch struct {
 	done     <-chan struct{} // the context's
 	nodes    int
 	capped   bool
+	// deepened counts the candidates searched over whole turns.
+	deepened int
+	// nextCheck is the node count at which out next reads the clock.
+	nextCheck int
 }
 
 // out reports whether the budget or the time cap is used up.
@@ -183,7 +193,8 @@ func (s *stSearch) out() bool {
 	if s.p.level.Nodes > 0 && s.nodes >= s.p.level.Nodes {
 		return true
 	}
-	if s.nodes%16 == 0 {
+	if s.nodes >= s.nextCheck {
+		s.nextCheck = s.nodes + 16
 		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
 			s.capped = true
 			return true
@@ -202,7 +213,7 @@ func (s *stSearch) out() bool {
 func (s *stSearch) try(pos *sandtable.Position, a sandtable.Action) *sandtable.Position {
 	s.nodes++
 	q := pos.Clone()
-	if _, err := q.Apply(a); err != nil {
+	if err := q.PlayForSearch(a); err != nil {
 		return nil
 	}
 	return q
@@ -356,9 +367,16 @@ type scored struct {
 	after *sandtable.Position
 }
 
-// main chooses a Main action: every candidate is applied to a copy and
-// evaluated (one-turn lookahead); with replies > 0 the best replies ones
-// are searched one turn deeper (see SandTableLevel.Replies).
+// main chooses a Main action. Every candidate is applied to a copy and
+// evaluated (one-turn lookahead); with replies != 0, candidates are then
+// searched over whole turns, best first, as long as the budget lasts
+// (at most replies of them; -1: all): our Main action, our PostTurn
+// played by the one-turn planner, then every candidate Main action of the
+// opponent, the candidate scored by the reply worst for us. A reply that
+// refuted an earlier candidate is tried first, and a candidate is left as
+// soon as one reply shows it no better than the best so far. Only
+// candidates searched to the end compete; a search stopped by the budget
+// or the time cap drops the candidate it was on.
 func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action, int, error) {
 	cands, err := s.mainCandidates(pos, s.me, true)
 	if err != nil {
@@ -382,23 +400,47 @@ func (s *stSearch) main(pos *sandtable.Position, replies int) (sandtable.Action,
 		return sandtable.Action{}, 0, errors.New("no candidate Main action was legal")
 	}
 	slices.SortStableFunc(list, func(x, y scored) int { return y.score - x.score })
-	if replies > 0 && list[0].score < stWin/2 {
-		n := min(replies, len(list))
-		for i := range n {
-			if s.out() {
-				break
-			}
-			list[i].score = s.deepen(list[i].after)
-		}
-		slices.SortStableFunc(list[:n], func(x, y scored) int { return y.score - x.score })
+	if replies == 0 || list[0].score >= stWin/2 {
+		return list[0].a, list[0].score, nil
 	}
-	return list[0].a, list[0].score, nil
+	n := len(list)
+	if replies > 0 {
+		n = min(replies, n)
+	}
+	best, bestScore := -1, 0
+	var killer string
+	for i := range n {
+		if s.out() {
+			break
+		}
+		sc, st := s.deepen(list[i].after, best >= 0, bestScore, &killer)
+		if st == stStopped {
+			break
+		}
+		s.deepened++
+		if st == stExact && (best < 0 || sc > bestScore) {
+			best, bestScore = i, sc
+		}
+	}
+	if best < 0 {
+		return list[0].a, list[0].score, nil
+	}
+	return list[best].a, bestScore, nil
 }
 
-// deepen scores q (after one of our Main actions) by playing our PostTurn
-// with the one-turn planner, then taking the opponent's Main action that
-// is worst for us.
-func (s *stSearch) deepen(q *sandtable.Position) int {
+// How a whole-turn search of one candidate ended.
+const (
+	stExact   = iota // every reply tried: the score is the candidate's
+	stCut            // a reply showed it no better than alpha
+	stStopped        // the budget or the time cap stopped it
+)
+
+// deepen scores q (after one of our Main actions) over whole turns: our
+// PostTurn played by the one-turn planner, then the opponent's Main
+// action worst for us (see main). With hasAlpha it stops (stCut) as soon
+// as the score cannot exceed alpha. *killer is the notation of the reply
+// that refuted the last candidate: tried first, and updated.
+func (s *stSearch) deepen(q *sandtable.Position, hasAlpha bool, alpha int, killer *string) (int, int) {
 	// The opponent's pending Drones resolve at its PreTurn, which the
 	// playable copy plays without them: count their risk here.
 	risk := 0
@@ -406,11 +448,12 @@ func (s *stSearch) deepen(q *sandtable.Position) int {
 		b := newSTBoard(q)
 		risk = b.droneRisk(s.me.Opp(), s.me, q.Count(s.me, sandtable.Base), s.opDrones) * 6 / 10
 	}
-	return s.deepenAfter(q) - risk
+	sc, st := s.deepenAfter(q, hasAlpha, alpha+risk, killer)
+	return sc - risk, st
 }
 
 // deepenAfter is deepen without the Drone risk.
-func (s *stSearch) deepenAfter(q *sandtable.Position) int {
+func (s *stSearch) deepenAfter(q *sandtable.Position, hasAlpha bool, alpha int, killer *string) (int, int) {
 	for q.Phase() == sandtable.PhasePostTurn && q.ToMove() == s.me {
 		a, _, err := s.hazard(q, 60)
 		if err != nil {
@@ -422,17 +465,29 @@ func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 		}
 		q = r
 	}
+	if s.capped {
+		return 0, stStopped
+	}
 	if q.Phase() != sandtable.PhaseMain || q.ToMove() != s.me.Opp() {
-		return stEval(q, s.me, s.p.level.Threat, 0)
+		return stEval(q, s.me, s.p.level.Threat, 0), stExact
 	}
 	cands, err := s.mainCandidates(q, s.me.Opp(), true)
 	if err != nil || len(cands) == 0 {
-		return stEval(q, s.me, s.p.level.Threat, 0)
+		return stEval(q, s.me, s.p.level.Threat, 0), stExact
 	}
-	worst := stWin * 2
+	if *killer != "" {
+		for i, a := range cands {
+			if a.String() == *killer {
+				copy(cands[1:i+1], cands[:i])
+				cands[0] = a
+				break
+			}
+		}
+	}
+	worst, worstA := stWin*2, sandtable.Action{}
 	for _, a := range cands {
-		if s.out() && worst < stWin*2 {
-			break
+		if s.out() {
+			return 0, stStopped
 		}
 		r := s.try(q, a)
 		if r == nil {
@@ -440,12 +495,19 @@ func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 		}
 		// After the opponent's Main, its PostTurn: our threats count less
 		// (it may still block them), its threats are ours to answer.
-		worst = min(worst, stEval(r, s.me, s.p.level.Threat/2, 0))
+		if sc := stEval(r, s.me, s.p.level.Threat/2, 0); sc < worst {
+			worst, worstA = sc, a
+			if hasAlpha && worst <= alpha {
+				*killer = a.String()
+				return worst, stCut
+			}
+		}
 	}
 	if worst == stWin*2 {
-		return stEval(q, s.me, s.p.level.Threat, 0)
+		return stEval(q, s.me, s.p.level.Threat, 0), stExact
 	}
-	return worst
+	*killer = worstA.String()
+	return worst, stExact
 }
 
 // hazard chooses a PostTurn hazard use: each Mine and Anti-Air placement
@@ -453,9 +515,41 @@ func (s *stSearch) deepenAfter(q *sandtable.Position) int {
 // scored by what stands on its target now (static pieces surely hit,
 // Units perhaps, own pieces never wanted).
 func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action, int, error) {
+	return s.hazardFor(pos, s.me, limit, s.opDrones)
+}
+
+// hazardFor is hazard for side (the side to move of pos), whose opponent
+// has opDrones pending Drones.
+func (s *stSearch) hazardFor(pos *sandtable.Position, me sandtable.Side, limit, opDrones int) (sandtable.Action, int, error) {
+	list, err := s.hazardList(pos, me, limit, opDrones)
+	if err != nil {
+		return sandtable.Action{}, 0, err
+	}
+	best := 0
+	for i, h := range list {
+		if h.score > list[best].score {
+			best = i
+		}
+	}
+	return list[best].a, list[best].score, nil
+}
+
+// hazCand is a scored hazard use: after is the position after a
+// placement (nil for a Drone), drone a Drone's static worth (what it
+// may destroy at our next PreTurn).
+type hazCand struct {
+	a            sandtable.Action
+	score, drone int
+	after        *sandtable.Position
+}
+
+// hazardList scores side me's hazard uses in pos (see hazard), Mine and
+// Anti-Air placements first (up to limit, sampled; 0: all; those the
+// budget left untried are left out), then every Drone.
+func (s *stSearch) hazardList(pos *sandtable.Position, me sandtable.Side, limit, opDrones int) ([]hazCand, error) {
 	uses, err := pos.LegalHazardUses()
 	if err != nil || len(uses) == 0 {
-		return sandtable.Action{}, 0, fmt.Errorf("no hazard use: %v", err)
+		return nil, fmt.Errorf("no hazard use: %v", err)
 	}
 	var place, drones []sandtable.Action
 	for _, a := range uses {
@@ -472,7 +566,7 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 		}
 		place = place[:limit]
 	}
-	best, bestScore := sandtable.Action{}, -stWin*2
+	var list []hazCand
 	for i, a := range place {
 		if i > 0 && s.out() {
 			break
@@ -481,18 +575,16 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 		if q == nil {
 			continue
 		}
-		if sc := stEval(q, s.me, s.p.level.Threat, s.opDrones) + s.noise(); sc > bestScore {
-			best, bestScore = a, sc
-		}
+		list = append(list, hazCand{a: a, score: stEval(q, me, s.p.level.Threat, opDrones) + s.noise(), after: q})
 	}
-	now := stEval(pos, s.me, s.p.level.Threat, s.opDrones)
+	now := stEval(pos, me, s.p.level.Threat, opDrones)
 	b := newSTBoard(pos)
-	op := s.me.Opp()
+	op := me.Opp()
 	for _, a := range drones {
 		v := 0
 		if t := b.piece(a.To); t != nil {
 			switch {
-			case t.Owner == s.me:
+			case t.Owner == me:
 				v = -2 * (stInfantry + 50)
 			case t.Owner == op && t.ID.Kind.IsHazard():
 				v = stHazard * 9 / 10
@@ -502,7 +594,7 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 				v = stInfantry * 3 / 10
 			case t.Owner == sandtable.NoSide && t.ID.Kind.IsVehicle():
 				// deny a neutral Vehicle the opponent reaches first
-				if b.nearestInfantry(a.To, op) < b.nearestInfantry(a.To, s.me) {
+				if b.nearestInfantry(a.To, op) < b.nearestInfantry(a.To, me) {
 					v = vehicleValue(t.ID.Kind) / 2
 				} else {
 					v = -vehicleValue(t.ID.Kind)
@@ -510,15 +602,61 @@ func (s *stSearch) hazard(pos *sandtable.Position, limit int) (sandtable.Action,
 			}
 		}
 		// A Drone on an empty square of its own spotter's far side harms
-		// nobody: the fallback when nothing better exists.
-		if sc := now + v - 1 + s.noise(); sc > bestScore || best.Kind == sandtable.ActNone {
-			best, bestScore = a, sc
+		// nobody: the fallback when nothing better exists (-1: a
+		// placement of the same score comes first).
+		list = append(list, hazCand{a: a, score: now + v - 1 + s.noise(), drone: v})
+	}
+	if len(list) == 0 {
+		list = append(list, hazCand{a: uses[0], score: now})
+	}
+	return list, nil
+}
+
+// hazardDeep chooses our hazard use over whole turns: the uses scored by
+// hazard, best first, are followed by the rest of our PostTurn and every
+// candidate Main action of the opponent (see main), as many as the budget
+// allows (at most replies of them; -1: all); a Drone keeps its static
+// worth on top (it strikes at our next PreTurn, after the opponent's
+// turn). Drones that would hit nothing are not searched. Only uses
+// searched to the end compete; none: hazard's choice.
+func (s *stSearch) hazardDeep(pos *sandtable.Position, replies int) (sandtable.Action, int, error) {
+	list, err := s.hazardList(pos, s.me, s.p.level.Hazards, s.opDrones)
+	if err != nil {
+		return sandtable.Action{}, 0, err
+	}
+	slices.SortStableFunc(list, func(x, y hazCand) int { return y.score - x.score })
+	if list[0].score >= stWin/2 {
+		return list[0].a, list[0].score, nil
+	}
+	best, bestScore, n := -1, 0, 0
+	var killer string
+	for i := range list {
+		if replies >= 0 && n >= replies || s.out() {
+			break
+		}
+		h := &list[i]
+		if h.after == nil {
+			if h.a.Kind != sandtable.ActDrone || h.drone <= 0 {
+				continue
+			}
+			if h.after = s.try(pos, h.a); h.after == nil {
+				continue
+			}
+		}
+		n++
+		sc, st := s.deepen(h.after, best >= 0, bestScore-h.drone, &killer)
+		if st == stStopped {
+			break
+		}
+		s.deepened++
+		if sc += h.drone; st == stExact && (best < 0 || sc > bestScore) {
+			best, bestScore = i, sc
 		}
 	}
-	if best.Kind == sandtable.ActNone {
-		best = uses[0]
+	if best < 0 {
+		return list[0].a, list[0].score, nil
 	}
-	return best, bestScore, nil
+	return list[best].a, bestScore, nil
 }
 
 // mainCandidates lists Main actions for side (the side to move of pos)
@@ -564,7 +702,7 @@ func (s *stSearch) mainCandidates(pos *sandtable.Position, side sandtable.Side, 
 	}
 	seen := map[string]bool{}
 	for _, c := range []struct{ threshold, adv int }{{30, 0}, {5, 0}, {1, 3}, {1, 10}} {
-		st := composite(pos, b, side, c.threshold, c.adv)
+		st := composite(pos, b, side, steps, c.threshold, c.adv)
 		if len(st) < 2 {
 			continue
 		}
@@ -583,10 +721,63 @@ func (s *stSearch) mainCandidates(pos *sandtable.Position, side sandtable.Side, 
 	return out, nil
 }
 
-// composite builds a set of Infantry steps for side: repeatedly the best
-// legal next step scoring at least threshold, of which at most adv are
-// plain advances (score below 30).
-func composite(pos *sandtable.Position, b *stBoard, side sandtable.Side, threshold, adv int) []sandtable.Step {
+// composite builds a set of Infantry steps for side from the legal
+// single steps next (pos.LegalNextSteps(nil)): the best-scoring steps
+// first, each Infantry once, each target square once, only steps scoring
+// at least threshold, of which at most adv are plain advances (score
+// below 30). The set is checked once on a copy; when the rules refuse it
+// (a case the local bookkeeping does not model), the step-by-step build
+// (compositeExact) is used instead.
+func composite(pos *sandtable.Position, b *stBoard, side sandtable.Side, next []sandtable.Step, threshold, adv int) []sandtable.Step {
+	type cand struct {
+		st sandtable.Step
+		sc int
+	}
+	var cs []cand
+	for _, st := range next {
+		if sc := stepScore(b, side, st, nil); sc >= threshold {
+			cs = append(cs, cand{st, sc})
+		}
+	}
+	slices.SortStableFunc(cs, func(x, y cand) int { return y.sc - x.sc })
+	usedFrom := map[sandtable.Square]int{}
+	usedTo := map[sandtable.Square]bool{}
+	var steps []sandtable.Step
+	for _, c := range cs {
+		if len(steps) >= 40 {
+			break
+		}
+		limit := 1
+		if p := b.piece(c.st.From); p != nil && p.ID.Kind.IsVehicle() {
+			limit = len(p.Crew) // crew leaving one by one
+		}
+		if usedFrom[c.st.From] >= limit || usedTo[c.st.To] || usedFrom[c.st.To] > 0 {
+			continue
+		}
+		if c.sc < 30 {
+			if adv == 0 {
+				continue
+			}
+			adv--
+		}
+		usedFrom[c.st.From]++
+		usedTo[c.st.To] = true
+		steps = append(steps, c.st)
+	}
+	if len(steps) < 2 {
+		return steps
+	}
+	q := pos.Clone()
+	if q.PlayForSearch(sandtable.Action{Kind: sandtable.ActInfantry, Steps: steps}) != nil {
+		return compositeExact(pos, b, side, threshold, adv)
+	}
+	return steps
+}
+
+// compositeExact builds the set step by step: repeatedly the best legal
+// next step scoring at least threshold, of which at most adv are plain
+// advances (score below 30).
+func compositeExact(pos *sandtable.Position, b *stBoard, side sandtable.Side, threshold, adv int) []sandtable.Step {
 	var prefix []sandtable.Step
 	vacated := map[sandtable.Square]bool{}
 	for len(prefix) < 40 {

@@ -254,6 +254,17 @@ var stAll = [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}
 // Vehicle, a neutral Vehicle boarded, a Base, Infantry, hazards).
 func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 	best := 0
+	// dismount's answers for this call, by square (-1: not computed)
+	var dm [sandtable.NumSquares]int32
+	for i := range dm {
+		dm[i] = -1
+	}
+	dismount := func(sq sandtable.Square) int {
+		if dm[sq] < 0 {
+			dm[sq] = int32(b.dismount(sq, vic, vicBases))
+		}
+		return int(dm[sq])
+	}
 	for i := range b.pcs {
 		v := &b.pcs[i]
 		if !v.ID.Kind.IsVehicle() || v.Owner != att {
@@ -274,7 +285,7 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 				}
 				t := b.piece(sq)
 				if t == nil {
-					best = max(best, pass+b.dismount(sq, vic, vicBases))
+					best = max(best, pass+dismount(sq))
 					continue
 				}
 				if t.Owner == vic && (tank && t.ID.Kind == sandtable.Mine || !tank && t.ID.Kind == sandtable.AntiAir) {
@@ -292,9 +303,9 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 						g := b.gainOn(t, vic, vicBases, false)
 						if t.ID.Kind == sandtable.Infantry || t.ID.Kind == sandtable.AntiAir {
 							pass += g
-							best = max(best, pass+b.dismount(sq, vic, vicBases))
+							best = max(best, pass+dismount(sq))
 						} else {
-							best = max(best, pass+g+b.dismount(sq, vic, vicBases))
+							best = max(best, pass+g+dismount(sq))
 						}
 					}
 					continue
@@ -305,17 +316,17 @@ func (b *stBoard) threat(att, vic sandtable.Side, vicBases int) int {
 						pass += stHazard
 						best = max(best, pass)
 					} else {
-						best = max(best, pass+b.gainOn(t, vic, vicBases, false)+b.dismount(sq, vic, vicBases))
+						best = max(best, pass+b.gainOn(t, vic, vicBases, false)+dismount(sq))
 					}
 				} else if t.Owner == sandtable.NoSide || t.ID.Kind != sandtable.Infantry {
 					continue
 				}
-				best = max(best, pass+b.dismount(sq, vic, vicBases))
+				best = max(best, pass+dismount(sq))
 			}
 		}
 	}
 	// Infantry: each takes its best adjacent target, a target once.
-	taken := map[sandtable.Square]bool{}
+	var taken [sandtable.NumSquares]bool
 	sum := 0
 	for i := range b.pcs {
 		pc := &b.pcs[i]

@@ -42,6 +42,15 @@ func stGame(t testing.TB, south, north *SandTablePlayer, seed uint64, maxTurns i
 	return pos
 }
 
+// stBounded caps p's budget at 20,000 positions per action: the same
+// search on a bounded budget for whole-game tests (strongest's search of
+// every candidate takes up to about 50,000, seconds an action, in the
+// middle game).
+func stBounded(p *SandTablePlayer) *SandTablePlayer {
+	p.level.Nodes = min(p.level.Nodes, 20_000)
+	return p
+}
+
 func mustSTPlayer(t testing.TB, spec string, seed uint64) *SandTablePlayer {
 	t.Helper()
 	p, err := NewSandTablePlayer(spec, seed)
@@ -66,7 +75,7 @@ func TestSandTableSelfPlay(t *testing.T) {
 		for g := range games {
 			t.Run(fmt.Sprintf("%s-%s-%d", pr[0], pr[1], g), func(t *testing.T) {
 				seed := uint64(g*31 + 7)
-				pos := stGame(t, mustSTPlayer(t, pr[0], seed), mustSTPlayer(t, pr[1], seed+1), seed, turns)
+				pos := stGame(t, stBounded(mustSTPlayer(t, pr[0], seed)), mustSTPlayer(t, pr[1], seed+1), seed, turns)
 				t.Logf("%s: turn %d, %s", pos.Phase(), pos.Turn(), pos.ResultText())
 			})
 		}
@@ -80,7 +89,7 @@ func TestSandTableStrength(t *testing.T) {
 	testkit.SkipUnlessLong(t, "plays whole games")
 	for i, opp := range []string{"random", "greedy"} {
 		seed := uint64(100 + i)
-		pos := stGame(t, mustSTPlayer(t, "strongest", seed), mustSTPlayer(t, opp, seed), seed, 300)
+		pos := stGame(t, stBounded(mustSTPlayer(t, "strongest", seed)), mustSTPlayer(t, opp, seed), seed, 300)
 		won := pos.Phase() == sandtable.PhaseFinished && pos.Result().Winner == sandtable.South
 		ahead := pos.Phase() != sandtable.PhaseFinished && stMaterial(pos, sandtable.South) > 0
 		if !won && !ahead {
@@ -181,8 +190,13 @@ func TestSandTableSecretsDoNotMatter(t *testing.T) {
 		t.Fatal("the two positions do not differ")
 	}
 	for _, spec := range append([]string{"random", "greedy"}, LevelNames()...) {
-		a1, err1 := mustSTPlayer(t, spec, 9).Choose(pos.View(me), 0)
-		a2, err2 := mustSTPlayer(t, spec, 9).Choose(other.View(me), 0)
+		p1, p2 := mustSTPlayer(t, spec, 9), mustSTPlayer(t, spec, 9)
+		if !testkit.Long() && p1.level.Nodes > 6_000 {
+			// the same search, on a smaller budget in the fast tier
+			p1.level.Nodes, p2.level.Nodes = 6_000, 6_000
+		}
+		a1, err1 := p1.Choose(pos.View(me), 0)
+		a2, err2 := p2.Choose(other.View(me), 0)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
@@ -287,5 +301,57 @@ func BenchmarkSandTableChoose(b *testing.B) {
 			b.ReportMetric(float64(p.Calls)/b.Elapsed().Seconds(), "actions/s")
 			b.ReportMetric(float64(p.Nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
+	}
+}
+
+// stMidgame plays greedy against itself from a started game until Main
+// of a later turn, for searches with many candidates on both sides.
+func stMidgame(t testing.TB, seed uint64, turn int) *sandtable.Position {
+	t.Helper()
+	pos := stStarted(t, seed)
+	g := mustSTPlayer(t, "greedy", seed)
+	for pos.Phase() != sandtable.PhaseFinished && (pos.Turn() < turn || pos.Phase() != sandtable.PhaseMain) {
+		a, err := g.Choose(pos.View(pos.ToMove()), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pos.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pos.Phase() != sandtable.PhaseMain {
+		t.Fatalf("the game ended before turn %d:\n%s", turn, pos)
+	}
+	return pos
+}
+
+// TestSandTableStopsAnywhere: a search stopped at any point (here by the
+// node budget, which stops it where a time cap would) returns a legal
+// action, and a larger budget searches more candidates over whole turns.
+func TestSandTableStopsAnywhere(t *testing.T) {
+	t.Parallel()
+	pos := stMidgame(t, 5, 6)
+	view := pos.View(pos.ToMove())
+	prev := -1
+	for _, nodes := range []int{1, 30, 150, 600, 2_000, 6_000} {
+		p := mustSTPlayer(t, "strongest", 2)
+		p.level.Nodes = nodes
+		a, err := p.Choose(view, 0)
+		if err != nil {
+			t.Fatalf("%d positions: %v", nodes, err)
+		}
+		if _, err := pos.Clone().Apply(a); err != nil {
+			t.Fatalf("%d positions: %s is not legal: %v", nodes, a, err)
+		}
+		if p.Nodes > nodes+1 {
+			t.Errorf("%d positions: %d tried", nodes, p.Nodes)
+		}
+		if p.Deepened < prev {
+			t.Errorf("%d positions: %d candidates searched over whole turns, fewer than %d with a smaller budget", nodes, p.Deepened, prev)
+		}
+		prev = p.Deepened
+	}
+	if prev == 0 {
+		t.Error("no candidate was searched over whole turns with 6,000 positions")
 	}
 }

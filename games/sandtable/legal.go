@@ -28,7 +28,7 @@ func (p *Position) LegalNextSteps(prefix []Step) ([]Step, error) {
 		return nil, err
 	}
 	q := p.Clone()
-	l := &logger{p: q}
+	l := &logger{p: q, quiet: true}
 	moved := map[ID]bool{}
 	for i, st := range prefix {
 		if err := q.infantryStep(l, st, moved); err != nil {
@@ -68,7 +68,7 @@ func (p *Position) nextSteps(moved map[ID]bool, first bool) []Step {
 			continue
 		}
 		for _, n := range neighbors(pc.Square) {
-			if p.checkInfantryEnter(side, who, n) == nil {
+			if p.mayInfantryEnter(side, n) {
 				out = append(out, Step{From: pc.Square, To: n})
 				if first {
 					return out
@@ -155,17 +155,15 @@ func (p *Position) vehicleActions(from Square) []Action {
 		a := Action{Kind: ActVehicle, Vehicle: v.ID.Kind, From: from, To: to}
 		out = append(out, a)
 		q := p.Clone()
-		l := &logger{p: q}
+		l := &logger{p: q, quiet: true}
 		if err := q.vehicleMove(l, a); err != nil {
 			continue
 		}
-		w := q.get(v.ID)
-		if w == nil {
+		if q.get(v.ID) == nil {
 			continue // destroyed on the way: no dismount
 		}
-		crew := w.Crew[0]
 		for _, n := range neighbors(to) {
-			if q.checkInfantryEnter(q.toMove, crew, n) == nil {
+			if q.mayInfantryEnter(q.toMove, n) {
 				b := a
 				b.Dismount = &Step{From: NoSquare, To: n}
 				out = append(out, b)

@@ -135,6 +135,8 @@ var causeText = [...]string{
 type logger struct {
 	p       *Position
 	entries []Entry
+	// quiet leaves every entry's Text empty (PlayForSearch).
+	quiet bool
 }
 
 func (l *logger) add(e Entry) {
@@ -145,6 +147,8 @@ func (l *logger) add(e Entry) {
 }
 
 func (l *logger) addf(e Entry, format string, args ...any) {
-	e.Text = fmt.Sprintf(format, args...)
+	if !l.quiet {
+		e.Text = fmt.Sprintf(format, args...)
+	}
 	l.add(e)
 }

@@ -65,6 +65,9 @@ func (p *Position) resolveStepper(st Step, moved map[ID]bool) (*Piece, error) {
 // checkInfantryEnter says whether an Infantry of side may step onto to
 // (ruling 4); it changes nothing.
 func (p *Position) checkInfantryEnter(side Side, inf ID, to Square) error {
+	if p.mayInfantryEnter(side, to) {
+		return nil
+	}
 	if p.hasCrater(to) {
 		return illegal(RuleCrater, "Infantry %s cannot enter the Crater on %s", inf, to)
 	}
@@ -88,6 +91,26 @@ func (p *Position) checkInfantryEnter(side Side, inf ID, to Square) error {
 		}
 	}
 	return nil
+}
+
+// mayInfantryEnter reports whether side's Infantry may step onto to
+// (checkInfantryEnter without its error, for move generation).
+func (p *Position) mayInfantryEnter(side Side, to Square) bool {
+	if p.hasCrater(to) {
+		return false
+	}
+	t := p.ground(to)
+	if t == nil {
+		return true
+	}
+	k := t.ID.Kind
+	switch {
+	case k == Infantry || k.IsHazard(), k == Base:
+		return t.Owner != side
+	case k.IsVehicle():
+		return t.Owner == side.Opp() || len(t.Crew) < MaxCrew
+	}
+	return true
 }
 
 // infantryEnter moves Infantry inf (on the ground or crewing) onto to with

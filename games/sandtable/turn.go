@@ -35,6 +35,24 @@ func (p *Position) Apply(a Action) ([]Entry, error) {
 	return l.entries, nil
 }
 
+// PlayForSearch applies a to p in place, as Apply does, but writes no log
+// text and returns only the error: the look-ahead of a computer player on
+// its own copy (a Clone of a playable view). On error p is left half
+// changed and must be discarded.
+func (p *Position) PlayForSearch(a Action) error {
+	if p.redacted {
+		return fmt.Errorf("cannot apply an action to a redacted view")
+	}
+	l := &logger{p: p, quiet: true}
+	if err := p.apply(l, a); err != nil {
+		return err
+	}
+	if err := p.checkLimits(); err != nil {
+		return err
+	}
+	return hiddenResolved(l.entries)
+}
+
 // checkLimits refuses a result the position format cannot hold (G21): a
 // turn number past maxCounter. Every other counter is bounded by the
 // rules (dead-turns, hazard-uses) or checked where it grows (hazard IDs).
