@@ -177,6 +177,16 @@ func TestAdminLimits(t *testing.T) {
 	h.clock.Advance(time.Minute)
 	ch = h.reply(dave, h.gen.ID, "survival challenge", discordsim.Opt("opponent", alice))
 	require.False(t, ch.Ephemeral(), "a minute later dave may challenge again")
+
+	// A challenge refused for another reason (dave and alice already have
+	// one open) starts nothing and uses up nothing: at a limit of 2, dave's
+	// second challenge of the minute is still allowed.
+	require.Contains(t, h.admin(alice, "settings", discordsim.Opt("clear", "max_challenges")), "Saved")
+	require.NotContains(t, h.refusedChallenge(dave, alice, h.gen.ID), "per minute")
+	second := h.reply(dave, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob))
+	require.False(t, second.Ephemeral(), "a refused challenge did not count: %s", second.Text())
+	refusal = h.refusedChallenge(dave, carol, h.gen.ID)
+	require.Contains(t, refusal, "started 2 games or challenges in the last minute")
 }
 
 // TestAdminSettingsBadInput: each bad value is answered specifically and

@@ -188,7 +188,7 @@ func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options 
 	if err := a.needTextChannel(req); err != nil {
 		return nil, err
 	}
-	if err := a.mayStart(req, self); err != nil {
+	if err := a.mayStartThen(req, self); err != nil {
 		return nil, err
 	}
 	if self {
@@ -212,6 +212,9 @@ func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options 
 	}
 	if err := a.update(func(tx storage.Tx) error {
 		if err := openBetween(tx, a, ch, req.Now); err != nil {
+			return err
+		}
+		if err := a.countStart(tx, req); err != nil {
 			return err
 		}
 		return tx.Challenges().Put(ch.ID, ch.Expires, ch)

@@ -136,6 +136,43 @@ type RoleChecker interface {
 // default of the casual option. Each refusal names the limit and the
 // setting.
 func (a *App) mayStart(req *Request, computer bool) error {
+	return a.checkStart(req, computer, false)
+}
+
+// mayStartThen is mayStart for a start whose own transaction records the
+// per-minute attempt (countStart): a start refused after these checks
+// (an open challenge between the two players, ...) uses up nothing.
+func (a *App) mayStartThen(req *Request, computer bool) error {
+	return a.checkStart(req, computer, true)
+}
+
+// errNotRecorded aborts the per-minute limit's check of mayStartThen: it
+// reads, the start's transaction records.
+var errNotRecorded = errors.New("per-minute attempt checked, not recorded")
+
+// countStart records req's per-minute attempt in tx, the transaction that
+// starts what mayStartThen allowed, refusing it (and so the start) when
+// the limit was reached meanwhile.
+func (a *App) countStart(tx storage.Tx, req *Request) error {
+	if req.perMinute == 0 {
+		return nil
+	}
+	ok, retry, err := tx.Guilds().Attempt(req.GuildID, req.User.ID, req.Now, time.Minute, req.perMinute)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return perMinuteRefusal(req.perMinute, retry)
+	}
+	return nil
+}
+
+func perMinuteRefusal(limit int, retry time.Time) error {
+	return Errorf("You started %s in the last minute, this server's limit (setting: per minute %d): try again <t:%d:R>.",
+		Plural(limit, "game or challenge", "games or challenges"), limit, retry.Add(999*time.Millisecond).Unix())
+}
+
+func (a *App) checkStart(req *Request, computer, deferred bool) error {
 	if req.GuildID == "" {
 		return nil
 	}
@@ -173,15 +210,22 @@ func (a *App) mayStart(req *Request, computer bool) error {
 	if s.PerMinute > 0 {
 		var ok bool
 		var retry time.Time
-		if err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
+		err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
 			var err error
 			ok, retry, err = tx.Guilds().Attempt(req.GuildID, req.User.ID, req.Now, time.Minute, s.PerMinute)
+			if err == nil && deferred {
+				return errNotRecorded // the start's transaction records it
+			}
 			return err
-		}); err != nil {
+		})
+		if err != nil && !errors.Is(err, errNotRecorded) {
 			return err
 		}
 		if !ok {
-			return Errorf("You started %d games or challenges in the last minute, this server's limit (setting: per minute %d): try again <t:%d:R>.", s.PerMinute, s.PerMinute, retry.Add(999*time.Millisecond).Unix())
+			return perMinuteRefusal(s.PerMinute, retry)
+		}
+		if deferred {
+			req.perMinute = s.PerMinute
 		}
 	}
 	return nil

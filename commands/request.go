@@ -73,6 +73,9 @@ type Request struct {
 	// casualDefault is the server's default of the casual option (set
 	// when the server's settings are read: mayStart).
 	casualDefault bool
+	// perMinute is the server's per-minute limit when this request's start
+	// records its attempt in its own transaction (mayStartThen, countStart).
+	perMinute int
 }
 
 // Context is Ctx, or context.Background when none was set.
