@@ -207,6 +207,9 @@ func TestAdminSettingsBadInput(t *testing.T) {
 		{[]discordsim.Option{discordsim.Opt("remove_channel", h.gen)}, "is not a game channel"},
 		{[]discordsim.Option{discordsim.Opt("add_channel", thread)}, "not a text channel"},
 		{[]discordsim.Option{discordsim.Opt("rated", false), discordsim.Opt("max_games", 0)}, "between 1 and 100"},
+		{[]discordsim.Option{discordsim.Opt("add_channel", h.gen), discordsim.Opt("remove_channel", h.gen)}, "name the same channel"},
+		{[]discordsim.Option{discordsim.Opt("max_games", 2), discordsim.Opt("clear", "max_games")}, "contradict each other"},
+		{[]discordsim.Option{discordsim.Opt("add_channel", h.gen), discordsim.Opt("clear", "channels")}, "contradict each other"},
 	} {
 		got := h.admin(alice, "settings", c.opts...)
 		require.Contains(t, got, c.want)

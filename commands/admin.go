@@ -135,6 +135,24 @@ func (a *App) adminSettings(req *Request) (*Response, error) {
 		changes = append(changes, fn)
 		said = append(said, what)
 	}
+	// Options that contradict each other are refused, not applied in turn.
+	if add, rm := req.Options["add_channel"], req.Options["remove_channel"]; add.String != "" && add.String == rm.String {
+		return nil, Errorf("add_channel and remove_channel name the same channel <#%s>: give one of them. Nothing changed.", add.String)
+	}
+	if c := req.Str("clear"); c != "" {
+		set := c
+		if c == "channels" {
+			set = ""
+			for _, o := range []string{"add_channel", "remove_channel"} {
+				if _, ok := req.Options[o]; ok {
+					set = o
+				}
+			}
+		}
+		if _, ok := req.Options[set]; ok && set != "" {
+			return nil, Errorf("%s and clear:%s contradict each other: give one of them. Nothing changed.", set, c)
+		}
+	}
 	if o, ok := req.Options["add_channel"]; ok {
 		id := o.String
 		if err := a.checkGameChannel(req, o); err != nil {
