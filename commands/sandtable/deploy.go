@@ -496,6 +496,10 @@ func deployLayoutText(t *turn, text string, update bool) (*response, error) {
 	if err != nil {
 		return nil, ruleError("Your layout", err)
 	}
+	if d.Len() == 0 {
+		// An empty file or form would wipe the draft: Clear does that, asked.
+		return nil, commands.Errorf("This layout places no piece (an empty file or form?): your deployment is unchanged. To start over, use **Clear** on your panel.")
+	}
 	s := t.State.clone()
 	if err := s.pos.SetDraft(side, d); err != nil {
 		return nil, ruleError("Your layout", err)

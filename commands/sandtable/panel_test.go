@@ -454,3 +454,23 @@ func TestDeploymentFromAnotherGuildIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, commandstest.Game(t, store, g.ID).Version, version)
 }
+
+// TestEmptyLayoutChangesNothing: a layout that places no piece (an empty
+// file or form) is refused and leaves the deployment as it was; it wiped a
+// complete one (fresh-user finding).
+func TestEmptyLayoutChangesNothing(t *testing.T) {
+	t.Parallel()
+	a, p, store, g := started(t)
+	panel := p.DMs[alice.ID][0]
+	_, err := a.Handle(dmClick(alice, buttonOf(t, panel, "Random")))
+	require.NoError(t, err)
+	before := gameState(t, store, g)
+	for _, text := range []string{"", "   \n\n", "# only a comment\n"} {
+		layout := dmClick(alice, strings.Replace(buttonOf(t, panel, "Paste layout"), ":dep-paste", ":dep-layout", 1))
+		layout.Type, layout.Fields = commands.ModalRequest, map[string]string{"layout": text}
+		r, err := a.Handle(layout) // the panel says the refusal in place
+		require.NoError(t, err)
+		require.Contains(t, r.Message.Content, "places no piece", "%q", text)
+		require.Equal(t, before.pos.Format(), gameState(t, store, g).pos.Format(), "%q changed nothing", text)
+	}
+}
