@@ -187,7 +187,22 @@ func (b *browser) fillOption(name, text, pick string, seen ...func()) {
 		for _, f := range seen {
 			f()
 		}
-		b.do(chromedp.Click(chromedp.CSS(item)))
+		// A click needs the item visible. On a loaded machine, in the long
+		// tier only, it twice never became so within the deadline although
+		// present (cause not found): say what the page showed, then pick it
+		// as a click does (its mousedown).
+		ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(item)))
+		cancel()
+		if err != nil {
+			state := js[string](b, `(() => { const p = document.querySelector("#popup"), i = document.querySelector(`+strconv.Quote(item)+`);
+				if (!i) return "the item is gone";
+				const r = i.getBoundingClientRect();
+				return "popup hidden=" + p.hidden + ", item at " + r.x + "," + r.y + " size " + r.width + "x" + r.height + ", active element " + (document.activeElement && document.activeElement.outerHTML.slice(0, 80)) })()`)
+			b.t.Logf("the suggestion %s for %s could not be clicked (%v): %s; picking it by its mousedown", pick, name, err, state)
+			require.True(b.t, js[bool](b, `(() => { const i = document.querySelector(`+strconv.Quote(item)+`); if (!i) return false;
+				i.dispatchEvent(new MouseEvent("mousedown", {bubbles: true, cancelable: true})); return true })()`), "the suggestion %s is gone", pick)
+		}
 	}
 }
 
