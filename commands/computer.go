@@ -590,7 +590,8 @@ func (a *App) isSelf(u *User) bool {
 func (a *App) startComputerGame(req *Request, k *kindTable, ch *Challenge, level string) (*Response, error) {
 	seat := storage.ComputerSeat{User: ch.Opponent.ID, Level: level}
 	ch.Opponent.Name = k.computer.nameOf(seat)
-	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
+	// The game takes the (never stored) challenge's ID.
+	rec := &storage.Game{ID: ch.ID, Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true, Unrated: true,
 		Computers: []storage.ComputerSeat{seat}}
 	name, effects, err := k.start(a, req, ch, rec)

@@ -932,7 +932,7 @@ func (h deliveryHost) UnownedThread(ctx context.Context, guildID, parentID, name
 // delivered feeds an effect's result back to its game, in tx: the final
 // message's ID is recorded (Effect.Final); a started public thread becomes
 // the game's thread; a lobby's message ID goes into the lobby
-// (resultLobby); other results go to the kind.
+// (resultLobby), a challenge's into the challenge (resultChallenge); other results go to the kind.
 func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	rec, err := tx.Games().Get(e.Game)
 	if err != nil {
@@ -946,6 +946,9 @@ func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	}
 	if lobby, ok := strings.CutPrefix(e.Result, resultLobby); ok {
 		return setLobbyMessage(tx, lobby, id)
+	}
+	if ch, ok := strings.CutPrefix(e.Result, resultChallenge); ok {
+		return setChallengeMessage(tx, ch, id)
 	}
 	switch e.Result {
 	case "":

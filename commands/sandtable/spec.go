@@ -434,7 +434,13 @@ func rematch(t *turn) (*response, error) {
 		mine = "south"
 	}
 	opp := s.player(side.Opp())
-	return t.Rematch(Kind, &opp, map[string]string{"turn_time": s.TurnTime.String(), "side": mine}, []string{
+	r, id, err := t.Rematch(s.Rematch, Kind, &opp, map[string]string{"turn_time": s.TurnTime.String(), "side": mine}, []string{
 		fmt.Sprintf("A rematch of game %s, sides swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), strings.ToUpper(mine[:1])+mine[1:]),
 	})
+	if err == nil && id != s.Rematch {
+		next := s.clone()
+		next.Rematch = id
+		t.Save(next)
+	}
+	return r, err
 }

@@ -416,8 +416,14 @@ func rematch(t *turn) (*response, error) {
 		color = "white"
 	}
 	opp := s.player(c.Other())
-	return t.Rematch(Kind, &opp, map[string]string{"color": color, "move_time": s.MoveTime.String()}, []string{
+	r, id, err := t.Rematch(s.Rematch, Kind, &opp, map[string]string{"color": color, "move_time": s.MoveTime.String()}, []string{
 		fmt.Sprintf("A rematch of game %s, colours swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), color),
 		fmt.Sprintf("Time for each move: %s.", duration.Format(s.MoveTime)),
 	})
+	if err == nil && id != s.Rematch {
+		next := s.clone()
+		next.Rematch = id
+		t.Save(next)
+	}
+	return r, err
 }

@@ -44,6 +44,9 @@ type State struct {
 	White    commands.User `json:"white"`
 	Black    commands.User `json:"black"`
 	MoveTime time.Duration `json:"move_time"` // nanoseconds
+	// Rematch is what the finished game's Rematch button opened (see
+	// commands.Turn.Rematch), "" before any.
+	Rematch string `json:"rematch,omitempty"`
 	commands.Draw
 	// Result is the PGN result once over ("1-0", "0-1", "1/2-1/2").
 	Result string `json:"result,omitempty"`
