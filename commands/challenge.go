@@ -360,7 +360,9 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 // transaction closes the challenge, saves the game and queues its first
 // effects (players added to the thread, the first board).
 func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Response, error) {
-	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
+	// The game takes the challenge's ID: what opened the challenge (a
+	// finished game's Rematch) finds the game it became.
+	rec := &storage.Game{ID: ch.ID, Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true, Unrated: ch.Casual}
 	starter := req.MessageID
 	if starter == "" {
@@ -405,7 +407,8 @@ func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Respo
 		first = append([]Effect{{Op: OpEdit, Channel: ch.ChannelID, Message: starter, Body: &closed}}, first...)
 	}
 	effects = append(first, effects...)
-	if err := a.commitNewGame(req, rec, effects, func(tx storage.Tx) error { return takeChallenge(tx, ch.ID) }); err != nil {
+	// Under the challenge's lock, which is the new game's (same ID).
+	if err := a.commitNewGame(req, rec, true, effects, func(tx storage.Tx) error { return takeChallenge(tx, ch.ID) }); err != nil {
 		return nil, err
 	}
 	r.Committed = true
@@ -415,8 +418,9 @@ func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Respo
 // commitNewGame saves the new game rec and its first effects in one
 // transaction, with the interaction's mark and also's writes (when not
 // nil), sets rec to what was saved, then delivers the effects and starts a
-// computer's move if one is due.
-func (a *App) commitNewGame(req *Request, rec *storage.Game, effects []Effect, also func(tx storage.Tx) error) error {
+// computer's move if one is due. locked says the caller holds the lock
+// keyed by rec's ID.
+func (a *App) commitNewGame(req *Request, rec *storage.Game, locked bool, effects []Effect, also func(tx storage.Tx) error) error {
 	var saved *storage.Game
 	err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
@@ -439,7 +443,7 @@ func (a *App) commitNewGame(req *Request, rec *storage.Game, effects []Effect, a
 		return err
 	}
 	*rec = *saved
-	a.deliverNow(req.Context(), rec.ID, false)
+	a.deliverNow(req.Context(), rec.ID, locked)
 	a.kick()
 	a.maybeComputer(rec, req.Now)
 	return nil

@@ -606,7 +606,7 @@ func (a *App) startComputerGame(req *Request, k *kindTable, ch *Challenge, level
 	}
 	rec.ThreadID = threadID
 	effects = append([]Effect{{Op: OpAddMember, Channel: threadID, User: ch.Challenger.ID}}, effects...)
-	if err := a.commitNewGame(req, rec, effects, nil); err != nil {
+	if err := a.commitNewGame(req, rec, false, effects, nil); err != nil {
 		return nil, err
 	}
 	return &Response{Committed: true, Message: Message{Cards: []*ui.Card{{

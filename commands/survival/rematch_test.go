@@ -106,3 +106,31 @@ func TestComputerRematchOnce(t *testing.T) {
 	require.Contains(t, resp.Content, "already")
 	require.Equal(t, 1, activeGames(t, store), "one rematch game")
 }
+
+// TestRematchAfterAccepted: once the rematch challenge is accepted, a late
+// Rematch click on the old game points to the new game and opens nothing.
+func TestRematchAfterAccepted(t *testing.T) {
+	t.Parallel()
+	a, p, store := newApp(t)
+	putGame(t, store, kingsShuffle)
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	button := buttonOf(t, liveBoard(t, a, p), "Rematch")
+	_, err = a.Handle(clickAt(alice, button, time.Second))
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0.Add(time.Second))
+	open := rematchChallenges(p)
+	require.Len(t, open, 1)
+	accept := commandstest.Click(bob, buttonOf(t, open[0].Msg, "Accept"), open[0].ID)
+	accept.Now = t0.Add(2 * time.Second)
+	_, err = a.Handle(accept)
+	require.NoError(t, err)
+	g, _ := gameIn(t, store, open[0].ID)
+
+	r, err := a.Handle(clickAt(bob, button, 3*time.Second))
+	require.NoError(t, err)
+	require.Contains(t, r.Content, "<#"+g.ThreadID+">", "the late click links the rematch")
+	commandstest.Deliver(t, a, t0.Add(3*time.Second))
+	require.Len(t, rematchChallenges(p), 1, "no second challenge")
+	require.Equal(t, 1, activeGames(t, store))
+}
