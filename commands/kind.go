@@ -238,6 +238,7 @@ type Turn[S any] struct {
 	kind interface {
 		clock(S) Clock
 		over(S) bool
+		outcome(S) (storage.Outcome, bool)
 	}
 	saved   bool
 	next    S
@@ -597,6 +598,8 @@ func (k *kindOf[S]) ratingSides(rec *storage.Game, s S) []RatingSide {
 }
 
 func (k *kindOf[S]) over(s S) bool { _, over := k.g.Outcome(s); return over }
+
+func (k *kindOf[S]) outcome(s S) (storage.Outcome, bool) { return k.g.Outcome(s) }
 
 // otherThreads lists the game's threads besides its public one
 // (Spec.OtherThreads).

@@ -202,9 +202,6 @@ func (a *App) stats(req *Request) (*Response, error) {
 			title = k.Title
 		}
 		label := RatedLabel(g)
-		if g.Outcome != nil && g.Outcome.Method == storage.Aborted {
-			label = "unrated"
-		}
 		recent = append(recent, fmt.Sprintf("• <t:%d:d> [%s](%s): %s vs %s (%s)", g.Ended.Unix(), title, link,
 			resultFor(g.Outcome, who.ID), Clip(strings.Join(opps, ", "), 300), label))
 	}

@@ -38,7 +38,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "White", Value: t.WithRating(s.White), Inline: true},
 			{Name: "Black", Value: t.WithRating(s.Black), Inline: true},
 		},
-		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel(),
+		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel(s),
 	}
 	if vs := commands.ComputerSeats(t.Game); vs != "" {
 		e.Description = vs + " · unrated"
@@ -109,7 +109,10 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "Termination", Value: s.reasonText()},
 		}, s.Result)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
-		row := ui.Row{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}
+		row := ui.Row{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game)}
+		if len(s.Moves) > 0 { // no replay of zero moves
+			row = append(row, commands.ReplayButton(t.Game))
+		}
 		if analysable(s) {
 			row = append(row, commands.AnalysisButton(t.Game))
 		}
