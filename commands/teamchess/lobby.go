@@ -180,8 +180,12 @@ func lobbyNew(a *commands.App, req *commands.Request) (*response, error) {
 		Message: lobbyMessage(l, fmt.Sprintf("%s opened a Team Chess lobby: join a side!", req.User.Mention()))}, nil
 }
 
-// ratedText says whether the lobby's game will be rated.
-func ratedText(casual bool) string {
+// ratedText says whether the lobby's game will be rated: not when casual,
+// nor with a computer commander seated.
+func ratedText(casual, computers bool) string {
+	if computers {
+		return "**Unrated** game: a computer commands, so no rating changes."
+	}
 	if casual {
 		return "**Casual** game: no rating changes."
 	}
@@ -212,7 +216,7 @@ func lobbyMessage(l *lobby, note string) commands.Message {
 		"Each team also gets a private thread to advise its active commander.\n"+
 		"%s can reorder the queues, grant a second command to balance a smaller team (rule 1.1), and start once each side has a commander.\n"+
 		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).\n%s",
-		l.Creator.Mention(), l.Creator.Mention(), moveTimeText(l.MoveTime), ratedText(l.Casual))
+		l.Creator.Mention(), l.Creator.Mention(), moveTimeText(l.MoveTime), ratedText(l.Casual, len(l.computers()) > 0))
 	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: commands.ColorChallenge,
 		Footer: "Lobby " + l.ID + lobbyTTLText(l) + " · /teamchess rules"}
 	for _, side := range sides {
