@@ -36,6 +36,7 @@ const (
 	OpPing         = outbox.OpPing
 	OpUnping       = outbox.OpUnping
 	OpDelete       = outbox.OpDelete
+	OpRename       = outbox.OpRename
 )
 
 // Where an effect goes and what it yields (see the outbox's).

@@ -737,7 +737,11 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			return err
 		}
 		for _, ap := range t.apart {
-			if err := a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}); err != nil {
+			enqueue := func() error { return a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}) }
+			if ap.latest {
+				enqueue = func() error { return a.enqueueLatest(tx, ap.stream, rec, ap.effect) }
+			}
+			if err := enqueue(); err != nil {
 				return err
 			}
 		}
@@ -797,6 +801,9 @@ func (t *Turn[S]) hints(rec *storage.Game, answered bool, answerStream string) [
 	hs = append(hs, storage.HintAdd(rec.ID), storage.HintStreamHead(rec.ID), storage.HintAdd(compactions(rec.ID)))
 	for _, ap := range t.apart {
 		hs = append(hs, storage.HintAdd(ap.stream))
+		if ap.latest {
+			hs = append(hs, storage.HintStreamHead(ap.stream))
+		}
 	}
 	return hs
 }

@@ -747,6 +747,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		err := a.update(func(tx storage.Tx) error {
 			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(delay))
 		})
+		if errors.Is(err, storage.ErrNotFound) {
+			err = nil // replaced meanwhile (a newer rename: App.enqueueLatest)
+		}
 		if err == nil {
 			a.settled(p.ID) // Attempts says it now
 		}
