@@ -1,6 +1,7 @@
 package sandtable
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -317,19 +318,39 @@ func droneTurn(t *turn) (engine.Side, error) {
 	return side, nil
 }
 
-// droneButton opens the private Drone order form.
+// droneButton opens the private Drone order form, with what the player
+// typed in a form refused a moment ago (droneRefused), if any.
 func droneButton(t *turn) (*response, error) {
 	if _, err := droneTurn(t); err != nil {
 		return nil, err
 	}
+	typed := t.Draft(droneForm)
 	return &response{Modal: &commands.Modal{
 		CustomID: commands.CustomID{Scope: "g", ID: t.Game.ID, Action: "drone-order", Arg: turnArg(t.State.pos)}.String(),
 		Title:    "Order a Drone (secret)",
 		Inputs: []commands.ModalInput{
-			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8},
-			{CustomID: "target", Label: "Target square (within 2 of the spotter)", Placeholder: "f6", Required: true, MaxLength: 4},
+			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8, Value: typed["spotter"]},
+			{CustomID: "target", Label: "Target square (within 2 of the spotter)", Placeholder: "f6", Required: true, MaxLength: 4, Value: typed["target"]},
 		},
 	}}, nil
+}
+
+// droneForm names the Drone order form's drafts (Turn.KeepDraft).
+const droneForm = "drone"
+
+// droneRefused answers a Drone order form the game refused (err, a
+// user error): privately, with a button that opens the form again with
+// what was typed, kept in memory (never in the button's custom ID, which
+// is logged). Nothing changes.
+func droneRefused(t *turn, err error) (*response, error) {
+	var ue *commands.UserError
+	if !errors.As(err, &ue) {
+		return nil, err
+	}
+	t.KeepDraft(droneForm, map[string]string{"spotter": t.Req.Field("spotter"), "target": t.Req.Field("target")})
+	r := commands.Private("%s\n**Fix the Drone order** opens the form again with what you typed.", ue.Msg)
+	r.Rows = []ui.Row{{commands.GameArgButton(t.Game, "drone", turnArg(t.State.pos), "Fix the Drone order", ui.Primary)}}
+	return r, nil
 }
 
 // droneNotation reads the form's spotter (a square or an ID, any case)
@@ -354,14 +375,15 @@ func droneOrder(t *turn) (*response, error) {
 	text := droneNotation(t.Req.Field("spotter"), t.Req.Field("target"))
 	act, err := engine.ParseAction(text)
 	if err != nil || act.Kind != engine.ActDrone {
-		return nil, commands.Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed.")
+		return droneRefused(t, commands.Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed."))
 	}
 	s := t.State.clone()
 	pos := s.pos
 	c, entries, err := pos.Preview(side, act)
 	if err != nil {
-		return nil, ruleError("This Drone order", err)
+		return droneRefused(t, ruleError("This Drone order", err))
 	}
+	t.DropDraft(droneForm)
 	old, oldMsg := s.Drone[side], s.DroneMsg[side]
 	s.DroneSeq++
 	s.Drone[side], s.DroneID[side], s.DroneMsg[side] = act.String(), s.DroneSeq, ""
