@@ -201,7 +201,8 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			row = append(row, commands.GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
 		row = append(row, commands.GameButton(g, "private", "My private view", ui.Secondary),
-			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary), historyview.Button(g))
+			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary),
+			commands.GameButton(g, "zoom", "Zoom", ui.Secondary), historyview.Button(g))
 		comps = []ui.Row{row}
 	} else {
 		e.Color = commands.ColorOver

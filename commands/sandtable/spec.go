@@ -104,6 +104,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"step-discard":  once(stepDiscard),
 			"private":       privateView,
 			"flip":          flip,
+			"zoom":          zoom,
 			"draw-accept":   drawButton,
 			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
 			"rematch":       rematch,
