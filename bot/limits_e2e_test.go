@@ -38,8 +38,8 @@ func TestLongMultiByteNamesFitDiscordLimits(t *testing.T) {
 
 	full := map[string]string{
 		tb.pub.ID:           "Team Chess · " + names[0] + ", " + names[1] + ", " + names[4] + " vs " + names[2] + ", " + names[3] + ", " + names[5],
-		tb.team[tcWhite].ID: "Team Chess · White team (" + names[0] + ", " + names[1] + ", " + names[4] + ")",
-		tb.team[tcBlack].ID: "Team Chess · Black team (" + names[2] + ", " + names[3] + ", " + names[5] + ")",
+		tb.team[tcWhite].ID: "Team Chess · White team: " + names[0] + " commands (" + names[0] + ", " + names[1] + ", " + names[4] + ")",
+		tb.team[tcBlack].ID: "Team Chess · Black team: " + names[2] + " commands (" + names[2] + ", " + names[3] + ", " + names[5] + ")",
 	}
 	for id, want := range full {
 		require.Greater(t, utf8.RuneCountInString(want), 100, "the test needs a name over Discord's limit")

@@ -189,6 +189,12 @@ func (p *platform) ArchiveThread(ctx context.Context, threadID string) error {
 	return p.fail(err)
 }
 
+// RenameChannel renames a channel or thread.
+func (p *platform) RenameChannel(ctx context.Context, channelID, name string) error {
+	_, err := p.sess.ChannelEditComplex(channelID, &discordgo.ChannelEdit{Name: name}, requestOptions(ctx)...)
+	return p.fail(err)
+}
+
 func (p *platform) DM(ctx context.Context, userID string, m commands.Message) (string, error) {
 	chID, err := p.dmChannel(ctx, userID)
 	if err != nil {

@@ -52,7 +52,7 @@ func TestRatingsThroughDiscord(t *testing.T) {
 	require.Contains(t, st.Text(), "1 W · 0 L · 0 D")
 	require.Contains(t, st.Text(), "Streak: 1 win")
 	require.Contains(t, st.Text(), "https://discord.com/channels/"+h.gen.GuildID+"/"+thread.ID)
-	require.Contains(t, st.Text(), "**won** (resignation) vs "+bob.Mention()+" (rated)")
+	require.Contains(t, st.Text(), "**won** (resignation) vs "+bob.Mention()+" as White (rated)")
 
 	// A casual game: said on the challenge, rates nothing.
 	cas := h.reply(alice, h.gen.ID, "survival challenge", discordsim.Opt("opponent", bob), discordsim.Opt("casual", true))

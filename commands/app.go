@@ -99,6 +99,9 @@ type App struct {
 	// lobbiesRead is what Lobby last read of each lobby (see lobbyCheck).
 	lobbiesRead map[string]lobbyRead
 
+	draftsMu sync.Mutex
+	drafts   map[string]draft // refused forms' fields (drafts.go)
+
 	selfMu    sync.Mutex
 	self      string       // the bot's own user ID (SetSelf)
 	computers computerPool // the workers computing computer moves

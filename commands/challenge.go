@@ -166,50 +166,14 @@ func (a *App) OpenChallenge(req *Request, kind string, opponent *User, options m
 // openChallenge validates and posts a challenge for kind k. Options are the
 // kind's already validated settings, and describe lines shown in the embed.
 func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options map[string]string, describe []string) (*Response, error) {
-	if req.GuildID == "" {
-		return nil, Errorf("Challenges are made in a server channel, not in direct messages.")
-	}
-	if opponent == nil {
-		return nil, Errorf("Name the player you challenge in the opponent option.")
-	}
-	if opponent.ID == req.User.ID {
-		return nil, Errorf("You cannot challenge yourself: pick another player as opponent.")
-	}
-	self := a.isSelf(opponent)
-	if opponent.Bot && !self {
-		return nil, Errorf("%s is a bot and cannot play: challenge a person, or me to play the computer.", EscapeText(opponent.Name, 0))
-	}
-	if self && (k.computer == nil || k.start == nil) {
-		return nil, Errorf("I do not play %s yet: challenge a person.", k.Title)
-	}
-	if !self && req.Str("level") != "" {
-		return nil, Errorf("The level option is for games against the computer: name me as the opponent to play it, or leave the level out.")
-	}
-	if err := a.needTextChannel(req); err != nil {
-		return nil, err
-	}
-	if err := a.mayStartThen(req, self); err != nil {
+	self, err := a.checkChallenge(req, k, opponent)
+	if err != nil {
 		return nil, err
 	}
 	if self {
-		level, err := computerLevel(k, req)
-		if err != nil {
-			return nil, err
-		}
-		return a.startComputerGame(req, k, &Challenge{ID: newID(), Kind: k.Name, GuildID: req.GuildID, ChannelID: req.ChannelID,
-			Challenger: req.User, Opponent: *opponent, Options: options, Expires: req.Now}, level)
+		return a.computerChallenge(req, k, opponent, options, newID())
 	}
-	ch := &Challenge{
-		ID:         newID(),
-		Kind:       k.Name,
-		GuildID:    req.GuildID,
-		ChannelID:  req.ChannelID,
-		Challenger: req.User,
-		Opponent:   *opponent,
-		Options:    options,
-		Expires:    req.Now.Add(a.Settings.ChallengeTTL),
-		Casual:     req.Casual() || options["casual"] == "true",
-	}
+	ch := a.newChallenge(req, k, opponent, options)
 	if err := a.update(func(tx storage.Tx) error {
 		if err := openBetween(tx, a, ch, req.Now); err != nil {
 			return err
@@ -221,14 +185,77 @@ func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options 
 	}); err != nil {
 		return nil, err
 	}
+	return &Response{Posted: func(mid string) { a.challengePosted(ch.ID, mid) }, Message: a.challengeMessage(k, ch, describe, req.Now)}, nil
+}
+
+// checkChallenge refuses a challenge from req's user to opponent that
+// cannot be made; self reports a challenge to the bot, a game against the
+// computer.
+func (a *App) checkChallenge(req *Request, k *kindTable, opponent *User) (self bool, err error) {
+	if req.GuildID == "" {
+		return false, Errorf("Challenges are made in a server channel, not in direct messages.")
+	}
+	if opponent == nil {
+		return false, Errorf("Name the player you challenge in the opponent option.")
+	}
+	if opponent.ID == req.User.ID {
+		return false, Errorf("You cannot challenge yourself: pick another player as opponent.")
+	}
+	self = a.isSelf(opponent)
+	if opponent.Bot && !self {
+		return false, Errorf("%s is a bot and cannot play: challenge a person, or me to play the computer.", EscapeText(opponent.Name, 0))
+	}
+	if self && (k.computer == nil || k.start == nil) {
+		return false, Errorf("I do not play %s yet: challenge a person.", k.Title)
+	}
+	if !self && req.Str("level") != "" {
+		return false, Errorf("The level option is for games against the computer: name me as the opponent to play it, or leave the level out.")
+	}
+	if err := a.needTextChannel(req); err != nil {
+		return false, err
+	}
+	if err := a.mayStartThen(req, self); err != nil {
+		return false, err
+	}
+	return self, nil
+}
+
+// computerChallenge starts at once the game against the computer that
+// req's user asked for, as the game id.
+func (a *App) computerChallenge(req *Request, k *kindTable, opponent *User, options map[string]string, id string) (*Response, error) {
+	level, err := computerLevel(k, req)
+	if err != nil {
+		return nil, err
+	}
+	return a.startComputerGame(req, k, &Challenge{ID: id, Kind: k.Name, GuildID: req.GuildID, ChannelID: req.ChannelID,
+		Challenger: req.User, Opponent: *opponent, Options: options, Expires: req.Now}, level)
+}
+
+// newChallenge is the challenge from req's user to opponent, not stored.
+func (a *App) newChallenge(req *Request, k *kindTable, opponent *User, options map[string]string) *Challenge {
+	return &Challenge{
+		ID:         newID(),
+		Kind:       k.Name,
+		GuildID:    req.GuildID,
+		ChannelID:  req.ChannelID,
+		Challenger: req.User,
+		Opponent:   *opponent,
+		Options:    options,
+		Expires:    req.Now.Add(a.Settings.ChallengeTTL),
+		Casual:     req.Casual() || options["casual"] == "true",
+	}
+}
+
+// challengeMessage is the message that shows the open challenge ch.
+func (a *App) challengeMessage(k *kindTable, ch *Challenge, describe []string, now time.Time) Message {
 	desc := fmt.Sprintf("%s challenges %s to a game of **%s**.", ch.Challenger.Mention(), ch.Opponent.Mention(), k.Title)
-	desc += "\n" + a.ratedLine(k.Name, ch.GuildID, ch.Casual, req.Now, ch.Challenger.ID, ch.Opponent.ID)
+	desc += "\n" + a.ratedLine(k.Name, ch.GuildID, ch.Casual, now, ch.Challenger.ID, ch.Opponent.ID)
 	for _, d := range describe {
 		desc += "\n" + d
 	}
 	desc += fmt.Sprintf("\nThe challenge expires <t:%d:R>.", ch.Expires.Unix())
 	id := func(action string) string { return CustomID{Scope: "c", ID: ch.ID, Action: action}.String() }
-	return &Response{Posted: func(mid string) { a.challengePosted(ch.ID, mid) }, Message: Message{
+	return Message{
 		Content: ch.Opponent.Mention() + ", you have been challenged!",
 		Cards: []*ui.Card{{
 			Title:       k.Title + " challenge",
@@ -240,7 +267,7 @@ func (a *App) openChallenge(req *Request, k *kindTable, opponent *User, options 
 			ui.Button{Label: "Decline", Style: ui.Danger, Route: id("decline")},
 			ui.Button{Label: "Cancel", Style: ui.Secondary, Route: id("cancel")},
 		}},
-	}}, nil
+	}
 }
 
 // challengeHandlers returns the Accept, Decline and Cancel button handlers
@@ -336,7 +363,9 @@ func (a *App) answerChallenge(req *Request, action string, start ChallengeStarte
 // transaction closes the challenge, saves the game and queues its first
 // effects (players added to the thread, the first board).
 func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Response, error) {
-	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
+	// The game takes the challenge's ID: what opened the challenge (a
+	// finished game's Rematch) finds the game it became.
+	rec := &storage.Game{ID: ch.ID, Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true, Unrated: ch.Casual}
 	starter := req.MessageID
 	if starter == "" {
@@ -381,7 +410,8 @@ func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Respo
 		first = append([]Effect{{Op: OpEdit, Channel: ch.ChannelID, Message: starter, Body: &closed}}, first...)
 	}
 	effects = append(first, effects...)
-	if err := a.commitNewGame(req, rec, effects, func(tx storage.Tx) error { return takeChallenge(tx, ch.ID) }); err != nil {
+	// Under the challenge's lock, which is the new game's (same ID).
+	if err := a.commitNewGame(req, rec, true, effects, func(tx storage.Tx) error { return takeChallenge(tx, ch.ID) }); err != nil {
 		return nil, err
 	}
 	r.Committed = true
@@ -391,8 +421,9 @@ func (a *App) acceptChallenge(req *Request, k *kindTable, ch *Challenge) (*Respo
 // commitNewGame saves the new game rec and its first effects in one
 // transaction, with the interaction's mark and also's writes (when not
 // nil), sets rec to what was saved, then delivers the effects and starts a
-// computer's move if one is due.
-func (a *App) commitNewGame(req *Request, rec *storage.Game, effects []Effect, also func(tx storage.Tx) error) error {
+// computer's move if one is due. locked says the caller holds the lock
+// keyed by rec's ID.
+func (a *App) commitNewGame(req *Request, rec *storage.Game, locked bool, effects []Effect, also func(tx storage.Tx) error) error {
 	var saved *storage.Game
 	err := a.Store.Update(req.Context(), func(tx storage.Tx) error {
 		if req.InteractionID != "" {
@@ -415,7 +446,7 @@ func (a *App) commitNewGame(req *Request, rec *storage.Game, effects []Effect, a
 		return err
 	}
 	*rec = *saved
-	a.deliverNow(req.Context(), rec.ID, false)
+	a.deliverNow(req.Context(), rec.ID, locked)
 	a.kick()
 	a.maybeComputer(rec, req.Now)
 	return nil
@@ -511,15 +542,26 @@ func openBetween(tx storage.Tx, a *App, ch *Challenge, now time.Time) error {
 // Rematch opens a challenge, as OpenChallenge does, from t's user to
 // opponent to a new game of kind, in the text channel of t's game (a
 // finished game's Rematch button is clicked in its thread, where no game
-// thread can start). The challenge is posted there through the outbox; the
+// thread can start), or starts at once the game against the computer.
+// prev is the rematch this game opened before ("" for none), as Rematch
+// returned it: while that challenge is open, or once that computer game
+// has started, the click is answered with it and nothing is opened (a
+// double click opens one). The game keeps the returned id (its state,
+// saved by the action). The challenge is stored in the action's
+// transaction (one open challenge per pair) and posted on an outbox
+// stream of its own, its message recorded for its expiry to close it; the
 // clicker is answered privately. Accept, Decline, Cancel and the expiry
-// work as for any challenge (an expired rematch's message is not edited:
-// its buttons say it expired when clicked).
-func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string, describe []string) (*Response, error) {
+// work as for any challenge.
+func (t *Turn[S]) Rematch(prev, kind string, opponent *User, options map[string]string, describe []string) (*Response, string, error) {
 	a := t.app
 	k := a.kinds[kind]
 	if k == nil {
-		return nil, fmt.Errorf("rematch of unknown kind %q", kind)
+		return nil, "", fmt.Errorf("rematch of unknown kind %q", kind)
+	}
+	if prev != "" {
+		if r, err := t.rematchDone(prev); r != nil || err != nil {
+			return r, prev, err
+		}
 	}
 	req := *t.Req
 	req.ChannelID = t.Game.ChannelID
@@ -535,25 +577,93 @@ func (t *Turn[S]) Rematch(kind string, opponent *User, options map[string]string
 		}
 		options["casual"] = "true"
 	}
-	resp, err := a.openChallenge(&req, k, opponent, options, describe)
+	self, err := a.checkChallenge(&req, k, opponent)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	m := resp.Message
-	stream := "rematch-" + newID()
-	if err := a.update(func(tx storage.Tx) error {
-		return a.enqueue(tx, stream, nil, []Effect{{Op: OpPost, Channel: t.Game.ChannelID, Body: &m}})
-	}); err != nil {
-		return nil, err
-	}
-	a.deliverNow(req.Context(), stream, false)
-	a.kick()
-	if computer {
-		// The new game's announcement names the computer and links its thread.
-		if len(m.Cards) > 0 {
-			return Private("Rematch started: %s", m.Cards[0].Description), nil
+	if self {
+		id := newID()
+		// The action's transaction, which keeps id in the game, marks the
+		// interaction applied: the new game's must not.
+		req.InteractionID = ""
+		resp, err := a.computerChallenge(&req, k, opponent, options, id)
+		if err != nil {
+			return nil, "", err
 		}
-		return Private("Rematch started against the computer: see <#%s>.", t.Game.ChannelID), nil
+		// The new game's announcement names the computer and links its thread.
+		if len(resp.Message.Cards) > 0 {
+			return Private("Rematch started: %s", resp.Message.Cards[0].Description), id, nil
+		}
+		return Private("Rematch started against the computer: see <#%s>.", t.Game.ChannelID), id, nil
 	}
-	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), nil
+	ch := a.newChallenge(&req, k, opponent, options)
+	t.Also(func(tx storage.Tx) error {
+		if err := openBetween(tx, a, ch, req.Now); err != nil {
+			return err
+		}
+		if err := a.countStart(tx, &req); err != nil {
+			return err
+		}
+		return tx.Challenges().Put(ch.ID, ch.Expires, ch)
+	})
+	m := a.challengeMessage(k, ch, describe, req.Now)
+	t.apart = append(t.apart, apart{stream: "rematch-" + ch.ID,
+		effect: Effect{Op: OpPost, Channel: t.Game.ChannelID, Body: &m, Result: resultChallenge + ch.ID}})
+	return Private("Rematch offered: %s can accept it in <#%s>.", opponent.Mention(), t.Game.ChannelID), ch.ID, nil
+}
+
+// rematchDone answers a Rematch click when the rematch prev is still
+// open (a challenge) or has started (a game against the computer), nil
+// when a new one may be opened.
+func (t *Turn[S]) rematchDone(prev string) (*Response, error) {
+	var (
+		ch      Challenge
+		open    bool
+		started *storage.Game
+	)
+	err := t.View(func(tx storage.Tx) error {
+		err := getChallenge(tx, prev, &ch)
+		open = err == nil && t.Now.Before(ch.Expires)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		if started, err = tx.Games().Get(prev); errors.Is(err, storage.ErrNotFound) {
+			started, err = nil, nil
+		}
+		return err
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case open:
+		where := fmt.Sprintf("<#%s>", ch.ChannelID)
+		if link := MessageLink(ch.GuildID, ch.ChannelID, ch.MessageID); link != "" {
+			where = link
+		}
+		return Private("A rematch is already offered: %s challenged %s in %s, expiring <t:%d:R>. %s can accept or decline it there.",
+			ch.Challenger.Mention(), ch.Opponent.Mention(), where, ch.Expires.Unix(), ch.Opponent.Mention()), nil
+	case started != nil && started.ThreadID != "":
+		return Private("The rematch has already started, in <#%s>.", started.ThreadID), nil
+	}
+	return nil, nil
+}
+
+// resultChallenge, followed by a challenge's ID, as a post's Result
+// records the posted message's ID in that challenge, for its expiry to
+// close the message (see Turn.Rematch).
+const resultChallenge = "challenge:"
+
+// setChallengeMessage records messageID as the message of the challenge
+// id, in tx; a challenge gone meanwhile is left alone.
+func setChallengeMessage(tx storage.Tx, id, messageID string) error {
+	var ch Challenge
+	exp, err := tx.Challenges().Get(id, &ch)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ch.MessageID = messageID
+	return tx.Challenges().Put(id, exp, &ch)
 }

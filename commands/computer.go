@@ -590,7 +590,8 @@ func (a *App) isSelf(u *User) bool {
 func (a *App) startComputerGame(req *Request, k *kindTable, ch *Challenge, level string) (*Response, error) {
 	seat := storage.ComputerSeat{User: ch.Opponent.ID, Level: level}
 	ch.Opponent.Name = k.computer.nameOf(seat)
-	rec := &storage.Game{ID: newID(), Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
+	// The game takes the (never stored) challenge's ID.
+	rec := &storage.Game{ID: ch.ID, Kind: k.Name, GuildID: ch.GuildID, ChannelID: ch.ChannelID,
 		Players: []string{ch.Challenger.ID, ch.Opponent.ID}, Active: true, Unrated: true,
 		Computers: []storage.ComputerSeat{seat}}
 	name, effects, err := k.start(a, req, ch, rec)
@@ -605,7 +606,7 @@ func (a *App) startComputerGame(req *Request, k *kindTable, ch *Challenge, level
 	}
 	rec.ThreadID = threadID
 	effects = append([]Effect{{Op: OpAddMember, Channel: threadID, User: ch.Challenger.ID}}, effects...)
-	if err := a.commitNewGame(req, rec, effects, func(tx storage.Tx) error { return a.countStart(tx, req) }); err != nil {
+	if err := a.commitNewGame(req, rec, false, effects, func(tx storage.Tx) error { return a.countStart(tx, req) }); err != nil {
 		return nil, err
 	}
 	return &Response{Committed: true, Message: Message{Cards: []*ui.Card{{

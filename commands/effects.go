@@ -37,6 +37,7 @@ const (
 	OpPing         = outbox.OpPing
 	OpUnping       = outbox.OpUnping
 	OpDelete       = outbox.OpDelete
+	OpRename       = outbox.OpRename
 )
 
 // Where an effect goes and what it yields (see the outbox's).

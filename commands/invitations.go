@@ -288,8 +288,48 @@ func (t *Turn[S]) OpenLobby(id string, doc any, channelID string, m Message) {
 func (t *Turn[S]) LobbyTTL() time.Duration { return t.app.LobbyTTL() }
 
 // apart is an effect an action asks for on an outbox stream of its own
-// (see Turn.OpenLobby).
+// (see Turn.OpenLobby); latest makes it replace what is pending there
+// (see Turn.Rename).
 type apart struct {
 	stream string
 	effect Effect
+	latest bool
+}
+
+// Rename asks for the channel channelID (a thread of the game) to be
+// named name. Renames go on a stream of their own per channel, so a
+// rename Discord holds back (about two a channel per 10 minutes) never
+// holds the game's other effects; and only the latest wanted name waits
+// there: a rename not delivered yet is replaced, keeping its place in
+// the retry schedule.
+func (t *Turn[S]) Rename(channelID, name string) {
+	t.apart = append(t.apart, apart{stream: "rename-" + channelID, latest: true,
+		effect: Effect{Op: OpRename, Channel: channelID, Name: name}})
+}
+
+// enqueueLatest queues e on stream in tx in place of what is pending there
+// (see Turn.Rename): the replaced effect's failed attempts and due time
+// carry over, so a rename refused for its rate waits its turn.
+func (a *App) enqueueLatest(tx storage.Tx, stream string, rec *storage.Game, e Effect) error {
+	head, err := tx.Outbox().StreamHead(stream)
+	if err != nil {
+		return err
+	}
+	if head != nil {
+		if err := tx.Outbox().Done(head.ID); err != nil {
+			return err
+		}
+	}
+	_, lease, leased := a.currentLease()
+	return a.addEffects(tx, stream, rec, []Effect{e}, func(id string, now time.Time) error {
+		if head != nil && (head.Attempts > 0 || head.Due.After(now)) {
+			if err := tx.Outbox().Retry(id, head.Attempts, head.Due); err != nil {
+				return err
+			}
+		}
+		if !leased {
+			return nil
+		}
+		return tx.Outbox().Claim(id, a.Process, lease)
+	})
 }

@@ -241,6 +241,7 @@ type Turn[S any] struct {
 	kind interface {
 		clock(S) Clock
 		over(S) bool
+		outcome(S) (storage.Outcome, bool)
 	}
 	saved   bool
 	next    S
@@ -610,6 +611,8 @@ func (k *kindOf[S]) ratingSides(rec *storage.Game, s S) []RatingSide {
 
 func (k *kindOf[S]) over(s S) bool { _, over := k.g.Outcome(s); return over }
 
+func (k *kindOf[S]) outcome(s S) (storage.Outcome, bool) { return k.g.Outcome(s) }
+
 // otherThreads lists the game's threads besides its public one
 // (Spec.OtherThreads).
 func (k *kindOf[S]) otherThreads(s S) []string {
@@ -746,7 +749,11 @@ func (k *kindOf[S]) runOnce(a *App, req *Request, rec *storage.Game, act Action[
 			return err
 		}
 		for _, ap := range t.apart {
-			if err := a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}); err != nil {
+			enqueue := func() error { return a.enqueue(tx, ap.stream, rec, []Effect{ap.effect}) }
+			if ap.latest {
+				enqueue = func() error { return a.enqueueLatest(tx, ap.stream, rec, ap.effect) }
+			}
+			if err := enqueue(); err != nil {
 				return err
 			}
 		}
@@ -806,6 +813,9 @@ func (t *Turn[S]) hints(rec *storage.Game, answered bool, answerStream string) [
 	hs = append(hs, storage.HintAdd(rec.ID), storage.HintStreamHead(rec.ID), storage.HintAdd(compactions(rec.ID)))
 	for _, ap := range t.apart {
 		hs = append(hs, storage.HintAdd(ap.stream))
+		if ap.latest {
+			hs = append(hs, storage.HintStreamHead(ap.stream))
+		}
 	}
 	return hs
 }

@@ -187,11 +187,14 @@ func (a *App) stats(req *Request) (*Response, error) {
 	}
 	var recent []string
 	for _, g := range finished {
-		var opps []string
-		for _, p := range g.Players {
-			if p != who.ID {
-				opps = append(opps, "<@"+p+">")
-			}
+		// Whom they played, as the archive says it: a team game names
+		// the teammates as partners, not opponents.
+		var vs string
+		if k := a.kinds[g.Kind]; k != nil && k.versus != nil {
+			vs = k.versus(a, g, who.ID)
+		}
+		if vs == "" {
+			vs = versusOf(g, who.ID)
 		}
 		link := ThreadLink(g.GuildID, g.ThreadID)
 		if l := MessageLink(g.GuildID, g.ThreadID, g.FinalMessage); l != "" {
@@ -202,11 +205,8 @@ func (a *App) stats(req *Request) (*Response, error) {
 			title = k.Title
 		}
 		label := RatedLabel(g)
-		if g.Outcome != nil && g.Outcome.Method == storage.Aborted {
-			label = "unrated"
-		}
-		recent = append(recent, fmt.Sprintf("• <t:%d:d> [%s](%s): %s vs %s (%s)", g.Ended.Unix(), title, link,
-			resultFor(g.Outcome, who.ID), Clip(strings.Join(opps, ", "), 300), label))
+		recent = append(recent, fmt.Sprintf("• <t:%d:d> [%s](%s): %s %s (%s)", g.Ended.Unix(), title, link,
+			resultFor(g.Outcome, who.ID), Clip(vs, 300), label))
 	}
 	if len(fields) == 0 && len(recent) == 0 {
 		what := "any game"

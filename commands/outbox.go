@@ -766,6 +766,9 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 		err := a.update(func(tx storage.Tx) error {
 			return tx.Outbox().Retry(p.ID, p.Attempts+1, now.Add(delay))
 		})
+		if errors.Is(err, storage.ErrNotFound) {
+			err = nil // replaced meanwhile (a newer rename: App.enqueueLatest)
+		}
 		if err == nil {
 			a.settled(p.ID) // Attempts says it now
 		}
@@ -964,7 +967,7 @@ func (h deliveryHost) UnownedThread(ctx context.Context, guildID, parentID, name
 // delivered feeds an effect's result back to its game, in tx: the final
 // message's ID is recorded (Effect.Final); a started public thread becomes
 // the game's thread; a lobby's message ID goes into the lobby
-// (resultLobby); other results go to the kind.
+// (resultLobby), a challenge's into the challenge (resultChallenge); other results go to the kind.
 func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	rec, err := tx.Games().Get(e.Game)
 	if err != nil {
@@ -978,6 +981,9 @@ func (a *App) delivered(tx storage.Tx, e *Effect, id string) error {
 	}
 	if lobby, ok := strings.CutPrefix(e.Result, resultLobby); ok {
 		return setLobbyMessage(tx, lobby, id)
+	}
+	if ch, ok := strings.CutPrefix(e.Result, resultChallenge); ok {
+		return setChallengeMessage(tx, ch, id)
 	}
 	switch e.Result {
 	case "":

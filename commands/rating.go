@@ -103,10 +103,13 @@ func (a *App) RatingOf(kind, guildID, userID string, now time.Time) string {
 	return RatingText(pr, now)
 }
 
-// RatedLabel is "rated", "casual" or "unrated" (a game with a computer
-// seat) for the game rec, as the game header
-// shows it.
+// RatedLabel is "rated", "casual", "unrated" (a game with a computer
+// seat) or "aborted · unrated" for the game rec, as the game header shows
+// it.
 func RatedLabel(rec *storage.Game) string {
+	if rec.Outcome != nil && rec.Outcome.Method == storage.Aborted {
+		return abortedLabel
+	}
 	if len(rec.Computers) > 0 {
 		return "unrated"
 	}
@@ -200,10 +203,20 @@ func (t *Turn[S]) WithRating(u User) string {
 	return u.Mention()
 }
 
-// RatedLabel is "rated" or "casual" for t's game (see RatedLabel).
-func (t *Turn[S]) RatedLabel() string {
+// abortedLabel is the label of an aborted game: unrated, whatever it was
+// to be.
+const abortedLabel = "aborted · unrated"
+
+// RatedLabel is "rated", "casual" or "unrated" for t's game, or "aborted ·
+// unrated" once s, its state, is aborted (see RatedLabel).
+func (t *Turn[S]) RatedLabel(s S) string {
 	if t.Game == nil {
 		return ""
+	}
+	if t.kind != nil {
+		if o, over := t.kind.outcome(s); over && o.Method == storage.Aborted {
+			return abortedLabel
+		}
 	}
 	return RatedLabel(t.Game)
 }

@@ -84,7 +84,7 @@ func TestTeamThreadsThroughTheAPI(t *testing.T) {
 		return out
 	}
 	public := "Team Chess · alice, bob vs carol"
-	white, black := "Team Chess · White team (alice, bob)", "Team Chess · Black team (carol)"
+	white, black := "Team Chess · White team: alice commands (alice, bob)", "Team Chess · Black team: carol commands (carol)"
 	tp.waitView(alice, "", "White's team thread", func(v view) bool {
 		for _, c := range v.Channels {
 			if c.Name == white {

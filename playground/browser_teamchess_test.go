@@ -55,8 +55,8 @@ func TestBrowserTeamChessLobbyAndTeamThreads(t *testing.T) {
 	b.switchTo("alice")
 	b.clickButton("Start")
 	public := "Team Chess · alice, bob vs carol, dave"
-	white := "Team Chess · White team (alice, bob)"
-	black := "Team Chess · Black team (carol, dave)"
+	white := "Team Chess · White team: alice commands (alice, bob)"
+	black := "Team Chess · Black team: carol commands (carol, dave)"
 	b.waitSidebarThreads("alice sees the game and her team's thread, not Black's", public, white)
 	b.openChannel(white)
 	b.waitJS(`document.querySelector("#messages").innerText.includes("White's private thread")`, "White's team thread")

@@ -12,6 +12,7 @@ import (
 	"image/gif"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,6 +65,9 @@ type Platform struct {
 	Types   map[string]ui.ChannelType
 	// Archived are the threads archived and locked (ArchiveThread).
 	Archived map[string]bool
+	// Renames are the channels renamed (RenameChannel), as
+	// "<channel>: <name>", in order.
+	Renames []string
 	// Deleted are the messages deleted (Delete; DeleteDM as channel
 	// "dm:<user ID>"), as "<channel>/<message>".
 	Deleted []string
@@ -254,6 +258,33 @@ func (p *Platform) AddThreadMember(ctx context.Context, threadID, userID string)
 	}
 	p.Members[threadID] = append(p.Members[threadID], userID)
 	return nil
+}
+
+// RenameChannel records channelID's new name.
+func (p *Platform) RenameChannel(ctx context.Context, channelID, name string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.fail("rename", channelID); err != nil {
+		return err
+	}
+	p.Renames = append(p.Renames, channelID+": "+name)
+	if parent, ok := p.names[channelID]; ok {
+		if i := strings.Index(parent, "/"); i >= 0 {
+			p.names[channelID] = parent[:i+1] + name
+		}
+	}
+	return nil
+}
+
+// ThreadName is the name of the thread id now ("" when unknown).
+func (p *Platform) ThreadName(id string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.names[id]
+	if i := strings.Index(n, "/"); i >= 0 {
+		return n[i+1:]
+	}
+	return n
 }
 
 // ArchiveThread records threadID as archived and locked.

@@ -248,6 +248,9 @@ var effectKinds = map[Op]effectKind{
 	OpArchive: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
 		return "", x.p.ArchiveThread(ctx, d.Channel)
 	}},
+	OpRename: {perform: func(ctx context.Context, x *exec, d *Delivery) (string, error) {
+		return "", x.p.RenameChannel(ctx, d.Channel, d.Effect.Name)
+	}},
 }
 
 // deleteMessage deletes the message id of channelID, or the direct message

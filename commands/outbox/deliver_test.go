@@ -15,7 +15,7 @@ import (
 // with a perform, so none is dropped as unknown.
 func TestEveryEffectHasItsDelivery(t *testing.T) {
 	t.Parallel()
-	ops := []Op{OpPost, OpEdit, OpDM, OpEditDM, OpStartThread, OpAddMember, OpAddMembers, OpRemoveMember, OpArchive, OpBoard, OpCompact, OpPing, OpUnping, OpDelete}
+	ops := []Op{OpPost, OpEdit, OpDM, OpEditDM, OpStartThread, OpAddMember, OpAddMembers, OpRemoveMember, OpArchive, OpBoard, OpCompact, OpPing, OpUnping, OpDelete, OpRename}
 	for _, op := range ops {
 		if k, ok := effectKinds[op]; !ok || k.perform == nil {
 			t.Errorf("effect %q has no delivery", op)

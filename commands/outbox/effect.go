@@ -25,6 +25,7 @@ const (
 	OpPing         Op = "ping"          // post Body in Channel, or DM it to User when set, as a "your move" ping of the game, recorded in Game.Pings
 	OpUnping       Op = "unping"        // delete every ping of the game recorded in Game.Pings (a new turn's, or the end's)
 	OpDelete       Op = "delete"        // delete the message Message of Channel, or the direct message Message to User when set (gone already is done)
+	OpRename       Op = "rename"        // rename the channel Channel to Name (on a stream of its own, where only the latest rename waits: see Turn.Rename)
 )
 
 // ChannelOfGame as an effect's Channel is the game's public thread, read

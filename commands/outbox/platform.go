@@ -39,6 +39,9 @@ type Platform interface {
 	// active list and only moderators (and the bot, which locked it) can
 	// reopen it. Archiving an archived thread again is no error.
 	ArchiveThread(ctx context.Context, threadID string) error
+	// RenameChannel renames a channel or thread (Discord allows about two
+	// renames a channel per 10 minutes: more are refused with a 429).
+	RenameChannel(ctx context.Context, channelID, name string) error
 	// DM sends a direct message to a user and returns its ID.
 	DM(ctx context.Context, userID string, m ui.Message) (string, error)
 	// EditDM replaces the direct message messageID (an ID DM returned)

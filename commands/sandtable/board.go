@@ -118,7 +118,7 @@ func statusMessage(t *turn, s *State, note string) commands.Message {
 			{Name: "South", Value: state(engine.South), Inline: true},
 			{Name: "North", Value: state(engine.North), Inline: true},
 		},
-		Footer: "Game " + g.ID + " · " + t.RatedLabel() + " · /sandtable rules · /resign",
+		Footer: "Game " + g.ID + " · " + t.RatedLabel(s) + " · /sandtable rules · /resign",
 	}
 	switch {
 	case pos.Turn() > 0:
@@ -131,7 +131,7 @@ func statusMessage(t *turn, s *State, note string) commands.Message {
 	case s.over():
 		e.Color = commands.ColorOver
 		e.Fields = append(e.Fields, &ui.Field{Name: "Result", Value: s.resultLine()})
-		e.Footer = "Game " + g.ID + " · " + t.RatedLabel() + " · /sandtable rules"
+		e.Footer = "Game " + g.ID + " · " + t.RatedLabel(s) + " · /sandtable rules"
 		comps = []ui.Row{{commands.GameButton(g, "rematch", "Rematch", ui.Primary)}}
 	case pos.Phase() == engine.PhaseDeployment:
 		if d := t.Deadline(); !d.IsZero() {
@@ -170,9 +170,9 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 	if n := pos.Counts(engine.NoSide); n.Tanks+n.Airplanes > 0 {
 		e.Fields = append(e.Fields, &ui.Field{Name: "Neutral Vehicles (no crew)", Value: commands.Plural(n.Tanks, "Tank", "Tanks") + ", " + commands.Plural(n.Airplanes, "Airplane", "Airplanes"), Inline: true})
 	}
-	e.Footer = fmt.Sprintf("Game %s · %s · South at the bottom · /move in this thread · /sandtable rules", g.ID, t.RatedLabel())
+	e.Footer = fmt.Sprintf("Game %s · %s · South at the bottom · /move in this thread · /sandtable rules", g.ID, t.RatedLabel(s))
 	if s.over() {
-		e.Footer = fmt.Sprintf("Game %s · %s · South at the bottom · /sandtable rules", g.ID, t.RatedLabel())
+		e.Footer = fmt.Sprintf("Game %s · %s · South at the bottom · /sandtable rules", g.ID, t.RatedLabel(s))
 	}
 	files := []*ui.File{file}
 	var comps []ui.Row
@@ -201,7 +201,8 @@ func boardMessage(t *turn, s *State, note string) (commands.Message, error) {
 			row = append(row, commands.GameArgButton(g, "drone", strconv.Itoa(pos.Turn()), "Order a Drone (private)", ui.Primary))
 		}
 		row = append(row, commands.GameButton(g, "private", "My private view", ui.Secondary),
-			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary), historyview.Button(g))
+			commands.GameArgButton(g, "flip", strconv.Itoa(pos.Turn()), "Flip board", ui.Secondary),
+			commands.GameButton(g, "zoom", "Zoom", ui.Secondary), historyview.Button(g))
 		comps = []ui.Row{row}
 	} else {
 		e.Color = commands.ColorOver

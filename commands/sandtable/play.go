@@ -1,13 +1,18 @@
 package sandtable
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"strconv"
 	"strings"
 
 	"sandtable/commands"
 	"sandtable/commands/ui"
 	engine "sandtable/games/sandtable"
+	"sandtable/render/sandboard"
 )
 
 // Turns (issue 7 point 3, ruling D10): /move takes Main actions and Mine
@@ -317,19 +322,39 @@ func droneTurn(t *turn) (engine.Side, error) {
 	return side, nil
 }
 
-// droneButton opens the private Drone order form.
+// droneButton opens the private Drone order form, with what the player
+// typed in a form refused a moment ago (droneRefused), if any.
 func droneButton(t *turn) (*response, error) {
 	if _, err := droneTurn(t); err != nil {
 		return nil, err
 	}
+	typed := t.Draft(droneForm)
 	return &response{Modal: &commands.Modal{
 		CustomID: commands.CustomID{Scope: "g", ID: t.Game.ID, Action: "drone-order", Arg: turnArg(t.State.pos)}.String(),
 		Title:    "Order a Drone (secret)",
 		Inputs: []commands.ModalInput{
-			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8},
-			{CustomID: "target", Label: "Target square (within 2 of the spotter)", Placeholder: "f6", Required: true, MaxLength: 4},
+			{CustomID: "spotter", Label: "Spotter: your Infantry's square or ID", Placeholder: "d4 or SI12", Required: true, MaxLength: 8, Value: typed["spotter"]},
+			{CustomID: "target", Label: "Target square (within 2 of the spotter)", Placeholder: "f6", Required: true, MaxLength: 4, Value: typed["target"]},
 		},
 	}}, nil
+}
+
+// droneForm names the Drone order form's drafts (Turn.KeepDraft).
+const droneForm = "drone"
+
+// droneRefused answers a Drone order form the game refused (err, a
+// user error): privately, with a button that opens the form again with
+// what was typed, kept in memory (never in the button's custom ID, which
+// is logged). Nothing changes.
+func droneRefused(t *turn, err error) (*response, error) {
+	var ue *commands.UserError
+	if !errors.As(err, &ue) {
+		return nil, err
+	}
+	t.KeepDraft(droneForm, map[string]string{"spotter": t.Req.Field("spotter"), "target": t.Req.Field("target")})
+	r := commands.Private("%s\n**Fix the Drone order** opens the form again with what you typed.", ue.Msg)
+	r.Rows = []ui.Row{{commands.GameArgButton(t.Game, "drone", turnArg(t.State.pos), "Fix the Drone order", ui.Primary)}}
+	return r, nil
 }
 
 // droneNotation reads the form's spotter (a square or an ID, any case)
@@ -354,14 +379,15 @@ func droneOrder(t *turn) (*response, error) {
 	text := droneNotation(t.Req.Field("spotter"), t.Req.Field("target"))
 	act, err := engine.ParseAction(text)
 	if err != nil || act.Kind != engine.ActDrone {
-		return nil, commands.Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed.")
+		return droneRefused(t, commands.Errorf("I cannot read this Drone order: the spotter is a square like d4 or an ID like SI12, the target a square like f6. Nothing changed."))
 	}
 	s := t.State.clone()
 	pos := s.pos
 	c, entries, err := pos.Preview(side, act)
 	if err != nil {
-		return nil, ruleError("This Drone order", err)
+		return droneRefused(t, ruleError("This Drone order", err))
 	}
+	t.DropDraft(droneForm)
 	old, oldMsg := s.Drone[side], s.DroneMsg[side]
 	s.DroneSeq++
 	s.Drone[side], s.DroneID[side], s.DroneMsg[side] = act.String(), s.DroneSeq, ""
@@ -543,6 +569,73 @@ func flip(t *turn) (*response, error) {
 		note = fmt.Sprintf("That board is of an earlier turn; the public board now (turn %d) from North's side:", pos.Turn())
 	}
 	return &response{Ephemeral: true, Message: commands.Message{Content: note, Files: []*ui.File{file}}}, nil
+}
+
+// zoomQuarters are the quarters of the board Zoom shows, by button
+// argument: which half of the files (a–j west, k–t east) and of the ranks
+// (1–10 south, 11–20 north).
+var zoomQuarters = []struct{ arg, label string }{
+	{"nw", "North-west (a–j, 11–20)"}, {"ne", "North-east (k–t, 11–20)"},
+	{"sw", "South-west (a–j, 1–10)"}, {"se", "South-east (k–t, 1–10)"},
+}
+
+// zoom answers the board's Zoom button privately: without a quarter, the
+// four to choose from; with one, that quarter of the board at twice the
+// board's scale (icons about 48 px where Discord shows the whole board
+// 480 px wide), as the clicker may see it: a player's own secrets
+// (pending Drones) included, only privately; others see the public board.
+func zoom(t *turn) (*response, error) {
+	s, pos := t.State, t.State.pos
+	if pos.Phase() == engine.PhaseDeployment {
+		return nil, commands.Errorf("There is no board to zoom into during Deployment: your deployment panel shows yours.")
+	}
+	id, _ := commands.ParseCustomID(t.Req.CustomID)
+	if id.Arg == "" {
+		var row ui.Row
+		for _, q := range zoomQuarters {
+			row = append(row, commands.GameArgButton(t.Game, "zoom", q.arg, q.label, ui.Secondary))
+		}
+		r := commands.Private("Which quarter of the board (turn %d) do you want to see at twice the size? South is at the bottom.", pos.Turn())
+		r.Rows = []ui.Row{row}
+		return r, nil
+	}
+	var west, south, found bool
+	var label string
+	for _, q := range zoomQuarters {
+		if q.arg == id.Arg {
+			west, south, found, label = q.arg[1] == 'w', q.arg[0] == 's', true, q.label
+		}
+	}
+	if !found {
+		return nil, commands.Errorf("I do not know that quarter of the board: choose north-west, north-east, south-west or south-east. Nothing changed.")
+	}
+	viewer := engine.NoSide
+	if side, ok := s.sideOf(t.Req.User.ID); ok && !s.over() {
+		viewer = side
+	}
+	log := append(append([]engine.Entry{}, s.Prev...), s.Cur...)
+	b, v, err := sandboard.Board(pos, log, viewer)
+	if err != nil {
+		return nil, err
+	}
+	img, err := t.Renderer().SandTableImage(&b, v, 2*imageSize)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the SandTable board: %w", err)
+	}
+	x0, y0 := imageSize, imageSize
+	if west {
+		x0 = 0
+	}
+	if !south {
+		y0 = 0
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img.SubImage(image.Rect(x0, y0, x0+imageSize, y0+imageSize))); err != nil {
+		return nil, err
+	}
+	r := commands.Private("%s of the board, turn %d, at twice the size (only you see this).", label, pos.Turn())
+	r.Files = []*ui.File{{Name: "zoom.png", ContentType: "image/png", Data: buf.Bytes()}}
+	return r, nil
 }
 
 // privateView sends the clicker their private view: the board with their

@@ -53,3 +53,26 @@ func TestRematchSwapsSides(t *testing.T) {
 	require.Equal(t, alice.ID, st.North.ID)
 	require.Equal(t, time.Hour, st.TurnTime)
 }
+
+// TestRematchOnce: a second Rematch click, by either player, while the
+// first rematch is open opens no second challenge.
+func TestRematchOnce(t *testing.T) {
+	t.Parallel()
+	a, p, store := newApp(t)
+	putGame(t, store, mainPos)
+	_, err := commandstest.Confirm(t, a, cmd(bob, "resign", "", nil))
+	require.NoError(t, err)
+	button := commandstest.ButtonOf(t, lastPost(t, a, p), "Rematch")
+	for _, u := range []commands.User{alice, alice, bob} {
+		_, err := a.Handle(click(u, button))
+		require.NoError(t, err)
+	}
+	commandstest.Deliver(t, a, t0.Add(time.Second))
+	n := 0
+	for _, s := range p.Shown() {
+		if s.Channel == "general" && strings.Contains(s.Msg.Content, "challenged") {
+			n++
+		}
+	}
+	require.Equal(t, 1, n, "one rematch challenge")
+}

@@ -64,7 +64,10 @@ type State struct {
 	South    commands.User `json:"south"`
 	North    commands.User `json:"north"`
 	TurnTime time.Duration `json:"turn_time"`
-	Started  time.Time     `json:"started"`
+	// Rematch is what the finished game's Rematch button opened (see
+	// commands.Turn.Rematch), "" before any.
+	Rematch string    `json:"rematch,omitempty"`
+	Started time.Time `json:"started"`
 	// Prev is the previous turn's log, Cur the current turn's so far (from
 	// its "Turn N" entry); older turns are archived in the store's logs
 	// (storage.Logs), one entry per turn, for the game record at the end.

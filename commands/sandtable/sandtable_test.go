@@ -323,7 +323,7 @@ func TestSandBoardMessageFields(t *testing.T) {
 			labels = append(labels, c.(ui.Button).Label)
 		}
 	}
-	require.Equal(t, []string{"My private view", "Flip board", "History"}, labels, "no Drone button outside PostTurn")
+	require.Equal(t, []string{"My private view", "Flip board", "Zoom", "History"}, labels, "no Drone button outside PostTurn")
 }
 
 // TestSandPublicBoardFromSouthAndFlip: the public board is drawn from

@@ -104,6 +104,7 @@ func (Game) Spec() commands.Spec[*State] {
 			"step-discard":  once(stepDiscard),
 			"private":       privateView,
 			"flip":          flip,
+			"zoom":          zoom,
 			"draw-accept":   drawButton,
 			"resign":        resign, // the confirmed /resign (commands.Turn.Ask)
 			"rematch":       rematch,
@@ -434,7 +435,13 @@ func rematch(t *turn) (*response, error) {
 		mine = "south"
 	}
 	opp := s.player(side.Opp())
-	return t.Rematch(Kind, &opp, map[string]string{"turn_time": s.TurnTime.String(), "side": mine}, []string{
+	r, id, err := t.Rematch(s.Rematch, Kind, &opp, map[string]string{"turn_time": s.TurnTime.String(), "side": mine}, []string{
 		fmt.Sprintf("A rematch of game %s, sides swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), strings.ToUpper(mine[:1])+mine[1:]),
 	})
+	if err == nil && id != s.Rematch {
+		next := s.clone()
+		next.Rematch = id
+		t.Save(next)
+	}
+	return r, err
 }

@@ -473,14 +473,20 @@ func rematch(t *turn) (*response, error) {
 		color = "white"
 	}
 	opp := s.player(c.Other())
-	if s.Clock != nil {
-		return t.Rematch(Kind, &opp, map[string]string{"color": color, "clock": s.Clock.String()}, []string{
-			fmt.Sprintf("A rematch of game %s, colours swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), color),
-			fmt.Sprintf("Time control: %s.", s.Clock.Describe()),
-		})
-	}
-	return t.Rematch(Kind, &opp, map[string]string{"color": color, "move_time": s.MoveTime.String()}, []string{
+	options := map[string]string{"color": color, "move_time": s.MoveTime.String()}
+	describe := []string{
 		fmt.Sprintf("A rematch of game %s, colours swapped: %s plays %s.", t.Game.ID, t.Req.User.Mention(), color),
 		fmt.Sprintf("Time for each move: %s.", duration.Format(s.MoveTime)),
-	})
+	}
+	if s.Clock != nil {
+		options = map[string]string{"color": color, "clock": s.Clock.String()}
+		describe[1] = fmt.Sprintf("Time control: %s.", s.Clock.Describe())
+	}
+	r, id, err := t.Rematch(s.Rematch, Kind, &opp, options, describe)
+	if err == nil && id != s.Rematch {
+		next := s.clone()
+		next.Rematch = id
+		t.Save(next)
+	}
+	return r, err
 }

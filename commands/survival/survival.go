@@ -47,6 +47,9 @@ type State struct {
 	// Clock is the game's Fischer clock (nil: the per-move MoveTime, as
 	// every game stored before clocks).
 	Clock *Clocks `json:"clock,omitempty"`
+	// Rematch is what the finished game's Rematch button opened (see
+	// commands.Turn.Rematch), "" before any.
+	Rematch string `json:"rematch,omitempty"`
 	commands.Draw
 	// Result is the PGN result once over ("1-0", "0-1", "1/2-1/2").
 	Result string `json:"result,omitempty"`

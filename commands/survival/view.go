@@ -40,7 +40,7 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 			{Name: "White", Value: t.WithRating(s.White), Inline: true},
 			{Name: "Black", Value: t.WithRating(s.Black), Inline: true},
 		},
-		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel() + " · " + s.timeControlShort(),
+		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel(s) + " · " + s.timeControlShort(),
 	}
 	if vs := commands.ComputerSeats(t.Game); vs != "" {
 		e.Description = vs + " · unrated"
@@ -110,7 +110,10 @@ func message(t *turn, s *State, note string) (commands.Message, error) {
 		}
 		pgn := pgnOf(full, s)
 		files = append(files, &ui.File{Name: "survival-" + t.Game.ID + ".pgn", ContentType: "application/x-chess-pgn", Data: []byte(pgn)})
-		row := ui.Row{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game), commands.ReplayButton(t.Game)}
+		row := ui.Row{commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game)}
+		if len(s.Moves) > 0 { // no replay of zero moves
+			row = append(row, commands.ReplayButton(t.Game))
+		}
 		if analysable(s) {
 			row = append(row, commands.AnalysisButton(t.Game))
 		}

@@ -16,7 +16,13 @@ import (
 // analysable reports whether the finished game st has an analysis: not
 // aborted, and a move made.
 func (st *State) analysable() bool {
-	if st.Aborted || st.game == nil {
+	return !st.Aborted && st.anyMove()
+}
+
+// anyMove reports whether a move was made in st's game, also before it
+// was resumed.
+func (st *State) anyMove() bool {
+	if st.game == nil {
 		return false
 	}
 	for _, e := range st.game.Events() {

@@ -281,3 +281,25 @@ func TestStoredCasualComputerPlaysOn(t *testing.T) {
 	s := waitActions(t, store, g.ID, 1)
 	require.Equal(t, 1, s.game.ActionCount())
 }
+
+// TestLobbyWithAComputerSaysUnrated: a lobby that seats a computer
+// commander says its game is unrated, not rated; once the computer is
+// removed it says rated again.
+func TestLobbyWithAComputerSaysUnrated(t *testing.T) {
+	t.Parallel()
+	a, _, _ := newApp(t)
+	r, err := a.Handle(commandstest.Cmd(alice, "teamchess", "new", nil))
+	require.NoError(t, err)
+	require.Contains(t, r.Message.Cards[0].Description, "**Rated**")
+	r, err = a.Handle(click(alice, buttonOf(t, r.Message, "Join White")))
+	require.NoError(t, err)
+	menu := selectID(t, r.Message, "computer")
+	r, err = a.Handle(click(alice, menu, "b:easy"))
+	require.NoError(t, err)
+	desc := r.Message.Cards[0].Description
+	require.Contains(t, desc, "**Unrated**")
+	require.NotContains(t, desc, "**Rated**")
+	r, err = a.Handle(click(alice, menu, "remove:computer-1-easy"))
+	require.NoError(t, err)
+	require.Contains(t, r.Message.Cards[0].Description, "**Rated**")
+}

@@ -9,6 +9,7 @@ import (
 
 	"sandtable/commands"
 	"sandtable/commands/commandstest"
+	"sandtable/commands/ui"
 	"sandtable/games/chess"
 	"sandtable/storage"
 )
@@ -247,5 +248,30 @@ func TestRematchOfAnAbortedGame(t *testing.T) {
 	commandstest.Deliver(t, a, t0.Add(time.Hour+commands.ArchiveDelay))
 	for _, th := range []string{pub, team[chess.White], team[chess.Black]} {
 		require.True(t, p.Archived[th], "thread %s archived", th)
+	}
+}
+
+// TestAbortedBoardSaysUnrated: the public final board of a game aborted
+// before its first move says "aborted · unrated" and offers no Replay of
+// zero moves.
+func TestAbortedBoardSaysUnrated(t *testing.T) {
+	t.Parallel()
+	a, p, store := newApp(t)
+	_, pub, _ := startGame(t, a, store, "", []commands.User{alice}, []commands.User{bob})
+	require.NoError(t, a.Sweep(t0.Add(time.Hour)))
+	commandstest.Deliver(t, a, t0.Add(time.Hour))
+	var final commandstest.Sent
+	for _, s := range p.Shown() {
+		if s.Channel == pub && len(s.Msg.Cards) > 0 {
+			final = s
+		}
+	}
+	require.Contains(t, final.Msg.Cards[0].Footer, "aborted · unrated")
+	for _, row := range final.Msg.Rows {
+		for _, c := range row {
+			if b, ok := c.(ui.Button); ok {
+				require.NotEqual(t, "Replay", b.Label, "no replay of zero moves")
+			}
+		}
 	}
 }

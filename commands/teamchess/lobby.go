@@ -180,8 +180,12 @@ func lobbyNew(a *commands.App, req *commands.Request) (*response, error) {
 		Message: lobbyMessage(l, fmt.Sprintf("%s opened a Team Chess lobby: join a side!", req.User.Mention()))}, nil
 }
 
-// ratedText says whether the lobby's game will be rated.
-func ratedText(casual bool) string {
+// ratedText says whether the lobby's game will be rated: not when casual,
+// nor with a computer commander seated.
+func ratedText(casual, computers bool) string {
+	if computers {
+		return "**Unrated** game: a computer commands, so no rating changes."
+	}
 	if casual {
 		return "**Casual** game: no rating changes."
 	}
@@ -212,7 +216,7 @@ func lobbyMessage(l *lobby, note string) commands.Message {
 		"Each team also gets a private thread to advise its active commander.\n"+
 		"%s can reorder the queues, grant a second command to balance a smaller team (rule 1.1), and start once each side has a commander.\n"+
 		"Time for each move: **%s** (when it runs out, the active commander is tagged out with a personal loss).\n%s",
-		l.Creator.Mention(), l.Creator.Mention(), moveTimeText(l.MoveTime), ratedText(l.Casual))
+		l.Creator.Mention(), l.Creator.Mention(), moveTimeText(l.MoveTime), ratedText(l.Casual, len(l.computers()) > 0))
 	e := &ui.Card{Title: "Team Chess lobby", Description: desc, Color: commands.ColorChallenge,
 		Footer: "Lobby " + l.ID + lobbyTTLText(l) + " · /teamchess rules"}
 	for _, side := range sides {
@@ -547,12 +551,13 @@ func lobbyStart(a *commands.App, req *commands.Request) (*response, error) {
 	}
 	var team [2]string
 	for _, side := range sides {
-		team[side], err = a.OpenThread(req.Context(), l.GuildID, l.ChannelID, "", teamThreadName(l, side), true)
+		team[side], err = a.OpenThread(req.Context(), l.GuildID, l.ChannelID, "", teamThreadName(game, side), true)
 		if err != nil {
 			return startFailed(a, l, side.Title()+"'s private team thread", err)
 		}
 	}
-	s := &State{TeamThreads: team, MoveTime: l.MoveTime, Started: req.Now, Creator: l.Creator, game: game}
+	s := &State{TeamThreads: team, MoveTime: l.MoveTime, Started: req.Now, Creator: l.Creator, game: game,
+		ThreadNames: [2]string{teamThreadName(game, chess.White), teamThreadName(game, chess.Black)}}
 	var players []string
 	for _, side := range sides {
 		for _, m := range game.Members(side) {
@@ -607,11 +612,21 @@ func names(q []user) string {
 	return strings.Join(ns, ", ")
 }
 
-// teamThreadName is the name of side's private thread. A retried start
-// finds the thread again by this name among the threads no game owns
+// teamThreadName is the name of side's private thread in game g: its
+// members and its active commander, so that it follows tag-outs (a
+// transition renames it, see announce). A retried start finds the
+// thread again by this name among the threads no game owns
 // (App.OpenThread).
-func teamThreadName(l *lobby, side chess.Color) string {
-	return fmt.Sprintf("Team Chess · %s team (%s)", side.Title(), names(*l.queue(side)))
+func teamThreadName(g *tc.Game, side chess.Color) string {
+	var ns []string
+	for _, m := range g.Members(side) {
+		ns = append(ns, m.Name)
+	}
+	name := fmt.Sprintf("Team Chess · %s team (%s)", side.Title(), strings.Join(ns, ", "))
+	if active, ok := g.Active(side); ok {
+		name = fmt.Sprintf("Team Chess · %s team: %s commands (%s)", side.Title(), active.Name, strings.Join(ns, ", "))
+	}
+	return commands.Clip(name, 100)
 }
 
 // startFailed answers a start that failed to open a thread (what): the

@@ -142,3 +142,24 @@ func TestMutualLossInStats(t *testing.T) {
 	require.Contains(t, got, "**lost**: a mutual loss")
 	require.Contains(t, stats(carol), "1 W · 0 L · 2 mutual losses")
 }
+
+// TestStatsNamesPartners: /stats's last games name a Team Chess player's
+// teammates as partners, never as opponents.
+func TestStatsNamesPartners(t *testing.T) {
+	t.Parallel()
+	a, _, store := newApp(t)
+	_, pub, _ := startGame(t, a, store, "", []commands.User{alice, carol}, []commands.User{bob})
+	r := in(alice, pub, "resign", "", nil)
+	_, err := commandstest.Confirm(t, a, r)
+	require.NoError(t, err)
+	commandstest.Deliver(t, a, t0)
+	st := commandstest.Cmd(alice, "stats", "", map[string]string{"game": Kind})
+	st.GuildID = "g"
+	resp, err := a.Handle(st)
+	require.NoError(t, err)
+	got := text(t, resp.Message)
+	require.Contains(t, got, "with "+carol.Mention())
+	require.Contains(t, got, "vs "+bob.Mention())
+	require.NotContains(t, got, "vs "+carol.Mention())
+	require.NotContains(t, got, carol.Mention()+", "+bob.Mention())
+}

@@ -73,6 +73,10 @@ type State struct {
 	Game json.RawMessage `json:"game"`
 	// TeamThreads are the private threads of White and Black.
 	TeamThreads [2]string `json:"team_threads"`
+	// ThreadNames are the names last asked for the team threads
+	// (teamThreadName): a transition that hands the command on renames
+	// them. "" in games stored before threads followed tag-outs.
+	ThreadNames [2]string `json:"thread_names,omitzero"`
 	// InThread are the members the bot keeps in each team thread: the
 	// engine's ThreadMembers after the last transition (rule 1.4).
 	InThread [2][]string `json:"in_thread"`
@@ -407,6 +411,11 @@ func announce(t *turn, s *State, c *change) (commands.Message, error) {
 				}
 			}
 			s.InThread[side] = want
+			// The thread's name follows the command (a tag-out).
+			if name := teamThreadName(s.game, side); thread != "" && name != s.ThreadNames[side] {
+				t.Rename(thread, name)
+				s.ThreadNames[side] = name
+			}
 		}
 	}
 	if sum, over := s.game.Summary(); over && len(t.Game.Computers) == 0 {

@@ -257,10 +257,10 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 	e := &ui.Card{
 		Title:  title,
 		Image:  "board.png",
-		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel() + " · /move /tagout /siege /resign /record · /teamchess rules",
+		Footer: "Game " + t.Game.ID + " · " + t.RatedLabel(st) + " · /move /tagout /siege /resign /record · /teamchess rules",
 	}
 	if over {
-		e.Footer = "Game " + t.Game.ID + " · " + t.RatedLabel() + " · /record · /teamchess leaderboard"
+		e.Footer = "Game " + t.Game.ID + " · " + t.RatedLabel(st) + " · /record · /teamchess leaderboard"
 	}
 	for _, side := range sides {
 		e.Fields = append(e.Fields, &ui.Field{
@@ -335,8 +335,10 @@ func message(t *turn, st *State, view int, content string) (commands.Message, er
 		row = append(row, commands.GameArgButton(t.Game, "flip", st.plyStamp(), "Flip board", ui.Secondary), historyview.Button(t.Game))
 	case view < 0:
 		// The public final board offers a rematch, sides swapped (ruling D20).
-		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game),
-			commands.ReplayButton(t.Game))
+		row = append(row, commands.GameButton(t.Game, "rematch", "Rematch", ui.Primary), historyview.Button(t.Game))
+		if st.anyMove() { // no replay of zero moves
+			row = append(row, commands.ReplayButton(t.Game))
+		}
 		if st.analysable() {
 			row = append(row, commands.AnalysisButton(t.Game))
 		}
