@@ -89,6 +89,10 @@ type App struct {
 	shownMu  sync.Mutex
 	shown    map[string]bool // answer copies confirmed shown (AnswerSent)
 	tried    map[string]bool // effects this process attempted, their outcome not recorded yet (see fresh)
+	// done and doneOrder are the effects this process recorded done, the
+	// last recentlyDone of them (wasDone).
+	done      map[string]bool
+	doneOrder []string
 	// threads are games' threads as read (game ID -> thread ID, never
 	// ""): a game's thread, once stored, stays (threadOf).
 	threadsMu sync.Mutex

@@ -155,6 +155,30 @@ func (a *App) settled(id string) {
 	a.shownMu.Lock()
 	defer a.shownMu.Unlock()
 	delete(a.tried, id)
+	if a.done == nil {
+		a.done = map[string]bool{}
+	}
+	if len(a.doneOrder) >= recentlyDone {
+		delete(a.done, a.doneOrder[0])
+		a.doneOrder = a.doneOrder[1:]
+	}
+	a.done[id] = true
+	a.doneOrder = append(a.doneOrder, id)
+}
+
+// recentlyDone is how many effects this process remembers having recorded
+// done (wasDone).
+const recentlyDone = 4096
+
+// wasDone reports whether this process recorded the effect id done: a head
+// read before another of its deliveries finished it (the dispatcher's and
+// an action's own delivery take turns on a stream) must not be performed
+// again. A Replace ping performed twice deleted the first post (its own,
+// recorded by then) and posted again: the player was pinged twice.
+func (a *App) wasDone(id string) bool {
+	a.shownMu.Lock()
+	defer a.shownMu.Unlock()
+	return a.done[id]
 }
 
 // claim makes sure this process holds the claim on p under its current
@@ -710,6 +734,9 @@ func (a *App) deliverStream(ctx context.Context, head storage.Pending, now time.
 // delivery then records is read and compared again in its own
 // transaction.
 func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, gameLocked bool, known *storage.Game, after *nextHeads) (ok bool, err error) {
+	if a.wasDone(p.ID) {
+		return true, nil // a stale head: delivered meanwhile (the caller reads the heads again)
+	}
 	if a.wasShown(p.ID) {
 		return true, a.update(func(tx storage.Tx) error { return tx.Outbox().Done(p.ID) })
 	}
