@@ -155,6 +155,13 @@ func (a *App) settled(id string) {
 	a.shownMu.Lock()
 	defer a.shownMu.Unlock()
 	delete(a.tried, id)
+}
+
+// markDone remembers that this process recorded the effect id done
+// (wasDone).
+func (a *App) markDone(id string) {
+	a.shownMu.Lock()
+	defer a.shownMu.Unlock()
 	if a.done == nil {
 		a.done = map[string]bool{}
 	}
@@ -877,6 +884,7 @@ func (a *App) deliverOne(ctx context.Context, p storage.Pending, now time.Time, 
 	}
 	if err == nil {
 		a.settled(p.ID)
+		a.markDone(p.ID)
 		a.observeDone(p, e.Queued)
 		if after != nil {
 			after.heads, after.read, after.game = heads, true, game
